@@ -1,0 +1,16 @@
+// Package protocol holds grip's two wire formats and the messages they carry.
+//
+// Native messaging (host ⇄ extension) frames are a 4-byte length in native
+// byte order followed by that many bytes of UTF-8 JSON, as Chrome defines it.
+// Agent socket (CLI ⇄ host) frames are a 4-byte big-endian length followed by
+// a msgpack map. Both codecs check the length before reading, never allocate
+// the claimed size up front, and treat a short frame as an error.
+//
+// The error type here crosses both wires: every refusal carries a machine
+// code (DESIGN §6), the boundary that refused, and a hint for the agent.
+package protocol
+
+// Version is the protocol version spoken on the agent socket and in the
+// extension's hello. A peer with another version is refused with a clear
+// error rather than misread.
+const Version = 1

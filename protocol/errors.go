@@ -1,0 +1,130 @@
+package protocol
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is a machine-readable error code (DESIGN §6).
+type Code string
+
+// The error codes of DESIGN §6. Anything unknown maps to CodeInternal.
+const (
+	CodeStaleRef        Code = "stale_ref"
+	CodeUnknownRef      Code = "unknown_ref"
+	CodeMeaningChanged  Code = "meaning_changed"
+	CodeNotActionable   Code = "not_actionable"
+	CodeInvalidLocator  Code = "invalid_locator"
+	CodeDocumentChanged Code = "document_changed"
+	CodeEpochSuperseded Code = "epoch_superseded"
+	CodeHostLost        Code = "host_lost"
+	CodeNoBrowser       Code = "no_browser"
+	CodeTooLarge        Code = "too_large"
+	CodeBadRequest      Code = "bad_request"
+	CodeTimeout         Code = "timeout"
+	CodeInternal        Code = "internal"
+)
+
+// Boundary names the check that refused an operation (DESIGN §3).
+type Boundary string
+
+// The boundaries of DESIGN §3, plus the ones outside the page: the wire
+// (payload), the host's ref table (ref) and the browser connection.
+const (
+	BoundaryTask          Boundary = "task"
+	BoundaryDocument      Boundary = "document"
+	BoundaryNode          Boundary = "node"
+	BoundaryMeaning       Boundary = "meaning"
+	BoundaryActionability Boundary = "actionability"
+	BoundaryPoint         Boundary = "point"
+	BoundaryPayload       Boundary = "payload"
+	BoundaryRef           Boundary = "ref"
+	BoundaryBrowser       Boundary = "browser"
+	BoundaryHost          Boundary = "host"
+)
+
+// Error is a refusal or failure that crosses a wire. It is a value: the
+// host, the extension and the CLI all build and read the same four fields.
+type Error struct {
+	Code     Code     `json:"code"`
+	Boundary Boundary `json:"boundary,omitempty"`
+	Message  string   `json:"message"`
+	Hint     string   `json:"hint,omitempty"`
+}
+
+// Error formats the error the way the CLI prints it on stderr, without the
+// "grip: " prefix: "<code>: <message> (<hint>)".
+func (e *Error) Error() string {
+	s := string(e.Code) + ": " + e.Message
+	if e.Hint != "" {
+		s += " (" + e.Hint + ")"
+	}
+	return s
+}
+
+// Is lets errors.Is match two *Error values by code alone, so callers can
+// test errors.Is(err, protocol.ErrStaleRef).
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code && t.Message == ""
+}
+
+// Errorf builds an *Error with a formatted message.
+func Errorf(code Code, boundary Boundary, hint, format string, args ...any) *Error {
+	return &Error{Code: code, Boundary: boundary, Message: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// Sentinels for errors.Is; they match any *Error with the same code.
+var (
+	ErrStaleRef        = &Error{Code: CodeStaleRef}
+	ErrUnknownRef      = &Error{Code: CodeUnknownRef}
+	ErrMeaningChanged  = &Error{Code: CodeMeaningChanged}
+	ErrNotActionable   = &Error{Code: CodeNotActionable}
+	ErrInvalidLocator  = &Error{Code: CodeInvalidLocator}
+	ErrDocumentChanged = &Error{Code: CodeDocumentChanged}
+	ErrEpochSuperseded = &Error{Code: CodeEpochSuperseded}
+	ErrHostLost        = &Error{Code: CodeHostLost}
+	ErrNoBrowser       = &Error{Code: CodeNoBrowser}
+	ErrTooLarge        = &Error{Code: CodeTooLarge}
+	ErrBadRequest      = &Error{Code: CodeBadRequest}
+)
+
+// AsError turns any error into an *Error: an *Error in the chain is
+// returned as is, anything else becomes CodeInternal with its text.
+func AsError(err error) *Error {
+	if err == nil {
+		return nil
+	}
+	var pe *Error
+	if errors.As(err, &pe) {
+		if !KnownCode(pe.Code) {
+			c := *pe
+			c.Code = CodeInternal
+			return &c
+		}
+		return pe
+	}
+	return &Error{Code: CodeInternal, Boundary: BoundaryHost, Message: err.Error()}
+}
+
+// KnownCode reports whether c is one of the codes of DESIGN §6.
+func KnownCode(c Code) bool {
+	switch c {
+	case CodeStaleRef, CodeUnknownRef, CodeMeaningChanged, CodeNotActionable,
+		CodeInvalidLocator, CodeDocumentChanged, CodeEpochSuperseded, CodeHostLost,
+		CodeNoBrowser, CodeTooLarge, CodeBadRequest, CodeTimeout, CodeInternal:
+		return true
+	}
+	return false
+}
+
+// Codec errors, checked with errors.Is.
+var (
+	// ErrFrameTooLarge is returned when a frame's length exceeds the limit
+	// of its direction; nothing of it is read or written.
+	ErrFrameTooLarge = errors.New("protocol: frame too large")
+	// ErrShortFrame is returned when the stream ends inside a frame.
+	ErrShortFrame = errors.New("protocol: truncated frame")
+	// ErrEmptyFrame is returned for a zero-length frame, which neither wire allows.
+	ErrEmptyFrame = errors.New("protocol: empty frame")
+)

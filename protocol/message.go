@@ -1,0 +1,244 @@
+package protocol
+
+import (
+	"encoding/json"
+
+	"github.com/vmihailenco/msgpack/v5"
+)
+
+// Request is an agent's call on the socket: {id, op, args}.
+type Request struct {
+	ID   uint64             `json:"id"`
+	Op   string             `json:"op"`
+	Args msgpack.RawMessage `json:"args,omitempty"`
+}
+
+// Reply answers the Request with the same ID: {id, result} or {id, error}.
+type Reply struct {
+	ID     uint64             `json:"id"`
+	Result msgpack.RawMessage `json:"result,omitempty"`
+	Error  *Error             `json:"error,omitempty"`
+}
+
+// Socket operations.
+const (
+	OpHello      = "hello"
+	OpStatus     = "status"
+	OpTabs       = "tabs"
+	OpSnapshot   = "snapshot"
+	OpAct        = "act"
+	OpWait       = "wait"
+	OpScreenshot = "screenshot"
+)
+
+// HelloArgs opens every socket connection; a protocol mismatch is refused.
+type HelloArgs struct {
+	Protocol int    `json:"protocol"`
+	Client   string `json:"client,omitempty"`
+}
+
+// HostInfo describes a running host: the hello reply, and the file a host
+// publishes beside its socket so the CLI and doctor can find it.
+type HostInfo struct {
+	Protocol         int    `json:"protocol"`
+	HostVersion      string `json:"host_version"`
+	ExtensionVersion string `json:"extension_version"`
+	ExtensionID      string `json:"extension_id,omitempty"`
+	Profile          string `json:"profile"`
+	PID              int    `json:"pid"`
+	Socket           string `json:"socket,omitempty"`
+	Browser          string `json:"browser,omitempty"`
+	Started          string `json:"started,omitempty"`
+}
+
+// Status is the host's own report for `grip doctor` and the popup.
+type Status struct {
+	Host         HostInfo      `json:"host"`
+	LiveRefs     int           `json:"live_refs"`
+	InactiveRefs int           `json:"inactive_refs"`
+	NextRef      uint64        `json:"next_ref"`
+	LedgerError  string        `json:"ledger_error,omitempty"`
+	LastSnapshot *SnapshotInfo `json:"last_snapshot,omitempty"`
+	LastErrors   []string      `json:"last_errors,omitempty"`
+}
+
+// SnapshotInfo are the figures of one snapshot, for the popup and doctor.
+type SnapshotInfo struct {
+	Tab            int `json:"tab"`
+	FramesAnswered int `json:"frames_answered"`
+	FramesSkipped  int `json:"frames_skipped"`
+	Elements       int `json:"elements"`
+	Tokens         int `json:"tokens"`
+	Budget         int `json:"budget"`
+	Omitted        int `json:"omitted"`
+}
+
+// Tab is one browser tab as `grip tabs` lists it.
+type Tab struct {
+	ID       int    `json:"id"`
+	URL      string `json:"url"`
+	Title    string `json:"title"`
+	Active   bool   `json:"active,omitempty"`
+	WindowID int    `json:"windowId,omitempty"`
+}
+
+// TabsResult answers OpTabs.
+type TabsResult struct {
+	Tabs []Tab `json:"tabs"`
+}
+
+// TabRef is the short tab description inside snapshots and action replies.
+type TabRef struct {
+	ID    int    `json:"id"`
+	URL   string `json:"url"`
+	Title string `json:"title"`
+}
+
+// SnapshotArgs are the arguments of OpSnapshot. Tab 0 means the active tab.
+type SnapshotArgs struct {
+	Tab    int    `json:"tab,omitempty"`
+	Mode   string `json:"mode,omitempty"`
+	Budget int    `json:"budget,omitempty"`
+	After  string `json:"after,omitempty"`
+}
+
+// Snapshot modes (DESIGN §4).
+const (
+	ModeInteractive = "interactive"
+	ModeContent     = "content"
+)
+
+// DefaultBudget is the token allowance of a snapshot when none is given.
+const DefaultBudget = 40000
+
+// Element is one reported element (DESIGN §7a).
+type Element struct {
+	Ref    string   `json:"ref"`
+	Role   string   `json:"role"`
+	Name   string   `json:"name"`
+	Value  *string  `json:"value,omitempty"`
+	States []string `json:"states,omitempty"`
+}
+
+// Frame is one answered frame of a snapshot.
+type Frame struct {
+	FrameID    int       `json:"frameId"`
+	DocumentID string    `json:"documentId"`
+	URL        string    `json:"url"`
+	Elements   []Element `json:"elements"`
+}
+
+// SkippedFrame is a frame that answered nothing, and why.
+type SkippedFrame struct {
+	FrameID int    `json:"frameId"`
+	Reason  string `json:"reason"`
+}
+
+// Snapshot is the result of OpSnapshot (DESIGN §7a); Text is exactly what
+// the plain `grip snapshot` prints.
+type Snapshot struct {
+	Tab           TabRef         `json:"tab"`
+	Epoch         uint64         `json:"epoch"`
+	Frames        []Frame        `json:"frames"`
+	SkippedFrames []SkippedFrame `json:"skipped_frames"`
+	Tokens        int            `json:"tokens"`
+	Budget        int            `json:"budget"`
+	Omitted       int            `json:"omitted"`
+	Next          string         `json:"next,omitempty"`
+	Text          string         `json:"text"`
+}
+
+// ActArgs are the arguments of OpAct. Target is a locator (DESIGN §5);
+// actions that need none (navigate, back, press without a target…) leave
+// it empty.
+type ActArgs struct {
+	Action   string `json:"action"`
+	Target   string `json:"target,omitempty"`
+	Tab      int    `json:"tab,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Epoch    uint64 `json:"epoch,omitempty"`
+	Trusted  bool   `json:"trusted,omitempty"`
+	Snapshot bool   `json:"snapshot,omitempty"`
+	// Mode and Budget shape the snapshot that Snapshot asks for.
+	Mode   string `json:"mode,omitempty"`
+	Budget int    `json:"budget,omitempty"`
+}
+
+// Actions understood by OpAct.
+const (
+	ActClick     = "click"
+	ActDblClick  = "dblclick"
+	ActHover     = "hover"
+	ActFocus     = "focus"
+	ActType      = "type"
+	ActFill      = "fill"
+	ActSelect    = "select"
+	ActCheck     = "check"
+	ActUncheck   = "uncheck"
+	ActPress     = "press"
+	ActScroll    = "scroll"
+	ActNavigate  = "navigate"
+	ActBack      = "back"
+	ActForward   = "forward"
+	ActReload    = "reload"
+	ActTabNew    = "tab_new"
+	ActTabClose  = "tab_close"
+	ActTabSelect = "tab_select"
+)
+
+// Changes says what an action changed, so the agent need not re-read.
+type Changes struct {
+	URL   string   `json:"url,omitempty"`
+	Title string   `json:"title,omitempty"`
+	Added []string `json:"added"`
+	Gone  []string `json:"gone"`
+}
+
+// ActionResult answers OpAct and OpWait.
+type ActionResult struct {
+	OK       bool      `json:"ok"`
+	Tab      TabRef    `json:"tab"`
+	Changes  Changes   `json:"changes"`
+	Detail   string    `json:"detail,omitempty"`
+	Snapshot *Snapshot `json:"snapshot,omitempty"`
+}
+
+// WaitArgs are the arguments of OpWait; exactly one condition is set.
+type WaitArgs struct {
+	Tab       int    `json:"tab,omitempty"`
+	Text      string `json:"text,omitempty"`
+	Gone      string `json:"gone,omitempty"`
+	URL       string `json:"url,omitempty"`
+	MS        int    `json:"ms,omitempty"`
+	TimeoutMS int    `json:"timeout_ms,omitempty"`
+}
+
+// ScreenshotArgs are the arguments of OpScreenshot.
+type ScreenshotArgs struct {
+	Tab int `json:"tab,omitempty"`
+}
+
+// ScreenshotResult carries the PNG of the visible part of the tab.
+type ScreenshotResult struct {
+	Tab TabRef `json:"tab"`
+	PNG []byte `json:"png"`
+}
+
+// NativeMessage is every native-messaging frame between host and extension.
+// A request has ID and Type; its reply has the same ID and Result or Error.
+// Messages the extension starts (hello, events) have Type and no ID.
+type NativeMessage struct {
+	ID     uint64          `json:"id,omitempty"`
+	Type   string          `json:"type,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  *Error          `json:"error,omitempty"`
+}
+
+// ExtensionHello is the Params of the extension's first message.
+type ExtensionHello struct {
+	Protocol         int    `json:"protocol"`
+	Profile          string `json:"profile"`
+	ExtensionVersion string `json:"extension_version"`
+	Browser          string `json:"browser,omitempty"`
+}

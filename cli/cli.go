@@ -1,0 +1,193 @@
+// Package cli is grip's command line: the agent-facing commands, the host
+// mode Chrome starts, install/doctor, mcp and demo. cmd/grip only builds
+// an App from the process and calls Run, so tests drive the same code.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/grip-dev/grip/client"
+	"github.com/grip-dev/grip/protocol"
+)
+
+// Version is grip's release, shown by the host and the CLI.
+var Version = "0.1.0"
+
+// Exit codes (DESIGN §7).
+const (
+	ExitOK      = 0
+	ExitFailed  = 1
+	ExitUsage   = 2
+	hostPrefix  = "chrome-extension://"
+	defaultWait = 10 * time.Second
+)
+
+// App is one invocation of grip.
+type App struct {
+	Args   []string // without the program name
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+}
+
+// errUsage marks an error as a usage error (exit 2).
+type errUsage struct{ msg string }
+
+func (e errUsage) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return errUsage{fmt.Sprintf(format, args...)} }
+
+// Run runs the command and returns the process exit code.
+func (a *App) Run(ctx context.Context) int {
+	if a.Getenv == nil {
+		a.Getenv = os.Getenv
+	}
+	if len(a.Args) > 0 && strings.HasPrefix(a.Args[0], hostPrefix) {
+		return a.runHost(ctx)
+	}
+	if len(a.Args) == 0 || a.Args[0] == "help" || a.Args[0] == "--help" || a.Args[0] == "-h" {
+		fmt.Fprint(a.Stdout, usageText)
+		return ExitOK
+	}
+	if a.Args[0] == "version" || a.Args[0] == "--version" {
+		fmt.Fprintf(a.Stdout, "grip %s (protocol %d)\n", Version, protocol.Version)
+		return ExitOK
+	}
+	cmd, ok := commands[a.Args[0]]
+	if !ok {
+		fmt.Fprintf(a.Stderr, "grip: unknown command %q (grip help lists them)\n", a.Args[0])
+		return ExitUsage
+	}
+	return a.finish(cmd(ctx, a, a.Args[1:]))
+}
+
+// finish prints an error the way DESIGN §7a says and picks the exit code.
+func (a *App) finish(jsonOut bool, err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	var ue errUsage
+	if errors.As(err, &ue) || errors.Is(err, flag.ErrHelp) {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(a.Stderr, "grip: %s\n", ue.msg)
+		}
+		return ExitUsage
+	}
+	perr := protocol.AsError(err)
+	if jsonOut {
+		a.printJSON(map[string]any{"error": perr})
+	} else {
+		fmt.Fprintf(a.Stderr, "grip: %s\n", perr.Error())
+	}
+	return ExitFailed
+}
+
+func (a *App) printJSON(v any) {
+	enc := json.NewEncoder(a.Stdout)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// command runs a subcommand and says whether its output is JSON (so its
+// error is printed as JSON too).
+type command func(ctx context.Context, a *App, args []string) (jsonOut bool, err error)
+
+// flags is a flag set parsed with flags and positionals interleaved, as
+// agents write them (`grip click @e3 --json`).
+type flags struct {
+	*flag.FlagSet
+	json    *bool
+	profile *string
+	wait    *time.Duration
+}
+
+func newFlags(a *App, name string) *flags {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(a.Stderr)
+	return &flags{
+		FlagSet: fs,
+		json:    fs.Bool("json", false, "print one JSON object on stdout"),
+		profile: fs.String("profile", "", "the browser profile to use when several are connected"),
+		wait:    fs.Duration("wait", defaultWait, "how long to wait for a browser to connect"),
+	}
+}
+
+// parse parses flags anywhere among the positionals.
+func (f *flags) parse(args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := f.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usagef("%v", err)
+		}
+		rest := f.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if rest[0] == "--" {
+			return append(pos, rest[1:]...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// session connects to the host, waiting up to --wait for one.
+func (a *App) session(ctx context.Context, f *flags) (*client.Session, error) {
+	return client.NewSession(ctx, client.Options{
+		Profile: *f.profile,
+		Wait:    *f.wait,
+		Waiting: func(msg string) {
+			if !*f.json {
+				fmt.Fprintln(a.Stderr, "grip: "+msg)
+			}
+		},
+	})
+}
+
+// call runs one socket operation.
+func (a *App) call(ctx context.Context, f *flags, op string, args, result any) error {
+	s, err := a.session(ctx, f)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return s.Call(ctx, op, args, result)
+}
+
+const usageText = `grip — drive your own Chrome from an AI agent, with element refs that keep their meaning.
+
+Reading:
+  grip tabs [new URL | close ID | select ID]   list or change tabs
+  grip snapshot [--mode interactive|content] [--budget N] [--after @eN] [--tab ID]
+Acting (a target is a ref @eN, a CSS selector, or a frame chain "iframe >>> sel"):
+  grip click|dblclick|hover|focus TARGET
+  grip type|fill TARGET TEXT        type appends, fill replaces
+  grip select TARGET VALUE          by value or visible label
+  grip check|uncheck TARGET
+  grip press KEY [TARGET]           Enter, Tab, Escape, ArrowDown, Control+A…
+  grip scroll [TARGET] [--up]
+  grip navigate URL | back | forward | reload
+  grip wait (--text T | --gone @eN | --url U | --ms N) [--timeout D]
+  grip screenshot [-o FILE]
+  Action flags: --tab ID, --epoch N, --trusted, --snapshot
+Setting up:
+  grip install [--browser chrome|chromium|edge|brave|vivaldi|all] [--user-data-dir DIR]
+  grip uninstall | grip doctor
+  grip demo [--headed] [--browser-path PATH]   see it work on a bundled site
+  grip launch [--headed] [--profile-dir DIR]   a separate Chromium with grip connected
+  grip mcp                                     MCP server on stdio for agent runners
+Every command takes --json, --profile ID and --wait DURATION (default 10s).
+Exit codes: 0 ok, 1 refused or failed, 2 usage.
+`

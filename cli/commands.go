@@ -1,0 +1,341 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/grip-dev/grip/protocol"
+)
+
+// commands maps each subcommand to its implementation; the setup commands
+// (install, doctor, mcp, demo, launch) register themselves in their files.
+var commands = map[string]command{
+	"tabs":       cmdTabs,
+	"snapshot":   cmdSnapshot,
+	"click":      actCommand(protocol.ActClick, 1),
+	"dblclick":   actCommand(protocol.ActDblClick, 1),
+	"hover":      actCommand(protocol.ActHover, 1),
+	"focus":      actCommand(protocol.ActFocus, 1),
+	"type":       actCommand(protocol.ActType, 2),
+	"fill":       actCommand(protocol.ActFill, 2),
+	"select":     actCommand(protocol.ActSelect, 2),
+	"check":      actCommand(protocol.ActCheck, 1),
+	"uncheck":    actCommand(protocol.ActUncheck, 1),
+	"press":      cmdPress,
+	"scroll":     cmdScroll,
+	"navigate":   cmdNavigate,
+	"back":       actCommand(protocol.ActBack, 0),
+	"forward":    actCommand(protocol.ActForward, 0),
+	"reload":     actCommand(protocol.ActReload, 0),
+	"wait":       cmdWait,
+	"screenshot": cmdScreenshot,
+	"status":     cmdStatus,
+}
+
+func cmdTabs(ctx context.Context, a *App, args []string) (bool, error) {
+	f := newFlags(a, "tabs")
+	pos, err := f.parse(args)
+	if err != nil {
+		return *f.json, err
+	}
+	if len(pos) > 0 {
+		return tabsSubcommand(ctx, a, f, pos)
+	}
+	var res protocol.TabsResult
+	if err := a.call(ctx, f, protocol.OpTabs, struct{}{}, &res); err != nil {
+		return *f.json, err
+	}
+	if *f.json {
+		a.printJSON(res)
+		return true, nil
+	}
+	for _, t := range res.Tabs {
+		mark := " "
+		if t.Active {
+			mark = "*"
+		}
+		fmt.Fprintf(a.Stdout, "%s %d\t%s\t%s\n", mark, t.ID, t.Title, t.URL)
+	}
+	return false, nil
+}
+
+func tabsSubcommand(ctx context.Context, a *App, f *flags, pos []string) (bool, error) {
+	args := protocol.ActArgs{}
+	switch pos[0] {
+	case "new":
+		if len(pos) > 2 {
+			return *f.json, usagef("usage: grip tabs new [URL]")
+		}
+		args.Action = protocol.ActTabNew
+		if len(pos) == 2 {
+			args.Text = pos[1]
+		}
+	case "close", "select":
+		if len(pos) != 2 {
+			return *f.json, usagef("usage: grip tabs %s ID", pos[0])
+		}
+		id, err := strconv.Atoi(pos[1])
+		if err != nil || id <= 0 {
+			return *f.json, usagef("tab id %q is not a positive number", pos[1])
+		}
+		args.Tab = id
+		args.Action = protocol.ActTabClose
+		if pos[0] == "select" {
+			args.Action = protocol.ActTabSelect
+		}
+	default:
+		return *f.json, usagef("unknown tabs subcommand %q (new, close, select)", pos[0])
+	}
+	return *f.json, a.doAct(ctx, f, args)
+}
+
+func cmdSnapshot(ctx context.Context, a *App, args []string) (bool, error) {
+	f := newFlags(a, "snapshot")
+	mode := f.String("mode", protocol.ModeInteractive, "interactive or content")
+	budget := f.Int("budget", protocol.DefaultBudget, "token allowance")
+	after := f.String("after", "", "continue after this ref (from the trailer)")
+	tab := f.Int("tab", 0, "tab id (default: the active tab)")
+	pos, err := f.parse(args)
+	if err != nil {
+		return *f.json, err
+	}
+	if len(pos) > 0 {
+		return *f.json, usagef("snapshot takes no arguments, got %q", pos[0])
+	}
+	if *budget <= 0 {
+		return *f.json, usagef("--budget must be positive")
+	}
+	var snap protocol.Snapshot
+	if err := a.call(ctx, f, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: *tab, Mode: *mode, Budget: *budget, After: *after}, &snap); err != nil {
+		return *f.json, err
+	}
+	if *f.json {
+		a.printJSON(snap)
+	} else {
+		fmt.Fprint(a.Stdout, snap.Text)
+	}
+	return *f.json, nil
+}
+
+// actFlags are the flags every action takes.
+type actFlags struct {
+	*flags
+	tab      *int
+	epoch    *uint64
+	trusted  *bool
+	snapshot *bool
+	budget   *int
+}
+
+func newActFlags(a *App, name string) *actFlags {
+	f := newFlags(a, name)
+	return &actFlags{
+		flags:    f,
+		tab:      f.Int("tab", 0, "tab id (default: the ref's tab, else the active tab)"),
+		epoch:    f.Uint64("epoch", 0, "refuse if the tab's page changed since this snapshot epoch"),
+		trusted:  f.Bool("trusted", false, "real mouse and keyboard input through the debugger"),
+		snapshot: f.Bool("snapshot", false, "include a fresh snapshot in the reply"),
+		budget:   f.Int("budget", protocol.DefaultBudget, "token allowance of --snapshot"),
+	}
+}
+
+func (f *actFlags) args(action string) protocol.ActArgs {
+	return protocol.ActArgs{Action: action, Tab: *f.tab, Epoch: *f.epoch, Trusted: *f.trusted, Snapshot: *f.snapshot, Budget: *f.budget}
+}
+
+// actCommand builds a command taking n positionals: target, then text.
+func actCommand(action string, n int) command {
+	return func(ctx context.Context, a *App, argv []string) (bool, error) {
+		f := newActFlags(a, action)
+		pos, err := f.parse(argv)
+		if err != nil {
+			return *f.json, err
+		}
+		if len(pos) != n {
+			return *f.json, usagef("%s takes %d argument(s), got %d (grip help)", action, n, len(pos))
+		}
+		args := f.args(action)
+		if n >= 1 {
+			args.Target = pos[0]
+		}
+		if n == 2 {
+			args.Text = pos[1]
+		}
+		return *f.json, a.doAct(ctx, f.flags, args)
+	}
+}
+
+func cmdPress(ctx context.Context, a *App, argv []string) (bool, error) {
+	f := newActFlags(a, "press")
+	pos, err := f.parse(argv)
+	if err != nil {
+		return *f.json, err
+	}
+	if len(pos) < 1 || len(pos) > 2 {
+		return *f.json, usagef("usage: grip press KEY [TARGET]")
+	}
+	args := f.args(protocol.ActPress)
+	args.Text = pos[0]
+	if len(pos) == 2 {
+		args.Target = pos[1]
+	}
+	return *f.json, a.doAct(ctx, f.flags, args)
+}
+
+func cmdScroll(ctx context.Context, a *App, argv []string) (bool, error) {
+	f := newActFlags(a, "scroll")
+	up := f.Bool("up", false, "scroll the page up instead of down")
+	pos, err := f.parse(argv)
+	if err != nil {
+		return *f.json, err
+	}
+	if len(pos) > 1 {
+		return *f.json, usagef("usage: grip scroll [TARGET] [--up]")
+	}
+	args := f.args(protocol.ActScroll)
+	if len(pos) == 1 {
+		args.Target = pos[0]
+	}
+	if *up {
+		args.Text = "up"
+	}
+	return *f.json, a.doAct(ctx, f.flags, args)
+}
+
+func cmdNavigate(ctx context.Context, a *App, argv []string) (bool, error) {
+	f := newActFlags(a, "navigate")
+	pos, err := f.parse(argv)
+	if err != nil {
+		return *f.json, err
+	}
+	if len(pos) != 1 {
+		return *f.json, usagef("usage: grip navigate URL")
+	}
+	args := f.args(protocol.ActNavigate)
+	args.Text = pos[0]
+	return *f.json, a.doAct(ctx, f.flags, args)
+}
+
+// doAct sends an action and prints its reply.
+func (a *App) doAct(ctx context.Context, f *flags, args protocol.ActArgs) error {
+	var res protocol.ActionResult
+	if err := a.call(ctx, f, protocol.OpAct, args, &res); err != nil {
+		return err
+	}
+	a.printAction(f, args.Action, res)
+	return nil
+}
+
+func (a *App) printAction(f *flags, action string, res protocol.ActionResult) {
+	if *f.json {
+		a.printJSON(res)
+		return
+	}
+	var b strings.Builder
+	b.WriteString("ok: " + action)
+	if res.Detail != "" {
+		b.WriteString(" (" + res.Detail + ")")
+	}
+	if res.Changes.URL != "" {
+		fmt.Fprintf(&b, "\ntab %d · %s · %s", res.Tab.ID, res.Changes.Title, res.Changes.URL)
+	}
+	if len(res.Changes.Added) > 0 {
+		b.WriteString("\nadded: " + strings.Join(res.Changes.Added, " "))
+	}
+	if len(res.Changes.Gone) > 0 {
+		b.WriteString("\ngone: " + strings.Join(res.Changes.Gone, " "))
+	}
+	b.WriteString("\n")
+	if res.Snapshot != nil {
+		b.WriteString(res.Snapshot.Text)
+	}
+	fmt.Fprint(a.Stdout, b.String())
+}
+
+func cmdWait(ctx context.Context, a *App, argv []string) (bool, error) {
+	f := newFlags(a, "wait")
+	text := f.String("text", "", "wait until this text is on the page")
+	gone := f.String("gone", "", "wait until this ref's element is gone")
+	url := f.String("url", "", "wait until the tab's URL is or contains this")
+	ms := f.Int("ms", 0, "just wait this many milliseconds")
+	timeout := f.Duration("timeout", 10*time.Second, "give up after this long")
+	tab := f.Int("tab", 0, "tab id (default: the active tab)")
+	pos, err := f.parse(argv)
+	if err != nil {
+		return *f.json, err
+	}
+	if len(pos) > 0 {
+		return *f.json, usagef("wait takes flags only, got %q", pos[0])
+	}
+	n := 0
+	for _, set := range []bool{*text != "", *gone != "", *url != "", *ms > 0} {
+		if set {
+			n++
+		}
+	}
+	if n != 1 {
+		return *f.json, usagef("give exactly one of --text, --gone, --url, --ms")
+	}
+	var res protocol.ActionResult
+	args := protocol.WaitArgs{Tab: *tab, Text: *text, Gone: *gone, URL: *url, MS: *ms, TimeoutMS: int(timeout.Milliseconds())}
+	if err := a.call(ctx, f, protocol.OpWait, args, &res); err != nil {
+		return *f.json, err
+	}
+	a.printAction(f, "wait", res)
+	return *f.json, nil
+}
+
+func cmdScreenshot(ctx context.Context, a *App, argv []string) (bool, error) {
+	f := newFlags(a, "screenshot")
+	out := f.String("o", "", "write the PNG here (default screenshot-TAB.png)")
+	tab := f.Int("tab", 0, "tab id (default: the active tab)")
+	pos, err := f.parse(argv)
+	if err != nil {
+		return *f.json, err
+	}
+	if len(pos) > 0 {
+		return *f.json, usagef("screenshot takes flags only, got %q", pos[0])
+	}
+	var res protocol.ScreenshotResult
+	if err := a.call(ctx, f, protocol.OpScreenshot, protocol.ScreenshotArgs{Tab: *tab}, &res); err != nil {
+		return *f.json, err
+	}
+	path := *out
+	if path == "" {
+		path = fmt.Sprintf("screenshot-%d.png", res.Tab.ID)
+	}
+	if err := os.WriteFile(path, res.PNG, 0o644); err != nil {
+		return *f.json, err
+	}
+	if *f.json {
+		a.printJSON(map[string]any{"ok": true, "tab": res.Tab, "path": path, "bytes": len(res.PNG)})
+	} else {
+		fmt.Fprintf(a.Stdout, "wrote %s (%d bytes)\n", path, len(res.PNG))
+	}
+	return *f.json, nil
+}
+
+func cmdStatus(ctx context.Context, a *App, argv []string) (bool, error) {
+	f := newFlags(a, "status")
+	if _, err := f.parse(argv); err != nil {
+		return *f.json, err
+	}
+	var st protocol.Status
+	if err := a.call(ctx, f, protocol.OpStatus, struct{}{}, &st); err != nil {
+		return *f.json, err
+	}
+	if *f.json {
+		a.printJSON(st)
+		return true, nil
+	}
+	fmt.Fprintf(a.Stdout, "host %s (pid %d), extension %s, profile %s\nrefs: %d live, %d stale, next @e%d\n",
+		st.Host.HostVersion, st.Host.PID, st.Host.ExtensionVersion, st.Host.Profile, st.LiveRefs, st.InactiveRefs, st.NextRef)
+	if st.LedgerError != "" {
+		fmt.Fprintf(a.Stdout, "ledger: %s\n", st.LedgerError)
+	}
+	return false, nil
+}

@@ -1,0 +1,295 @@
+// Package client is the agent's side of the socket: it finds the host a
+// browser profile published in the runtime dir (waiting for one with
+// fsnotify when none is there yet), says hello and makes calls, matching
+// replies to requests by id.
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"github.com/grip-dev/grip/protocol"
+	"github.com/grip-dev/grip/statedir"
+)
+
+// Client is one connection to a host. It is safe for concurrent calls.
+type Client struct {
+	Info protocol.HostInfo
+	conn net.Conn
+
+	wmu sync.Mutex // serialises writes
+	w   *protocol.SocketWriter
+
+	mu      sync.Mutex
+	nextID  uint64
+	pending map[uint64]chan protocol.Reply // guarded by mu
+	err     error                          // guarded by mu; set when the connection broke
+	done    chan struct{}
+}
+
+// ErrConnectionLost is returned by calls in flight when the host went away.
+var ErrConnectionLost = errors.New("client: the connection to the host was lost")
+
+// Hosts lists the hosts published in runtimeDir, whether or not they still
+// answer (a host killed with SIGKILL leaves its file behind).
+func Hosts(runtimeDir string) ([]protocol.HostInfo, error) {
+	matches, err := filepath.Glob(filepath.Join(runtimeDir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	var out []protocol.HostInfo
+	for _, m := range matches {
+		b, err := os.ReadFile(m)
+		if err != nil {
+			continue
+		}
+		var info protocol.HostInfo
+		if json.Unmarshal(b, &info) != nil || info.Profile == "" || info.Socket == "" {
+			continue
+		}
+		out = append(out, info)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Profile < out[j].Profile })
+	return out, nil
+}
+
+// Dial connects to a published host and says hello.
+func Dial(ctx context.Context, info protocol.HostInfo) (*Client, error) {
+	var d net.Dialer
+	conn, err := d.DialContext(ctx, "unix", info.Socket)
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{Info: info, conn: conn, w: protocol.NewSocketWriter(conn, 0),
+		pending: map[uint64]chan protocol.Reply{}, done: make(chan struct{})}
+	go c.readLoop()
+	var got protocol.HostInfo
+	if err := c.Call(ctx, protocol.OpHello, protocol.HelloArgs{Protocol: protocol.Version, Client: "grip"}, &got); err != nil {
+		c.Close()
+		return nil, err
+	}
+	c.Info = got
+	return c, nil
+}
+
+func (c *Client) readLoop() {
+	r := protocol.NewSocketReader(c.conn, 0)
+	var err error
+	for {
+		var rep protocol.Reply
+		if err = r.Read(&rep); err != nil {
+			break
+		}
+		c.mu.Lock()
+		ch := c.pending[rep.ID]
+		delete(c.pending, rep.ID)
+		c.mu.Unlock()
+		if ch != nil {
+			ch <- rep
+		} else if rep.Error != nil && rep.ID == 0 {
+			// The host refused the connection itself (e.g. peer check).
+			err = rep.Error
+			break
+		}
+	}
+	c.mu.Lock()
+	if c.err == nil {
+		c.err = fmt.Errorf("%w: %v", ErrConnectionLost, err)
+	}
+	c.mu.Unlock()
+	close(c.done)
+}
+
+// Call sends op with args and decodes the result into result (if non-nil).
+// A refusal comes back as *protocol.Error; a broken connection as an error
+// wrapping ErrConnectionLost.
+func (c *Client) Call(ctx context.Context, op string, args, result any) error {
+	raw, err := protocol.Marshal(args)
+	if err != nil {
+		return err
+	}
+	ch := make(chan protocol.Reply, 1)
+	c.mu.Lock()
+	if c.err != nil {
+		err := c.err
+		c.mu.Unlock()
+		return err
+	}
+	c.nextID++
+	id := c.nextID
+	c.pending[id] = ch
+	c.mu.Unlock()
+	c.wmu.Lock()
+	werr := c.w.Write(protocol.Request{ID: id, Op: op, Args: raw})
+	c.wmu.Unlock()
+	if werr != nil {
+		c.forget(id)
+		if errors.Is(werr, protocol.ErrFrameTooLarge) {
+			return protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryPayload, "send less at once", "%v", werr)
+		}
+		return fmt.Errorf("%w: %v", ErrConnectionLost, werr)
+	}
+	select {
+	case rep := <-ch:
+		if rep.Error != nil {
+			return rep.Error
+		}
+		if result != nil && len(rep.Result) > 0 {
+			return protocol.Unmarshal(rep.Result, result)
+		}
+		return nil
+	case <-c.done:
+		c.forget(id)
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		return c.err
+	case <-ctx.Done():
+		c.forget(id)
+		return ctx.Err()
+	}
+}
+
+func (c *Client) forget(id uint64) {
+	c.mu.Lock()
+	delete(c.pending, id)
+	c.mu.Unlock()
+}
+
+// Close closes the connection.
+func (c *Client) Close() error { return c.conn.Close() }
+
+// Options choose and wait for a host.
+type Options struct {
+	RuntimeDir string        // "" means the state dir's runtime dir
+	Profile    string        // "" means the only connected one
+	Wait       time.Duration // how long to wait for a host to appear
+	// Waiting, if set, is called once when no host is there yet.
+	Waiting func(msg string)
+}
+
+// Connect finds the chosen host and dials it, waiting up to opt.Wait for
+// one to appear: it watches the runtime dir with fsnotify rather than
+// polling, since a host publishes its info file once its socket accepts.
+func Connect(ctx context.Context, opt Options) (*Client, error) {
+	if opt.RuntimeDir == "" {
+		dirs, err := statedir.Get()
+		if err != nil {
+			return nil, err
+		}
+		opt.RuntimeDir = dirs.Runtime
+	}
+	if err := statedir.Ensure(opt.RuntimeDir); err != nil {
+		return nil, err
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, err
+	}
+	defer w.Close()
+	if err := w.Add(opt.RuntimeDir); err != nil {
+		return nil, err
+	}
+	deadline := time.NewTimer(opt.Wait)
+	defer deadline.Stop()
+	told := false
+	for {
+		c, err := pick(ctx, opt)
+		if c != nil || err != nil {
+			return c, err
+		}
+		if !told && opt.Waiting != nil && opt.Wait > 0 {
+			opt.Waiting(fmt.Sprintf("waiting up to %s for a browser with the grip extension…", opt.Wait))
+			told = true
+		}
+		select {
+		case <-w.Events:
+		case werr := <-w.Errors:
+			return nil, werr
+		case <-deadline.C:
+			return nil, noHost(opt)
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func noHost(opt Options) error {
+	what := "no browser with the grip extension is connected"
+	if opt.Profile != "" {
+		what = fmt.Sprintf("no host for profile %q is connected", opt.Profile)
+	}
+	return protocol.Errorf(protocol.CodeNoBrowser, protocol.BoundaryHost,
+		"start Chrome with the grip extension loaded (grip install, then load it), or run grip launch; grip doctor says what is missing",
+		"%s (waited %s)", what, opt.Wait)
+}
+
+// pick dials the published hosts that match; (nil, nil) means none answers.
+func pick(ctx context.Context, opt Options) (*Client, error) {
+	hosts, err := Hosts(opt.RuntimeDir)
+	if err != nil {
+		return nil, err
+	}
+	var live []*Client
+	var lastErr error
+	for _, info := range hosts {
+		if opt.Profile != "" && info.Profile != opt.Profile {
+			continue
+		}
+		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		c, err := Dial(dctx, info)
+		cancel()
+		if err != nil {
+			var perr *protocol.Error
+			if errors.As(err, &perr) {
+				lastErr = perr // a live host that refused us: say why
+			}
+			continue
+		}
+		live = append(live, c)
+	}
+	switch len(live) {
+	case 0:
+		return nil, lastErr
+	case 1:
+		return live[0], nil
+	}
+	var names []string
+	for _, c := range live {
+		names = append(names, c.Info.Profile)
+		c.Close()
+	}
+	return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryHost,
+		"choose one with --profile", "%d browser profiles are connected: %s", len(live), strings.Join(names, ", "))
+}
+
+// Probe lists the published hosts and, for each, whether its socket
+// answered a hello with our protocol version: grip doctor's view.
+func Probe(ctx context.Context, runtimeDir string) ([]protocol.HostInfo, []error) {
+	hosts, err := Hosts(runtimeDir)
+	if err != nil {
+		return nil, []error{err}
+	}
+	errs := make([]error, len(hosts))
+	for i, info := range hosts {
+		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		c, err := Dial(dctx, info)
+		cancel()
+		if err != nil {
+			errs[i] = fmt.Errorf("host of profile %s (pid %d) does not answer: %w", info.Profile, info.PID, err)
+			continue
+		}
+		hosts[i] = c.Info
+		c.Close()
+	}
+	return hosts, errs
+}

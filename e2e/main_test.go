@@ -1,0 +1,37 @@
+// Package e2e holds grip's end-to-end tests: the real grip binary, a real
+// Chromium with the extension loaded, fixture pages on two loopback
+// origins. One browser serves the whole package.
+package e2e
+
+import (
+	"embed"
+	"fmt"
+	"io/fs"
+	"os"
+	"testing"
+
+	"github.com/grip-dev/grip/internal/browsertest"
+)
+
+//go:embed testdata
+var testdata embed.FS
+
+var env *browsertest.Env
+
+func TestMain(m *testing.M) {
+	fixtures, err := fs.Sub(testdata, "testdata")
+	if err != nil {
+		panic(err)
+	}
+	env = browsertest.ForMain(browsertest.Options{Fixtures: fixtures})
+	code := m.Run()
+	if env != nil {
+		if err := env.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			if code == 0 {
+				code = 1
+			}
+		}
+	}
+	os.Exit(code)
+}

@@ -1,0 +1,36 @@
+// @ts-check
+// The service worker's entry point. Every listener is registered here, at
+// top level, so Chrome can wake a stopped worker for any of these events;
+// each one (re)connects to the host, which is all a wake-up needs to do.
+import { ensureConnected, notifyHost } from './native-port.js';
+import { handlePopupMessage } from './router.js';
+
+const KEEPALIVE_ALARM = 'grip-keepalive';
+
+chrome.runtime.onStartup.addListener(() => { ensureConnected(); });
+chrome.runtime.onInstalled.addListener(() => { ensureConnected(); });
+
+// An alarm wakes a worker Chrome stopped while idle (or after the host
+// exited and no other event came), so the extension comes back by itself.
+chrome.alarms.create(KEEPALIVE_ALARM, { periodInMinutes: 0.5 });
+chrome.alarms.onAlarm.addListener((alarm) => {
+  if (alarm.name === KEEPALIVE_ALARM) ensureConnected();
+});
+
+// Navigation and closed tabs make refs stale; the host learns at once.
+chrome.webNavigation.onCommitted.addListener((d) => {
+  notifyHost('navigated', { tabId: d.tabId, frameId: d.frameId, documentId: d.documentId || '' });
+});
+chrome.tabs.onRemoved.addListener((tabId) => {
+  notifyHost('tab_removed', { tabId });
+});
+
+// Only our own pages (the popup) talk to the worker: no externally_connectable,
+// and messages from content of web pages are refused by sender check.
+chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
+  if (sender.id !== chrome.runtime.id || sender.tab) return false;
+  handlePopupMessage(msg).then(sendResponse, (err) => sendResponse({ error: String(err && err.message || err) }));
+  return true;
+});
+
+ensureConnected();

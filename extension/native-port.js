@@ -1,0 +1,178 @@
+// @ts-check
+// This module alone owns connectNative. It connects, says hello, answers the
+// host's requests through the router, and reconnects with backoff when the
+// host goes away. Nothing here relies on worker globals surviving: the
+// profile id and the last errors live in chrome.storage.
+import { handleHostRequest } from './router.js';
+import { recordError, getProfileId } from './state.js';
+
+export const HOST_NAME = 'dev.grip.host';
+export const PROTOCOL = 1;
+
+/** @type {chrome.runtime.Port | null} */
+let port = null;
+let connecting = false;
+let attempts = 0;
+/** @type {ReturnType<typeof setTimeout> | null} */
+let retryTimer = null;
+let nextId = 1;
+/** @type {Map<number, {resolve: (v: any) => void, reject: (e: any) => void}>} */
+const pending = new Map();
+
+/** Connection state, for the popup. */
+export const connection = { state: 'disconnected', error: '', since: Date.now() };
+
+export function ensureConnected() {
+  if (port || connecting) return;
+  if (retryTimer) { clearTimeout(retryTimer); retryTimer = null; }
+  connect();
+}
+
+/** Reconnect now, resetting the backoff (the popup's Reconnect button). */
+export function reconnect() {
+  attempts = 0;
+  if (port) { try { port.disconnect(); } catch (_) { /* already gone */ } port = null; }
+  ensureConnected();
+}
+
+async function connect() {
+  connecting = true;
+  try {
+    const profile = await getProfileId();
+    const p = chrome.runtime.connectNative(HOST_NAME);
+    port = p;
+    p.onMessage.addListener((msg) => onMessage(p, msg));
+    p.onDisconnect.addListener(() => onDisconnect(p));
+    p.postMessage({
+      type: 'hello',
+      params: {
+        protocol: PROTOCOL,
+        profile,
+        extension_version: chrome.runtime.getManifest().version,
+        browser: navigator.userAgent,
+      },
+    });
+    setState('connecting', '');
+  } catch (err) {
+    port = null;
+    setState('error', String(err));
+    scheduleRetry();
+  } finally {
+    connecting = false;
+  }
+}
+
+/** @param {chrome.runtime.Port} p */
+function onDisconnect(p) {
+  // Reading lastError is what tells us why (host not installed, exited…),
+  // and also keeps Chrome from logging it as unchecked.
+  const why = chrome.runtime.lastError ? chrome.runtime.lastError.message || '' : '';
+  if (port !== p) return;
+  port = null;
+  for (const { reject } of pending.values()) reject(new Error('host disconnected'));
+  pending.clear();
+  const state = /not found|not installed/i.test(why) ? 'host not installed' : 'host exited';
+  setState(state, why);
+  if (why) recordError(`native host: ${why}`);
+  scheduleRetry();
+}
+
+function scheduleRetry() {
+  if (retryTimer) return;
+  // A host that died gets restarted at once; repeated failures back off up
+  // to 30 s (the keep-alive alarm also retries).
+  const delay = attempts === 0 ? 0 : Math.min(30000, 250 * 2 ** Math.min(attempts, 7));
+  attempts++;
+  retryTimer = setTimeout(() => { retryTimer = null; ensureConnected(); }, delay);
+}
+
+/**
+ * @param {string} state
+ * @param {string} error
+ */
+function setState(state, error) {
+  connection.state = state;
+  connection.error = error;
+  connection.since = Date.now();
+  chrome.storage.session.set({ connection: { ...connection } }).catch(() => {});
+}
+
+/**
+ * @param {chrome.runtime.Port} p
+ * @param {any} msg
+ */
+async function onMessage(p, msg) {
+  if (!msg || typeof msg !== 'object') return;
+  if (msg.type === 'welcome') {
+    attempts = 0;
+    setState('connected', '');
+    chrome.storage.session.set({ host: msg.params || {} }).catch(() => {});
+    return;
+  }
+  if (msg.type === 'refused') {
+    setState('refused', (msg.error && msg.error.message) || 'host refused the connection');
+    recordError(connection.error);
+    return;
+  }
+  if (msg.type === 'reply') {
+    const waiter = pending.get(msg.id);
+    if (!waiter) return;
+    pending.delete(msg.id);
+    if (msg.error) waiter.reject(Object.assign(new Error(msg.error.message), msg.error));
+    else waiter.resolve(msg.result);
+    return;
+  }
+  if (typeof msg.id === 'number' && typeof msg.type === 'string') {
+    let reply;
+    try {
+      reply = { id: msg.id, result: await handleHostRequest(msg.type, msg.params || {}) };
+    } catch (err) {
+      reply = { id: msg.id, error: toWireError(err) };
+      recordError(`${msg.type}: ${reply.error.code}: ${reply.error.message}`);
+    }
+    if (port === p) {
+      try { p.postMessage(reply); } catch (err) { recordError(`reply: ${err}`); }
+    }
+  }
+}
+
+/**
+ * @param {any} err
+ * @returns {{code: string, boundary: string, message: string, hint?: string}}
+ */
+export function toWireError(err) {
+  if (err && typeof err.code === 'string' && typeof err.message === 'string') {
+    return { code: err.code, boundary: err.boundary || 'browser', message: err.message, hint: err.hint || '' };
+  }
+  return { code: 'internal', boundary: 'browser', message: String(err && err.message || err) };
+}
+
+/**
+ * Sends an event to the host; dropped when not connected (the host
+ * re-reads live documents when it starts).
+ * @param {string} kind
+ * @param {object} params
+ */
+export function notifyHost(kind, params) {
+  if (!port) { ensureConnected(); return; }
+  try { port.postMessage({ type: 'event', params: { kind, ...params } }); } catch (_) { /* disconnected */ }
+}
+
+/**
+ * Asks the host something (the popup's status and snapshot).
+ * @param {string} type
+ * @param {object} params
+ * @returns {Promise<any>}
+ */
+export function askHost(type, params) {
+  if (!port) return Promise.reject(new Error(`not connected to the grip host (${connection.state}${connection.error ? ': ' + connection.error : ''})`));
+  const id = nextId++;
+  const p = port;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject });
+    p.postMessage({ id, type, params });
+    setTimeout(() => {
+      if (pending.delete(id)) reject(new Error(`the host did not answer ${type} within 30 s`));
+    }, 30000);
+  });
+}

@@ -1,0 +1,40 @@
+// @ts-check
+// One router for everything the worker is asked: by the host (over native
+// messaging) and by the popup (runtime messages from our own pages).
+import { listTabs, newTab, closeTab, selectTab, navigate, history, screenshot, liveDocuments, tabInfo } from './tabs.js';
+import { snapshotTab } from './snapshot.js';
+import { act, probe, sendCDP } from './actions.js';
+
+/**
+ * @param {string} type
+ * @param {any} params
+ * @returns {Promise<any>}
+ */
+export async function handleHostRequest(type, params) {
+  switch (type) {
+    case 'tabs': return { tabs: await listTabs(params) };
+    case 'tab_info': return tabInfo(params.tabId);
+    case 'snapshot': return snapshotTab(params.tabId, params.mode || 'interactive');
+    case 'act': return act(params);
+    case 'probe': return probe(params);
+    case 'cdp': return sendCDP(params);
+    case 'navigate': return navigate(params.tabId, params.url);
+    case 'back': case 'forward': case 'reload': return history(params.tabId, type);
+    case 'tab_new': return newTab(params.url);
+    case 'tab_close': return closeTab(params.tabId);
+    case 'tab_select': return selectTab(params.tabId);
+    case 'screenshot': return screenshot(params.tabId);
+    case 'documents': return { documents: await liveDocuments() };
+    case 'ping': return { ok: true };
+    default: throw Object.assign(new Error(`unknown request type ${JSON.stringify(type)}`), { code: 'bad_request', boundary: 'payload' });
+  }
+}
+
+/**
+ * Messages from the popup. Imported lazily to keep the module graph acyclic.
+ * @param {any} msg
+ */
+export async function handlePopupMessage(msg) {
+  const { popupRequest } = await import('./popup-api.js');
+  return popupRequest(msg);
+}

@@ -1,0 +1,121 @@
+// @ts-check
+// Tab-level requests: list, open, close, select, navigate, history,
+// screenshot, and the live documents the host checks its refs against.
+
+const LOAD_TIMEOUT_MS = 15000;
+
+/** @param {any} err @param {string} code @param {string} boundary @param {string} [hint] */
+export function wireError(err, code, boundary, hint) {
+  return Object.assign(new Error(String(err && err.message || err)), { code, boundary, hint: hint || '' });
+}
+
+/** @param {chrome.tabs.Tab} t */
+function describe(t) {
+  return { id: t.id, url: t.url || t.pendingUrl || '', title: t.title || '', active: !!t.active, windowId: t.windowId };
+}
+
+/** @param {{active?: boolean}} params */
+export async function listTabs(params) {
+  const query = params && params.active ? { active: true, lastFocusedWindow: true } : {};
+  let tabs = await chrome.tabs.query(query);
+  if (params && params.active && tabs.length === 0) tabs = await chrome.tabs.query({ active: true });
+  return tabs.filter((t) => typeof t.id === 'number' && t.id >= 0).map(describe);
+}
+
+/** @param {number} tabId */
+export async function tabInfo(tabId) {
+  try {
+    return describe(await chrome.tabs.get(tabId));
+  } catch (err) {
+    throw wireError(`no tab ${tabId}: ${err}`, 'bad_request', 'payload', 'list tabs with grip tabs');
+  }
+}
+
+/**
+ * Resolves when the tab has finished loading (or after the timeout: a page
+ * that never finishes loading is still usable).
+ * @param {number} tabId
+ */
+function waitForLoad(tabId) {
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      chrome.tabs.onUpdated.removeListener(onUpdated);
+      clearTimeout(timer);
+      resolve(undefined);
+    };
+    /** @param {number} id @param {chrome.tabs.TabChangeInfo} info */
+    const onUpdated = (id, info) => { if (id === tabId && info.status === 'complete') finish(); };
+    const timer = setTimeout(finish, LOAD_TIMEOUT_MS);
+    chrome.tabs.onUpdated.addListener(onUpdated);
+  });
+}
+
+/** @param {number} tabId @param {string} url */
+export async function navigate(tabId, url) {
+  const loaded = waitForLoad(tabId);
+  try {
+    await chrome.tabs.update(tabId, { url });
+  } catch (err) {
+    throw wireError(err, 'bad_request', 'payload', 'check the URL and the tab id');
+  }
+  await loaded;
+  return tabInfo(tabId);
+}
+
+/** @param {number} tabId @param {'back'|'forward'|'reload'} how */
+export async function history(tabId, how) {
+  const loaded = waitForLoad(tabId);
+  if (how === 'back') await chrome.tabs.goBack(tabId);
+  else if (how === 'forward') await chrome.tabs.goForward(tabId);
+  else await chrome.tabs.reload(tabId);
+  await loaded;
+  return tabInfo(tabId);
+}
+
+/** @param {string} url */
+export async function newTab(url) {
+  const t = await chrome.tabs.create({ url: url || 'about:blank', active: true });
+  if (typeof t.id !== 'number') throw wireError('the browser did not open a tab', 'internal', 'browser');
+  if (url) await waitForLoad(t.id);
+  return tabInfo(t.id);
+}
+
+/** @param {number} tabId */
+export async function closeTab(tabId) {
+  const info = await tabInfo(tabId);
+  await chrome.tabs.remove(tabId);
+  return info;
+}
+
+/** @param {number} tabId */
+export async function selectTab(tabId) {
+  const t = await chrome.tabs.update(tabId, { active: true });
+  if (t && typeof t.windowId === 'number') await chrome.windows.update(t.windowId, { focused: true }).catch(() => {});
+  return tabInfo(tabId);
+}
+
+/** @param {number} tabId */
+export async function screenshot(tabId) {
+  const t = await chrome.tabs.get(tabId);
+  if (!t.active) await chrome.tabs.update(tabId, { active: true });
+  const dataUrl = await chrome.tabs.captureVisibleTab(t.windowId, { format: 'png' });
+  return { tab: describe(await chrome.tabs.get(tabId)), data: dataUrl.slice(dataUrl.indexOf(',') + 1) };
+}
+
+/** Every live document of every tab: the host invalidates refs of the rest. */
+export async function liveDocuments() {
+  const tabs = await chrome.tabs.query({});
+  /** @type {{tabId: number, frameId: number, documentId: string}[]} */
+  const docs = [];
+  for (const t of tabs) {
+    if (typeof t.id !== 'number') continue;
+    const frames = await chrome.webNavigation.getAllFrames({ tabId: t.id }).catch(() => null);
+    for (const f of frames || []) {
+      if (f.documentId) docs.push({ tabId: t.id, frameId: f.frameId, documentId: f.documentId });
+    }
+  }
+  return docs;
+}

@@ -1,0 +1,412 @@
+package host
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/grip-dev/grip/frames"
+	"github.com/grip-dev/grip/locator"
+	"github.com/grip-dev/grip/protocol"
+	"github.com/grip-dev/grip/refcache"
+)
+
+// dispatch runs one agent request.
+func (h *Host) dispatch(ctx context.Context, req protocol.Request) (any, error) {
+	switch req.Op {
+	case protocol.OpHello:
+		return h.info, nil
+	case protocol.OpStatus:
+		return h.status(), nil
+	case protocol.OpTabs:
+		var res protocol.TabsResult
+		if err := h.callExt(ctx, "tabs", map[string]any{}, &res); err != nil {
+			return nil, err
+		}
+		if res.Tabs == nil {
+			res.Tabs = []protocol.Tab{}
+		}
+		return res, nil
+	case protocol.OpSnapshot:
+		var args protocol.SnapshotArgs
+		if err := decodeArgs(req.Args, &args); err != nil {
+			return nil, err
+		}
+		return h.snapshot(ctx, args)
+	case protocol.OpAct:
+		var args protocol.ActArgs
+		if err := decodeArgs(req.Args, &args); err != nil {
+			return nil, err
+		}
+		return h.act(ctx, args)
+	case protocol.OpWait:
+		var args protocol.WaitArgs
+		if err := decodeArgs(req.Args, &args); err != nil {
+			return nil, err
+		}
+		return h.wait(ctx, args)
+	case protocol.OpScreenshot:
+		var args protocol.ScreenshotArgs
+		if err := decodeArgs(req.Args, &args); err != nil {
+			return nil, err
+		}
+		return h.screenshot(ctx, args)
+	}
+	return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+		"see grip --help for the operations", "unknown operation %q", req.Op)
+}
+
+// callExt is port.call with the host's deadline.
+func (h *Host) callExt(ctx context.Context, typ string, params, result any) error {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout)
+	defer cancel()
+	return h.port.call(ctx, typ, params, result)
+}
+
+// resolveTab returns tab, or the active tab when tab is 0.
+func (h *Host) resolveTab(ctx context.Context, tab int) (int, error) {
+	if tab > 0 {
+		return tab, nil
+	}
+	var res protocol.TabsResult
+	if err := h.callExt(ctx, "tabs", map[string]any{"active": true}, &res); err != nil {
+		return 0, err
+	}
+	if len(res.Tabs) == 0 {
+		return 0, protocol.Errorf(protocol.CodeNoBrowser, protocol.BoundaryBrowser,
+			"open a tab, or name one with --tab (grip tabs lists them)", "the browser has no active tab")
+	}
+	return res.Tabs[0].ID, nil
+}
+
+// extFrame and extElement are the extension's per-frame snapshot result.
+type extFrame struct {
+	FrameID    int          `json:"frameId"`
+	DocumentID string       `json:"documentId"`
+	URL        string       `json:"url"`
+	Title      string       `json:"title"`
+	Elements   []extElement `json:"elements"`
+	Error      string       `json:"error"`
+}
+
+type extElement struct {
+	ID     int      `json:"id"`
+	Role   string   `json:"role"`
+	Name   string   `json:"name"`
+	Value  *string  `json:"value"`
+	States []string `json:"states"`
+}
+
+type extSnapshot struct {
+	Tab    protocol.TabRef `json:"tab"`
+	Frames []extFrame      `json:"frames"`
+}
+
+// readTab takes a full snapshot of a tab through the extension and records
+// it in the allocator. The caller holds the tab's lock.
+func (h *Host) readTab(ctx context.Context, tab int, mode string) (extSnapshot, []frames.FrameResult, refcache.Diff, error) {
+	var raw extSnapshot
+	if err := h.callExt(ctx, "snapshot", map[string]any{"tabId": tab, "mode": mode}, &raw); err != nil {
+		return raw, nil, refcache.Diff{}, err
+	}
+	var obs []refcache.Observed
+	for _, f := range raw.Frames {
+		if f.Error != "" {
+			continue
+		}
+		for _, e := range f.Elements {
+			obs = append(obs, refcache.Observed{
+				Key:  refcache.Key{DocumentID: f.DocumentID, FrameID: f.FrameID, LocalID: e.ID},
+				Role: e.Role, Name: e.Name,
+			})
+		}
+	}
+	refs, diff := h.refs.Replace(tab, obs)
+	results := make([]frames.FrameResult, 0, len(raw.Frames))
+	i := 0
+	for _, f := range raw.Frames {
+		fr := frames.FrameResult{FrameID: f.FrameID, DocumentID: f.DocumentID, URL: f.URL, Err: f.Error}
+		if f.Error == "" {
+			fr.Elements = make([]protocol.Element, len(f.Elements))
+			for j, e := range f.Elements {
+				fr.Elements[j] = protocol.Element{Ref: refcache.FormatRef(refs[i]), Role: e.Role, Name: e.Name, Value: e.Value, States: e.States}
+				i++
+			}
+		}
+		results = append(results, fr)
+		if f.FrameID == 0 && f.Error == "" {
+			h.tabs.observe(tab, f.DocumentID)
+		}
+	}
+	if err := h.refs.Save(); err != nil {
+		h.noteError(fmt.Errorf("ledger: save failed, refs stay valid in memory: %w", err))
+	}
+	return raw, results, diff, nil
+}
+
+func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*protocol.Snapshot, error) {
+	mode := args.Mode
+	if mode == "" {
+		mode = protocol.ModeInteractive
+	}
+	if mode != protocol.ModeInteractive && mode != protocol.ModeContent {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+			"use --mode interactive or --mode content", "unknown mode %q", mode)
+	}
+	if args.Budget < 0 {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "give a positive --budget", "budget %d", args.Budget)
+	}
+	if args.After != "" {
+		if _, err := locator.Parse(args.After); err != nil {
+			return nil, err
+		}
+	}
+	tab, err := h.resolveTab(ctx, args.Tab)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := h.tabs.lock(ctx, tab)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	return h.snapshotLocked(ctx, tab, mode, args.Budget, args.After)
+}
+
+// snapshotLocked reads and renders a tab; the caller holds its lock.
+func (h *Host) snapshotLocked(ctx context.Context, tab int, mode string, budget int, after string) (*protocol.Snapshot, error) {
+	raw, results, _, err := h.readTab(ctx, tab, mode)
+	if err != nil {
+		return nil, err
+	}
+	answered, skipped := frames.Merge(results)
+	snap, err := frames.Render(raw.Tab, answered, skipped, frames.Options{Budget: budget, After: after})
+	if err != nil {
+		return nil, err
+	}
+	snap.Epoch = h.tabs.current(tab)
+	elements := 0
+	for _, f := range answered {
+		elements += len(f.Elements)
+	}
+	h.mu.Lock()
+	h.lastSnap = &protocol.SnapshotInfo{Tab: tab, FramesAnswered: len(answered), FramesSkipped: len(skipped),
+		Elements: elements, Tokens: snap.Tokens, Budget: snap.Budget, Omitted: snap.Omitted}
+	h.mu.Unlock()
+	return &snap, nil
+}
+
+func (h *Host) status() protocol.Status {
+	live, inactive, next := h.refs.Stats()
+	st := protocol.Status{Host: h.info, LiveRefs: live, InactiveRefs: inactive, NextRef: next}
+	if err := h.refs.LoadError(); err != nil {
+		st.LedgerError = err.Error()
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.lastSnap != nil {
+		s := *h.lastSnap
+		st.LastSnapshot = &s
+	}
+	st.LastErrors = append([]string(nil), h.lastErrs...)
+	return st
+}
+
+func (h *Host) screenshot(ctx context.Context, args protocol.ScreenshotArgs) (*protocol.ScreenshotResult, error) {
+	tab, err := h.resolveTab(ctx, args.Tab)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := h.tabs.lock(ctx, tab)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	var res struct {
+		Tab  protocol.TabRef `json:"tab"`
+		Data string          `json:"data"`
+	}
+	if err := h.callExt(ctx, "screenshot", map[string]any{"tabId": tab}, &res); err != nil {
+		return nil, err
+	}
+	png, err := base64.StdEncoding.DecodeString(res.Data)
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "", "screenshot is not base64: %v", err)
+	}
+	return &protocol.ScreenshotResult{Tab: res.Tab, PNG: png}, nil
+}
+
+// onEvent reacts to the extension's notices: a committed navigation or a
+// closed tab makes refs of the documents that are gone stale at once.
+func (h *Host) onEvent(ctx context.Context, params json.RawMessage) {
+	var ev struct {
+		Kind       string `json:"kind"`
+		TabID      int    `json:"tabId"`
+		FrameID    int    `json:"frameId"`
+		DocumentID string `json:"documentId"`
+	}
+	if err := json.Unmarshal(params, &ev); err != nil {
+		h.log.Warn("bad event from the extension", "err", err)
+		return
+	}
+	if h.refs == nil {
+		return
+	}
+	switch ev.Kind {
+	case "tab_removed":
+		h.refs.InvalidateTab(ev.TabID)
+		h.tabs.forget(ev.TabID)
+	case "navigated":
+		if ev.FrameID == 0 {
+			h.tabs.observe(ev.TabID, ev.DocumentID)
+		}
+		h.refreshLiveDocuments(ctx)
+	}
+}
+
+// refreshLiveDocuments asks the extension which documents are alive and
+// makes every ref of any other document stale.
+func (h *Host) refreshLiveDocuments(ctx context.Context) {
+	var res struct {
+		Documents []struct {
+			TabID      int    `json:"tabId"`
+			FrameID    int    `json:"frameId"`
+			DocumentID string `json:"documentId"`
+		} `json:"documents"`
+	}
+	if err := h.callExt(ctx, "documents", map[string]any{}, &res); err != nil {
+		h.log.Warn("could not list live documents", "err", err)
+		return
+	}
+	live := make(map[string]bool, len(res.Documents))
+	for _, d := range res.Documents {
+		live[d.DocumentID] = true
+	}
+	h.refs.InvalidateDocuments(live)
+}
+
+// onExtensionRequest answers the extension's own requests (the popup's
+// status and "Snapshot this tab").
+func (h *Host) onExtensionRequest(ctx context.Context, msg protocol.NativeMessage) {
+	var res any
+	var err error
+	switch msg.Type {
+	case "status":
+		res = h.status()
+	case "snapshot":
+		var args protocol.SnapshotArgs
+		if jerr := json.Unmarshal(msg.Params, &args); jerr != nil {
+			err = protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", jerr)
+			break
+		}
+		res, err = h.snapshot(ctx, args)
+	default:
+		err = protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "unknown request %q", msg.Type)
+	}
+	reply := protocol.NativeMessage{ID: msg.ID, Type: "reply"}
+	if err != nil {
+		reply.Error = protocol.AsError(err)
+	} else {
+		reply.Result = mustJSON(res)
+	}
+	if serr := h.port.send(reply); serr != nil {
+		h.log.Warn("could not answer the extension", "err", serr)
+	}
+}
+
+// waitPoll is how often wait re-checks its condition.
+const waitPoll = 100 * time.Millisecond
+
+func (h *Host) wait(ctx context.Context, args protocol.WaitArgs) (*protocol.ActionResult, error) {
+	conds := 0
+	for _, set := range []bool{args.Text != "", args.Gone != "", args.URL != "", args.MS > 0} {
+		if set {
+			conds++
+		}
+	}
+	if conds != 1 {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+			"give exactly one of --text, --gone, --url, --ms", "%d wait conditions given", conds)
+	}
+	timeout := time.Duration(args.TimeoutMS) * time.Millisecond
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	if args.MS > 0 {
+		select {
+		case <-time.After(time.Duration(args.MS) * time.Millisecond):
+			return &protocol.ActionResult{OK: true, Changes: protocol.Changes{Added: []string{}, Gone: []string{}}}, nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	var entry refcache.Entry
+	tab := args.Tab
+	if args.Gone != "" {
+		ref, err := refcache.ParseRef(args.Gone)
+		if err != nil {
+			return nil, err
+		}
+		entry, err = h.refs.Resolve(ref)
+		if err != nil {
+			// Already stale or unknown: it is gone.
+			return &protocol.ActionResult{OK: true, Detail: args.Gone + " is gone", Changes: protocol.Changes{Added: []string{}, Gone: []string{args.Gone}}}, nil
+		}
+		tab = entry.Tab
+	}
+	tab, err := h.resolveTab(ctx, tab)
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		met, detail, err := h.checkWait(ctx, tab, args, entry)
+		if err != nil {
+			return nil, err
+		}
+		if met {
+			var info protocol.TabRef
+			_ = h.callExt(ctx, "tab_info", map[string]any{"tabId": tab}, &info)
+			return &protocol.ActionResult{OK: true, Tab: info, Detail: detail, Changes: protocol.Changes{URL: info.URL, Title: info.Title, Added: []string{}, Gone: []string{}}}, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, protocol.Errorf(protocol.CodeTimeout, protocol.BoundaryTask,
+				"raise --timeout, or take a snapshot to see what the page shows", "condition not met within %s", timeout)
+		}
+		select {
+		case <-time.After(waitPoll):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func (h *Host) checkWait(ctx context.Context, tab int, args protocol.WaitArgs, entry refcache.Entry) (bool, string, error) {
+	switch {
+	case args.URL != "":
+		var info protocol.TabRef
+		if err := h.callExt(ctx, "tab_info", map[string]any{"tabId": tab}, &info); err != nil {
+			return false, "", err
+		}
+		return info.URL == args.URL || strings.Contains(info.URL, args.URL), "url is " + info.URL, nil
+	case args.Text != "":
+		var res struct {
+			TextFound bool `json:"textFound"`
+		}
+		if err := h.callExt(ctx, "probe", map[string]any{"tabId": tab, "text": args.Text}, &res); err != nil {
+			return false, "", err
+		}
+		return res.TextFound, "text is on the page", nil
+	default: // gone
+		var res struct {
+			Present bool `json:"present"`
+		}
+		if err := h.callExt(ctx, "probe", map[string]any{"tabId": tab, "documentId": entry.Key.DocumentID, "localId": entry.Key.LocalID}, &res); err != nil {
+			return false, "", err
+		}
+		return !res.Present, args.Gone + " is gone", nil
+	}
+}

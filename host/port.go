@@ -1,0 +1,166 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/grip-dev/grip/protocol"
+)
+
+// extensionPort is the host's side of the native-messaging channel: one
+// reader goroutine (Run's caller), one writer goroutine fed by a channel,
+// and requests matched to replies by id.
+type extensionPort struct {
+	out  chan []byte
+	done chan struct{} // closed when the channel to the extension is gone
+
+	mu      sync.Mutex
+	nextID  uint64
+	pending map[uint64]chan protocol.NativeMessage // guarded by mu
+	closed  bool                                   // guarded by mu
+}
+
+func newExtensionPort() *extensionPort {
+	return &extensionPort{
+		out:     make(chan []byte, 64),
+		done:    make(chan struct{}),
+		pending: make(map[uint64]chan protocol.NativeMessage),
+	}
+}
+
+// writeLoop is the only writer of stdout: nothing but frames ever goes
+// there. It returns when the port closes or a write fails.
+func (p *extensionPort) writeLoop(w *protocol.NativeWriter) error {
+	for {
+		select {
+		case body := <-p.out:
+			if err := w.WriteRaw(body); err != nil {
+				return err
+			}
+		case <-p.done:
+			return nil
+		}
+	}
+}
+
+// send queues one message for the extension. A message over 1 MiB is
+// refused here, before it could reach Chrome and close the channel.
+func (p *extensionPort) send(msg protocol.NativeMessage) error {
+	body, err := json.Marshal(msg)
+	if err != nil {
+		return fmt.Errorf("host: encode message to extension: %w", err)
+	}
+	if len(body) > protocol.MaxToExtension {
+		return protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryPayload,
+			"send less at once", "message to the extension is %d bytes; Chrome allows %d", len(body), protocol.MaxToExtension)
+	}
+	select {
+	case p.out <- body:
+		return nil
+	case <-p.done:
+		return errExtensionGone
+	}
+}
+
+var errExtensionGone = protocol.Errorf(protocol.CodeNoBrowser, protocol.BoundaryBrowser,
+	"the browser or the extension went away; it restarts the host by itself, retry in a moment", "the extension disconnected")
+
+// call sends a request and waits for its reply, the context's end, or the
+// channel closing.
+func (p *extensionPort) call(ctx context.Context, typ string, params, result any) error {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return fmt.Errorf("host: encode %s params: %w", typ, err)
+	}
+	reply := make(chan protocol.NativeMessage, 1)
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return errExtensionGone
+	}
+	p.nextID++
+	id := p.nextID
+	p.pending[id] = reply
+	p.mu.Unlock()
+	defer func() {
+		p.mu.Lock()
+		delete(p.pending, id)
+		p.mu.Unlock()
+	}()
+	if err := p.send(protocol.NativeMessage{ID: id, Type: typ, Params: raw}); err != nil {
+		return err
+	}
+	select {
+	case msg := <-reply:
+		if msg.Error != nil {
+			return protocol.AsError(msg.Error)
+		}
+		if result != nil && len(msg.Result) > 0 {
+			if err := json.Unmarshal(msg.Result, result); err != nil {
+				return protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "",
+					"the extension's %s reply does not decode: %v", typ, err)
+			}
+		}
+		return nil
+	case <-p.done:
+		return errExtensionGone
+	case <-ctx.Done():
+		if ctx.Err() == context.DeadlineExceeded {
+			return protocol.Errorf(protocol.CodeTimeout, protocol.BoundaryBrowser,
+				"the browser may be busy or a page blocked by a dialog; try again", "the extension did not answer %s in time", typ)
+		}
+		return ctx.Err()
+	}
+}
+
+// deliver hands a reply to its waiting call; replies nobody waits for
+// (their call timed out) are dropped.
+func (p *extensionPort) deliver(msg protocol.NativeMessage) {
+	p.mu.Lock()
+	ch := p.pending[msg.ID]
+	p.mu.Unlock()
+	if ch != nil {
+		ch <- msg
+	}
+}
+
+// close marks the channel gone and wakes every waiting call.
+func (p *extensionPort) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.closed {
+		p.closed = true
+		close(p.done)
+	}
+}
+
+// readLoop reads frames until EOF, handing each to handle. A frame that
+// is not a JSON object is logged and skipped (the framing is intact); a
+// frame too large or cut short leaves the stream unreadable, so it ends
+// the loop with that error.
+func readLoop(r *protocol.NativeReader, handle func(protocol.NativeMessage), bad func(error)) error {
+	for {
+		raw, err := r.ReadRaw()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var msg protocol.NativeMessage
+		if err := json.Unmarshal(raw, &msg); err != nil {
+			bad(fmt.Errorf("host: frame from the extension is not a message object: %w", err))
+			continue
+		}
+		handle(msg)
+	}
+}
+
+// callTimeout bounds every request to the extension; the extension's own
+// injection deadline (10 s) is shorter, so it usually answers first with
+// the likelier cause.
+const callTimeout = 20 * time.Second

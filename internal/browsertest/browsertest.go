@@ -1,0 +1,433 @@
+// Package browsertest is the real-browser harness every end-to-end test
+// shares: it builds the grip binary, writes the host manifest into a temp
+// Chromium profile, loads the embedded extension, serves fixture pages on
+// two loopback origins, points GRIP_STATE_DIR at a temp dir, and cleans
+// everything up — failing when a profile or a process leaks.
+package browsertest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/grip-dev/grip/extension"
+	"github.com/grip-dev/grip/manifest"
+	"github.com/grip-dev/grip/protocol"
+)
+
+// RequireEnv makes a missing browser a failure instead of a skip (CI sets it).
+const RequireEnv = "GRIP_REQUIRE_BROWSER"
+
+// FindBrowser returns a Chromium-family browser's path, or "".
+func FindBrowser() string {
+	if p := os.Getenv("GRIP_BROWSER"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// Env is one running test browser with grip installed.
+type Env struct {
+	Root       string // everything temporary lives under here
+	Bin        string // the grip binary
+	StateDir   string // GRIP_STATE_DIR for the host and the CLI
+	ProfileDir string // the browser's --user-data-dir
+	ExtDir     string // the unpacked extension
+	Origin1    string // http://127.0.0.1:PORT
+	Origin2    string // http://localhost:PORT (another origin: cross-origin frames)
+
+	allocCtx    context.Context
+	allocCancel context.CancelFunc
+	browserCtx  context.Context
+	browserStop context.CancelFunc
+	servers     []*http.Server
+	ownsRoot    bool
+
+	mu sync.Mutex
+}
+
+// Options shape an Env.
+type Options struct {
+	Fixtures fs.FS  // served on both origins; nil serves nothing
+	Bin      string // a prebuilt grip binary; "" builds one
+	Headed   bool
+	// SkipManifest leaves the host manifest out (install tests write it).
+	SkipManifest bool
+	// ExtraFlags are added to the browser's command line.
+	ExtraFlags map[string]any
+}
+
+// ForMain starts an Env for a package's TestMain, or returns nil (and
+// prints why) when no browser is installed and RequireEnv is unset: the
+// caller's browser tests then skip. With RequireEnv set, it exits 1.
+func ForMain(opt Options) *Env {
+	if FindBrowser() == "" {
+		if os.Getenv(RequireEnv) != "" {
+			fmt.Fprintln(os.Stderr, "browsertest: no Chromium-family browser found and "+RequireEnv+" is set; apt-get install chromium")
+			os.Exit(1)
+		}
+		fmt.Fprintln(os.Stderr, "browsertest: no browser installed; real-browser tests skip")
+		return nil
+	}
+	env, err := Start(opt)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "browsertest: %v\n", err)
+		os.Exit(1)
+	}
+	return env
+}
+
+// Need skips t when env is nil (no browser and not required).
+func Need(t testing.TB, env *Env) {
+	t.Helper()
+	if env == nil {
+		t.Skip("no browser installed (set " + RequireEnv + "=1 to make this a failure)")
+	}
+}
+
+// Start builds, writes and launches everything.
+func Start(opt Options) (*Env, error) {
+	root, err := os.MkdirTemp("", "grip-e2e-")
+	if err != nil {
+		return nil, err
+	}
+	e := &Env{Root: root, ownsRoot: true,
+		StateDir:   filepath.Join(root, "state"),
+		ProfileDir: filepath.Join(root, "profile"),
+		ExtDir:     filepath.Join(root, "extension"),
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			e.Close()
+		}
+	}()
+	e.Bin = opt.Bin
+	if e.Bin == "" {
+		if e.Bin, err = BuildGrip(filepath.Join(root, "bin")); err != nil {
+			return nil, err
+		}
+	}
+	if err := WriteExtension(e.ExtDir); err != nil {
+		return nil, err
+	}
+	if !opt.SkipManifest {
+		if err := WriteHostManifest(e.ProfileDir, e.Bin); err != nil {
+			return nil, err
+		}
+	}
+	if opt.Fixtures != nil {
+		if e.Origin1, err = e.serve("127.0.0.1", opt.Fixtures); err != nil {
+			return nil, err
+		}
+		if e.Origin2, err = e.serve("localhost", opt.Fixtures); err != nil {
+			return nil, err
+		}
+	}
+	if err := e.Launch(opt.Headed, opt.ExtraFlags); err != nil {
+		return nil, err
+	}
+	ok = true
+	return e, nil
+}
+
+// BuildGrip builds cmd/grip into dir and returns the binary's path.
+func BuildGrip(dir string) (string, error) {
+	modRoot, err := ModuleRoot()
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "grip")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/grip")
+	cmd.Dir = modRoot
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("go build ./cmd/grip: %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// ModuleRoot finds the folder holding go.mod.
+func ModuleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", err
+	}
+	gomod := strings.TrimSpace(string(out))
+	if gomod == "" || gomod == os.DevNull {
+		return "", errors.New("browsertest: not inside the grip module")
+	}
+	return filepath.Dir(gomod), nil
+}
+
+// WriteExtension writes the embedded extension to dir.
+func WriteExtension(dir string) error {
+	return fs.WalkDir(extension.Files(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dir, filepath.FromSlash(p))
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := fs.ReadFile(extension.Files(), p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+}
+
+// WriteHostManifest puts grip's host manifest where Chromium looks for a
+// custom --user-data-dir: DIR/NativeMessagingHosts/.
+func WriteHostManifest(profileDir, bin string) error {
+	id, err := manifest.ExtensionID(extension.ManifestJSON)
+	if err != nil {
+		return err
+	}
+	m, err := manifest.NewHost(bin, id)
+	if err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(profileDir, "NativeMessagingHosts")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, manifest.HostName+".json"), b, 0o644)
+}
+
+func (e *Env) serve(host string, files fs.FS) (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	srv := &http.Server{Handler: FixtureHandler(files), ReadHeaderTimeout: 5 * time.Second}
+	e.servers = append(e.servers, srv)
+	go srv.Serve(ln)
+	return fmt.Sprintf("http://%s:%d", host, ln.Addr().(*net.TCPAddr).Port), nil
+}
+
+// FixtureHandler serves files with no caching, so every load is fresh.
+func FixtureHandler(files fs.FS) http.Handler {
+	fsrv := http.FileServer(http.FS(files))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		fsrv.ServeHTTP(w, r)
+	})
+}
+
+// BrowserFlags are the flags DESIGN §9 verified on this kind of machine.
+func BrowserFlags(profileDir, extDir string, headed bool) []chromedp.ExecAllocatorOption {
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(profileDir),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("load-extension", extDir),
+		chromedp.Flag("disable-extensions-except", extDir),
+	}
+	if !headed {
+		opts = append(opts, chromedp.Flag("headless", "new"))
+	}
+	return opts
+}
+
+// Launch starts the browser (again, after Restart).
+func (e *Env) Launch(headed bool, extra map[string]any) error {
+	opts := append(BrowserFlags(e.ProfileDir, e.ExtDir, headed),
+		chromedp.ExecPath(FindBrowser()),
+		chromedp.Env(
+			"GRIP_STATE_DIR="+e.StateDir,
+			"HOME="+os.Getenv("HOME"),
+		),
+	)
+	for k, v := range extra {
+		opts = append(opts, chromedp.Flag(k, v))
+	}
+	e.allocCtx, e.allocCancel = chromedp.NewExecAllocator(context.Background(), opts...)
+	e.browserCtx, e.browserStop = chromedp.NewContext(e.allocCtx)
+	if err := chromedp.Run(e.browserCtx); err != nil {
+		return fmt.Errorf("browsertest: start %s: %w", FindBrowser(), err)
+	}
+	return nil
+}
+
+// BrowserContext is chromedp's context for the browser (for CDP-level
+// tricks like stopping the service worker).
+func (e *Env) BrowserContext() context.Context { return e.browserCtx }
+
+// Stop closes the browser, keeping its profile (for restart tests).
+func (e *Env) Stop() {
+	if e.browserStop != nil {
+		ctx, cancel := context.WithTimeout(e.browserCtx, 5*time.Second)
+		_ = chromedp.Cancel(ctx)
+		cancel()
+		e.browserStop()
+		e.browserStop = nil
+	}
+	if e.allocCancel != nil {
+		e.allocCancel()
+		e.allocCancel = nil
+	}
+}
+
+// Close stops everything and removes every temp file. It returns an error
+// when something leaked: a host still published, or files it cannot remove.
+func (e *Env) Close() error {
+	e.Stop()
+	for _, s := range e.servers {
+		s.Close()
+	}
+	var errs []error
+	// The hosts exit when the browser closes their stdin; give them a moment.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		left, _ := filepath.Glob(filepath.Join(e.StateDir, "run", "*.json"))
+		live := 0
+		for _, f := range left {
+			var info protocol.HostInfo
+			if b, err := os.ReadFile(f); err == nil && json.Unmarshal(b, &info) == nil && processAlive(info.PID) {
+				live++
+			}
+		}
+		if live == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			errs = append(errs, fmt.Errorf("browsertest: %d grip host(s) still running after the browser closed", live))
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if e.ownsRoot {
+		if err := os.RemoveAll(e.Root); err != nil {
+			errs = append(errs, fmt.Errorf("browsertest: temp profile leaked: %w", err))
+		}
+		if _, err := os.Stat(e.Root); err == nil {
+			errs = append(errs, fmt.Errorf("browsertest: temp profile %s still exists", e.Root))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func processAlive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	return p.Signal(syscall.Signal(0)) == nil
+}
+
+// Result is one run of the grip CLI.
+type Result struct {
+	Stdout, Stderr string
+	Code           int
+}
+
+// Grip runs the grip binary with GRIP_STATE_DIR set.
+func (e *Env) Grip(ctx context.Context, args ...string) Result {
+	return RunGrip(ctx, e.Bin, e.StateDir, args...)
+}
+
+// BinOrSkip returns the built grip binary, skipping t when there is no Env.
+func (e *Env) BinOrSkip(t testing.TB) string {
+	t.Helper()
+	Need(t, e)
+	return e.Bin
+}
+
+// RunGrip runs bin with GRIP_STATE_DIR=stateDir.
+func RunGrip(ctx context.Context, bin, stateDir string, args ...string) Result {
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = append(os.Environ(), "GRIP_STATE_DIR="+stateDir)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		code = -1
+		errb.WriteString(err.Error())
+	}
+	return Result{Stdout: out.String(), Stderr: errb.String(), Code: code}
+}
+
+// MustGrip runs grip and fails the test unless it exits 0.
+func (e *Env) MustGrip(t testing.TB, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	r := e.Grip(ctx, args...)
+	if r.Code != 0 {
+		t.Fatalf("grip %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.Code, r.Stdout, r.Stderr)
+	}
+	return r.Stdout
+}
+
+// GripJSON runs grip with --json and decodes stdout into v; it returns the
+// exit code (a refusal's JSON decodes into v too).
+func (e *Env) GripJSON(t testing.TB, v any, args ...string) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	r := e.Grip(ctx, append(args, "--json")...)
+	if err := json.Unmarshal([]byte(r.Stdout), v); err != nil {
+		t.Fatalf("grip %s --json: exit %d, stdout is not JSON: %v\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.Code, err, r.Stdout, r.Stderr)
+	}
+	return r.Code
+}
+
+// OpenTab opens url in a new tab through grip and returns its tab id.
+func (e *Env) OpenTab(t testing.TB, url string) int {
+	t.Helper()
+	var res protocol.ActionResult
+	if code := e.GripJSON(t, &res, "tabs", "new", url); code != 0 {
+		t.Fatalf("grip tabs new %s: exit %d: %+v", url, code, res)
+	}
+	if res.Tab.ID == 0 {
+		t.Fatalf("grip tabs new %s: no tab id in %+v", url, res)
+	}
+	id := res.Tab.ID
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		e.Grip(ctx, "tabs", "close", fmt.Sprint(id))
+	})
+	return id
+}

@@ -18,7 +18,7 @@ import (
 // worker → browser → back.
 func TestTabsThroughTheWholeChain(t *testing.T) {
 	browsertest.Need(t, env)
-	url := env.Origin1 + "/index.html"
+	url := env.Origin1 + "/home.html"
 	id := env.OpenTab(t, url)
 	var res protocol.TabsResult
 	if code := env.GripJSON(t, &res, "tabs"); code != 0 {
@@ -46,7 +46,7 @@ func TestTabsThroughTheWholeChain(t *testing.T) {
 // command works again.
 func TestHostKilledIsRestarted(t *testing.T) {
 	browsertest.Need(t, env)
-	env.OpenTab(t, env.Origin1+"/index.html")
+	env.OpenTab(t, env.Origin1+"/home.html")
 	first := currentHost(t)
 	if err := syscall.Kill(first.PID, syscall.SIGKILL); err != nil {
 		t.Fatalf("kill host %d: %v", first.PID, err)

@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/input"

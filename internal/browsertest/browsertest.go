@@ -277,7 +277,7 @@ func (e *Env) Launch(headed bool, extra map[string]any) error {
 	}
 	e.allocCtx, e.allocCancel = chromedp.NewExecAllocator(context.Background(), opts...)
 	e.browserCtx, e.browserStop = chromedp.NewContext(e.allocCtx)
-	if err := chromedp.Run(e.browserCtx); err != nil {
+	if err := chromedp.Do(e.browserCtx); err != nil {
 		return fmt.Errorf("browsertest: start %s: %w", FindBrowser(), err)
 	}
 	return nil

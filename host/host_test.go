@@ -1,0 +1,340 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/grip-dev/grip/client"
+	"github.com/grip-dev/grip/protocol"
+	"github.com/grip-dev/grip/statedir"
+)
+
+const testID = "ljbpbjbogilfhbhbmmbpnncpndikkoic"
+const testOrigin = "chrome-extension://" + testID + "/"
+
+// fakeExtension plays the service worker on the other end of the pipes.
+type fakeExtension struct {
+	t      *testing.T
+	toHost *io.PipeWriter
+	w      *protocol.NativeWriter
+	r      *protocol.NativeReader
+	mu     sync.Mutex
+	raw    bytes.Buffer // every byte the host wrote to its stdout
+}
+
+// startHost runs a host against a fake extension; it returns the fake,
+// the host's exit channel and the state dirs.
+func startHost(t *testing.T, profile string) (*fakeExtension, chan error, statedir.Dirs) {
+	t.Helper()
+	dirs := statedir.At(shortTempDir(t))
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	fx := &fakeExtension{t: t, toHost: inW, w: protocol.NewNativeWriter(inW, protocol.MaxFromExtension)}
+	fx.r = protocol.NewNativeReader(io.TeeReader(outR, &lockedWriter{fx}), 0)
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(context.Background(), Config{
+			Origin: testOrigin, AllowedIDs: []string{testID}, Stdin: inR, Stdout: outW,
+			Dirs: dirs, Version: "test", Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+			HelloWait: 5 * time.Second, LedgerRetry: 200 * time.Millisecond,
+		})
+		outW.Close()
+	}()
+	if profile != "" {
+		fx.send(protocol.NativeMessage{Type: "hello", Params: mustJSON(protocol.ExtensionHello{Protocol: protocol.Version, Profile: profile, ExtensionVersion: "0.1.0"})})
+		go fx.serve()
+	}
+	t.Cleanup(func() { inW.Close() })
+	return fx, done, dirs
+}
+
+type lockedWriter struct{ fx *fakeExtension }
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.fx.mu.Lock()
+	defer l.fx.mu.Unlock()
+	return l.fx.raw.Write(p)
+}
+
+func (fx *fakeExtension) send(msg protocol.NativeMessage) {
+	fx.mu.Lock()
+	defer fx.mu.Unlock()
+	if err := fx.w.Write(msg); err != nil {
+		fx.t.Logf("fake extension: send: %v", err)
+	}
+}
+
+// serve answers the host's requests like the service worker would.
+func (fx *fakeExtension) serve() {
+	for {
+		var msg protocol.NativeMessage
+		if err := fx.r.Read(&msg); err != nil {
+			return
+		}
+		switch msg.Type {
+		case "documents":
+			fx.send(protocol.NativeMessage{ID: msg.ID, Result: json.RawMessage(`{"documents":[]}`)})
+		case "tabs":
+			fx.send(protocol.NativeMessage{ID: msg.ID, Result: json.RawMessage(`{"tabs":[{"id":5,"url":"http://x/","title":"X","active":true}]}`)})
+		case "welcome", "refused":
+		default:
+			fx.send(protocol.NativeMessage{ID: msg.ID, Error: &protocol.Error{Code: protocol.CodeBadRequest, Message: "fake: " + msg.Type}})
+		}
+	}
+}
+
+// shortTempDir keeps socket paths under the 108-byte limit.
+func shortTempDir(t *testing.T) string {
+	d, err := os.MkdirTemp("", "grip")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
+}
+
+func waitPublished(t *testing.T, dirs statedir.Dirs, profile string) protocol.HostInfo {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := client.Connect(ctx, client.Options{RuntimeDir: dirs.Runtime, Profile: profile, Wait: 5 * time.Second})
+	if err != nil {
+		t.Fatalf("host never published: %v", err)
+	}
+	defer c.Close()
+	return c.Info
+}
+
+func TestRefusesOtherOrigins(t *testing.T) {
+	for _, origin := range []string{
+		"chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/",
+		"https://evil.example/",
+		"chrome-extension://" + testID + "x/",
+		"",
+	} {
+		var out bytes.Buffer
+		err := Run(context.Background(), Config{Origin: origin, AllowedIDs: []string{testID}, Stdin: strings.NewReader(""), Stdout: &out})
+		if !errors.Is(err, ErrOriginRefused) {
+			t.Errorf("origin %q: err = %v, want ErrOriginRefused", origin, err)
+		}
+		if out.Len() != 0 {
+			t.Errorf("origin %q: wrote %d bytes to stdout", origin, out.Len())
+		}
+	}
+}
+
+func TestServesAndExitsOnEOF(t *testing.T) {
+	fx, done, dirs := startHost(t, "profile1")
+	info := waitPublished(t, dirs, "profile1")
+	if info.Profile != "profile1" || info.Protocol != protocol.Version || info.PID != os.Getpid() {
+		t.Fatalf("published %+v", info)
+	}
+	for path, want := range map[string]os.FileMode{dirs.Runtime: 0o700, SocketPath(dirs.Runtime, "profile1"): 0o600} {
+		st, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != want {
+			t.Errorf("%s mode %v, want %v", path, st.Mode().Perm(), want)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := client.Connect(ctx, client.Options{RuntimeDir: dirs.Runtime, Wait: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tabs protocol.TabsResult
+	if err := c.Call(ctx, protocol.OpTabs, struct{}{}, &tabs); err != nil {
+		t.Fatal(err)
+	}
+	if len(tabs.Tabs) != 1 || tabs.Tabs[0].ID != 5 {
+		t.Fatalf("tabs = %+v", tabs)
+	}
+	err = c.Call(ctx, "no_such_op", struct{}{}, nil)
+	if !errors.Is(err, protocol.ErrBadRequest) {
+		t.Fatalf("unknown op: %v", err)
+	}
+	c.Close()
+
+	fx.toHost.Close() // Chrome closing stdin
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("host exit: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("host did not exit on stdin EOF")
+	}
+	if _, err := os.Stat(SocketPath(dirs.Runtime, "profile1")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("socket left behind: %v", err)
+	}
+	if _, err := os.Stat(InfoPath(dirs.Runtime, "profile1")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("info file left behind: %v", err)
+	}
+	// Everything on stdout parses as frames.
+	fx.mu.Lock()
+	raw := append([]byte(nil), fx.raw.Bytes()...)
+	fx.mu.Unlock()
+	r := protocol.NewNativeReader(bytes.NewReader(raw), 0)
+	n := 0
+	for {
+		var msg protocol.NativeMessage
+		err := r.Read(&msg)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("stdout byte stream is not only frames: %v", err)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatal("no frames on stdout")
+	}
+}
+
+func TestSocketProtocolMismatch(t *testing.T) {
+	_, _, dirs := startHost(t, "profile2")
+	info := waitPublished(t, dirs, "profile2")
+	conn, err := net.Dial("unix", info.Socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	w := protocol.NewSocketWriter(conn, 0)
+	args, _ := protocol.Marshal(protocol.HelloArgs{Protocol: protocol.Version + 1})
+	if err := w.Write(protocol.Request{ID: 1, Op: protocol.OpHello, Args: args}); err != nil {
+		t.Fatal(err)
+	}
+	var rep protocol.Reply
+	if err := protocol.NewSocketReader(conn, 0).Read(&rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Error == nil || rep.Error.Code != protocol.CodeBadRequest || !strings.Contains(rep.Error.Message, "protocol") {
+		t.Fatalf("mismatch reply = %+v", rep.Error)
+	}
+}
+
+func TestRequestBeforeHelloRefused(t *testing.T) {
+	_, _, dirs := startHost(t, "profile3")
+	info := waitPublished(t, dirs, "profile3")
+	conn, err := net.Dial("unix", info.Socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := protocol.NewSocketWriter(conn, 0).Write(protocol.Request{ID: 1, Op: protocol.OpTabs}); err != nil {
+		t.Fatal(err)
+	}
+	var rep protocol.Reply
+	if err := protocol.NewSocketReader(conn, 0).Read(&rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Error == nil || !strings.Contains(rep.Error.Message, "hello") {
+		t.Fatalf("reply = %+v", rep)
+	}
+}
+
+func TestStaleSocketReplacedLiveOneKept(t *testing.T) {
+	dir := shortTempDir(t)
+	runtime := filepath.Join(dir, "run")
+	if err := statedir.Ensure(runtime); err != nil {
+		t.Fatal(err)
+	}
+	path := SocketPath(runtime, "p1")
+	// A dead host's socket: bound, then the listener gone without unlinking.
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.SetUnlinkOnClose(false)
+	ln.Close()
+	srv, err := listen(runtime, "p1")
+	if err != nil {
+		t.Fatalf("stale socket not replaced: %v", err)
+	}
+	// Now a live one: a second host must refuse and leave it in place.
+	_, err = listen(runtime, "p1")
+	if !errors.Is(err, ErrHostRunning) {
+		t.Fatalf("second listen: %v, want ErrHostRunning", err)
+	}
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatalf("live socket was unlinked: %v", err)
+	}
+	c.Close()
+	srv.close()
+}
+
+func TestNoHelloTimesOut(t *testing.T) {
+	inR, inW := io.Pipe()
+	defer inW.Close()
+	err := Run(context.Background(), Config{Origin: testOrigin, AllowedIDs: []string{testID}, Stdin: inR, Stdout: io.Discard,
+		Dirs: statedir.At(shortTempDir(t)), HelloWait: 100 * time.Millisecond})
+	if !errors.Is(err, ErrNoHello) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestBadFramesFromExtension(t *testing.T) {
+	fx, done, dirs := startHost(t, "profile4")
+	waitPublished(t, dirs, "profile4")
+	// Not JSON: logged and skipped; the host keeps serving.
+	fx.mu.Lock()
+	hdr := []byte{0, 0, 0, 0}
+	body := []byte("not json at all")
+	putNative(hdr, len(body))
+	fx.toHost.Write(append(hdr, body...))
+	fx.mu.Unlock()
+	fx.send(protocol.NativeMessage{Type: "mystery"})
+	waitPublished(t, dirs, "profile4")
+	// An oversized frame breaks the stream: the host exits with an error.
+	fx.mu.Lock()
+	putNative(hdr, protocol.MaxFromExtension+1)
+	fx.toHost.Write(hdr)
+	fx.mu.Unlock()
+	select {
+	case err := <-done:
+		if !errors.Is(err, protocol.ErrFrameTooLarge) {
+			t.Fatalf("exit err = %v, want ErrFrameTooLarge", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("host did not stop on an oversized frame")
+	}
+}
+
+func TestParseKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"Enter": "Enter|", "enter": "Enter|", "Shift+Tab": "Tab|Shift", "Control+A": "A|Control",
+		"ctrl+shift+k": "k|Control,Shift", "Esc": "Escape|", "a": "a|", "Control++": "+|Control", "ArrowDown": "ArrowDown|",
+	} {
+		key, mods, err := parseKey(in)
+		if err != nil {
+			t.Errorf("%q: %v", in, err)
+			continue
+		}
+		if got := key + "|" + strings.Join(mods, ","); got != want {
+			t.Errorf("%q = %q, want %q", in, got, want)
+		}
+	}
+	for _, bad := range []string{"", "Hyper+A", "NotAKey", "Control+"} {
+		if _, _, err := parseKey(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func putNative(hdr []byte, n int) { binary.NativeEndian.PutUint32(hdr, uint32(n)) }

@@ -75,6 +75,9 @@ func (a *App) finish(jsonOut bool, err error) int {
 	if err == nil {
 		return ExitOK
 	}
+	if err == errSilent {
+		return ExitFailed
+	}
 	var ue errUsage
 	if errors.As(err, &ue) || errors.Is(err, flag.ErrHelp) {
 		if !errors.Is(err, flag.ErrHelp) {

@@ -272,24 +272,26 @@ func pick(ctx context.Context, opt Options) (*Client, error) {
 		"choose one with --profile", "%d browser profiles are connected: %s", len(live), strings.Join(names, ", "))
 }
 
-// Probe lists the published hosts and, for each, whether its socket
-// answered a hello with our protocol version: grip doctor's view.
+// Probe lists the published hosts whose socket answered a hello with our
+// protocol version, and an error for each published host that did not:
+// grip doctor's view.
 func Probe(ctx context.Context, runtimeDir string) ([]protocol.HostInfo, []error) {
 	hosts, err := Hosts(runtimeDir)
 	if err != nil {
 		return nil, []error{err}
 	}
-	errs := make([]error, len(hosts))
-	for i, info := range hosts {
+	var live []protocol.HostInfo
+	var errs []error
+	for _, info := range hosts {
 		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		c, err := Dial(dctx, info)
 		cancel()
 		if err != nil {
-			errs[i] = fmt.Errorf("host of profile %s (pid %d) does not answer: %w", info.Profile, info.PID, err)
+			errs = append(errs, fmt.Errorf("host of profile %s (pid %d) does not answer: %w", info.Profile, info.PID, err))
 			continue
 		}
-		hosts[i] = c.Info
+		live = append(live, c.Info)
 		c.Close()
 	}
-	return hosts, errs
+	return live, errs
 }

@@ -1,0 +1,518 @@
+// Package doctor checks that grip can work: a stable grip binary, a host
+// manifest each browser can find that starts it for the right extension,
+// a connected extension, a readable ledger and no recent host error. Each
+// check is a line with ✓ or ✗ and, for a ✗, how to fix it.
+package doctor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/grip-dev/grip/install"
+	"github.com/grip-dev/grip/manifest"
+	"github.com/grip-dev/grip/protocol"
+	"github.com/grip-dev/grip/statedir"
+)
+
+// Check is one line of the report.
+type Check struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail,omitempty"`
+	Fix    string `json:"fix,omitempty"`
+	// Warn marks a line worth reading that does not stop grip working.
+	Warn bool `json:"warn,omitempty"`
+}
+
+// Report is the whole check. OK is true when everything one browser needs
+// works: grip on a stable path, that browser's manifest right, and at
+// least one host connected.
+type Report struct {
+	Checks []Check `json:"checks"`
+	OK     bool    `json:"ok"`
+}
+
+// Env is what doctor looks at. Zero fields take the running machine's
+// values where there is one.
+type Env struct {
+	Home        string
+	GOOS        string
+	Executable  string // this grip binary (os.Executable)
+	StateRoot   string // statedir Root
+	ExtensionID string // the ID the embedded extension's key gives
+	UserDataDir string // a custom --user-data-dir to check as well
+	// Probe lists the hosts published in the runtime dir that answered a
+	// hello with the right protocol version, and an error for each that did
+	// not.
+	Probe func(ctx context.Context) ([]protocol.HostInfo, []error)
+	// Getenv reads PATH, XDG_CONFIG_HOME and the like for browser
+	// detection; nil means os.Getenv.
+	Getenv func(string) string
+}
+
+// Run performs every check.
+func Run(ctx context.Context, env Env) Report {
+	env.fill()
+	var r Report
+
+	exe := checkExecutable(env)
+	r.add(exe)
+
+	mcs, manifestsOK := checkManifests(env)
+	for _, c := range mcs {
+		r.add(c)
+	}
+
+	conn := checkConnected(ctx, env)
+	connected := false
+	for _, c := range conn {
+		r.add(c)
+		if c.Name == "extension connected" && c.OK {
+			connected = true
+		}
+	}
+
+	for _, c := range checkLedger(env) {
+		r.add(c)
+	}
+	r.add(checkHostLog(env))
+
+	r.OK = exe.OK && manifestsOK && connected
+	return r
+}
+
+func (r *Report) add(c Check) { r.Checks = append(r.Checks, c) }
+
+func (e *Env) fill() {
+	if e.GOOS == "" {
+		e.GOOS = runtime.GOOS
+	}
+	if e.Getenv == nil {
+		e.Getenv = os.Getenv
+	}
+	if e.Home == "" {
+		e.Home, _ = os.UserHomeDir()
+	}
+	if e.Executable == "" {
+		e.Executable, _ = os.Executable()
+	}
+	if e.StateRoot == "" {
+		e.StateRoot, _ = statedir.Root()
+	}
+}
+
+// checkExecutable checks that this grip lives where a browser can start it
+// later.
+func checkExecutable(env Env) Check {
+	c := Check{Name: "grip binary"}
+	if env.Executable == "" {
+		c.Detail = "cannot tell where this grip binary is"
+		c.Fix = "run grip by its full path"
+		return c
+	}
+	if err := install.CheckHostPath(env.Executable); err != nil {
+		c.Detail = err.Error()
+		c.Fix = "build grip to a lasting place (`go install ./cmd/grip`), then run `grip install` from there"
+		return c
+	}
+	c.OK, c.Detail = true, env.Executable
+	return c
+}
+
+// target is one place a browser looks for grip's manifest.
+type target struct {
+	loc       install.Location
+	label     string
+	installed bool // grip's receipt says it wrote this manifest
+	detected  bool // the browser looks installed
+}
+
+// targets returns the places to check: detected browsers, browsers on the
+// receipt, the receipt's custom profile dirs and env.UserDataDir.
+func targets(env Env) ([]target, []string) {
+	rec, _, _ := install.ReadReceipt(env.StateRoot)
+	found, looked := install.Detect(env.GOOS, env.Home, env.Getenv)
+	var out []target
+	add := func(t target) {
+		for i := range out {
+			if out[i].loc.File == t.loc.File {
+				out[i].installed = out[i].installed || t.installed
+				out[i].detected = out[i].detected || t.detected
+				return
+			}
+		}
+		out = append(out, t)
+	}
+	for _, b := range install.Browsers {
+		detected := slices.ContainsFunc(found, func(f install.Found) bool { return f.Browser == b })
+		installed := slices.ContainsFunc(rec.Manifests, func(m install.ManifestRecord) bool { return m.Browser == b })
+		if !detected && !installed {
+			continue
+		}
+		loc, err := install.Locate(env.GOOS, env.Home, env.Getenv, b, install.User)
+		if err != nil {
+			continue
+		}
+		add(target{loc: loc, label: install.DisplayName(b), installed: installed, detected: detected})
+	}
+	for _, m := range rec.Manifests {
+		if m.UserDataDir != "" {
+			add(target{loc: m.Location, label: "profile " + m.UserDataDir, installed: true})
+		}
+	}
+	if env.UserDataDir != "" {
+		if loc, err := install.LocateUserDataDir(env.GOOS, env.UserDataDir); err == nil {
+			add(target{loc: loc, label: "profile " + env.UserDataDir, detected: true})
+		}
+	}
+	return out, looked
+}
+
+// checkManifests checks each target's manifest; usable is true when at
+// least one browser can start a grip for the extension.
+func checkManifests(env Env) (checks []Check, usable bool) {
+	ts, looked := targets(env)
+	if len(ts) == 0 {
+		return []Check{{
+			Name:   "browsers",
+			Detail: "no supported browser found; looked in " + strings.Join(looked, ", "),
+			Fix:    "install Chrome, Chromium, Edge, Brave or Vivaldi, or run `grip install --user-data-dir DIR` for a custom profile",
+		}}, false
+	}
+	var mine []int // indexes of the manifest checks
+	for _, t := range ts {
+		c := checkManifest(env, t)
+		usable = usable || c.OK
+		mine = append(mine, len(checks))
+		checks = append(checks, c)
+		if t.loc.Browser != "" && env.GOOS != "windows" {
+			if c, ok := checkSystemManifest(env, t); ok {
+				checks = append(checks, c)
+			}
+		}
+	}
+	if !usable {
+		// With no browser set up, a missing manifest is the fault to fix.
+		for _, i := range mine {
+			checks[i].Warn = false
+		}
+	}
+	return checks, usable
+}
+
+func installCmd(t target) string {
+	if t.loc.Browser != "" {
+		return "grip install --browser " + t.loc.Browser
+	}
+	return "grip install --user-data-dir " + t.loc.UserDataDir
+}
+
+func checkManifest(env Env, t target) Check {
+	c := Check{Name: t.label + " host manifest"}
+	fix := "run `" + installCmd(t) + "`"
+	file, ok, err := install.RegisteredFile(t.loc)
+	switch {
+	case err != nil:
+		c.Detail, c.Fix = fmt.Sprintf("cannot read registry key %s: %v", t.loc.Registry(), err), fix
+		return c
+	case !ok:
+		c.Detail, c.Fix = "no registry key "+t.loc.Registry(), fix
+		c.Warn = !t.installed
+		return c
+	}
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		c.Detail, c.Fix = "no manifest at "+file, fix
+		if !t.installed {
+			// A browser grip was never installed for: worth knowing, not a fault.
+			c.Detail = "grip is not installed for this browser (no " + file + ")"
+			c.Warn = true
+		}
+		return c
+	}
+	if err != nil {
+		c.Detail, c.Fix = fmt.Sprintf("cannot read %s: %v", file, err), fix
+		return c
+	}
+	h, err := manifest.Parse(data)
+	if err != nil {
+		c.Detail, c.Fix = fmt.Sprintf("%s: %v", file, err), fix
+		return c
+	}
+	if h.Name != manifest.HostName {
+		c.Detail, c.Fix = fmt.Sprintf("%s names host %q, want %q", file, h.Name, manifest.HostName), fix
+		return c
+	}
+	if why := notExecutable(env.GOOS, h.Path); why != "" {
+		c.Detail = fmt.Sprintf("%s starts %s, which %s", file, h.Path, why)
+		c.Fix = "run `grip install` from the grip binary you want browsers to start (" + installCmd(t) + ")"
+		return c
+	}
+	if env.ExtensionID != "" {
+		if err := manifest.AllowedOrigin(manifest.Origin(env.ExtensionID), h.AllowedOrigins); err != nil {
+			c.Detail = fmt.Sprintf("%s allows %s, not the grip extension (%s)", file, strings.Join(h.AllowedOrigins, ", "), manifest.Origin(env.ExtensionID))
+			c.Fix = fix
+			return c
+		}
+	}
+	c.OK = true
+	c.Detail = file + " → " + h.Path
+	if env.Executable != "" && !sameFile(h.Path, env.Executable) {
+		if !looksLikeGrip(h.Path) {
+			c.OK = false
+			c.Detail = fmt.Sprintf("%s starts %s, which is not grip (this is %s)", file, h.Path, env.Executable)
+			c.Fix = fix
+			return c
+		}
+		c.Warn = true
+		c.Detail = fmt.Sprintf("%s starts another grip, %s (this is %s)", file, h.Path, env.Executable)
+		c.Fix = "if that is not the grip you mean, run `" + installCmd(t) + "` from this one"
+	}
+	return c
+}
+
+// checkSystemManifest reports a system-wide manifest for grip's host name,
+// which the browser also reads; ok is false when there is none.
+func checkSystemManifest(env Env, t target) (Check, bool) {
+	loc, err := install.Locate(env.GOOS, env.Home, env.Getenv, t.loc.Browser, install.System)
+	if err != nil {
+		return Check{}, false
+	}
+	data, err := os.ReadFile(loc.File)
+	if err != nil {
+		return Check{}, false
+	}
+	c := Check{Name: t.label + " system-wide manifest", OK: true, Warn: true}
+	h, err := manifest.Parse(data)
+	if err != nil {
+		c.Detail = fmt.Sprintf("%s also exists and is invalid (%v); the browser may read it instead of yours", loc.File, err)
+	} else if env.Executable != "" && sameFile(h.Path, env.Executable) {
+		return Check{}, false
+	} else {
+		c.Detail = fmt.Sprintf("%s also exists and starts %s; the browser may read it instead of yours", loc.File, h.Path)
+	}
+	c.Fix = "remove it (sudo rm " + loc.File + ") unless it is the grip you mean"
+	return c, true
+}
+
+// notExecutable says why path cannot be started, or "".
+func notExecutable(goos, path string) string {
+	if !filepath.IsAbs(path) && goos != "windows" {
+		return "is not an absolute path"
+	}
+	fi, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "does not exist"
+	}
+	if err != nil {
+		return "cannot be read: " + err.Error()
+	}
+	if !fi.Mode().IsRegular() {
+		return "is not a file"
+	}
+	if goos != "windows" && fi.Mode()&0o111 == 0 {
+		return "is not executable"
+	}
+	return ""
+}
+
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// looksLikeGrip reports whether path names a binary called grip.
+func looksLikeGrip(path string) bool {
+	base := strings.TrimSuffix(strings.ToLower(filepath.Base(path)), ".exe")
+	return base == "grip"
+}
+
+// checkConnected asks Probe which hosts answer.
+func checkConnected(ctx context.Context, env Env) []Check {
+	c := Check{Name: "extension connected"}
+	if env.Probe == nil {
+		c.Detail = "cannot look for running hosts"
+		return []Check{c}
+	}
+	hosts, errs := env.Probe(ctx)
+	var good []string
+	var out []Check
+	for _, h := range hosts {
+		desc := describeHost(h)
+		switch {
+		case h.Protocol != protocol.Version:
+			out = append(out, Check{
+				Name:   "host " + h.Profile,
+				Detail: fmt.Sprintf("%s speaks protocol %d, this grip %d", desc, h.Protocol, protocol.Version),
+				Fix:    "run `grip install` with this grip and reload the extension (chrome://extensions → grip → reload)",
+			})
+		case env.ExtensionID != "" && h.ExtensionID != "" && h.ExtensionID != env.ExtensionID:
+			good = append(good, desc)
+			out = append(out, Check{
+				Name: "host " + h.Profile, OK: true, Warn: true,
+				Detail: fmt.Sprintf("%s was started by extension %s, not %s", desc, h.ExtensionID, env.ExtensionID),
+			})
+		default:
+			good = append(good, desc)
+		}
+	}
+	var probs []string
+	for _, err := range errs {
+		probs = append(probs, err.Error())
+	}
+	if len(good) > 0 {
+		c.OK = true
+		c.Detail = strings.Join(good, "; ")
+		for _, p := range probs {
+			out = append(out, Check{Name: "stale host", OK: true, Warn: true, Detail: p})
+		}
+		return append([]Check{c}, out...)
+	}
+	c.Detail = "no browser has grip's extension connected"
+	if len(probs) > 0 {
+		c.Detail += ": " + strings.Join(probs, "; ")
+	}
+	c.Fix = "open the browser with the grip extension loaded (chrome://extensions → Developer mode → Load unpacked → the folder `grip install` printed); if it is loaded, click its reload arrow, then run `grip doctor` again"
+	return append([]Check{c}, out...)
+}
+
+func describeHost(h protocol.HostInfo) string {
+	var parts []string
+	if h.Browser != "" {
+		parts = append(parts, h.Browser)
+	}
+	parts = append(parts, "profile "+h.Profile)
+	if h.ExtensionVersion != "" {
+		parts = append(parts, "extension "+h.ExtensionVersion)
+	}
+	if h.PID != 0 {
+		parts = append(parts, fmt.Sprintf("pid %d", h.PID))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// checkLedger checks that the ledger files are readable (JSON ones parse)
+// and warns about files refcache moved aside. refcache owns the format.
+func checkLedger(env Env) []Check {
+	dir := statedir.At(env.StateRoot).Ledger
+	c := Check{Name: "ledger", OK: true}
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		c.Detail = "none yet (" + dir + ")"
+		return []Check{c}
+	}
+	if err != nil {
+		c.OK, c.Detail = false, fmt.Sprintf("cannot read %s: %v", dir, err)
+		c.Fix = "check the folder's owner and permissions (it should be yours, mode 0700)"
+		return []Check{c}
+	}
+	var out []Check
+	var bad []string
+	n := 0
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || strings.HasPrefix(name, ".") {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if strings.Contains(name, ".bad-") {
+			out = append(out, Check{
+				Name: "ledger file moved aside", OK: true, Warn: true,
+				Detail: p + ": the host refused it and started above every ref it could read",
+				Fix:    "nothing to do; delete it once you no longer need it for a bug report",
+			})
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			bad = append(bad, fmt.Sprintf("%s: %v", p, err))
+			continue
+		}
+		if strings.HasSuffix(name, ".json") {
+			n++
+			if !json.Valid(data) {
+				bad = append(bad, p+": not valid JSON")
+			}
+		}
+	}
+	if len(bad) > 0 {
+		c.OK = false
+		c.Detail = strings.Join(bad, "; ")
+		c.Fix = "close the browser (so no host holds it) and move the file aside; the host starts a fresh ledger above every ref it can read"
+	} else {
+		c.Detail = fmt.Sprintf("%d profile ledger(s) readable in %s", n, dir)
+	}
+	return append([]Check{c}, out...)
+}
+
+// logTail is how much of the end of host.log doctor reads.
+const logTail = 64 << 10
+
+// checkHostLog reports the last line of the host log that mentions an error.
+func checkHostLog(env Env) Check {
+	path := filepath.Join(statedir.At(env.StateRoot).Logs, "host.log")
+	c := Check{Name: "host log", OK: true}
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		c.Detail = "no host log yet (" + path + ")"
+		return c
+	}
+	if err != nil {
+		c.Warn, c.Detail = true, fmt.Sprintf("cannot read %s: %v", path, err)
+		return c
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > logTail {
+		_, _ = f.Seek(fi.Size()-logTail, io.SeekStart)
+	}
+	data, _ := io.ReadAll(io.LimitReader(f, logTail))
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	for _, line := range slices.Backward(lines) {
+		if strings.Contains(strings.ToLower(line), "error") {
+			c.Warn = true
+			c.Detail = "last error in " + path + ": " + strings.TrimSpace(line)
+			return c
+		}
+	}
+	c.Detail = "no errors in " + path
+	return c
+}
+
+// Text renders the report: a ✓, ⚠ or ✗ line per check, the fix indented
+// under each ✗ and ⚠, and a closing verdict.
+func (r Report) Text() string {
+	var b strings.Builder
+	for _, c := range r.Checks {
+		mark := "✗"
+		switch {
+		case c.OK && c.Warn, !c.OK && c.Warn:
+			mark = "⚠"
+		case c.OK:
+			mark = "✓"
+		}
+		line := mark + " " + c.Name
+		if c.Detail != "" {
+			line += ": " + c.Detail
+		}
+		b.WriteString(line + "\n")
+		if c.Fix != "" && (!c.OK || c.Warn) {
+			b.WriteString("    fix: " + c.Fix + "\n")
+		}
+	}
+	if r.OK {
+		b.WriteString("grip is ready.\n")
+	} else {
+		b.WriteString("grip is not ready: fix the ✗ lines above.\n")
+	}
+	return b.String()
+}

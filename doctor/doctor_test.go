@@ -1,0 +1,274 @@
+package doctor
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/grip-dev/grip/install"
+	"github.com/grip-dev/grip/manifest"
+	"github.com/grip-dev/grip/protocol"
+	"github.com/grip-dev/grip/statedir"
+)
+
+const (
+	testKey = "MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQDcBHwzDvyBQ6bDppkIs9MP4ksKqCMyXQ/A52JivHZKh4YO/9vJsT3oaYhSpDCE9RPocOEQvwsHsFReW2nUEc6OLLyoCFFxIb7KkLGsmfakkut/fFdNJYh0xOTbSN8YvLWcqph09XAY2Y/f0AL7vfO1cuCqtkMt8hFrBGWxDdf9CQIDAQAB"
+	testID  = "knldjmfmopnpolahpmmgbagdohdnhkik"
+)
+
+func mustWrite(tb testing.TB, name, data string, mode os.FileMode) {
+	tb.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(data), mode); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func connected(ctx context.Context) ([]protocol.HostInfo, []error) {
+	return []protocol.HostInfo{{Protocol: protocol.Version, Profile: "p1", Browser: "chrome", ExtensionID: testID, PID: 42}}, nil
+}
+
+// mustInstall installs grip for Chrome into a fake Linux home and returns
+// the doctor Env that sees it, fully working.
+func mustInstall(t *testing.T) Env {
+	t.Helper()
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	state := filepath.Join(root, "state")
+	bin := filepath.Join(root, "bin", "grip")
+	mustWrite(t, bin, "#!/bin/sh\n", 0o755)
+	mustWrite(t, filepath.Join(home, ".config", "google-chrome", "Local State"), "{}", 0o600)
+	getenv := func(k string) string { return "" }
+	_, err := install.Install(install.Options{
+		Browsers: []string{"chrome"},
+		HostPath: bin,
+		ExtensionFS: fstest.MapFS{
+			"manifest.json": {Data: []byte(`{"key":"` + testKey + `"}`)},
+		},
+		DataDir: statedir.At(state).Data,
+		Home:    home,
+		GOOS:    "linux",
+		Getenv:  getenv,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Env{
+		Home: home, GOOS: "linux", Executable: bin, StateRoot: state,
+		ExtensionID: testID, Probe: connected, Getenv: getenv,
+	}
+}
+
+func chromeManifest(env Env) string {
+	return filepath.Join(env.Home, ".config", "google-chrome", "NativeMessagingHosts", manifest.FileName)
+}
+
+// find returns the check named name.
+func find(t *testing.T, r Report, name string) Check {
+	t.Helper()
+	for _, c := range r.Checks {
+		if c.Name == name {
+			return c
+		}
+	}
+	t.Fatalf("no check %q in\n%s", name, r.Text())
+	return Check{}
+}
+
+func TestAllFine(t *testing.T) {
+	env := mustInstall(t)
+	r := Run(context.Background(), env)
+	if !r.OK {
+		t.Fatalf("not OK:\n%s", r.Text())
+	}
+	text := r.Text()
+	for _, want := range []string{"✓ grip binary", "✓ Google Chrome host manifest", "✓ extension connected: chrome, profile p1", "✓ ledger", "✓ host log", "grip is ready"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "✗") {
+		t.Errorf("a ✗ in a working setup:\n%s", text)
+	}
+	b, _ := json.Marshal(r)
+	var m struct {
+		OK     bool
+		Checks []map[string]any
+	}
+	if err := json.Unmarshal(b, &m); err != nil || !m.OK || m.Checks[0]["name"] != "grip binary" {
+		t.Errorf("JSON = %s", b)
+	}
+}
+
+func TestFailures(t *testing.T) {
+	tests := []struct {
+		name   string
+		break_ func(t *testing.T, env *Env)
+		check  string // the check that must fail
+		detail string // words its detail must hold
+	}{
+		{
+			name:   "manifest removed",
+			break_: func(t *testing.T, env *Env) { os.Remove(chromeManifest(*env)) },
+			check:  "Google Chrome host manifest", detail: "no manifest at",
+		},
+		{
+			name: "manifest points at a missing binary",
+			break_: func(t *testing.T, env *Env) {
+				h, _ := manifest.NewHost("/nonexistent/grip", testID)
+				b, _ := h.Marshal()
+				mustWrite(t, chromeManifest(*env), string(b), 0o644)
+			},
+			check: "Google Chrome host manifest", detail: "/nonexistent/grip, which does not exist",
+		},
+		{
+			name: "manifest points at a file that is not executable",
+			break_: func(t *testing.T, env *Env) {
+				os.Chmod(env.Executable, 0o644)
+			},
+			check: "Google Chrome host manifest", detail: "is not executable",
+		},
+		{
+			name: "manifest allows another extension",
+			break_: func(t *testing.T, env *Env) {
+				h, _ := manifest.NewHost(env.Executable, strings.Repeat("a", 32))
+				b, _ := h.Marshal()
+				mustWrite(t, chromeManifest(*env), string(b), 0o644)
+			},
+			check: "Google Chrome host manifest", detail: "not the grip extension",
+		},
+		{
+			name: "no browser connected",
+			break_: func(t *testing.T, env *Env) {
+				env.Probe = func(context.Context) ([]protocol.HostInfo, []error) { return nil, nil }
+			},
+			check: "extension connected", detail: "no browser has grip's extension connected",
+		},
+		{
+			name: "only a dead socket",
+			break_: func(t *testing.T, env *Env) {
+				env.Probe = func(context.Context) ([]protocol.HostInfo, []error) {
+					return nil, []error{errors.New("profile p1: connection refused")}
+				}
+			},
+			check: "extension connected", detail: "connection refused",
+		},
+		{
+			name:   "go run binary",
+			break_: func(t *testing.T, env *Env) { env.Executable = "/tmp/go-build99/b001/exe/grip" },
+			check:  "grip binary", detail: "go run",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := mustInstall(t)
+			tt.break_(t, &env)
+			r := Run(context.Background(), env)
+			if r.OK {
+				t.Errorf("OK despite the fault:\n%s", r.Text())
+			}
+			c := find(t, r, tt.check)
+			if c.OK || c.Warn {
+				t.Errorf("check %+v, want a ✗", c)
+			}
+			if !strings.Contains(c.Detail, tt.detail) {
+				t.Errorf("detail %q lacks %q", c.Detail, tt.detail)
+			}
+			if c.Fix == "" {
+				t.Errorf("✗ without a fix: %+v", c)
+			}
+			text := r.Text()
+			if !strings.Contains(text, "✗ "+tt.check) || !strings.Contains(text, "    fix: "+c.Fix) {
+				t.Errorf("text lacks the ✗ line and its fix:\n%s", text)
+			}
+		})
+	}
+}
+
+func TestProtocolMismatch(t *testing.T) {
+	env := mustInstall(t)
+	env.Probe = func(context.Context) ([]protocol.HostInfo, []error) {
+		return []protocol.HostInfo{{Protocol: protocol.Version + 1, Profile: "old"}}, nil
+	}
+	r := Run(context.Background(), env)
+	if r.OK {
+		t.Fatalf("OK with only a mismatched host:\n%s", r.Text())
+	}
+	if c := find(t, r, "host old"); c.OK || !strings.Contains(c.Detail, "protocol") {
+		t.Errorf("check = %+v", c)
+	}
+}
+
+func TestWarningsKeepOK(t *testing.T) {
+	env := mustInstall(t)
+	dirs := statedir.At(env.StateRoot)
+	mustWrite(t, filepath.Join(dirs.Ledger, "p1.json"), `{"next":3}`, 0o600)
+	mustWrite(t, filepath.Join(dirs.Ledger, "p1.json.bad-20250101T000000"), `{`, 0o600)
+	mustWrite(t, filepath.Join(dirs.Logs, "host.log"), "started\nnative: read error: EOF\nsnapshot ok\n", 0o600)
+	// A browser grip was never installed for is a warning, not a fault.
+	mustWrite(t, filepath.Join(env.Home, ".config", "chromium", "Local State"), "{}", 0o600)
+
+	r := Run(context.Background(), env)
+	if !r.OK {
+		t.Fatalf("not OK:\n%s", r.Text())
+	}
+	if c := find(t, r, "ledger file moved aside"); !c.Warn || !strings.Contains(c.Detail, ".bad-") {
+		t.Errorf("moved-aside check = %+v", c)
+	}
+	if c := find(t, r, "host log"); !c.Warn || !strings.Contains(c.Detail, "native: read error: EOF") {
+		t.Errorf("host log check = %+v", c)
+	}
+	if c := find(t, r, "Chromium host manifest"); !c.Warn {
+		t.Errorf("chromium check = %+v", c)
+	}
+	if c := find(t, r, "ledger"); !c.OK || c.Warn {
+		t.Errorf("ledger check = %+v", c)
+	}
+	if strings.Contains(r.Text(), "✗") {
+		t.Errorf("a ✗ among warnings:\n%s", r.Text())
+	}
+}
+
+func TestBadLedger(t *testing.T) {
+	env := mustInstall(t)
+	mustWrite(t, filepath.Join(statedir.At(env.StateRoot).Ledger, "p1.json"), `{"next":`, 0o600)
+	r := Run(context.Background(), env)
+	if c := find(t, r, "ledger"); c.OK || !strings.Contains(c.Detail, "not valid JSON") {
+		t.Errorf("ledger check = %+v", c)
+	}
+}
+
+func TestAnotherGrip(t *testing.T) {
+	env := mustInstall(t)
+	other := filepath.Join(t.TempDir(), "grip")
+	mustWrite(t, other, "#!/bin/sh\n", 0o755)
+	env.Executable = other
+	r := Run(context.Background(), env)
+	if !r.OK {
+		t.Fatalf("not OK:\n%s", r.Text())
+	}
+	if c := find(t, r, "Google Chrome host manifest"); !c.OK || !c.Warn || !strings.Contains(c.Detail, "another grip") {
+		t.Errorf("check = %+v", c)
+	}
+}
+
+func TestNoBrowserAtAll(t *testing.T) {
+	env := Env{
+		Home: t.TempDir(), GOOS: "linux", Executable: "/usr/local/bin/grip", StateRoot: t.TempDir(),
+		ExtensionID: testID, Probe: connected, Getenv: func(string) string { return "" },
+	}
+	r := Run(context.Background(), env)
+	if r.OK {
+		t.Fatalf("OK without a browser:\n%s", r.Text())
+	}
+	if c := find(t, r, "browsers"); c.OK || c.Fix == "" {
+		t.Errorf("check = %+v", c)
+	}
+}

@@ -1,0 +1,166 @@
+package frames
+
+import (
+	"unicode/utf8"
+
+	"github.com/grip-dev/grip/protocol"
+)
+
+// Limits on the free text of one line, in runes after folding.
+const (
+	// MaxName bounds names, values, roles, states and the tab title.
+	MaxName = 100
+	// MaxURL bounds URLs in the tab header and frame headers, so a huge
+	// data: URL cannot eat the budget; the JSON keeps the whole URL.
+	MaxURL = 500
+)
+
+// CutMark ends a text that was cut. It counts towards the limit, so a cut
+// text is at most the limit long: its first limit-1 runes (less a trailing
+// space) and the mark.
+const CutMark = "…"
+
+// Line renders one element the way a snapshot prints it:
+//
+//	@e3: [textbox 'Email' value='a@b.c' required]
+//
+// The name is quoted when it is not empty after folding; the value is
+// printed, quoted, whenever Value is non-nil, even when empty; states
+// follow in the order given. Quoted text has ' and \ escaped with a
+// backslash, runs of whitespace and control characters folded to one space
+// and trimmed, and is cut at MaxName runes (see CutMark). Roles and states
+// are folded and cut the same way but not quoted; empty ones are left out.
+func Line(e protocol.Element) string {
+	return string(appendLine(nil, &e))
+}
+
+// Cost is what a line costs against the token budget: ceil(runes/3). The
+// newline that ends it is free.
+func Cost(line string) int {
+	return (utf8.RuneCountInString(line) + 2) / 3
+}
+
+// costBytes is Cost of a line being built. It counts runes as Cost does
+// (an invalid byte is one rune) without the string conversion that makes
+// utf8.RuneCount allocate on non-ASCII text.
+func costBytes(b []byte) int {
+	n := 0
+	for i := 0; i < len(b); n++ {
+		if b[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		_, size := utf8.DecodeRune(b[i:])
+		i += size
+	}
+	return (n + 2) / 3
+}
+
+func appendLine(dst []byte, e *protocol.Element) []byte {
+	dst = append(dst, e.Ref...)
+	dst = append(dst, ": ["...)
+	start := len(dst)
+	if hasText(e.Role) {
+		dst = appendFolded(dst, e.Role, MaxName, false)
+	}
+	if hasText(e.Name) {
+		dst = sep(dst, start)
+		dst = append(dst, '\'')
+		dst = appendFolded(dst, e.Name, MaxName, true)
+		dst = append(dst, '\'')
+	}
+	if e.Value != nil {
+		dst = sep(dst, start)
+		dst = append(dst, "value='"...)
+		dst = appendFolded(dst, *e.Value, MaxName, true)
+		dst = append(dst, '\'')
+	}
+	for _, s := range e.States {
+		if hasText(s) {
+			dst = sep(dst, start)
+			dst = appendFolded(dst, s, MaxName, false)
+		}
+	}
+	return append(dst, ']')
+}
+
+// sep appends the space between two parts of the bracket that opened at
+// start, unless nothing is in it yet.
+func sep(dst []byte, start int) []byte {
+	if len(dst) > start {
+		dst = append(dst, ' ')
+	}
+	return dst
+}
+
+// isFold reports whether r is folded into a single space: whitespace, and
+// control characters, which would break the one-line-per-element format or
+// reach a terminal. It is unicode.IsSpace(r) || unicode.IsControl(r),
+// spelled out because it runs for every rune of every line.
+func isFold(r rune) bool {
+	switch {
+	case r < utf8.RuneSelf:
+		return r <= ' ' || r == 0x7f
+	case r <= 0xa0: // C1 controls (NEL among them) and NBSP
+		return true
+	case r < 0x1680:
+		return false
+	}
+	switch r {
+	case 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000:
+		return true
+	}
+	return r >= 0x2000 && r <= 0x200a
+}
+
+// hasText reports whether s is not empty once folded.
+func hasText(s string) bool {
+	for _, r := range s {
+		if !isFold(r) {
+			return true
+		}
+	}
+	return false
+}
+
+// appendFolded appends s folded (whitespace and control runs to one space,
+// trimmed) and cut at max runes, the cut marked with CutMark. With quote,
+// ' and \ are escaped; escapes do not count towards max, so a cut never
+// splits one. Invalid UTF-8 comes out as U+FFFD.
+func appendFolded(dst []byte, s string, max int, quote bool) []byte {
+	start := len(dst)
+	n := 0      // runes written
+	cutAt := -1 // len(dst) after max-1 runes, less a trailing space
+	pending := false
+	for _, r := range s {
+		if isFold(r) {
+			pending = n > 0
+			continue
+		}
+		if pending {
+			// A space is only written with the rune after it, so the
+			// text never ends in one.
+			dst = append(dst, ' ')
+			n++
+			pending = false
+		}
+		if quote && (r == '\'' || r == '\\') {
+			dst = append(dst, '\\')
+		}
+		if r < utf8.RuneSelf {
+			dst = append(dst, byte(r))
+		} else {
+			dst = utf8.AppendRune(dst, r)
+		}
+		n++
+		if n <= max-1 {
+			cutAt = len(dst)
+		} else if n > max {
+			if cutAt < 0 {
+				cutAt = start
+			}
+			return append(dst[:cutAt], CutMark...)
+		}
+	}
+	return dst
+}

@@ -1,0 +1,33 @@
+package install
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// writeFile replaces name atomically with data: temp file in the same
+// folder, fsync, rename (MoveFileEx with MOVEFILE_REPLACE_EXISTING).
+// renameio does not build on Windows.
+func writeFile(name string, data []byte, perm os.FileMode) error {
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer os.Remove(tmp) // fails harmlessly once renamed
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, perm); err != nil {
+		return err
+	}
+	return os.Rename(tmp, name)
+}

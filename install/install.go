@@ -1,0 +1,423 @@
+// Package install puts grip where browsers find it: the native messaging
+// host manifest (dev.grip.host.json) in each browser's folder — or, on
+// Windows, a registry key naming the file — and the extension's files in
+// grip's data folder for "Load unpacked". It records what it wrote in a
+// receipt so Uninstall removes exactly that.
+//
+// Where each browser looks is a pure function of (GOOS, home, environment,
+// browser, level): see Locate. Only the registry calls are Windows-only
+// (registry_windows.go, with stubs elsewhere).
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/grip-dev/grip/manifest"
+	"github.com/grip-dev/grip/statedir"
+)
+
+// Options say what to install where. Zero fields take the running machine's
+// values.
+type Options struct {
+	// Browsers to install for: names from Browsers, "all" for every one of
+	// them (installed or not), comma lists allowed. Empty means the browsers Detect finds (or
+	// none when UserDataDir is set).
+	Browsers []string
+	// UserDataDir is a custom --user-data-dir; its NativeMessagingHosts
+	// folder gets a manifest too (Linux and macOS).
+	UserDataDir string
+	// HostPath is the absolute path of the grip binary the manifests name.
+	HostPath string
+	// ExtensionFS holds the extension's files, rooted at the extension folder
+	// (manifest.json at its top).
+	ExtensionFS fs.FS
+	// ExtensionID is the extension's ID; empty means derived from the key
+	// in ExtensionFS's manifest.json.
+	ExtensionID string
+	// DataDir is grip's data folder (statedir Data); the extension is
+	// written to DataDir/extension.
+	DataDir string
+	// StateRoot holds the receipt (install.json); empty means the parent of
+	// DataDir, which statedir.At makes the root.
+	StateRoot string
+	// Home is the user's home folder.
+	Home string
+	// GOOS picks the path table ("linux", "darwin", "windows").
+	GOOS string
+	// Getenv reads XDG_CONFIG_HOME, CHROME_CONFIG_HOME, PATH, LOCALAPPDATA
+	// and ProgramData; nil means os.Getenv. Tests pass a map lookup.
+	Getenv func(string) string
+}
+
+// Result is what Install did; its JSON is `grip install --json`.
+type Result struct {
+	ExtensionID  string   `json:"extension_id"`
+	ExtensionDir string   `json:"extension_dir"`
+	HostPath     string   `json:"host_path"`
+	Manifests    []string `json:"manifests"`
+	// Notes are things a person should know, e.g. a manifest that pointed
+	// at another binary and was replaced.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// ExtensionDirName is the extension's folder under DataDir.
+const ExtensionDirName = "extension"
+
+// fill sets defaults for unset fields.
+func (o *Options) fill() error {
+	if o.GOOS == "" {
+		o.GOOS = runtime.GOOS
+	}
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.Home == "" {
+		h, err := os.UserHomeDir()
+		if err != nil {
+			return fmt.Errorf("%w: no home folder: %v", ErrBadOptions, err)
+		}
+		o.Home = h
+	}
+	if o.DataDir == "" {
+		d, err := statedir.Get()
+		if err != nil {
+			return err
+		}
+		o.DataDir = d.Data
+		if o.StateRoot == "" {
+			o.StateRoot = d.Root
+		}
+	}
+	if o.StateRoot == "" {
+		o.StateRoot = filepath.Dir(o.DataDir)
+	}
+	if o.UserDataDir != "" && o.GOOS == runtime.GOOS {
+		abs, err := filepath.Abs(o.UserDataDir)
+		if err != nil {
+			return fmt.Errorf("%w: --user-data-dir: %v", ErrBadOptions, err)
+		}
+		o.UserDataDir = abs
+	}
+	return nil
+}
+
+// CheckHostPath returns an error when p cannot be named in a host manifest
+// because Chrome could not start it later: p is relative, or p is a
+// `go run` build in a go-build temporary folder, which Go deletes on exit.
+func CheckHostPath(p string) error {
+	if !filepath.IsAbs(p) {
+		return fmt.Errorf("%w: %q; run grip install from the installed binary, e.g. `go install ./cmd/grip && grip install`", ErrHostPathRelative, p)
+	}
+	if isGoBuildTemp(p) {
+		return fmt.Errorf("%w: %s will be deleted when it exits, so the browser could not start it; build grip first (`go install ./cmd/grip` or `go build -o ~/bin/grip ./cmd/grip`) and run `grip install` from that binary", ErrHostPathTemporary, p)
+	}
+	return nil
+}
+
+// isGoBuildTemp reports whether p lies in a go-build<digits> folder, where
+// `go run` and `go test` put their binaries (under os.TempDir or $GOTMPDIR).
+func isGoBuildTemp(p string) bool {
+	for _, el := range strings.Split(filepath.ToSlash(p), "/") {
+		rest, ok := strings.CutPrefix(el, "go-build")
+		if ok && rest != "" && strings.Trim(rest, "0123456789") == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// extensionID returns the ID to allow: o.ExtensionID, checked against the
+// key in the extension's own manifest when it has one.
+func (o *Options) extensionID() (string, error) {
+	var fromKey string
+	if o.ExtensionFS != nil {
+		if b, err := fs.ReadFile(o.ExtensionFS, "manifest.json"); err == nil {
+			if id, err := manifest.ExtensionID(b); err == nil {
+				fromKey = id
+			} else if !errors.Is(err, manifest.ErrNoKey) {
+				return "", err
+			}
+		}
+	}
+	switch {
+	case o.ExtensionID == "" && fromKey == "":
+		return "", fmt.Errorf("%w: no extension ID given and the extension's manifest.json has no key", ErrBadOptions)
+	case o.ExtensionID == "":
+		return fromKey, nil
+	case !manifest.ValidExtensionID(o.ExtensionID):
+		return "", fmt.Errorf("%w: extension ID %q is not 32 letters a-p", ErrBadOptions, o.ExtensionID)
+	case fromKey != "" && fromKey != o.ExtensionID:
+		return "", fmt.Errorf("%w: extension ID %s does not match the key in the extension's manifest.json (%s)", ErrBadOptions, o.ExtensionID, fromKey)
+	}
+	return o.ExtensionID, nil
+}
+
+// targets returns the manifest locations to write, and notes.
+func (o *Options) targets() ([]Location, []string, error) {
+	browsers, err := expandBrowsers(o.Browsers)
+	if err != nil {
+		return nil, nil, err
+	}
+	var notes []string
+	custom := o.UserDataDir
+	if custom != "" && o.GOOS == "windows" {
+		notes = append(notes, "--user-data-dir is ignored on Windows: browsers there find native hosts through the registry whatever the profile folder")
+		custom = ""
+	}
+	if len(browsers) == 0 && custom == "" {
+		found, looked := Detect(o.GOOS, o.Home, o.Getenv)
+		if len(found) == 0 {
+			return nil, nil, fmt.Errorf("%w; looked in:\n  %s\nname one with --browser %s, or give the profile folder with --user-data-dir DIR",
+				ErrNoBrowser, strings.Join(looked, "\n  "), strings.Join(Browsers, "|"))
+		}
+		for _, f := range found {
+			browsers = append(browsers, f.Browser)
+		}
+	}
+	var locs []Location
+	for _, b := range browsers {
+		loc, err := Locate(o.GOOS, o.Home, o.Getenv, b, User)
+		if err != nil {
+			return nil, nil, err
+		}
+		locs = append(locs, loc)
+	}
+	if custom != "" {
+		loc, err := LocateUserDataDir(o.GOOS, custom)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !slices.ContainsFunc(locs, func(l Location) bool { return l.File == loc.File }) {
+			locs = append(locs, loc)
+		}
+	}
+	return locs, notes, nil
+}
+
+// Install writes the extension and a host manifest for each target browser,
+// and records both in the receipt. Running it again gives the same files.
+func Install(opt Options) (Result, error) {
+	if err := opt.fill(); err != nil {
+		return Result{}, err
+	}
+	if err := CheckHostPath(opt.HostPath); err != nil {
+		return Result{}, err
+	}
+	if fi, err := os.Stat(opt.HostPath); err != nil || !fi.Mode().IsRegular() {
+		return Result{}, fmt.Errorf("%w: %s is not a file", ErrHostPathMissing, opt.HostPath)
+	}
+	if opt.ExtensionFS == nil {
+		return Result{}, fmt.Errorf("%w: no extension files", ErrBadOptions)
+	}
+	id, err := opt.extensionID()
+	if err != nil {
+		return Result{}, err
+	}
+	host, err := manifest.NewHost(opt.HostPath, id)
+	if err != nil {
+		return Result{}, err
+	}
+	data, err := host.Marshal()
+	if err != nil {
+		return Result{}, err
+	}
+	locs, notes, err := opt.targets()
+	if err != nil {
+		return Result{}, err
+	}
+	rec, _, err := ReadReceipt(opt.StateRoot)
+	if err != nil {
+		return Result{}, fmt.Errorf("%w (move it aside to start afresh)", err)
+	}
+
+	res := Result{
+		ExtensionID:  id,
+		ExtensionDir: filepath.Join(opt.DataDir, ExtensionDirName),
+		HostPath:     opt.HostPath,
+		Manifests:    []string{},
+		Notes:        notes,
+	}
+	// Whatever happens below, record what was written so far.
+	save := func(err error) error {
+		return errors.Join(err, writeReceipt(opt.StateRoot, rec))
+	}
+
+	// grip's own folders stay private; the browser runs as the same user.
+	if err := os.MkdirAll(opt.DataDir, 0o700); err != nil {
+		return res, fmt.Errorf("install: create %s: %w", opt.DataDir, err)
+	}
+	files, err := writeTree(opt.ExtensionFS, res.ExtensionDir)
+	rec.ExtensionID, rec.ExtensionDir = id, res.ExtensionDir
+	rec.ExtensionFiles = files
+	if err != nil {
+		return res, save(fmt.Errorf("install: write extension to %s: %w", res.ExtensionDir, err))
+	}
+
+	for _, loc := range locs {
+		note, err := writeManifest(opt.GOOS, loc, data, &rec, opt.HostPath)
+		if note != "" {
+			res.Notes = append(res.Notes, note)
+		}
+		if err != nil {
+			return res, save(err)
+		}
+		res.Manifests = append(res.Manifests, loc.File)
+	}
+	return res, save(nil)
+}
+
+// writeManifest writes one manifest (and its registry key) and records it.
+func writeManifest(goos string, loc Location, data []byte, rec *Receipt, hostPath string) (note string, err error) {
+	dir := filepath.Dir(loc.File)
+	created := missingDirs(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("install: create %s: %w", dir, err)
+	}
+	rec.addDirs(created)
+	old, err := os.ReadFile(loc.File)
+	same := err == nil && bytes.Equal(old, data)
+	if err == nil && !same {
+		if h, err := manifest.Parse(old); err == nil && h.Path != hostPath {
+			note = fmt.Sprintf("replaced %s, which started %s", loc.File, h.Path)
+		}
+	}
+	if fi, err := os.Stat(loc.File); !same || err != nil || (goos != "windows" && fi.Mode().Perm() != 0o644) {
+		if err := writeFile(loc.File, data, 0o644); err != nil {
+			return note, fmt.Errorf("install: write %s: %w", loc.File, err)
+		}
+	}
+	// Record before the registry write, so a failure there still leaves
+	// the file on the receipt.
+	rec.addManifest(ManifestRecord{Location: loc, HostPath: hostPath})
+	if loc.RegistryKey != "" {
+		if err := setRegistryDefault(loc.RegistryRoot, loc.RegistryKey, loc.File); err != nil {
+			return note, err
+		}
+	}
+	return note, nil
+}
+
+// missingDirs returns dir and those of its parents that do not exist,
+// outermost first.
+func missingDirs(dir string) []string {
+	var out []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil {
+			break
+		}
+		out = append(out, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// writeTree copies fsys into dir (files 0644, folders 0755), each file
+// atomically, skipping files already identical, and removes whatever in
+// dir is not in fsys. It returns the slash paths of the files in fsys.
+func writeTree(fsys fs.FS, dir string) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var files []string
+	keep := map[string]bool{".": true}
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		keep[p] = true
+		dst := filepath.Join(dir, filepath.FromSlash(p))
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		files = append(files, p)
+		if old, err := os.ReadFile(dst); err == nil && bytes.Equal(old, b) {
+			if fi, err := os.Lstat(dst); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm() == 0o644 {
+				return nil
+			}
+		}
+		// A folder where a file now goes would make the rename fail.
+		if fi, err := os.Lstat(dst); err == nil && fi.IsDir() {
+			if err := os.RemoveAll(dst); err != nil {
+				return err
+			}
+		}
+		return writeFile(dst, b, 0o644)
+	})
+	if err != nil {
+		return files, err
+	}
+	// Remove stale entries: files first, then folders deepest first.
+	var staleDirs []string
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		if keep[filepath.ToSlash(rel)] {
+			return nil
+		}
+		if d.IsDir() {
+			staleDirs = append(staleDirs, p)
+			return nil
+		}
+		return os.Remove(p)
+	})
+	slices.Reverse(staleDirs)
+	for _, d := range staleDirs {
+		if rmErr := os.Remove(d); rmErr != nil && !errors.Is(rmErr, fs.ErrNotExist) {
+			err = errors.Join(err, rmErr)
+		}
+	}
+	return files, err
+}
+
+// Text renders the result for a person: what was written, then how to load
+// the extension.
+func (r Result) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "grip host: %s\n", r.HostPath)
+	fmt.Fprintf(&b, "extension ID: %s\n", r.ExtensionID)
+	fmt.Fprintf(&b, "host manifests written:\n")
+	for _, m := range r.Manifests {
+		fmt.Fprintf(&b, "  %s\n", m)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	b.WriteString("\n")
+	b.WriteString(LoadInstructions(r.ExtensionDir))
+	return b.String()
+}
+
+// LoadInstructions tells a person how to load the unpacked extension in
+// extDir.
+func LoadInstructions(extDir string) string {
+	return "Load the grip extension (once per browser profile):\n" +
+		"  1. Open chrome://extensions (edge://extensions in Edge, brave://extensions in Brave).\n" +
+		"  2. Turn on Developer mode.\n" +
+		"  3. Click \"Load unpacked\" and choose this folder:\n" +
+		"       " + extDir + "\n" +
+		"Then run `grip doctor` to check the connection. After upgrading grip, run\n" +
+		"`grip install` again and click the reload arrow on grip's extension card.\n"
+}

@@ -1,0 +1,386 @@
+package install
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/grip-dev/grip/manifest"
+)
+
+const testKey = "MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQDcBHwzDvyBQ6bDppkIs9MP4ksKqCMyXQ/A52JivHZKh4YO/9vJsT3oaYhSpDCE9RPocOEQvwsHsFReW2nUEc6OLLyoCFFxIb7KkLGsmfakkut/fFdNJYh0xOTbSN8YvLWcqph09XAY2Y/f0AL7vfO1cuCqtkMt8hFrBGWxDdf9CQIDAQAB"
+const testID = "knldjmfmopnpolahpmmgbagdohdnhkik"
+
+func testFS() fstest.MapFS {
+	return fstest.MapFS{
+		"manifest.json":  {Data: []byte(`{"manifest_version":3,"name":"grip","key":"` + testKey + `"}`)},
+		"background.js":  {Data: []byte("// worker\n")},
+		"popup/menu.js":  {Data: []byte("// popup\n")},
+		"popup/menu.css": {Data: []byte("body{}\n")},
+	}
+}
+
+type fixture struct {
+	home, state string
+	opt         Options
+}
+
+// newFixture makes a fake Linux home with a grip binary and returns
+// options that install into it. PATH is empty so nothing on the real
+// machine is detected.
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	state := filepath.Join(root, "state")
+	bin := filepath.Join(root, "bin", "grip")
+	mustWrite(t, bin, "#!/bin/sh\n", 0o755)
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return &fixture{home: home, state: state, opt: Options{
+		HostPath:    bin,
+		ExtensionFS: testFS(),
+		DataDir:     filepath.Join(state, "data"),
+		Home:        home,
+		GOOS:        "linux",
+		Getenv:      envMap(map[string]string{"PATH": ""}),
+	}}
+}
+
+func mustWrite(tb testing.TB, name, data string, mode os.FileMode) {
+	tb.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(data), mode); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// useBrowser makes the browser's profile look used, so Detect finds it.
+func (f *fixture) useBrowser(t *testing.T, dir string) {
+	t.Helper()
+	mustWrite(t, filepath.Join(f.home, ".config", dir, "Local State"), "{}", 0o600)
+}
+
+// snapshot lists every file and folder under the fixture's home and state.
+func (f *fixture) snapshot(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, dir := range []string{f.home, f.state} {
+		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil {
+				out = append(out, p)
+			}
+			return nil
+		})
+	}
+	return out
+}
+
+func chromeManifest(f *fixture) string {
+	return filepath.Join(f.home, ".config", "google-chrome", "NativeMessagingHosts", "dev.grip.host.json")
+}
+
+func TestInstallNoBrowser(t *testing.T) {
+	f := newFixture(t)
+	_, err := Install(f.opt)
+	if !errors.Is(err, ErrNoBrowser) {
+		t.Fatalf("err = %v, want ErrNoBrowser", err)
+	}
+	for _, want := range []string{filepath.Join(f.home, ".config", "google-chrome"), "$PATH/chromium", "--browser"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not mention %q:\n%v", want, err)
+		}
+	}
+}
+
+func TestInstallDetected(t *testing.T) {
+	f := newFixture(t)
+	f.useBrowser(t, "google-chrome")
+	// A folder holding only NativeMessagingHosts does not count as a browser.
+	mustWrite(t, filepath.Join(f.home, ".config", "vivaldi", "NativeMessagingHosts", "other.json"), "{}", 0o644)
+	res, err := Install(f.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{chromeManifest(f)}; !slices.Equal(res.Manifests, want) {
+		t.Fatalf("Manifests = %v, want %v", res.Manifests, want)
+	}
+	if res.ExtensionID != testID || res.HostPath != f.opt.HostPath || res.ExtensionDir != filepath.Join(f.state, "data", "extension") {
+		t.Errorf("Result = %+v", res)
+	}
+
+	fi, err := os.Stat(chromeManifest(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o644 {
+		t.Errorf("manifest mode = %v, want 0644", fi.Mode().Perm())
+	}
+	if fi, err := os.Stat(filepath.Dir(chromeManifest(f))); err != nil || fi.Mode().Perm() != 0o755 {
+		t.Errorf("manifest folder: %v, %v", fi, err)
+	}
+	b, _ := os.ReadFile(chromeManifest(f))
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	if m["name"] != "dev.grip.host" || m["type"] != "stdio" || m["path"] != f.opt.HostPath {
+		t.Errorf("manifest = %s", b)
+	}
+	if o, _ := m["allowed_origins"].([]any); len(o) != 1 || o[0] != "chrome-extension://"+testID+"/" {
+		t.Errorf("allowed_origins = %v", m["allowed_origins"])
+	}
+
+	for name, file := range testFS() {
+		got, err := os.ReadFile(filepath.Join(res.ExtensionDir, filepath.FromSlash(name)))
+		if err != nil || string(got) != string(file.Data) {
+			t.Errorf("extension file %s = %q, %v", name, got, err)
+		}
+	}
+
+	js, _ := json.Marshal(res)
+	var keys map[string]any
+	_ = json.Unmarshal(js, &keys)
+	for _, k := range []string{"extension_id", "extension_dir", "host_path", "manifests"} {
+		if _, ok := keys[k]; !ok {
+			t.Errorf("result JSON %s lacks %q", js, k)
+		}
+	}
+	if !strings.Contains(res.Text(), "Load unpacked") || !strings.Contains(res.Text(), res.ExtensionDir) {
+		t.Errorf("Text() = %s", res.Text())
+	}
+}
+
+func TestInstallIdempotent(t *testing.T) {
+	f := newFixture(t)
+	f.opt.Browsers = []string{"chrome", "edge"}
+	first, err := Install(f.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := f.snapshot(t)
+	receipt1, _ := os.ReadFile(filepath.Join(f.state, ReceiptFile))
+	manifest1, _ := os.ReadFile(chromeManifest(f))
+
+	second, err := Install(f.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(first.Manifests, second.Manifests) || first.ExtensionDir != second.ExtensionDir {
+		t.Errorf("second result %+v differs from first %+v", second, first)
+	}
+	if after := f.snapshot(t); !slices.Equal(before, after) {
+		t.Errorf("files changed:\nbefore %v\nafter  %v", before, after)
+	}
+	receipt2, _ := os.ReadFile(filepath.Join(f.state, ReceiptFile))
+	manifest2, _ := os.ReadFile(chromeManifest(f))
+	if string(receipt1) != string(receipt2) || string(manifest1) != string(manifest2) {
+		t.Errorf("receipt or manifest changed:\n%s\n%s", receipt1, receipt2)
+	}
+	rec, ok, err := ReadReceipt(f.state)
+	if !ok || err != nil || len(rec.Manifests) != 2 {
+		t.Errorf("receipt = %+v, %v, %v; want 2 manifests", rec, ok, err)
+	}
+}
+
+func TestInstallRemovesStaleExtensionFiles(t *testing.T) {
+	f := newFixture(t)
+	f.opt.Browsers = []string{"chrome"}
+	res, err := Install(f.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(res.ExtensionDir, "old", "gone.js")
+	mustWrite(t, stale, "x", 0o644)
+	fsys := testFS()
+	delete(fsys, "popup/menu.css")
+	f.opt.ExtensionFS = fsys
+	if _, err := Install(f.opt); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{stale, filepath.Dir(stale), filepath.Join(res.ExtensionDir, "popup", "menu.css")} {
+		if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s still there (%v)", p, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(res.ExtensionDir, "popup", "menu.js")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestUninstallRemovesExactlyWhatInstallWrote(t *testing.T) {
+	f := newFixture(t)
+	f.useBrowser(t, "google-chrome")
+	foreign := filepath.Join(filepath.Dir(chromeManifest(f)), "com.other.host.json")
+	mustWrite(t, foreign, `{"name":"com.other.host"}`, 0o644)
+	before := f.snapshot(t)
+
+	f.opt.Browsers = []string{"chrome", "brave"}
+	f.opt.UserDataDir = filepath.Join(f.home, "profiles", "test")
+	res, err := Install(f.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Manifests) != 3 {
+		t.Fatalf("Manifests = %v, want chrome, brave and the custom dir", res.Manifests)
+	}
+	if want := filepath.Join(f.opt.UserDataDir, "NativeMessagingHosts", "dev.grip.host.json"); res.Manifests[2] != want {
+		t.Errorf("custom manifest = %s, want %s", res.Manifests[2], want)
+	}
+
+	removed, err := Uninstall(f.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(removed, chromeManifest(f)) || !slices.Contains(removed, filepath.Join(f.state, ReceiptFile)) {
+		t.Errorf("removed = %v", removed)
+	}
+	after := f.snapshot(t)
+	// The state root itself was created by Install; everything else is as before.
+	after = slices.DeleteFunc(after, func(p string) bool { return p == f.state || p == filepath.Join(f.state, "data") })
+	if !slices.Equal(before, after) {
+		t.Errorf("uninstall left a different tree:\nbefore %v\nafter  %v", before, after)
+	}
+	if _, err := os.Stat(foreign); err != nil {
+		t.Errorf("foreign manifest removed: %v", err)
+	}
+}
+
+func TestUninstallLeavesChangedManifest(t *testing.T) {
+	f := newFixture(t)
+	f.opt.Browsers = []string{"chrome"}
+	if _, err := Install(f.opt); err != nil {
+		t.Fatal(err)
+	}
+	h, _ := manifest.NewHost("/opt/other/grip", testID)
+	b, _ := h.Marshal()
+	mustWrite(t, chromeManifest(f), string(b), 0o644)
+
+	removed, err := Uninstall(Options{DataDir: f.opt.DataDir, Home: f.home, GOOS: "linux", Getenv: f.opt.Getenv})
+	if !errors.Is(err, ErrLeftAlone) {
+		t.Fatalf("err = %v, want ErrLeftAlone", err)
+	}
+	var left *LeftAloneError
+	if !errors.As(err, &left) || left.Path != chromeManifest(f) || !strings.Contains(left.Reason, "/opt/other/grip") {
+		t.Errorf("err = %v", err)
+	}
+	if _, err := os.Stat(chromeManifest(f)); err != nil {
+		t.Errorf("changed manifest removed: %v", err)
+	}
+	if slices.Contains(removed, chromeManifest(f)) {
+		t.Errorf("removed = %v", removed)
+	}
+	if _, err := os.Stat(filepath.Join(f.state, "data", "extension")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("extension folder still there: %v", err)
+	}
+}
+
+func TestUninstallOneBrowser(t *testing.T) {
+	f := newFixture(t)
+	f.opt.Browsers = []string{"chrome", "edge"}
+	if _, err := Install(f.opt); err != nil {
+		t.Fatal(err)
+	}
+	opt := f.opt
+	opt.Browsers = []string{"edge"}
+	if _, err := Uninstall(opt); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(chromeManifest(f)); err != nil {
+		t.Errorf("chrome manifest gone: %v", err)
+	}
+	rec, ok, _ := ReadReceipt(f.state)
+	if !ok || len(rec.Manifests) != 1 || rec.Manifests[0].Browser != "chrome" {
+		t.Errorf("receipt = %+v", rec)
+	}
+}
+
+func TestUninstallWithoutReceipt(t *testing.T) {
+	f := newFixture(t)
+	f.opt.Browsers = []string{"chrome"}
+	if _, err := Install(f.opt); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(f.state, ReceiptFile)); err != nil {
+		t.Fatal(err)
+	}
+	opt := f.opt
+	opt.Browsers = nil
+	removed, err := Uninstall(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(removed, chromeManifest(f)) {
+		t.Errorf("removed = %v", removed)
+	}
+}
+
+func TestInstallRefusesHostPath(t *testing.T) {
+	f := newFixture(t)
+	f.opt.Browsers = []string{"chrome"}
+	tests := []struct {
+		path string
+		want error
+	}{
+		{"grip", ErrHostPathRelative},
+		{filepath.Join(os.TempDir(), "go-build1234", "b001", "exe", "grip"), ErrHostPathTemporary},
+		{filepath.Join(f.home, "nope", "grip"), ErrHostPathMissing},
+	}
+	for _, tt := range tests {
+		opt := f.opt
+		opt.HostPath = tt.path
+		if _, err := Install(opt); !errors.Is(err, tt.want) {
+			t.Errorf("HostPath %q: err = %v, want %v", tt.path, err, tt.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(f.state, ReceiptFile)); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a refused install wrote a receipt: %v", err)
+	}
+}
+
+func TestInstallExtensionIDMismatch(t *testing.T) {
+	f := newFixture(t)
+	f.opt.Browsers = []string{"chrome"}
+	f.opt.ExtensionID = strings.Repeat("a", 32)
+	if _, err := Install(f.opt); !errors.Is(err, ErrBadOptions) {
+		t.Errorf("err = %v, want ErrBadOptions", err)
+	}
+}
+
+func TestDetect(t *testing.T) {
+	home := t.TempDir()
+	bin := t.TempDir()
+	mustWrite(t, filepath.Join(bin, "brave-browser"), "", 0o755)
+	mustWrite(t, filepath.Join(bin, "vivaldi"), "", 0o644) // not executable
+	mustWrite(t, filepath.Join(home, ".config", "chromium", "Default", "Preferences"), "{}", 0o600)
+	found, looked := Detect("linux", home, envMap(map[string]string{"PATH": bin}))
+	var names []string
+	for _, f := range found {
+		names = append(names, f.Browser)
+	}
+	if want := []string{"chromium", "brave"}; !slices.Equal(names, want) {
+		t.Errorf("found %v, want %v", found, want)
+	}
+	if len(looked) == 0 {
+		t.Error("looked nowhere")
+	}
+	winHome := t.TempDir()
+	mustWrite(t, filepath.Join(winHome, `Microsoft\Edge\User Data`, "Local State"), "{}", 0o600)
+	found, _ = Detect("windows", `C:\Users\u`, envMap(map[string]string{"LOCALAPPDATA": winHome}))
+	// On a non-Windows machine the backslash path is one odd folder name;
+	// either way Detect must not panic and finds at most Edge.
+	for _, f := range found {
+		if f.Browser != "edge" {
+			t.Errorf("windows found %v", f)
+		}
+	}
+}

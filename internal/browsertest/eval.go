@@ -24,7 +24,7 @@ func (e *Env) TabContext(t testing.TB, urlPrefix string) (context.Context, conte
 		}
 		var id target.ID
 		for _, info := range infos {
-			if info.Type == "page" && strings.HasPrefix(info.URL, urlPrefix) {
+			if (info.Type == "page" || info.Type == "iframe") && strings.HasPrefix(info.URL, urlPrefix) {
 				id = info.TargetID
 			}
 		}

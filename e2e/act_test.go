@@ -1,0 +1,248 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grip-dev/grip/internal/browsertest"
+	"github.com/grip-dev/grip/protocol"
+)
+
+// act runs a grip action with --json; it returns the reply and exit code.
+func act(t *testing.T, args ...string) (protocol.ActionResult, *protocol.Error, int) {
+	t.Helper()
+	var out struct {
+		protocol.ActionResult
+		Error *protocol.Error `json:"error"`
+	}
+	code := env.GripJSON(t, &out, args...)
+	return out.ActionResult, out.Error, code
+}
+
+func pageLog(t *testing.T, tab int) []string {
+	t.Helper()
+	return browsertest.Eval[[]string](t, env, env.TabURL(t, tab), "window.__log")
+}
+
+func openAct(t *testing.T) (int, protocol.Snapshot) {
+	t.Helper()
+	tab := env.OpenTab(t, env.Origin1+"/act.html?card="+env.Origin2)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		snap := snapshot(t, tab)
+		if refOf(snap, "textbox", "Card number") != "" {
+			return tab, snap
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("card frame never loaded:\n%s", snap.Text)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func TestClickHitsExactlyThatElement(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, snap := openAct(t)
+	beta := mustRef(t, snap, "button", "Beta")
+	res, perr, code := act(t, "click", beta)
+	if code != 0 {
+		t.Fatalf("click %s: exit %d %+v", beta, code, perr)
+	}
+	if !res.OK || res.Tab.ID != tab {
+		t.Errorf("reply %+v", res)
+	}
+	if got := pageLog(t, tab); strings.Join(got, ",") != "b" {
+		t.Fatalf("page log = %v, want [b]", got)
+	}
+}
+
+func TestStaleRefRefusedNothingClicked(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, snap := openAct(t)
+	alpha := mustRef(t, snap, "button", "Alpha")
+	pageEval(t, tab, "document.getElementById('a').remove()")
+	_, perr, code := act(t, "click", alpha)
+	if code != 1 || perr == nil || perr.Code != protocol.CodeStaleRef {
+		t.Fatalf("click removed %s: exit %d err %+v, want stale_ref", alpha, code, perr)
+	}
+	if !strings.Contains(perr.Hint, "snapshot") {
+		t.Errorf("hint does not say what to do: %+v", perr)
+	}
+	if got := pageLog(t, tab); len(got) != 0 {
+		t.Fatalf("something was clicked: %v", got)
+	}
+	// A new snapshot makes the ref stale at the host too: refused without
+	// reaching the page, still stale_ref.
+	snapshot(t, tab)
+	_, perr, _ = act(t, "click", alpha)
+	if perr == nil || perr.Code != protocol.CodeStaleRef || perr.Boundary != protocol.BoundaryRef {
+		t.Fatalf("after a new snapshot: %+v, want stale_ref at the ref boundary", perr)
+	}
+}
+
+func TestMeaningChangedRefused(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, snap := openAct(t)
+	gamma := mustRef(t, snap, "button", "Gamma")
+	pageEval(t, tab, "document.getElementById('c').textContent = 'Delete account'")
+	_, perr, code := act(t, "click", gamma)
+	if code != 1 || perr == nil || perr.Code != protocol.CodeMeaningChanged || perr.Boundary != protocol.BoundaryMeaning {
+		t.Fatalf("click renamed %s: exit %d err %+v, want meaning_changed", gamma, code, perr)
+	}
+	if !strings.Contains(perr.Message, "Gamma") || !strings.Contains(perr.Message, "Delete account") {
+		t.Errorf("message does not say what changed: %s", perr.Message)
+	}
+	if got := pageLog(t, tab); len(got) != 0 {
+		t.Fatalf("something was clicked: %v", got)
+	}
+}
+
+func TestOccludedRefusedNamingTheOverlay(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, snap := openAct(t)
+	alpha := mustRef(t, snap, "button", "Alpha")
+	pageEval(t, tab, "showOverlay()")
+	_, perr, code := act(t, "click", alpha)
+	if code != 1 || perr == nil || perr.Code != protocol.CodeNotActionable {
+		t.Fatalf("click under overlay: exit %d err %+v", code, perr)
+	}
+	if !strings.Contains(perr.Message, "occluded by") || !strings.Contains(perr.Message, "Accept cookies") {
+		t.Errorf("refusal does not name the overlay: %s", perr.Message)
+	}
+	if got := pageLog(t, tab); len(got) != 0 {
+		t.Fatalf("something was clicked: %v", got)
+	}
+}
+
+func TestFillInCrossOriginFrame(t *testing.T) {
+	browsertest.Need(t, env)
+	_, snap := openAct(t)
+	num := mustRef(t, snap, "textbox", "Card number")
+	if _, perr, code := act(t, "fill", num, "4242 4242 4242 4242"); code != 0 {
+		t.Fatalf("fill: %+v", perr)
+	}
+	got := browsertest.Eval[string](t, env, env.Origin2+"/card.html", "document.getElementById('num').value")
+	if got != "4242 4242 4242 4242" {
+		t.Fatalf("card field = %q", got)
+	}
+	// And the snapshot shows it, in the card frame.
+	after := snapshot(t, snap.Tab.ID)
+	if !strings.Contains(after.Text, num+": [textbox 'Card number' value='4242 4242 4242 4242']") {
+		t.Errorf("snapshot after fill:\n%s", after.Text)
+	}
+}
+
+func TestControlledInputKeepsTypedValue(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, snap := openAct(t)
+	name := mustRef(t, snap, "textbox", "Name")
+	if _, perr, code := act(t, "fill", name, "Ada"); code != 0 {
+		t.Fatalf("fill: %+v", perr)
+	}
+	if _, perr, code := act(t, "type", name, " Lovelace"); code != 0 {
+		t.Fatalf("type: %+v", perr)
+	}
+	if got := browsertest.Eval[string](t, env, env.TabURL(t, tab), "reactState()"); got != "Ada Lovelace" {
+		t.Fatalf("controlled input state = %q, want %q", got, "Ada Lovelace")
+	}
+}
+
+func TestSelectByLabelAndValue(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, snap := openAct(t)
+	fruit := mustRef(t, snap, "combobox", "Fruit")
+	if _, perr, code := act(t, "select", fruit, "Banana"); code != 0 {
+		t.Fatalf("select by label: %+v", perr)
+	}
+	if _, perr, code := act(t, "select", fruit, "ch"); code != 0 {
+		t.Fatalf("select by value: %+v", perr)
+	}
+	if got := strings.Join(pageLog(t, tab), ","); got != "change:ba,change:ch" {
+		t.Fatalf("change events = %s", got)
+	}
+	_, perr, code := act(t, "select", fruit, "Durian")
+	if code != 1 || perr == nil || !strings.Contains(perr.Message, "Apple") {
+		t.Errorf("select of a missing option: exit %d %+v (should list the options)", code, perr)
+	}
+}
+
+func TestCheckIsIdempotent(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, snap := openAct(t)
+	agree := mustRef(t, snap, "checkbox", "I agree")
+	for i := 0; i < 2; i++ {
+		if _, perr, code := act(t, "check", agree); code != 0 {
+			t.Fatalf("check #%d: %+v", i, perr)
+		}
+	}
+	if !browsertest.Eval[bool](t, env, env.TabURL(t, tab), "document.getElementById('agree').checked") {
+		t.Fatal("not checked")
+	}
+	if _, perr, code := act(t, "uncheck", agree); code != 0 {
+		t.Fatalf("uncheck: %+v", perr)
+	}
+	if browsertest.Eval[bool](t, env, env.TabURL(t, tab), "document.getElementById('agree').checked") {
+		t.Fatal("still checked")
+	}
+}
+
+func TestPressEnterSubmits(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, snap := openAct(t)
+	q := mustRef(t, snap, "textbox", "Query")
+	if _, perr, code := act(t, "fill", q, "grip"); code != 0 {
+		t.Fatalf("fill: %+v", perr)
+	}
+	if _, perr, code := act(t, "press", "Enter", q); code != 0 {
+		t.Fatalf("press: %+v", perr)
+	}
+	// requestSubmit's submit event is the browser's own, hence trusted.
+	if got := strings.Join(pageLog(t, tab), ","); got != "submit" && got != "submit:trusted" {
+		t.Fatalf("log = %s, want one submit", got)
+	}
+}
+
+func TestTrustedClick(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, snap := openAct(t)
+	beta := mustRef(t, snap, "button", "Beta")
+	if _, perr, code := act(t, "click", beta, "--trusted"); code != 0 {
+		t.Fatalf("trusted click: %+v", perr)
+	}
+	if got := strings.Join(pageLog(t, tab), ","); got != "b:trusted" {
+		t.Fatalf("log = %s, want b:trusted (isTrusted === true)", got)
+	}
+}
+
+func TestChainWithRefRefusedBeforeBrowser(t *testing.T) {
+	browsertest.Need(t, env)
+	for _, loc := range []string{"@e1 >>> #inner", "#frame >>>", ">>> a", "a >>> >>> b", "@e0", "@e01", "@ex", "e5"} {
+		_, perr, code := act(t, "click", loc)
+		if code != 1 || perr == nil || perr.Code != protocol.CodeInvalidLocator || perr.Boundary != protocol.BoundaryPayload {
+			t.Errorf("click %q: exit %d %+v, want invalid_locator at the payload boundary", loc, code, perr)
+		}
+	}
+}
+
+func TestChangesReported(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, snap := openAct(t)
+	alpha := mustRef(t, snap, "button", "Alpha")
+	// A click whose handler removes Beta and adds a new button.
+	pageEval(t, tab, `document.getElementById('a').onclick = () => {
+		document.getElementById('b').remove();
+		const n = document.createElement('button'); n.textContent = 'Delta'; document.body.append(n); }`)
+	beta := mustRef(t, snap, "button", "Beta")
+	res, perr, code := act(t, "click", alpha)
+	if code != 0 {
+		t.Fatalf("click: %+v", perr)
+	}
+	if fmt.Sprint(res.Changes.Gone) != "["+beta+"]" || len(res.Changes.Added) != 1 {
+		t.Fatalf("changes = %+v, want gone [%s] and one added", res.Changes, beta)
+	}
+	if !strings.HasSuffix(res.Changes.URL, "/act.html?card="+env.Origin2) {
+		t.Errorf("changes url = %s", res.Changes.URL)
+	}
+}

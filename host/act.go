@@ -222,6 +222,9 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 		}
 		raw, results, diff, err := h.readTab(ctx, tab, mode)
 		if err != nil {
+			if protocol.AsError(err).Code == protocol.CodeTimeout {
+				break // a page blocked (e.g. by a dialog) will not answer a retry either
+			}
 			continue
 		}
 		res.Tab = raw.Tab

@@ -29,7 +29,14 @@ func (e *Env) TabContext(t testing.TB, urlPrefix string) (context.Context, conte
 			}
 		}
 		if id != "" {
-			return chromedp.NewContext(e.browserCtx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
+			ctx, cancel := chromedp.NewContext(e.browserCtx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
+			// Attach now, on a context without a deadline: the first Run's
+			// context bounds the attachment's life.
+			if err := chromedp.Do(ctx); err != nil {
+				cancel()
+				t.Fatalf("attach to %s: %v", urlPrefix, err)
+			}
+			return ctx, cancel
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("no page target with URL %s", urlPrefix)

@@ -30,6 +30,7 @@ export function gripKernel(req) {
   const NAME_MAX = 300;
   const VALUE_MAX = 200;
   const TEXT_SCAN_MAX = 2000;
+  const PRUNE_FANOUT = 8;
 
   const doc = document;
   const win = window;
@@ -69,6 +70,34 @@ export function gripKernel(req) {
   /** @param {string} s */
   function quote(s) {
     return "'" + cut(s, 80).replace(/\\/g, '\\\\').replace(/'/g, "\\'") + "'";
+  }
+
+  // ------------------------------------------------------------ attributes
+
+  // During a snapshot walk nothing can change the DOM, so each element's
+  // attribute names are read once and most getAttribute calls are skipped.
+  /** @type {string[]} */
+  const NONE = [];
+  /** @type {Element|null} */
+  let memoEl = null;
+  /** @type {string[]} */
+  let memoNames = NONE;
+  let memoOn = false;
+
+  /** getAttribute, or null when absent.
+   * @param {Element} el @param {string} name @returns {string|null} */
+  function attr(el, name) {
+    if (!memoOn) return el.getAttribute(name);
+    if (el !== memoEl) {
+      memoEl = el;
+      memoNames = el.hasAttributes() ? el.getAttributeNames() : NONE;
+    }
+    return memoNames.length !== 0 && memoNames.indexOf(name) >= 0 ? el.getAttribute(name) : null;
+  }
+
+  /** @param {Element} el @param {string} name */
+  function hasAttr(el, name) {
+    return attr(el, name) !== null;
   }
 
   // ----------------------------------------------------------------- cache
@@ -165,7 +194,7 @@ export function gripKernel(req) {
 
   /** @param {Element} el */
   function isHiddenAttr(el) {
-    return el.hasAttribute('hidden') || el.hasAttribute('inert') || el.getAttribute('aria-hidden') === 'true';
+    return hasAttr(el, 'hidden') || hasAttr(el, 'inert') || attr(el, 'aria-hidden') === 'true';
   }
 
   /** @param {Element} el */
@@ -173,12 +202,14 @@ export function gripKernel(req) {
     try { return getComputedStyle(el).display === 'contents'; } catch (_) { return false; }
   }
 
+  const VIS_OPTS = { visibilityProperty: true };
+
   /** Whether el renders (it, and every ancestor, have a box and visibility:visible).
    * @param {Element} el */
   function isVisible(el) {
     const e = /** @type {any} */ (el);
     if (typeof e.checkVisibility === 'function') {
-      if (e.checkVisibility({ visibilityProperty: true })) return true;
+      if (e.checkVisibility(VIS_OPTS)) return true;
       // display:contents has no box of its own but its children render.
       return displayContents(el) && !!el.parentElement && isVisibleStyle(el);
     }
@@ -238,7 +269,7 @@ export function gripKernel(req) {
 
   /** @param {Element} el @returns {string} */
   function declaredRole(el) {
-    const r = el.getAttribute('role');
+    const r = attr(el, 'role');
     if (!r) return '';
     const first = r.trim().split(/\s+/)[0].toLowerCase();
     return NO_ROLE.has(first) ? '' : first;
@@ -271,7 +302,7 @@ export function gripKernel(req) {
     const tag = el.localName;
     switch (tag) {
       case 'a': case 'area':
-        return el.hasAttribute('href') || el.hasAttribute('xlink:href') ? 'link' : '';
+        return hasAttr(el, 'href') || hasAttr(el, 'xlink:href') ? 'link' : '';
       case 'button': case 'summary':
         return 'button';
       case 'input': {
@@ -281,7 +312,7 @@ export function gripKernel(req) {
         if (t === 'range') return 'slider';
         if (t === 'number') return 'spinbutton';
         if (BUTTON_INPUTS.has(t)) return 'button';
-        if (el.hasAttribute('list') && t !== 'password') return 'combobox';
+        if (hasAttr(el, 'list') && t !== 'password') return 'combobox';
         if (t === 'search') return 'searchbox';
         return 'textbox';
       }
@@ -296,76 +327,86 @@ export function gripKernel(req) {
       case 'img':
         return 'img';
       case 'th':
-        return el.getAttribute('scope') === 'row' ? 'rowheader' : 'columnheader';
+        return attr(el, 'scope') === 'row' ? 'rowheader' : 'columnheader';
       case 'td':
         return 'cell';
     }
     const prose = PROSE_TAGS.get(tag);
     if (prose) return prose;
-    if (el.hasAttribute('contenteditable') && isEditingHost(el)) return 'textbox';
+    if (hasAttr(el, 'contenteditable') && isEditingHost(el)) return 'textbox';
     return '';
   }
 
   // ----------------------------------------------------------------- names
 
+  // State of the running textOf (hoisted, so a call allocates no closures).
+  /** @type {string[]} */
+  const tParts = [];
+  let tLen = 0;
+  let tStop = false, tVis = false, tLabel = false;
+
   /** Text of n's subtree in the flat tree, with alt text and aria-label of
-   * descendants, skipping hidden ones.
+   * descendants, skipping hidden ones; folded.
    * @param {Node} n
    * @param {{stopBlocks?: boolean, checkVis?: boolean, inLabel?: boolean}} opt
    */
   function textOf(n, opt) {
-    /** @type {string[]} */
-    const parts = [];
-    let len = 0;
-    /** @param {Node} c */
-    const visitNode = (c) => {
-      if (len > TEXT_SCAN_MAX) return;
-      const t = c.nodeType;
-      if (t === 3) {
-        const d = /** @type {Text} */ (c).data;
-        parts.push(d);
-        len += d.length;
-        return;
+    // Not re-entrant: nothing textChildren calls comes back here.
+    tParts.length = 0;
+    tLen = 0;
+    tStop = !!opt.stopBlocks; tVis = !!opt.checkVis; tLabel = !!opt.inLabel;
+    textChildren(n);
+    const s = tParts.length === 1 ? tParts[0] : tParts.join('');
+    tParts.length = 0;
+    return fold(s);
+  }
+
+  /** @param {Node} c */
+  function textNode(c) {
+    if (tLen > TEXT_SCAN_MAX) return;
+    const t = c.nodeType;
+    if (t === 3) {
+      const d = /** @type {Text} */ (c).data;
+      tParts.push(d);
+      tLen += d.length;
+      return;
+    }
+    if (t !== 1) return;
+    const e = /** @type {Element} */ (c);
+    const ln = e.localName;
+    if (SKIP_TEXT.has(ln) || isHiddenAttr(e)) return;
+    if (tVis && !isVisible(e) && (noBox(e) || !e.firstElementChild)) return;
+    if (tStop && (PROSE_TAGS.has(ln) || HEADING_TAGS.has(ln) || TEXT_ROLES.has(declaredRole(e)))) return;
+    if (tLabel && CONTROL_TAGS_IN_LABEL.has(ln)) return;
+    if (ln === 'img' || ln === 'area' || (ln === 'input' && inputType(e) === 'image')) {
+      const alt = attr(e, 'aria-label') || attr(e, 'alt') || '';
+      if (alt) { tParts.push(' ', alt, ' '); tLen += alt.length; }
+      return;
+    }
+    const aria = attr(e, 'aria-label');
+    if (aria && aria.trim()) { tParts.push(' ', aria, ' '); tLen += aria.length; return; }
+    if (ln === 'select') {
+      tParts.push(' ', selectValue(/** @type {HTMLSelectElement} */ (e)), ' ');
+      return;
+    }
+    const block = BLOCKISH.has(ln);
+    if (block) tParts.push(' ');
+    textChildren(e);
+    if (block) tParts.push(' ');
+  }
+
+  /** @param {Node} p */
+  function textChildren(p) {
+    if (p.nodeType === 1) {
+      const e = /** @type {Element} */ (p);
+      const sr = shadowOf(e);
+      if (sr) { textChildren(sr); return; }
+      if (e.localName === 'slot') {
+        const assigned = /** @type {HTMLSlotElement} */ (e).assignedNodes();
+        if (assigned.length) { for (const a of assigned) textNode(a); return; }
       }
-      if (t !== 1) return;
-      const e = /** @type {Element} */ (c);
-      const ln = e.localName;
-      if (SKIP_TEXT.has(ln) || isHiddenAttr(e)) return;
-      if (opt.checkVis && !isVisible(e) && (noBox(e) || !e.firstElementChild)) return;
-      if (opt.stopBlocks && (PROSE_TAGS.has(ln) || HEADING_TAGS.has(ln) || TEXT_ROLES.has(declaredRole(e)))) return;
-      if (opt.inLabel && CONTROL_TAGS_IN_LABEL.has(ln)) return;
-      if (ln === 'img' || ln === 'area' || (ln === 'input' && inputType(e) === 'image')) {
-        const alt = e.getAttribute('aria-label') || e.getAttribute('alt') || '';
-        if (alt) { parts.push(' ', alt, ' '); len += alt.length; }
-        return;
-      }
-      const aria = e.getAttribute('aria-label');
-      if (aria && aria.trim()) { parts.push(' ', aria, ' '); len += aria.length; return; }
-      if (ln === 'select') {
-        const v = selectValue(/** @type {HTMLSelectElement} */ (e));
-        parts.push(' ', v, ' ');
-        return;
-      }
-      const block = BLOCKISH.has(ln);
-      if (block) parts.push(' ');
-      visitChildren(e);
-      if (block) parts.push(' ');
-    };
-    /** @param {Node} p */
-    const visitChildren = (p) => {
-      if (p.nodeType === 1) {
-        const e = /** @type {Element} */ (p);
-        const sr = shadowOf(e);
-        if (sr) { visitChildren(sr); return; }
-        if (e.localName === 'slot') {
-          const assigned = /** @type {HTMLSlotElement} */ (e).assignedNodes();
-          if (assigned.length) { for (const a of assigned) visitNode(a); return; }
-        }
-      }
-      for (let c = p.firstChild; c; c = c.nextSibling) visitNode(c);
-    };
-    visitChildren(n);
-    return fold(parts.join(''));
+    }
+    for (let c = p.firstChild; c; c = c.nextSibling) textNode(c);
   }
 
   /** Text of the elements named by an id-list attribute, in el's tree.
@@ -378,7 +419,7 @@ export function gripKernel(req) {
       if (!id) continue;
       const ref = typeof root.getElementById === 'function' ? root.getElementById(id) : doc.getElementById(id);
       if (!ref) continue;
-      const aria = ref !== el ? ref.getAttribute('aria-label') : null;
+      const aria = ref !== el ? attr(ref, 'aria-label') : null;
       const t = aria && aria.trim() ? fold(aria) : textOf(ref, { checkVis: false });
       if (t) out.push(t);
     }
@@ -387,6 +428,10 @@ export function gripKernel(req) {
 
   /** @param {HTMLSelectElement} s */
   function selectValue(s) {
+    if (!s.multiple) {
+      const o = s.selectedIndex >= 0 ? s.options[s.selectedIndex] : null;
+      return o ? fold(o.label || o.text) : '';
+    }
     /** @type {string[]} */
     const picked = [];
     const opts = s.options;
@@ -398,12 +443,40 @@ export function gripKernel(req) {
     return picked.join(', ');
   }
 
+  // Per call: tree root → (control → its labels). el.labels walks the whole
+  // tree scope for every control, which is quadratic over a snapshot.
+  /** @type {Map<Node, Map<Element, Element[]>>} */
+  const labelIndex = new Map();
+  // The tree (document or shadow root) the snapshot walk is in; null outside it.
+  /** @type {Node|null} */
+  let walkRoot = null;
+
+  /** The <label>s of a labelable control (label[for] and wrapping label).
+   * @param {Element} el @returns {Element[]} */
+  function labelsOf(el) {
+    const root = walkRoot || el.getRootNode();
+    let index = labelIndex.get(root);
+    if (!index) {
+      index = new Map();
+      const all = /** @type {Document|ShadowRoot} */ (root).querySelectorAll ? /** @type {Document|ShadowRoot} */ (root).querySelectorAll('label') : [];
+      for (let i = 0; i < all.length; i++) {
+        const label = /** @type {HTMLLabelElement} */ (all[i]);
+        const control = label.control;
+        if (!control) continue;
+        const list = index.get(control);
+        if (list) list.push(label); else index.set(control, [label]);
+      }
+      labelIndex.set(root, index);
+    }
+    return index.get(el) || [];
+  }
+
   /** Labels of a labelable control (label[for] and wrapping label), without
    * the text of controls inside them.
    * @param {Element} el */
   function labelText(el) {
-    const labels = /** @type {any} */ (el).labels;
-    if (!labels || !labels.length) return '';
+    const labels = labelsOf(el);
+    if (!labels.length) return '';
     /** @type {string[]} */
     const out = [];
     for (let i = 0; i < labels.length; i++) {
@@ -417,23 +490,23 @@ export function gripKernel(req) {
    * @param {Element} el @param {string} role @returns {string} */
   function nameOf(el, role) {
     const tag = el.localName;
-    const by = el.getAttribute('aria-labelledby');
+    const by = attr(el, 'aria-labelledby');
     if (by) {
       const t = textOfIds(el, by);
       if (t) return cut(t, NAME_MAX);
     }
-    const aria = el.getAttribute('aria-label');
+    const aria = attr(el, 'aria-label');
     if (aria && aria.trim()) return cut(fold(aria), NAME_MAX);
 
     if (tag === 'input') {
       const t = inputType(el);
       if (t === 'submit' || t === 'reset' || t === 'button') {
-        const v = el.getAttribute('value');
+        const v = attr(el, 'value');
         if (v !== null && fold(v)) return cut(fold(v), NAME_MAX);
         if (t === 'submit') return 'Submit';
         if (t === 'reset') return 'Reset';
       } else if (t === 'image') {
-        const alt = fold(el.getAttribute('alt') || el.getAttribute('value') || el.getAttribute('title') || '');
+        const alt = fold(attr(el, 'alt') || attr(el, 'value') || attr(el, 'title') || '');
         return cut(alt || 'Submit', NAME_MAX);
       }
     }
@@ -443,11 +516,11 @@ export function gripKernel(req) {
       if (l) return cut(l, NAME_MAX);
     }
     if (tag === 'img' || tag === 'area') {
-      const alt = el.getAttribute('alt');
+      const alt = attr(el, 'alt');
       if (alt && fold(alt)) return cut(fold(alt), NAME_MAX);
     }
     if (tag === 'input' && inputType(el) === 'file') {
-      const title = el.getAttribute('title');
+      const title = attr(el, 'title');
       return cut(fold(title || '') || 'Choose file', NAME_MAX);
     }
     if (NAME_FROM_CONTENT.has(role) && tag !== 'input' && tag !== 'select' && tag !== 'textarea') {
@@ -457,9 +530,9 @@ export function gripKernel(req) {
       const t = textOf(el, { checkVis: true, stopBlocks: true });
       if (t) return cut(t, NAME_MAX);
     }
-    const title = el.getAttribute('title');
+    const title = attr(el, 'title');
     if (title && fold(title)) return cut(fold(title), NAME_MAX);
-    const ph = el.getAttribute('placeholder') || el.getAttribute('aria-placeholder');
+    const ph = attr(el, 'placeholder') || attr(el, 'aria-placeholder');
     if (ph && fold(ph)) return cut(fold(ph), NAME_MAX);
     return '';
   }
@@ -500,9 +573,9 @@ export function gripKernel(req) {
     if (tag === 'textarea') return cut(/** @type {HTMLTextAreaElement} */ (el).value, VALUE_MAX);
     if (tag === 'select') return cut(selectValue(/** @type {HTMLSelectElement} */ (el)), VALUE_MAX);
     if (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'scrollbar' || role === 'meter') {
-      const vt = el.getAttribute('aria-valuetext');
+      const vt = attr(el, 'aria-valuetext');
       if (vt) return cut(fold(vt), VALUE_MAX);
-      return cut(el.getAttribute('aria-valuenow') || '', VALUE_MAX);
+      return cut(attr(el, 'aria-valuenow') || '', VALUE_MAX);
     }
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox') {
       return cut(fold(el.textContent || ''), VALUE_MAX);
@@ -523,7 +596,7 @@ export function gripKernel(req) {
     }
     if (role === 'checkbox' || role === 'radio' || role === 'switch' || role === 'menuitemcheckbox' ||
       role === 'menuitemradio' || role === 'treeitem' || role === 'option') {
-      const a = el.getAttribute('aria-checked');
+      const a = attr(el, 'aria-checked');
       if (a === 'true') return 'checked';
       if (a === 'mixed') return 'mixed';
     }
@@ -532,7 +605,7 @@ export function gripKernel(req) {
 
   /** @param {Element} el */
   function selectedOf(el) {
-    return el.getAttribute('aria-selected') === 'true' ? 'selected' : '';
+    return attr(el, 'aria-selected') === 'true' ? 'selected' : '';
   }
 
   const FORM_TAGS = new Set(['button', 'input', 'select', 'textarea', 'fieldset', 'optgroup', 'option']);
@@ -540,7 +613,7 @@ export function gripKernel(req) {
   /** @param {Element} el */
   function isDisabled(el) {
     if (FORM_TAGS.has(el.localName) && el.matches(':disabled')) return true;
-    return el.getAttribute('aria-disabled') === 'true';
+    return attr(el, 'aria-disabled') === 'true';
   }
 
   /** @param {Element} el @param {string} role @param {boolean} content @returns {string[]} */
@@ -549,14 +622,14 @@ export function gripKernel(req) {
     const s = [];
     if (content && role === 'heading') {
       const tag = el.localName;
-      const level = HEADING_TAGS.has(tag) && !el.hasAttribute('aria-level') ? tag.charAt(1)
-        : String(parseInt(el.getAttribute('aria-level') || '2', 10) || 2);
+      const level = HEADING_TAGS.has(tag) && !hasAttr(el, 'aria-level') ? tag.charAt(1)
+        : String(parseInt(attr(el, 'aria-level') || '2', 10) || 2);
       s.push('level=' + level);
     }
     const c = checkedOf(el, role);
     if (c) s.push(c);
     if (selectedOf(el)) s.push('selected');
-    const exp = el.getAttribute('aria-expanded');
+    const exp = attr(el, 'aria-expanded');
     if (exp === 'true') s.push('expanded');
     else if (exp === 'false') s.push('collapsed');
     else if (el.localName === 'summary') {
@@ -568,10 +641,10 @@ export function gripKernel(req) {
     if (isDisabled(el)) s.push('disabled');
     const tag = el.localName;
     const formCtl = tag === 'input' || tag === 'select' || tag === 'textarea';
-    if ((formCtl && /** @type {HTMLInputElement} */ (el).required) || el.getAttribute('aria-required') === 'true') s.push('required');
+    if ((formCtl && /** @type {HTMLInputElement} */ (el).required) || attr(el, 'aria-required') === 'true') s.push('required');
     const editable = role === 'textbox' || role === 'searchbox' || role === 'spinbutton' || role === 'combobox';
     if (editable && (((tag === 'input' || tag === 'textarea') && /** @type {HTMLInputElement} */ (el).readOnly) ||
-      el.getAttribute('aria-readonly') === 'true')) s.push('readonly');
+      attr(el, 'aria-readonly') === 'true')) s.push('readonly');
     return s;
   }
 
@@ -581,14 +654,14 @@ export function gripKernel(req) {
     const form = /** @type {any} */ (el).form;
     let action = '';
     if (FORM_TAGS.has(tag) && form && form.nodeType === 1) {
-      action = el.getAttribute('formaction') || form.getAttribute('action') || '';
+      action = attr(el, 'formaction') || attr(form, 'action') || '';
     }
     return {
       tag,
       type: tag === 'input' || tag === 'button' ? String(/** @type {any} */ (el).type || '') : '',
       role,
       name,
-      href: el.getAttribute('href') || el.getAttribute('xlink:href') || '',
+      href: attr(el, 'href') || attr(el, 'xlink:href') || '',
       action,
       checked: checkedOf(el, role),
       selected: selectedOf(el),
@@ -622,17 +695,16 @@ export function gripKernel(req) {
     return false;
   }
 
-  /** @param {Element} el @param {Signature} sig */
-  function remember(el, sig) {
-    const id = idFor(el);
-    cache.sig.set(id, sig);
-    return id;
-  }
-
   // -------------------------------------------------------------- snapshot
 
-  /** @param {string} mode */
-  function snapshot(mode) {
+  /**
+   * @param {string} mode
+   * @param {boolean} keepSignatures the host reading the page for its own
+   *   bookkeeping (after an action) rather than showing it to the agent: an
+   *   element's meaning stays what the agent last saw, so a rename the agent
+   *   never saw still refuses with meaning_changed.
+   */
+  function snapshot(mode, keepSignatures) {
     const t0 = performance.now();
     const content = mode === 'content';
     pruneCache();
@@ -646,7 +718,7 @@ export function gripKernel(req) {
     /** @param {Element} el @param {string} role @param {string} name */
     const report = (el, role, name) => {
       const id = idFor(el);
-      cache.sig.set(id, signatureOf(el, role, name));
+      if (!keepSignatures || !cache.sig.has(id)) cache.sig.set(id, signatureOf(el, role, name));
       /** @type {Reported} */
       const r = { id, role, name };
       const v = CONTROL_ROLES.has(role) ? valueOf(el, role) : '';
@@ -684,15 +756,28 @@ export function gripKernel(req) {
       }
       if (SKIP_WALK.has(tag)) return;
       const sr = shadowOf(el);
-      if (!sr && !el.firstElementChild) return;
-      // Prune subtrees without a box (display:none here or above).
-      if (visible === 0 ? noBox(el) : (visible === -1 && noBox(el))) return;
+      if (!sr && !el.firstElementChild && tag !== 'slot') return;
+      // Prune subtrees without a box (display:none here or above). Every
+      // reported element is checked itself, so this only saves walking: test
+      // what was found invisible, and containers with many children.
+      if (visible === 0 ? noBox(el) : (visible === -1 && el.childElementCount >= PRUNE_FANOUT && noBox(el))) return;
       if (reported) inside++;
       if (sr) {
+        const outer = walkRoot;
+        walkRoot = sr;
         walkChildren(sr);
+        walkRoot = outer;
       } else if (tag === 'slot') {
         const assigned = /** @type {HTMLSlotElement} */ (el).assignedElements();
-        if (assigned.length) { for (const a of assigned) visit(a); } else walkChildren(el);
+        if (assigned.length) {
+          // Slotted elements live in the host's tree, not this shadow root.
+          const outer = walkRoot;
+          walkRoot = null;
+          for (const a of assigned) visit(a);
+          walkRoot = outer;
+        } else {
+          walkChildren(el);
+        }
       } else {
         walkChildren(el);
       }
@@ -704,7 +789,15 @@ export function gripKernel(req) {
     };
 
     const rootEl = doc.documentElement;
-    if (rootEl) visit(rootEl);
+    memoOn = true;
+    walkRoot = doc;
+    try {
+      if (rootEl) visit(rootEl);
+    } finally {
+      memoOn = false;
+      memoEl = null;
+      walkRoot = null;
+    }
     return {
       url: location.href,
       title: doc.title,
@@ -862,7 +955,6 @@ export function gripKernel(req) {
       if (hid) return fail('not_actionable', 'actionability', hid);
       if (isDisabled(node)) return fail('not_actionable', 'actionability', 'element is disabled');
       /** @type {HTMLElement} */ (node).focus();
-      if (trusted) return done(node, id, { ok: true });
       return done(node, id, { ok: true });
     }
     const check = actionable(node, needEnabled);
@@ -935,9 +1027,9 @@ export function gripKernel(req) {
     /** @type {Element[]} */
     let peers = [];
     if (el.localName === 'input' && inputType(el) === 'radio') {
-      const name = el.getAttribute('name');
+      const name = attr(el, 'name');
       const root = /** @type {Document|ShadowRoot} */ (el.getRootNode());
-      if (name) peers = Array.from(root.querySelectorAll('input[type=radio]')).filter((p) => p.getAttribute('name') === name);
+      if (name) peers = Array.from(root.querySelectorAll('input[type=radio]')).filter((p) => attr(p, 'name') === name);
     } else {
       const role = roleOf(el);
       const container = role === 'tab' ? '[role=tablist]' : role === 'option' ? '[role=listbox]' :
@@ -957,8 +1049,8 @@ export function gripKernel(req) {
   function hiddenReason(el) {
     const h = closestFlat(el, '[hidden],[aria-hidden="true"],[inert]');
     if (!h) return '';
-    if (h.hasAttribute('inert')) return 'element is inert';
-    if (h.hasAttribute('hidden')) return 'element is hidden (hidden attribute)';
+    if (hasAttr(h, 'inert')) return 'element is inert';
+    if (hasAttr(h, 'hidden')) return 'element is hidden (hidden attribute)';
     return 'element is hidden from assistive technology (aria-hidden)';
   }
 
@@ -1026,8 +1118,7 @@ export function gripKernel(req) {
   /** Whether hit is inside a <label> of el (clicking it activates el).
    * @param {Element} el @param {Element} hit */
   function labelOf(el, hit) {
-    const labels = /** @type {any} */ (el).labels;
-    if (!labels) return false;
+    const labels = labelsOf(el);
     for (let i = 0; i < labels.length; i++) if (containsFlat(labels[i], hit)) return true;
     return false;
   }
@@ -1111,14 +1202,14 @@ export function gripKernel(req) {
   function focusable(e) {
     const h = /** @type {HTMLElement} */ (e);
     if (FORM_TAGS.has(e.localName) && e.matches(':disabled')) return false;
-    if (e.hasAttribute('tabindex')) return true;
+    if (hasAttr(e, 'tabindex')) return true;
     switch (e.localName) {
       case 'button': case 'select': case 'textarea': case 'iframe': case 'summary':
         return true;
       case 'input':
         return inputType(e) !== 'hidden';
       case 'a': case 'area':
-        return e.hasAttribute('href');
+        return hasAttr(e, 'href');
     }
     return !!h.isContentEditable && isEditingHost(e);
   }
@@ -1243,10 +1334,10 @@ export function gripKernel(req) {
 
   /** Insert text at the caret of an input/textarea (replacing the selection),
    * through the setter, with beforeinput/input. Returns false when refused.
-   * @param {Element} el @param {string} text @param {string} inputType */
-  function insertInto(el, text, inputType) {
+   * @param {Element} el @param {string} text @param {string} how the InputEvent's inputType */
+  function insertInto(el, text, how) {
     const i = /** @type {HTMLInputElement} */ (el);
-    if (!inputEvent(el, 'beforeinput', inputType, text, true)) return false;
+    if (!inputEvent(el, 'beforeinput', how, text, true)) return false;
     const v = i.value;
     let start = v.length, end = v.length;
     try {
@@ -1261,7 +1352,7 @@ export function gripKernel(req) {
     }
     setValue(el, v.slice(0, start) + text + v.slice(end));
     try { i.setSelectionRange(start + text.length, start + text.length); } catch (_) { /* type without selection */ }
-    inputEvent(el, 'input', inputType, text, false);
+    inputEvent(el, 'input', how, text, false);
     return true;
   }
 
@@ -1420,8 +1511,8 @@ export function gripKernel(req) {
     /** @type {Element[]} */
     const scopes = [];
     const root = /** @type {Document|ShadowRoot} */ (el.getRootNode());
-    for (const attr of ['aria-controls', 'aria-owns']) {
-      const ids = el.getAttribute(attr);
+    for (const which of ['aria-controls', 'aria-owns']) {
+      const ids = attr(el, which);
       if (!ids) continue;
       for (const x of ids.trim().split(/\s+/)) {
         const t = root.getElementById ? root.getElementById(x) : doc.getElementById(x);
@@ -1443,7 +1534,7 @@ export function gripKernel(req) {
     const w = fold(want);
     const opts = listOptions(el);
     return opts.find((o) => nameOf(o, 'option') === w) ||
-      opts.find((o) => o.getAttribute('data-value') === want || o.getAttribute('value') === want || o.id === want) ||
+      opts.find((o) => attr(o, 'data-value') === want || attr(o, 'value') === want || o.id === want) ||
       opts.find((o) => nameOf(o, 'option').toLowerCase() === w.toLowerCase()) || null;
   }
 
@@ -1617,7 +1708,7 @@ export function gripKernel(req) {
       if (kind === 'textarea') { insertInto(t, '\n', 'insertLineBreak'); return ''; }
       if (kind === 'editable') { doc.execCommand('insertParagraph', false); return ''; }
       const ln = t.localName;
-      if (ln === 'button' || ln === 'summary' || ((ln === 'a' || ln === 'area') && t.hasAttribute('href')) ||
+      if (ln === 'button' || ln === 'summary' || ((ln === 'a' || ln === 'area') && hasAttr(t, 'href')) ||
         (ln === 'input' && BUTTON_INPUTS.has(inputType(t)))) {
         /** @type {HTMLElement} */ (t).click();
         return 'activated ' + brief(t);
@@ -1687,7 +1778,7 @@ export function gripKernel(req) {
     if (!req || typeof req !== 'object') return fail('bad_request', 'document', 'request must be an object');
     switch (req.op) {
       case 'snapshot':
-        return snapshot(req.mode === 'content' ? 'content' : 'interactive');
+        return snapshot(req.mode === 'content' ? 'content' : 'interactive', req.keepSignatures === true);
       case 'act':
         return act(req);
       case 'probe':

@@ -1,7 +1,7 @@
 // @ts-check
 // One router for everything the worker is asked: by the host (over native
 // messaging) and by the popup (runtime messages from our own pages).
-import { listTabs, newTab, closeTab, selectTab, navigate, history, screenshot, liveDocuments, tabInfo } from './tabs.js';
+import { listTabs, newTab, closeTab, selectTab, navigate, goHistory, screenshot, liveDocuments, tabInfo } from './tabs.js';
 import { snapshotTab } from './snapshot.js';
 import { act, probe, sendCDP } from './actions.js';
 
@@ -14,12 +14,12 @@ export async function handleHostRequest(type, params) {
   switch (type) {
     case 'tabs': return { tabs: await listTabs(params) };
     case 'tab_info': return tabInfo(params.tabId);
-    case 'snapshot': return snapshotTab(params.tabId, params.mode || 'interactive');
+    case 'snapshot': return snapshotTab(params.tabId, params.mode || 'interactive', params.keepSignatures);
     case 'act': return act(params);
     case 'probe': return probe(params);
     case 'cdp': return sendCDP(params);
     case 'navigate': return navigate(params.tabId, params.url);
-    case 'back': case 'forward': case 'reload': return history(params.tabId, type);
+    case 'back': case 'forward': case 'reload': return goHistory(params.tabId, type);
     case 'tab_new': return newTab(params.url);
     case 'tab_close': return closeTab(params.tabId);
     case 'tab_select': return selectTab(params.tabId);

@@ -30,8 +30,9 @@ export function withDeadline(work, what) {
 /**
  * @param {number} tabId
  * @param {string} mode
+ * @param {boolean} [keepSignatures] see the kernel's snapshot
  */
-export async function snapshotTab(tabId, mode) {
+export async function snapshotTab(tabId, mode, keepSignatures) {
   const tab = await tabInfo(tabId);
   const started = performance.now();
   /** @type {chrome.scripting.InjectionResult<any>[]} */
@@ -41,7 +42,7 @@ export async function snapshotTab(tabId, mode) {
       target: { tabId, allFrames: true },
       world: 'ISOLATED',
       func: gripKernel,
-      args: [{ op: 'snapshot', mode }],
+      args: [{ op: 'snapshot', mode, keepSignatures: !!keepSignatures }],
     }), 'the page');
   } catch (err) {
     if (err && /** @type {any} */ (err).code) throw err;

@@ -66,13 +66,53 @@ export async function navigate(tabId, url) {
 }
 
 /** @param {number} tabId @param {'back'|'forward'|'reload'} how */
-export async function history(tabId, how) {
+export async function goHistory(tabId, how) {
+  const before = await tabInfo(tabId);
   const loaded = waitForLoad(tabId);
-  if (how === 'back') await chrome.tabs.goBack(tabId);
-  else if (how === 'forward') await chrome.tabs.goForward(tabId);
-  else await chrome.tabs.reload(tabId);
-  await loaded;
+  if (how === 'reload') {
+    await chrome.tabs.reload(tabId);
+  } else {
+    // The page's own history.back()/forward(): chrome.tabs.goBack skips
+    // entries made without a user gesture (Chrome's history intervention),
+    // which is every entry an agent made by navigating.
+    try {
+      await chrome.scripting.executeScript({
+        target: { tabId }, world: 'ISOLATED',
+        func: (/** @type {string} */ dir) => { if (dir === 'back') history.back(); else history.forward(); },
+        args: [how],
+      });
+    } catch (_) {
+      // A page we may not script (chrome://…): the browser's own navigation.
+      try {
+        if (how === 'back') await chrome.tabs.goBack(tabId); else await chrome.tabs.goForward(tabId);
+      } catch (err) {
+        throw wireError(`cannot go ${how}: ${err}`, 'bad_request', 'payload', `there is no page to go ${how} to`);
+      }
+    }
+  }
+  await Promise.race([loaded, urlChange(tabId, before.url)]);
   return tabInfo(tabId);
+}
+
+/**
+ * Resolves when the tab's URL differs from url: a page restored from the
+ * back/forward cache may not report loading again. Times out like a load.
+ * @param {number} tabId
+ * @param {string} url
+ */
+function urlChange(tabId, url) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const tick = async () => {
+      const t = await chrome.tabs.get(tabId).catch(() => null);
+      if (!t || (t.url !== url && t.status === 'complete') || Date.now() - started > LOAD_TIMEOUT_MS) {
+        resolve(undefined);
+        return;
+      }
+      setTimeout(tick, 50);
+    };
+    setTimeout(tick, 50);
+  });
 }
 
 /** @param {string} url */

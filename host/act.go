@@ -194,8 +194,8 @@ func (h *Host) tabAction(ctx context.Context, ext string, args protocol.ActArgs)
 		return nil, err
 	}
 	if ext == "tab_close" {
-		gone := h.refs.InvalidateTab(tab)
-		h.tabs.forget(tab)
+		h.refs.InvalidateTab(tab)
+		gone := h.tabs.forget(tab)
 		return &protocol.ActionResult{OK: true, Tab: info, Detail: fmt.Sprintf("closed tab %d", tab),
 			Changes: protocol.Changes{Added: []string{}, Gone: formatRefs(gone)}}, nil
 	}
@@ -220,7 +220,7 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 				return res, nil
 			}
 		}
-		raw, results, diff, err := h.readTab(ctx, tab, mode)
+		raw, results, diff, err := h.readTab(ctx, tab, mode, !args.Snapshot)
 		if err != nil {
 			if protocol.AsError(err).Code == protocol.CodeTimeout {
 				break // a page blocked (e.g. by a dialog) will not answer a retry either

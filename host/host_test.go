@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -338,3 +339,21 @@ func TestParseKey(t *testing.T) {
 }
 
 func putNative(hdr []byte, n int) { binary.NativeEndian.PutUint32(hdr, uint32(n)) }
+
+func TestSwapShown(t *testing.T) {
+	q := newTabQueues()
+	d := q.swapShown(1, []uint64{3, 1, 2})
+	if fmt.Sprint(d.Added, d.Gone) != "[1 2 3] []" {
+		t.Fatalf("first read: %v %v", d.Added, d.Gone)
+	}
+	d = q.swapShown(1, []uint64{2, 4, 5})
+	if fmt.Sprint(d.Added, d.Gone) != "[4 5] [1 3]" {
+		t.Fatalf("second read: %v %v", d.Added, d.Gone)
+	}
+	if d = q.swapShown(2, nil); len(d.Added)+len(d.Gone) != 0 {
+		t.Fatalf("other tab: %v", d)
+	}
+	if gone := q.forget(1); fmt.Sprint(gone) != "[2 4 5]" {
+		t.Fatalf("forget: %v", gone)
+	}
+}

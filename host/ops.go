@@ -107,9 +107,17 @@ type extSnapshot struct {
 
 // readTab takes a full snapshot of a tab through the extension and records
 // it in the allocator. The caller holds the tab's lock.
-func (h *Host) readTab(ctx context.Context, tab int, mode string) (extSnapshot, []frames.FrameResult, refcache.Diff, error) {
+//
+// keepSignatures asks the page to keep each element's meaning as the agent
+// last saw it: set for the host's own reads after an action, whose result
+// the agent does not see, so a rename it never saw still refuses.
+//
+// The returned diff is against the tab's previous read: the refs added and
+// gone since then, whatever made them go (this read, a navigation event,
+// a closed frame).
+func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures bool) (extSnapshot, []frames.FrameResult, refcache.Diff, error) {
 	var raw extSnapshot
-	if err := h.callExt(ctx, "snapshot", map[string]any{"tabId": tab, "mode": mode}, &raw); err != nil {
+	if err := h.callExt(ctx, "snapshot", map[string]any{"tabId": tab, "mode": mode, "keepSignatures": keepSignatures}, &raw); err != nil {
 		return raw, nil, refcache.Diff{}, err
 	}
 	var obs []refcache.Observed
@@ -124,7 +132,8 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string) (extSnapshot, 
 			})
 		}
 	}
-	refs, diff := h.refs.Replace(tab, obs)
+	refs, _ := h.refs.Replace(tab, obs)
+	diff := h.tabs.swapShown(tab, refs)
 	results := make([]frames.FrameResult, 0, len(raw.Frames))
 	i := 0
 	for _, f := range raw.Frames {
@@ -178,7 +187,7 @@ func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*proto
 
 // snapshotLocked reads and renders a tab; the caller holds its lock.
 func (h *Host) snapshotLocked(ctx context.Context, tab int, mode string, budget int, after string) (*protocol.Snapshot, error) {
-	raw, results, _, err := h.readTab(ctx, tab, mode)
+	raw, results, _, err := h.readTab(ctx, tab, mode, false)
 	if err != nil {
 		return nil, err
 	}

@@ -2,7 +2,10 @@ package host
 
 import (
 	"context"
+	"slices"
 	"sync"
+
+	"github.com/grip-dev/grip/refcache"
 )
 
 // tabQueues serialises operations per tab and keeps each tab's epoch: a
@@ -13,6 +16,7 @@ type tabQueues struct {
 	mu     sync.Mutex
 	queues map[int]chan struct{} // guarded by mu; a one-slot semaphore per tab
 	epochs map[int]tabEpoch      // guarded by mu
+	shown  map[int][]uint64      // guarded by mu; the refs of each tab's last read, ascending
 	clock  uint64                // guarded by mu; the last epoch handed out
 }
 
@@ -22,7 +26,7 @@ type tabEpoch struct {
 }
 
 func newTabQueues() *tabQueues {
-	return &tabQueues{queues: map[int]chan struct{}{}, epochs: map[int]tabEpoch{}}
+	return &tabQueues{queues: map[int]chan struct{}{}, epochs: map[int]tabEpoch{}, shown: map[int][]uint64{}}
 }
 
 // lock waits for the tab's turn; the returned func releases it.
@@ -63,9 +67,40 @@ func (q *tabQueues) current(tab int) uint64 {
 	return q.epochs[tab].epoch
 }
 
-// forget drops a closed tab.
-func (q *tabQueues) forget(tab int) {
+// forget drops a closed tab and returns the refs its last read showed.
+func (q *tabQueues) forget(tab int) []uint64 {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	delete(q.epochs, tab)
+	gone := q.shown[tab]
+	delete(q.shown, tab)
+	return gone
+}
+
+// swapShown records refs as the tab's latest read and returns what was
+// added and what is gone since the previous one.
+func (q *tabQueues) swapShown(tab int, refs []uint64) refcache.Diff {
+	cur := slices.Clone(refs)
+	slices.Sort(cur)
+	cur = slices.Compact(cur)
+	q.mu.Lock()
+	prev := q.shown[tab]
+	q.shown[tab] = cur
+	q.mu.Unlock()
+	d := refcache.Diff{Added: []uint64{}, Gone: []uint64{}}
+	i, j := 0, 0
+	for i < len(prev) || j < len(cur) {
+		switch {
+		case j == len(cur) || (i < len(prev) && prev[i] < cur[j]):
+			d.Gone = append(d.Gone, prev[i])
+			i++
+		case i == len(prev) || cur[j] < prev[i]:
+			d.Added = append(d.Added, cur[j])
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	return d
 }

@@ -24,25 +24,21 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/grip-dev/grip/extension"
-	"github.com/grip-dev/grip/manifest"
+	"github.com/grip-dev/grip/browser"
 	"github.com/grip-dev/grip/protocol"
 )
 
 // RequireEnv makes a missing browser a failure instead of a skip (CI sets it).
 const RequireEnv = "GRIP_REQUIRE_BROWSER"
 
-// FindBrowser returns a Chromium-family browser's path, or "".
+// FindBrowser returns a Chromium-family browser's path ($GRIP_BROWSER,
+// PATH, then the usual install locations: browser.Find), or "".
 func FindBrowser() string {
-	if p := os.Getenv("GRIP_BROWSER"); p != "" {
-		return p
+	p, err := browser.Find("")
+	if err != nil {
+		return ""
 	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	return ""
+	return p
 }
 
 // Env is one running test browser with grip installed.
@@ -182,43 +178,12 @@ func ModuleRoot() (string, error) {
 }
 
 // WriteExtension writes the embedded extension to dir.
-func WriteExtension(dir string) error {
-	return fs.WalkDir(extension.Files(), ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dir, filepath.FromSlash(p))
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := fs.ReadFile(extension.Files(), p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o644)
-	})
-}
+func WriteExtension(dir string) error { return browser.WriteExtension(dir) }
 
 // WriteHostManifest puts grip's host manifest where Chromium looks for a
 // custom --user-data-dir: DIR/NativeMessagingHosts/.
 func WriteHostManifest(profileDir, bin string) error {
-	id, err := manifest.ExtensionID(extension.ManifestJSON)
-	if err != nil {
-		return err
-	}
-	m, err := manifest.NewHost(bin, id)
-	if err != nil {
-		return err
-	}
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return err
-	}
-	dir := filepath.Join(profileDir, "NativeMessagingHosts")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, manifest.HostName+".json"), b, 0o644)
+	return browser.WriteHostManifest(profileDir, bin)
 }
 
 func (e *Env) serve(host string, files fs.FS) (string, error) {
@@ -241,24 +206,13 @@ func FixtureHandler(files fs.FS) http.Handler {
 	})
 }
 
-// BrowserFlags are the flags DESIGN §9 verified on this kind of machine.
+// BrowserFlags are the flags DESIGN §9 verified on this kind of machine,
+// the same list `grip demo` and `grip launch` use (browser.Flags), as
+// chromedp options.
 func BrowserFlags(profileDir, extDir string, headed bool) []chromedp.ExecAllocatorOption {
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(profileDir),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("load-extension", extDir),
-		chromedp.Flag("disable-extensions-except", extDir),
-	}
-	if !headed {
-		opts = append(opts, chromedp.Flag("headless", "new"))
+	var opts []chromedp.ExecAllocatorOption
+	for _, f := range browser.Flags(profileDir, extDir, headed) {
+		opts = append(opts, chromedp.Flag(browser.SplitFlag(f)))
 	}
 	return opts
 }

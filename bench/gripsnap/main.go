@@ -1,0 +1,426 @@
+// Command gripsnap is the Go side of grip's benchmarks (bench/run): it
+// prepares a browser profile with grip installed, times snapshots through
+// the host's socket without a process start per snapshot, runs the
+// snapshot + click cycles of the memory figure, and replays a captured
+// extension result through the host's own merge, allocation and rendering
+// code to time the host's spans from outside.
+//
+//	gripsnap prepare -profile DIR -grip BIN        JSON {ext_dir, flags}
+//	gripsnap bench -n N [-tab ID] [-mode M]        JSON {ms:[…], text}
+//	gripsnap serve                                 JSON lines on stdin/stdout
+//	gripsnap hostpath -capture FILE [-n N]         JSON {spans}
+//
+// Every command that talks to a host uses GRIP_STATE_DIR like the CLI.
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/grip-dev/grip/browser"
+	"github.com/grip-dev/grip/client"
+	"github.com/grip-dev/grip/frames"
+	"github.com/grip-dev/grip/protocol"
+	"github.com/grip-dev/grip/refcache"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: gripsnap prepare|bench|serve|hostpath [flags]")
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "prepare":
+		err = prepare(os.Args[2:])
+	case "bench":
+		err = benchCmd(os.Args[2:])
+	case "serve":
+		err = serve()
+	case "hostpath":
+		err = hostpath(os.Args[2:])
+	default:
+		err = fmt.Errorf("unknown command %q", os.Args[1])
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gripsnap:", err)
+		os.Exit(1)
+	}
+}
+
+func printJSON(v any) {
+	b, _ := json.Marshal(v)
+	os.Stdout.Write(append(b, '\n'))
+}
+
+// prepare writes grip's host manifest and extension into a profile folder
+// (browser.PrepareProfile, as grip launch does) and prints the flags grip's
+// own launches use, so the benchmark's Chromium matches them.
+func prepare(argv []string) error {
+	f := flag.NewFlagSet("prepare", flag.ExitOnError)
+	profile := f.String("profile", "", "the browser's --user-data-dir")
+	bin := f.String("grip", "", "the grip binary the host manifest starts")
+	f.Parse(argv)
+	if *profile == "" || *bin == "" {
+		return errors.New("prepare needs -profile and -grip")
+	}
+	ext, err := browser.PrepareProfile(*profile, *bin)
+	if err != nil {
+		return err
+	}
+	printJSON(map[string]any{"ext_dir": ext, "flags": browser.Flags(*profile, ext, false)})
+	return nil
+}
+
+func connect(ctx context.Context) (*client.Client, error) {
+	return client.Connect(ctx, client.Options{Wait: 60 * time.Second})
+}
+
+// benchCmd connects once and times n snapshots of one tab.
+func benchCmd(argv []string) error {
+	f := flag.NewFlagSet("bench", flag.ExitOnError)
+	n := f.Int("n", 7, "snapshots to time (after one warm-up)")
+	tab := f.Int("tab", 0, "tab id (0: the active tab)")
+	mode := f.String("mode", protocol.ModeInteractive, "interactive or content")
+	budget := f.Int("budget", 0, "token budget (0: grip's default)")
+	f.Parse(argv)
+	ctx := context.Background()
+	c, err := connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	args := protocol.SnapshotArgs{Tab: *tab, Mode: *mode, Budget: *budget}
+	var snap protocol.Snapshot
+	if err := c.Call(ctx, protocol.OpSnapshot, args, &snap); err != nil {
+		return err
+	}
+	ms := make([]float64, 0, *n)
+	for range *n {
+		t0 := time.Now()
+		if err := c.Call(ctx, protocol.OpSnapshot, args, &snap); err != nil {
+			return err
+		}
+		ms = append(ms, msSince(t0))
+	}
+	printJSON(map[string]any{"ms": ms, "median": median(ms), "elements": countElements(&snap), "tokens": snap.Tokens, "text": snap.Text})
+	return nil
+}
+
+func msSince(t0 time.Time) float64 { return float64(time.Since(t0).Microseconds()) / 1000 }
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+func countElements(s *protocol.Snapshot) int {
+	n := 0
+	for _, f := range s.Frames {
+		n += len(f.Elements)
+	}
+	return n
+}
+
+// request is one line of the serve protocol.
+type request struct {
+	Op     string `json:"op"` // info, tabs, snap, cycles, rss
+	Tab    int    `json:"tab"`
+	Mode   string `json:"mode"`
+	Budget int    `json:"budget"`
+	// cycles: N snapshot + click rounds clicking the element named Click,
+	// with the host's RSS read after each round listed in At.
+	N     int    `json:"n"`
+	Click string `json:"click"`
+	At    []int  `json:"at"`
+}
+
+// serve answers one JSON request per stdin line with one JSON line, so the
+// Node driver can interleave socket snapshots with the other tools over one
+// long-lived connection.
+func serve() error {
+	ctx := context.Background()
+	c, err := connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 1<<20)
+	for in.Scan() {
+		var req request
+		if err := json.Unmarshal(in.Bytes(), &req); err != nil {
+			printJSON(map[string]any{"error": err.Error()})
+			continue
+		}
+		res, err := handle(ctx, c, req)
+		if err != nil {
+			printJSON(map[string]any{"error": err.Error()})
+			continue
+		}
+		printJSON(res)
+	}
+	return in.Err()
+}
+
+func handle(ctx context.Context, c *client.Client, req request) (any, error) {
+	switch req.Op {
+	case "info":
+		return c.Info, nil
+	case "tabs":
+		var res protocol.TabsResult
+		err := c.Call(ctx, protocol.OpTabs, struct{}{}, &res)
+		return res, err
+	case "rss":
+		rss, err := vmRSS(c.Info.PID)
+		return map[string]any{"pid": c.Info.PID, "rss_kb": rss}, err
+	case "snap":
+		var snap protocol.Snapshot
+		t0 := time.Now()
+		err := c.Call(ctx, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: req.Tab, Mode: req.Mode, Budget: req.Budget}, &snap)
+		ms := msSince(t0)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"ms": ms, "elements": countElements(&snap), "tokens": snap.Tokens, "omitted": snap.Omitted,
+			"skipped": len(snap.SkippedFrames), "text": snap.Text}, nil
+	case "cycles":
+		return cycles(ctx, c, req)
+	}
+	return nil, fmt.Errorf("unknown op %q", req.Op)
+}
+
+// cycles runs N rounds of snapshot + click on the element named req.Click
+// (found in each new snapshot, as an agent would) and reads the host's
+// VmRSS after the rounds listed in req.At.
+func cycles(ctx context.Context, c *client.Client, req request) (any, error) {
+	at := map[int]bool{}
+	for _, a := range req.At {
+		at[a] = true
+	}
+	rss := map[string]int{}
+	if kb, err := vmRSS(c.Info.PID); err == nil {
+		rss["0"] = kb
+	}
+	var snapMS, clickMS []float64
+	refused := map[string]int{}
+	for i := 1; i <= req.N; i++ {
+		var snap protocol.Snapshot
+		t0 := time.Now()
+		if err := c.Call(ctx, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: req.Tab}, &snap); err != nil {
+			return nil, fmt.Errorf("cycle %d: snapshot: %w", i, err)
+		}
+		snapMS = append(snapMS, msSince(t0))
+		ref := ""
+		for _, f := range snap.Frames {
+			for _, e := range f.Elements {
+				if ref == "" && e.Name == req.Click {
+					ref = e.Ref
+				}
+			}
+		}
+		if ref == "" {
+			return nil, fmt.Errorf("cycle %d: no element named %q", i, req.Click)
+		}
+		t1 := time.Now()
+		var res protocol.ActionResult
+		if err := c.Call(ctx, protocol.OpAct, protocol.ActArgs{Action: protocol.ActClick, Target: ref, Tab: req.Tab}, &res); err != nil {
+			var perr *protocol.Error
+			if errors.As(err, &perr) {
+				refused[string(perr.Code)]++
+			} else {
+				return nil, fmt.Errorf("cycle %d: click: %w", i, err)
+			}
+		}
+		clickMS = append(clickMS, msSince(t1))
+		if at[i] {
+			kb, err := vmRSS(c.Info.PID)
+			if err != nil {
+				return nil, err
+			}
+			rss[strconv.Itoa(i)] = kb
+		}
+	}
+	var st protocol.Status
+	_ = c.Call(ctx, protocol.OpStatus, struct{}{}, &st)
+	return map[string]any{"pid": c.Info.PID, "rss_kb": rss, "snap_ms_median": median(snapMS), "click_ms_median": median(clickMS),
+		"refused": refused, "live_refs": st.LiveRefs, "inactive_refs": st.InactiveRefs, "next_ref": st.NextRef}, nil
+}
+
+// vmRSS reads VmRSS (kB) from /proc/PID/status.
+func vmRSS(pid int) (int, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			return strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+		}
+	}
+	return 0, errors.New("no VmRSS line")
+}
+
+// The extension's snapshot result, as host/ops.go decodes it (host.extFrame
+// and friends are unexported; these mirror them field for field).
+type extElement struct {
+	ID     int      `json:"id"`
+	Role   string   `json:"role"`
+	Name   string   `json:"name"`
+	Value  *string  `json:"value"`
+	States []string `json:"states"`
+}
+
+type extFrame struct {
+	FrameID    int          `json:"frameId"`
+	DocumentID string       `json:"documentId"`
+	URL        string       `json:"url"`
+	Title      string       `json:"title"`
+	Elements   []extElement `json:"elements"`
+	Error      string       `json:"error"`
+}
+
+type extSnapshot struct {
+	Tab    protocol.TabRef `json:"tab"`
+	Frames []extFrame      `json:"frames"`
+}
+
+// hostpath replays a captured extension result through the same steps as
+// host.readTab + snapshotLocked (JSON decode of the native message,
+// refcache Replace, ledger Save, frames Merge + Render, msgpack encoding of
+// the reply) and times each one. "first" is a fresh allocator (every
+// element new, as on a first snapshot), "repeat" the same result again (the
+// steady state of an agent re-reading a page).
+func hostpath(argv []string) error {
+	f := flag.NewFlagSet("hostpath", flag.ExitOnError)
+	capture := f.String("capture", "", "the extension's snapshot result, as JSON")
+	n := f.Int("n", 20, "repetitions")
+	budget := f.Int("budget", 0, "token budget (0: grip's default)")
+	f.Parse(argv)
+	body, err := os.ReadFile(*capture)
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp("", "gripsnap-ledger-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+
+	type spans struct{ Decode, Observe, Replace, Save, Build, Merge, Render, Encode, Total float64 }
+	run := func(a *refcache.Allocator) (spans, *protocol.Snapshot, error) {
+		var s spans
+		t := time.Now()
+		lap := func() float64 { d := msSince(t); t = time.Now(); return d }
+		t0 := t
+		var raw extSnapshot
+		if err := json.Unmarshal(body, &raw); err != nil {
+			return s, nil, err
+		}
+		s.Decode = lap()
+		var obs []refcache.Observed
+		for _, f := range raw.Frames {
+			if f.Error != "" {
+				continue
+			}
+			for _, e := range f.Elements {
+				obs = append(obs, refcache.Observed{Key: refcache.Key{DocumentID: f.DocumentID, FrameID: f.FrameID, LocalID: e.ID}, Role: e.Role, Name: e.Name})
+			}
+		}
+		s.Observe = lap()
+		refs, _ := a.Replace(1, obs)
+		s.Replace = lap()
+		if err := a.Save(); err != nil {
+			return s, nil, err
+		}
+		s.Save = lap()
+		results := make([]frames.FrameResult, 0, len(raw.Frames))
+		i := 0
+		for _, f := range raw.Frames {
+			fr := frames.FrameResult{FrameID: f.FrameID, DocumentID: f.DocumentID, URL: f.URL, Err: f.Error}
+			if f.Error == "" {
+				fr.Elements = make([]protocol.Element, len(f.Elements))
+				for j, e := range f.Elements {
+					fr.Elements[j] = protocol.Element{Ref: refcache.FormatRef(refs[i]), Role: e.Role, Name: e.Name, Value: e.Value, States: e.States}
+					i++
+				}
+			}
+			results = append(results, fr)
+		}
+		s.Build = lap()
+		answered, skipped := frames.Merge(results)
+		s.Merge = lap()
+		snap, err := frames.Render(raw.Tab, answered, skipped, frames.Options{Budget: *budget})
+		if err != nil {
+			return s, nil, err
+		}
+		s.Render = lap()
+		if _, err := protocol.Marshal(snap); err != nil {
+			return s, nil, err
+		}
+		s.Encode = lap()
+		s.Total = msSince(t0)
+		return s, &snap, nil
+	}
+	medianOf := func(all []spans) spans {
+		pick := func(get func(spans) float64) float64 {
+			xs := make([]float64, len(all))
+			for i, s := range all {
+				xs[i] = get(s)
+			}
+			return median(xs)
+		}
+		return spans{
+			Decode: pick(func(s spans) float64 { return s.Decode }), Observe: pick(func(s spans) float64 { return s.Observe }),
+			Replace: pick(func(s spans) float64 { return s.Replace }), Save: pick(func(s spans) float64 { return s.Save }),
+			Build: pick(func(s spans) float64 { return s.Build }), Merge: pick(func(s spans) float64 { return s.Merge }),
+			Render: pick(func(s spans) float64 { return s.Render }), Encode: pick(func(s spans) float64 { return s.Encode }),
+			Total: pick(func(s spans) float64 { return s.Total }),
+		}
+	}
+	var first, repeat []spans
+	var last *protocol.Snapshot
+	var allocMB float64
+	for k := range *n {
+		a, err := refcache.Open(fmt.Sprintf("%s/%d", dir, k), "bench")
+		if err != nil {
+			return err
+		}
+		s, _, err := run(a)
+		if err != nil {
+			return err
+		}
+		first = append(first, s)
+		var m0, m1 runtime.MemStats
+		runtime.ReadMemStats(&m0)
+		s, snap, err := run(a)
+		runtime.ReadMemStats(&m1)
+		if err != nil {
+			return err
+		}
+		allocMB = float64(m1.TotalAlloc-m0.TotalAlloc) / (1 << 20)
+		repeat = append(repeat, s)
+		last = snap
+		a.Close()
+	}
+	printJSON(map[string]any{"bytes": len(body), "elements": countElements(last), "tokens": last.Tokens,
+		"first": medianOf(first), "repeat": medianOf(repeat), "repeat_alloc_mb": allocMB, "n": *n})
+	return nil
+}

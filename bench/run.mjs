@@ -1,0 +1,487 @@
+// The benchmark driver (bench/run builds what it needs, then runs this).
+// One Debian Chromium with grip's extension loaded and CDP on loopback; grip
+// and its peers read the same tab in alternating order; results go to
+// bench/out/results.json and bench/RESULTS.md.
+//
+//   node bench/run.mjs [--runs 7] [--quick] [--pages REGEX] [--tools LIST]
+//                      [--cycles 1000] [--no-cycles] [--no-breakdown]
+//                      [--breakdown gen-5000-f0,gen-5000-f10,gen-20000-f30]
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { serve, pageList } from './pages.mjs';
+import { parseGrip, parsePlaywright, parseAgentBrowser, parseDevtools, coverage } from './parse.mjs';
+import { writeReport } from './report.mjs';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.dirname(HERE);
+const OUT = path.join(HERE, 'out');
+const BIN = path.join(OUT, 'bin');
+const CHROMIUM = process.env.BENCH_CHROMIUM || '/usr/bin/chromium';
+// Large enough that no page is cut: peers never cut, and coverage compares
+// whole pages. (grip's default budget is 40,000 tokens.)
+const BUDGET = 10_000_000;
+
+const argv = process.argv.slice(2);
+const opt = (name, def) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : def;
+};
+const flag = (name) => argv.includes(`--${name}`);
+const QUICK = flag('quick');
+const RUNS = Number(opt('runs', QUICK ? 3 : 7));
+const PAGES = new RegExp(opt('pages', QUICK ? '^(gen-(100|1000)-f(0|10)|mail|dashboard)$' : '.'));
+const TOOLS = (opt('tools', 'grip-cli,grip-socket,playwright,agent-browser,devtools-mcp')).split(',');
+const CYCLES = flag('no-cycles') ? 0 : Number(opt('cycles', QUICK ? 200 : 1000));
+const BREAKDOWN = !flag('no-breakdown');
+const BREAKDOWN_PAGES = opt('breakdown', QUICK ? 'gen-1000-f10' : 'gen-5000-f0,gen-5000-f10,gen-20000-f30').split(',');
+
+const log = (...a) => console.error(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+function stats(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p) => {
+    const i = (s.length - 1) * p;
+    const lo = Math.floor(i);
+    return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
+  };
+  return { n: s.length, median: q(0.5), min: s[0], max: s[s.length - 1], q1: q(0.25), q3: q(0.75) };
+}
+
+function version(cmd, args) {
+  try { return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n')[0]; } catch (e) { return `unknown (${e.message.split('\n')[0]})`; }
+}
+
+function pkgVersion(name) {
+  try { return JSON.parse(fs.readFileSync(path.join(HERE, 'node_modules', name, 'package.json'), 'utf8')).version; } catch { return 'missing'; }
+}
+
+// ------------------------------------------------------------ the browser
+
+async function launchBrowser(tmp) {
+  const profile = path.join(tmp, 'profile');
+  const stateDir = path.join(tmp, 'state');
+  fs.mkdirSync(stateDir, { recursive: true });
+  const prep = JSON.parse(execFileSync(path.join(BIN, 'gripsnap'), ['prepare', '-profile', profile, '-grip', path.join(BIN, 'grip')], { encoding: 'utf8' }));
+  const args = [...prep.flags, '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1', '--window-size=1280,900', 'about:blank'];
+  const logFile = fs.openSync(path.join(OUT, 'chromium.log'), 'w');
+  const proc = spawn(CHROMIUM, args, {
+    env: { ...process.env, GRIP_STATE_DIR: stateDir },
+    stdio: ['ignore', logFile, logFile],
+    detached: true, // its own process group: stopped as one at the end
+  });
+  const portFile = path.join(profile, 'DevToolsActivePort');
+  for (let i = 0; i < 300 && !fs.existsSync(portFile); i++) await sleep(100);
+  if (!fs.existsSync(portFile)) throw new Error(`Chromium did not open its DevTools port (see ${OUT}/chromium.log)`);
+  await sleep(100);
+  const port = Number(fs.readFileSync(portFile, 'utf8').split('\n')[0]);
+  return { proc, port, profile, stateDir, extDir: prep.ext_dir, flags: args };
+}
+
+function stopBrowser(b) {
+  try { process.kill(-b.proc.pid, 'SIGTERM'); } catch { /* gone */ }
+}
+
+// ------------------------------------------------------------ the tools
+
+/** The long-lived gripsnap serve process: one socket connection. */
+function startGripsnap(stateDir) {
+  const p = spawn(path.join(BIN, 'gripsnap'), ['serve'], { env: { ...process.env, GRIP_STATE_DIR: stateDir }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const rl = readline.createInterface({ input: p.stdout, crlfDelay: Infinity });
+  const waiting = [];
+  rl.on('line', (line) => waiting.shift()?.(JSON.parse(line)));
+  const call = (req) => new Promise((resolve, reject) => {
+    waiting.push((res) => (res.error ? reject(new Error(`gripsnap ${req.op}: ${res.error}`)) : resolve(res)));
+    p.stdin.write(JSON.stringify(req) + '\n');
+  });
+  return { call, close: () => p.stdin.end(), proc: p };
+}
+
+function runProcess(cmd, args, env) {
+  return new Promise((resolve, reject) => {
+    const t0 = now();
+    const p = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    p.stdout.on('data', (d) => { out += d; });
+    p.stderr.on('data', (d) => { err += d; });
+    p.on('error', reject);
+    p.on('close', (code) => {
+      const ms = now() - t0;
+      if (code !== 0) reject(new Error(`${path.basename(cmd)} ${args.join(' ')}: exit ${code}: ${err.trim().slice(0, 500)}`));
+      else resolve({ ms, text: out });
+    });
+  });
+}
+
+async function makeTools(ctx) {
+  const tools = {};
+  const skipped = {};
+  const { stateDir, port } = ctx.browser;
+
+  tools['grip-cli'] = {
+    parse: parseGrip,
+    snap: async () => runProcess(path.join(BIN, 'grip'), ['snapshot', '--tab', String(ctx.tabId), '--budget', String(BUDGET)], { GRIP_STATE_DIR: stateDir }),
+  };
+  tools['grip-socket'] = {
+    parse: parseGrip,
+    snap: async () => {
+      const r = await ctx.gripsnap.call({ op: 'snap', tab: ctx.tabId, budget: BUDGET });
+      return { ms: r.ms, text: r.text };
+    },
+  };
+  tools['playwright'] = {
+    parse: parsePlaywright,
+    snap: async () => {
+      const t0 = now();
+      const text = await ctx.page.ariaSnapshot({ mode: 'ai' });
+      return { ms: now() - t0, text };
+    },
+  };
+
+  const ab = path.join(HERE, 'node_modules', 'agent-browser', 'bin', `agent-browser-${process.platform}-${process.arch === 'x64' ? 'x64' : process.arch}`);
+  if (!fs.existsSync(ab)) {
+    skipped['agent-browser'] = `no native binary for ${process.platform}-${process.arch} at ${ab}`;
+  } else {
+    const env = { AGENT_BROWSER_SESSION: ctx.abSession, HOME: ctx.abHome };
+    tools['agent-browser'] = {
+      parse: parseAgentBrowser,
+      snap: async () => runProcess(ab, ['--cdp', String(port), 'snapshot', '-i'], env),
+      close: async () => { try { await runProcess(ab, ['close', '--all'], env); } catch (e) { log(`agent-browser close: ${e.message}`); } },
+      bin: ab, env,
+    };
+  }
+
+  try {
+    const transport = new StdioClientTransport({
+      command: 'npx',
+      args: ['--no-install', 'chrome-devtools-mcp', '--browser-url', `http://127.0.0.1:${port}`,
+        '--no-usage-statistics', '--no-performance-crux', '--no-page-id-routing'],
+      cwd: HERE,
+      env: { ...process.env, CHROME_DEVTOOLS_MCP_NO_USAGE_STATISTICS: '1' },
+      stderr: 'ignore',
+    });
+    const mcp = new Client({ name: 'grip-bench', version: '1.0.0' });
+    await mcp.connect(transport);
+    const { tools: list } = await mcp.listTools();
+    if (!list.some((t) => t.name === 'take_snapshot')) throw new Error('no take_snapshot tool');
+    tools['devtools-mcp'] = {
+      parse: parseDevtools,
+      // select_page makes sure the server reads the tab the others read.
+      prepare: async () => {
+        const pages = await mcp.callTool({ name: 'list_pages', arguments: {} });
+        const text = pages.content.map((c) => c.text || '').join('\n');
+        const m = text.split('\n').find((l) => l.includes(ctx.url));
+        const id = m && /^(\d+):/.exec(m.trim());
+        if (id) await mcp.callTool({ name: 'select_page', arguments: { pageId: Number(id[1]) } });
+      },
+      snap: async () => {
+        const t0 = now();
+        const r = await mcp.callTool({ name: 'take_snapshot', arguments: {} }, undefined, { timeout: 600_000 });
+        const ms = now() - t0;
+        if (r.isError) throw new Error(`take_snapshot: ${r.content.map((c) => c.text).join(' ')}`);
+        return { ms, text: r.content.map((c) => c.text || '').join('\n') };
+      },
+      close: async () => { await mcp.close(); },
+    };
+  } catch (e) {
+    skipped['devtools-mcp'] = `chrome-devtools-mcp did not start: ${e.message}`;
+  }
+  for (const name of Object.keys(tools)) {
+    if (TOOLS.includes(name)) continue;
+    if (tools[name].close) await tools[name].close().catch(() => {});
+    delete tools[name];
+  }
+  return { tools, skipped };
+}
+
+// ------------------------------------------------------------ one page
+
+async function openPage(ctx, p) {
+  ctx.url = `${p.url}${p.url.includes('?') ? '&' : '?'}run=${Date.now()}`;
+  await ctx.page.goto(ctx.url, { waitUntil: 'load', timeout: 120_000 });
+  await ctx.page.bringToFront();
+  // every iframe loaded
+  for (let i = 0; i < 100; i++) {
+    const ok = await ctx.page.evaluate(() => [...document.querySelectorAll('iframe')].every((f) => f.dataset.loaded || f.contentWindow)).catch(() => false);
+    if (ok) break;
+    await sleep(50);
+  }
+  await sleep(300);
+  const tabs = await ctx.gripsnap.call({ op: 'tabs' });
+  const tab = tabs.tabs.find((t) => t.url === ctx.url);
+  if (!tab) throw new Error(`grip does not list the tab ${ctx.url}: ${JSON.stringify(tabs.tabs)}`);
+  ctx.tabId = tab.id;
+}
+
+async function measurePage(ctx, tools, p) {
+  await openPage(ctx, p);
+  for (const t of Object.values(tools)) if (t.prepare) await t.prepare();
+  const names = Object.keys(tools);
+  const res = { page: p.name, url: p.url, controls: p.controls ?? null, frames: p.frames ?? 0, tools: {} };
+  for (const n of names) res.tools[n] = { ms: [], errors: [] };
+  const outputs = {};
+  for (let round = 0; round <= RUNS; round++) {
+    const order = round % 2 === 0 ? names : [...names].reverse();
+    for (const n of order) {
+      try {
+        const r = await tools[n].snap();
+        if (round === 0) outputs[n] = r.text; // the warm-up's text is the output figure
+        else res.tools[n].ms.push(r.ms);
+      } catch (e) {
+        res.tools[n].errors.push(e.message.slice(0, 300));
+        log(`${p.name} ${n}: ${e.message.slice(0, 200)}`);
+      }
+    }
+  }
+  const gripEls = outputs['grip-socket'] !== undefined ? parseGrip(outputs['grip-socket']) : parseGrip(outputs['grip-cli'] || '');
+  for (const n of names) {
+    const t = res.tools[n];
+    const text = outputs[n];
+    if (t.ms.length) t.time = stats(t.ms);
+    if (text === undefined) continue;
+    fs.writeFileSync(path.join(OUT, 'snapshots', `${p.name}.${n}.txt`), text);
+    t.chars = text.length;
+    t.tokens = countTokens(text);
+    t.tokensChars3 = Math.ceil(text.length / 3);
+    const els = tools[n].parse(text);
+    t.refs = els.length;
+    if (!n.startsWith('grip')) t.coverage = coverage(gripEls, els);
+  }
+  if (p.content && tools['grip-socket']) {
+    // content mode, the mode an agent reads an article in
+    const r = await ctx.gripsnap.call({ op: 'snap', tab: ctx.tabId, mode: 'content', budget: BUDGET });
+    fs.writeFileSync(path.join(OUT, 'snapshots', `${p.name}.grip-content.txt`), r.text);
+    res.gripContent = { ms: r.ms, chars: r.text.length, tokens: countTokens(r.text), tokensChars3: Math.ceil(r.text.length / 3) };
+  }
+  return res;
+}
+
+// ------------------------------------------------------------ breakdown
+
+/**
+ * Runs grip's own kernel the way extension/snapshot.js does, from inside
+ * grip's service worker (CDP Runtime.evaluate in the worker), to read what
+ * the host does not expose: the executeScript round trip, each frame's
+ * stats {nodes, ms}, the size of the result, and JSON.stringify of it (the
+ * native-messaging encoding). It also saves the result as a capture for
+ * gripsnap hostpath.
+ */
+async function breakdown(ctx, p, runs) {
+  await openPage(ctx, p);
+  const { gripKernel } = await import(path.join(ROOT, 'extension', 'kernel.js'));
+  const sw = ctx.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'));
+  if (!sw) throw new Error('grip service worker not found over CDP');
+  const expr = `(async () => {
+    const gripKernel = ${gripKernel.toString()};
+    const [tab] = await chrome.tabs.query({ url: ${JSON.stringify(ctx.url.split('#')[0])} });
+    const tabId = tab.id;
+    const t0 = performance.now();
+    const results = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, world: 'ISOLATED', func: gripKernel, args: [{ op: 'snapshot', mode: 'interactive' }] });
+    const t1 = performance.now();
+    const after = await chrome.webNavigation.getAllFrames({ tabId });
+    const frames = results.map((r) => ({ frameId: r.frameId, documentId: r.documentId, url: r.result.url, title: r.result.title, elements: r.result.elements, stats: r.result.stats }));
+    const snap = { tab: { id: tab.id, url: tab.url, title: tab.title }, frames, timing: {} };
+    const t2 = performance.now();
+    const json = JSON.stringify({ id: 1, result: snap });
+    const t3 = performance.now();
+    return { injectMs: t1 - t0, postMs: t2 - t1, stringifyMs: t3 - t2, bytes: json.length, frames: frames.map((f) => ({ frameId: f.frameId, nodes: f.stats && f.stats.nodes, ms: f.stats && f.stats.ms, elements: f.elements.length })), capture: json };
+  })()`;
+  // Probes: the same executeScript with a trivial function (injection and
+  // IPC alone), and with gripKernel on an unknown op (plus serialising and
+  // compiling the 73 KB kernel in every frame, no walk, no result).
+  const probe = (func, arg) => `(async () => {
+    const f = ${func};
+    const [tab] = await chrome.tabs.query({ url: ${JSON.stringify(ctx.url.split('#')[0])} });
+    const t0 = performance.now();
+    await chrome.scripting.executeScript({ target: { tabId: tab.id, allFrames: true }, world: 'ISOLATED', func: f, args: [${arg}] });
+    return performance.now() - t0;
+  })()`;
+  const trivial = probe('function noop(req) { return 1; }', '{}');
+  const compileOnly = probe(gripKernel.toString(), "{ op: 'bench-noop' }");
+  // The result's transfer alone: every frame returns a synthetic result as
+  // large as its real one (same element count and name lengths), first as
+  // objects (what the kernel returns now), then as one JSON string.
+  const synth = (asString) => probe(`function synth(req) {
+    const n = document.querySelectorAll('button,a,input,select,[role]').length;
+    const elements = [];
+    for (let i = 0; i < n; i++) elements.push({ id: i + 1, role: 'button', name: 'Save item f12-' + i, states: i % 3 ? [] : ['checked'] });
+    const res = { url: location.href, title: document.title, elements, stats: { nodes: n, ms: 0 } };
+    return ${asString ? 'JSON.stringify(res)' : 'res'};
+  }`, '{}');
+  const synthObjects = synth(false);
+  const synthString = synth(true);
+  const samples = [];
+  let capture = '';
+  for (let i = 0; i <= runs; i++) {
+    const trivialMs = await sw.evaluate(trivial);
+    const compileMs = await sw.evaluate(compileOnly);
+    const synthObjectsMs = await sw.evaluate(synthObjects);
+    const synthStringMs = await sw.evaluate(synthString);
+    const r = await sw.evaluate(expr);
+    // alternate with grip's own snapshot through the socket
+    const g = await ctx.gripsnap.call({ op: 'snap', tab: ctx.tabId, budget: BUDGET });
+    const c = await runProcess(path.join(BIN, 'grip'), ['snapshot', '--tab', String(ctx.tabId), '--budget', String(BUDGET)], { GRIP_STATE_DIR: ctx.browser.stateDir });
+    if (i === 0) { capture = r.capture; continue; }
+    const walk = r.frames.reduce((a, f) => a + (f.ms || 0), 0);
+    const walkMax = Math.max(...r.frames.map((f) => f.ms || 0));
+    samples.push({ injectMs: r.injectMs, postMs: r.postMs, stringifyMs: r.stringifyMs, bytes: r.bytes, walkSumMs: walk, walkMaxMs: walkMax,
+      nodes: r.frames.reduce((a, f) => a + (f.nodes || 0), 0), elements: r.frames.reduce((a, f) => a + f.elements, 0), frames: r.frames.length,
+      socketMs: g.ms, cliMs: c.ms, trivialInjectMs: trivialMs, kernelNoopInjectMs: compileMs, synthObjectsMs, synthStringMs });
+  }
+  // the capture is {id, result}: hostpath wants the result
+  const capFile = path.join(OUT, `capture-${p.name}.json`);
+  fs.writeFileSync(capFile, JSON.stringify(JSON.parse(capture).result));
+  const host = JSON.parse(execFileSync(path.join(BIN, 'gripsnap'), ['hostpath', '-capture', capFile, '-n', '15', '-budget', String(BUDGET)], { encoding: 'utf8' }));
+  const med = {};
+  for (const k of Object.keys(samples[0])) med[k] = stats(samples.map((s) => s[k])).median;
+  return { page: p.name, runs, median: med, samples, host, profile: await profileKernel(ctx, sw, expr) };
+}
+
+/**
+ * profileKernel records a CPU profile of the top frame's renderer while
+ * grip's kernel runs (same injection as above) and returns the functions
+ * with the most self time: where the in-page walk goes.
+ */
+async function profileKernel(ctx, sw, expr) {
+  const cdp = await ctx.context.newCDPSession(ctx.page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+  await cdp.send('Profiler.start');
+  for (let i = 0; i < 3; i++) await sw.evaluate(expr);
+  const { profile } = await cdp.send('Profiler.stop');
+  await cdp.detach();
+  const dt = {};
+  const ids = profile.samples;
+  for (let i = 0; i < ids.length; i++) dt[ids[i]] = (dt[ids[i]] || 0) + (profile.timeDeltas[i + 1] || 0);
+  const self = new Map();
+  let total = 0;
+  for (const n of profile.nodes) {
+    const us = dt[n.id] || 0;
+    const cf = n.callFrame;
+    if (cf.functionName === '(idle)') continue;
+    const key = `${cf.functionName || '(anonymous)'}${cf.lineNumber >= 0 ? ` :${cf.lineNumber + 1}` : ''}`;
+    self.set(key, (self.get(key) || 0) + us);
+    total += us;
+  }
+  const top = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15).map(([fn, us]) => ({ fn, ms: us / 1000 / 3, share: us / total }));
+  return { runs: 3, totalMs: total / 1000 / 3, top };
+}
+
+// ------------------------------------------------------------ memory
+
+async function memory(ctx, p, n) {
+  await openPage(ctx, p);
+  const cdp = await ctx.context.newCDPSession(ctx.page);
+  const heap = async () => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    const u = await cdp.send('Runtime.getHeapUsage');
+    return { usedMB: u.usedSize / 2 ** 20, totalMB: u.totalSize / 2 ** 20 };
+  };
+  const before = await heap();
+  const at = [1, 10, 100, 200, 500, n].filter((x, i, a) => x <= n && a.indexOf(x) === i);
+  const t0 = now();
+  const cyc = await ctx.gripsnap.call({ op: 'cycles', tab: ctx.tabId, n, click: 'Refresh now', at });
+  const wall = now() - t0;
+  const after = await heap();
+  await cdp.detach();
+  const refreshes = await ctx.page.evaluate(() => document.getElementById('tick').textContent);
+  return { page: p.name, cycles: n, wallMs: wall, heapBefore: before, heapAfter: after, ...cyc, pageSays: refreshes };
+}
+
+// ------------------------------------------------------------ main
+
+async function main() {
+  fs.mkdirSync(path.join(OUT, 'snapshots'), { recursive: true });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'grip-bench-'));
+  const started = new Date();
+  const srv = await serve();
+  log(`pages on ${srv.origin1} and ${srv.origin2}`);
+  const browser = await launchBrowser(tmp);
+  log(`Chromium pid ${browser.proc.pid}, CDP on 127.0.0.1:${browser.port}, GRIP_STATE_DIR=${browser.stateDir}`);
+  const ctx = { browser, abSession: `bench${process.pid}`, abHome: path.join(tmp, 'home') };
+  fs.mkdirSync(ctx.abHome, { recursive: true });
+  const results = {
+    started: started.toISOString(), command: `bench/run ${argv.join(' ')}`.trim(), runs: RUNS, budget: BUDGET,
+    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, memGB: Math.round(os.totalmem() / 2 ** 30), kernel: os.release(), loadavg: os.loadavg() },
+    versions: {
+      chromium: version(CHROMIUM, ['--version']), go: version('go', ['version']), node: process.version,
+      grip: version('git', ['-C', ROOT, 'describe', '--always', '--dirty']),
+      'playwright-core': pkgVersion('playwright-core'), 'agent-browser': pkgVersion('agent-browser'),
+      'chrome-devtools-mcp': pkgVersion('chrome-devtools-mcp'), '@modelcontextprotocol/sdk': pkgVersion('@modelcontextprotocol/sdk'), 'gpt-tokenizer': pkgVersion('gpt-tokenizer'),
+    },
+    pages: [], skipped: {}, breakdown: [], memory: null, errors: [],
+  };
+  let tools = {};
+  try {
+    ctx.gripsnap = startGripsnap(browser.stateDir);
+    const info = await ctx.gripsnap.call({ op: 'info' });
+    results.versions.gripHost = info.host_version;
+    results.hostPid = info.pid;
+    log(`grip host pid ${info.pid} (${info.host_version}), profile ${info.profile}`);
+    ctx.pw = await chromium.connectOverCDP(`http://127.0.0.1:${browser.port}`);
+    ctx.context = ctx.pw.contexts()[0];
+    ctx.page = ctx.context.pages().find((pg) => pg.url() === 'about:blank') || await ctx.context.newPage();
+    const made = await makeTools(ctx);
+    tools = made.tools;
+    results.skipped = made.skipped;
+    for (const [n, why] of Object.entries(made.skipped)) log(`SKIP ${n}: ${why}`);
+    const list = pageList(srv.origin1).filter((p) => PAGES.test(p.name));
+    for (const p of list) {
+      log(`page ${p.name}`);
+      try {
+        const r = await measurePage(ctx, tools, p);
+        results.pages.push(r);
+        log(`  ${Object.entries(r.tools).map(([n, t]) => `${n} ${t.time ? t.time.median.toFixed(1) : '-'}ms ${t.tokens ?? '-'}tok`).join(' | ')}`);
+      } catch (e) {
+        results.errors.push(`${p.name}: ${e.message}`);
+        log(`  failed: ${e.stack}`);
+      }
+      fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify(results, null, 1));
+    }
+    if (BREAKDOWN) {
+      const all = pageList(srv.origin1);
+      for (const name of BREAKDOWN_PAGES) {
+        log(`breakdown ${name}`);
+        try {
+          results.breakdown.push(await breakdown(ctx, all.find((p) => p.name === name), RUNS));
+        } catch (e) {
+          results.errors.push(`breakdown ${name}: ${e.message}`);
+          log(`  failed: ${e.stack}`);
+        }
+      }
+    }
+    if (CYCLES) {
+      log(`memory: ${CYCLES} snapshot + click cycles on the dashboard`);
+      try {
+        results.memory = await memory(ctx, pageList(srv.origin1).find((p) => p.name === 'dashboard'), CYCLES);
+      } catch (e) {
+        results.errors.push(`memory: ${e.message}`);
+        log(`  failed: ${e.stack}`);
+      }
+    }
+  } finally {
+    results.finished = new Date().toISOString();
+    fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify(results, null, 1));
+    for (const t of Object.values(tools)) if (t.close) await t.close().catch(() => {});
+    ctx.gripsnap?.close();
+    await ctx.pw?.close().catch(() => {});
+    stopBrowser(browser);
+    srv.close();
+    await sleep(500);
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  writeReport(results, path.join(HERE, QUICK ? 'out/RESULTS.quick.md' : 'RESULTS.md'));
+  log(`wrote ${path.join(OUT, 'results.json')} and the report`);
+}
+
+main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });

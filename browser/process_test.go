@@ -1,0 +1,69 @@
+//go:build !windows
+
+package browser
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A fake browser that starts a helper child, as Chromium starts renderers:
+// Stop must end both, and Owns must know the child.
+func TestStartStopKillsTheGroup(t *testing.T) {
+	dir := t.TempDir()
+	childFile := filepath.Join(dir, "child")
+	script := "#!/bin/sh\nsleep 60 &\necho $! > " + childFile + "\nwait\n"
+	fake := filepath.Join(dir, "fake-browser")
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Start(context.Background(), Options{Path: fake, ProfileDir: dir, ExtDir: dir, Env: []string{"X=1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Stop()
+	child := 0
+	for deadline := time.Now().Add(5 * time.Second); child == 0 && time.Now().Before(deadline); {
+		if b, err := os.ReadFile(childFile); err == nil && strings.HasSuffix(string(b), "\n") {
+			child, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if child == 0 {
+		t.Fatal("the fake browser did not start its child")
+	}
+	if !p.Owns(child) || !p.Owns(p.PID) || p.Owns(os.Getpid()) {
+		t.Errorf("Owns: child %v, browser %v, test %v", p.Owns(child), p.Owns(p.PID), p.Owns(os.Getpid()))
+	}
+	if p.Args[len(p.Args)-1] != "about:blank" {
+		t.Errorf("args do not end with the start page: %q", p.Args)
+	}
+	if p.Err() != nil {
+		t.Errorf("Err before exit = %v", p.Err())
+	}
+	p.Stop()
+	select {
+	case <-p.Done():
+	default:
+		t.Fatal("Stop returned before the browser exited")
+	}
+	if Alive(p.PID) || Alive(child) || GroupAlive(p.PID) {
+		t.Errorf("alive after Stop: browser %v, child %v, group %v", Alive(p.PID), Alive(child), GroupAlive(p.PID))
+	}
+	p.Stop() // twice is fine
+}
+
+func TestStartMissingBinary(t *testing.T) {
+	_, err := Start(context.Background(), Options{Path: filepath.Join(t.TempDir(), "nope")})
+	if err == nil {
+		t.Fatal("Start of a missing binary succeeded")
+	}
+	if _, err := Start(context.Background(), Options{}); err == nil {
+		t.Fatal("Start without a path succeeded")
+	}
+}

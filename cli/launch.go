@@ -1,0 +1,198 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+	"github.com/grip-dev/grip/browser"
+	"github.com/grip-dev/grip/client"
+	"github.com/grip-dev/grip/protocol"
+	"github.com/grip-dev/grip/statedir"
+)
+
+func init() { commands["launch"] = cmdLaunch }
+
+// launchInfo is what `grip launch --json` prints.
+type launchInfo struct {
+	BrowserPID   int    `json:"browser_pid"`
+	BrowserPath  string `json:"browser_path"`
+	ProfileDir   string `json:"profile_dir"`
+	ExtensionDir string `json:"extension_dir"`
+	StateDir     string `json:"state_dir"`
+	Profile      string `json:"profile"`
+	HostPID      int    `json:"host_pid"`
+	Socket       string `json:"socket"`
+	Headed       bool   `json:"headed"`
+	Detached     bool   `json:"detached"`
+}
+
+// cmdLaunch is `grip launch [--headed] [--profile-dir DIR] [--browser-path
+// PATH] [--detach] [URL]`: a dedicated Chromium with grip installed and
+// connected, for people who would rather not install grip into their own
+// browser, and for scripts.
+func cmdLaunch(ctx context.Context, a *App, args []string) (bool, error) {
+	f := newFlags(a, "launch")
+	headed := f.Bool("headed", false, "show the browser window")
+	profileDir := f.String("profile-dir", "", "the browser profile folder (default: launch-profile in grip's state dir); it keeps logins between launches")
+	path := f.String("browser-path", "", "the Chromium-family browser to run (default: found on PATH or where browsers install)")
+	detach := f.Bool("detach", false, "leave the browser running and exit once it is connected")
+	// A cold browser start takes longer than the usual wait for a host.
+	if w := f.Lookup("wait"); w != nil {
+		w.DefValue = "30s"
+		_ = w.Value.Set(w.DefValue)
+	}
+	pos, err := f.parse(args)
+	if err != nil {
+		return *f.json, err
+	}
+	if len(pos) > 1 {
+		return *f.json, usagef("usage: grip launch [flags] [URL]")
+	}
+	url := ""
+	if len(pos) == 1 {
+		url = pos[0]
+	}
+	bin, err := browser.Find(*path)
+	if err != nil {
+		return *f.json, protocol.Errorf(protocol.CodeNoBrowser, protocol.BoundaryBrowser, "", "%v", err)
+	}
+	dirs, err := statedir.Get()
+	if err != nil {
+		return *f.json, err
+	}
+	if *profileDir == "" {
+		*profileDir = filepath.Join(dirs.Root, "launch-profile")
+	}
+	if *profileDir, err = filepath.Abs(*profileDir); err != nil {
+		return *f.json, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return *f.json, fmt.Errorf("launch: cannot find the grip binary to install as the host: %w", err)
+	}
+	extDir, err := browser.PrepareProfile(*profileDir, self)
+	if err != nil {
+		return *f.json, err
+	}
+	if err := statedir.Ensure(dirs.Logs); err != nil {
+		return *f.json, err
+	}
+	logf, err := os.OpenFile(filepath.Join(dirs.Logs, "launch-browser.log"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		return *f.json, err
+	}
+	defer logf.Close()
+	proc, err := browser.Start(ctx, browser.Options{
+		Path: bin, ProfileDir: *profileDir, ExtDir: extDir, Headed: *headed, URL: url,
+		Env: []string{statedir.EnvVar + "=" + dirs.Root}, Output: logf, Detach: *detach,
+	})
+	if err != nil {
+		if errors.Is(err, browser.ErrNoDisplay) {
+			err = protocol.Errorf(protocol.CodeNoBrowser, protocol.BoundaryBrowser, "", "%v", err)
+		}
+		return *f.json, err
+	}
+	stopped := false
+	defer func() {
+		if !stopped && !*detach {
+			proc.Stop()
+		}
+	}()
+	if !*f.json {
+		fmt.Fprintf(a.Stderr, "grip: started %s (pid %d) with profile %s; waiting up to %s for grip's host…\n", bin, proc.PID, *profileDir, *f.wait)
+	}
+	info, err := waitOwnHost(ctx, dirs.Runtime, proc, *f.wait)
+	if err != nil {
+		proc.Stop()
+		stopped = true
+		return *f.json, fmt.Errorf("%w (the browser's log: %s)", err, logf.Name())
+	}
+	out := launchInfo{
+		BrowserPID: proc.PID, BrowserPath: bin, ProfileDir: *profileDir, ExtensionDir: extDir,
+		StateDir: dirs.Root, Profile: info.Profile, HostPID: info.PID, Socket: info.Socket,
+		Headed: *headed, Detached: *detach,
+	}
+	if *f.json {
+		a.printJSON(out)
+	} else {
+		fmt.Fprintf(a.Stdout, "browser: pid %d (%s)\nprofile: %s (folder %s)\nhost:    pid %d, socket %s\n",
+			out.BrowserPID, bin, out.Profile, out.ProfileDir, out.HostPID, out.Socket)
+		fmt.Fprintf(a.Stdout, "grip commands now drive this browser (GRIP_STATE_DIR=%s; add --profile %s when several browsers are connected).\n", dirs.Root, out.Profile)
+		if *detach {
+			fmt.Fprintf(a.Stdout, "It keeps running; stop it with: kill -- -%d\n", proc.PID)
+		} else {
+			fmt.Fprintln(a.Stdout, "Ctrl-C stops it.")
+		}
+	}
+	if *detach {
+		return *f.json, nil
+	}
+	select {
+	case <-ctx.Done():
+		if !*f.json {
+			fmt.Fprintln(a.Stderr, "grip: stopping the browser")
+		}
+		proc.Stop()
+		stopped = true
+		return *f.json, nil
+	case <-proc.Done():
+		stopped = true
+		if !*f.json {
+			fmt.Fprintln(a.Stderr, "grip: the browser closed")
+		}
+		return *f.json, nil
+	}
+}
+
+// waitOwnHost waits for the host that proc's extension starts to publish
+// itself in runtimeDir, and checks that it answers. Other browsers may be
+// connected already (the user's own Chrome): only a host that proc started
+// counts.
+func waitOwnHost(ctx context.Context, runtimeDir string, proc *browser.Process, wait time.Duration) (protocol.HostInfo, error) {
+	if err := statedir.Ensure(runtimeDir); err != nil {
+		return protocol.HostInfo{}, err
+	}
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		return protocol.HostInfo{}, err
+	}
+	defer w.Close()
+	if err := w.Add(runtimeDir); err != nil {
+		return protocol.HostInfo{}, err
+	}
+	deadline := time.NewTimer(wait)
+	defer deadline.Stop()
+	for {
+		hosts, _ := client.Hosts(runtimeDir)
+		for _, h := range hosts {
+			if !proc.Owns(h.PID) {
+				continue
+			}
+			dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+			c, err := client.Dial(dctx, h)
+			cancel()
+			if err == nil {
+				c.Close()
+				return c.Info, nil
+			}
+		}
+		select {
+		case <-w.Events:
+		case err := <-w.Errors:
+			return protocol.HostInfo{}, err
+		case <-proc.Done():
+			return protocol.HostInfo{}, fmt.Errorf("launch: %w before grip's host connected (is another browser using this profile folder?)", proc.Err())
+		case <-deadline.C:
+			return protocol.HostInfo{}, protocol.Errorf(protocol.CodeNoBrowser, protocol.BoundaryHost,
+				"grip doctor says what is missing; the host's log is in grip's state dir",
+				"the launched browser's grip host did not connect within %s", wait)
+		case <-ctx.Done():
+			return protocol.HostInfo{}, ctx.Err()
+		}
+	}
+}

@@ -1,0 +1,37 @@
+package cli
+
+import (
+	"context"
+
+	"github.com/grip-dev/grip/client"
+	"github.com/grip-dev/grip/mcp"
+)
+
+func init() { commands["mcp"] = cmdMCP }
+
+// cmdMCP is `grip mcp [--profile ID] [--wait D]`: an MCP server on stdio.
+// Stdout carries MCP messages only; it connects to the host on the first
+// tool call, waiting for a browser as the other commands do.
+func cmdMCP(ctx context.Context, a *App, args []string) (bool, error) {
+	f := newFlags(a, "mcp")
+	pos, err := f.parse(args)
+	if err != nil {
+		return false, err
+	}
+	if len(pos) > 0 {
+		return false, usagef("mcp takes no arguments, got %q", pos[0])
+	}
+	opt := client.Options{Profile: *f.profile, Wait: *f.wait}
+	connect := func(ctx context.Context) (mcp.Caller, error) {
+		s, err := client.NewSession(ctx, opt)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	err = mcp.New(connect, mcp.Options{Version: Version}).Serve(ctx, a.Stdin, a.Stdout)
+	if ctx.Err() != nil {
+		return false, nil // interrupted: a normal way for an MCP server to end
+	}
+	return false, err
+}

@@ -1,0 +1,254 @@
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/grip-dev/grip/browser"
+	"github.com/grip-dev/grip/internal/browsertest"
+)
+
+// runGripEnv runs the grip binary with GRIP_STATE_DIR and extra variables.
+func runGripEnv(ctx context.Context, stateDir string, extra []string, args ...string) browsertest.Result {
+	cmd := exec.CommandContext(ctx, env.Bin, args...)
+	cmd.Env = append(append(os.Environ(), "GRIP_STATE_DIR="+stateDir), extra...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		code = -1
+		errb.WriteString(err.Error())
+	}
+	return browsertest.Result{Stdout: out.String(), Stderr: errb.String(), Code: code}
+}
+
+// `grip demo` runs the whole loop on its own browser and bundled shop,
+// shows a ✓ for every step, and leaves nothing behind.
+func TestDemo(t *testing.T) {
+	browsertest.Need(t, env)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	tmp := t.TempDir()
+	start := time.Now()
+	r := runGripEnv(ctx, t.TempDir(), []string{"TMPDIR=" + tmp}, "demo")
+	took := time.Since(start)
+	t.Logf("grip demo: exit %d in %s\n%s", r.Code, took.Round(100*time.Millisecond), r.Stdout)
+	if r.Code != 0 {
+		t.Fatalf("grip demo: exit %d\nstderr: %s", r.Code, r.Stderr)
+	}
+	if strings.Contains(r.Stdout, "✗") {
+		t.Errorf("a step shows ✗")
+	}
+	const n = 5
+	for i := 1; i <= n; i++ {
+		head := fmt.Sprintf("── Step %d/%d ", i, n)
+		at := strings.Index(r.Stdout, head)
+		if at < 0 {
+			t.Errorf("step %d is not shown", i)
+			continue
+		}
+		section := r.Stdout[at:]
+		if next := strings.Index(section[len(head):], "── Step "); next >= 0 {
+			section = section[:len(head)+next]
+		}
+		if !strings.Contains(section, "\n✓ ") {
+			t.Errorf("step %d has no ✓:\n%s", i, section)
+		}
+	}
+	for _, want := range []string{"$ grip snapshot", "=== Frame: 0 (Top: http://127.0.0.1:", "(http://localhost:",
+		"stale_ref", "Payment accepted", "✓ all 5 steps did what they showed"} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if took > time.Minute {
+		t.Errorf("grip demo took %s, want under a minute", took)
+	}
+	left, _ := os.ReadDir(tmp)
+	for _, e := range left {
+		t.Errorf("grip demo left %s behind in its temp dir", e.Name())
+	}
+}
+
+// A browser without grip's help: no browser found names what to install.
+func TestDemoNoBrowser(t *testing.T) {
+	browsertest.Need(t, env)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	r := runGripEnv(ctx, t.TempDir(), []string{"PATH=" + t.TempDir(), "GRIP_BROWSER="},
+		"demo", "--browser-path", filepath.Join(t.TempDir(), "no-such-browser"))
+	if r.Code != 1 || !strings.Contains(r.Stderr, "no_browser") || !strings.Contains(r.Stderr, "--browser-path") {
+		t.Fatalf("exit %d, stderr %q; want 1 and a no_browser error naming --browser-path", r.Code, r.Stderr)
+	}
+}
+
+// launched is what `grip launch --json` prints.
+type launched struct {
+	BrowserPID int    `json:"browser_pid"`
+	Profile    string `json:"profile"`
+	HostPID    int    `json:"host_pid"`
+	Socket     string `json:"socket"`
+	ProfileDir string `json:"profile_dir"`
+}
+
+// stopLaunched kills a launched browser's process group and waits for it
+// and its host to be gone.
+func stopLaunched(t *testing.T, l launched) {
+	t.Helper()
+	if l.BrowserPID > 0 {
+		_ = syscall.Kill(-l.BrowserPID, syscall.SIGKILL)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) && (browser.Alive(l.BrowserPID) || browser.Alive(l.HostPID) || browser.GroupAlive(l.BrowserPID)) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if browser.Alive(l.HostPID) {
+		t.Errorf("host %d still runs after its browser was killed", l.HostPID)
+	}
+}
+
+// `grip launch --detach` leaves a connected browser behind, and grip
+// commands with the same GRIP_STATE_DIR drive it.
+func TestLaunchDetach(t *testing.T) {
+	browsertest.Need(t, env)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	state := t.TempDir()
+	profile := filepath.Join(t.TempDir(), "profile")
+	r := runGripEnv(ctx, state, nil, "launch", "--detach", "--profile-dir", profile, "--json")
+	var l launched
+	if err := json.Unmarshal([]byte(r.Stdout), &l); err != nil || r.Code != 0 {
+		t.Fatalf("grip launch --detach --json: exit %d, %v\nstdout: %s\nstderr: %s", r.Code, err, r.Stdout, r.Stderr)
+	}
+	t.Cleanup(func() { stopLaunched(t, l) })
+	if l.BrowserPID <= 0 || l.HostPID <= 0 || l.Profile == "" || l.Socket == "" || l.ProfileDir != profile {
+		t.Fatalf("launch printed %+v", l)
+	}
+	if !browser.Alive(l.BrowserPID) {
+		t.Fatalf("the browser (pid %d) did not outlive grip launch --detach", l.BrowserPID)
+	}
+	if _, err := os.Stat(filepath.Join(profile, "NativeMessagingHosts", "dev.grip.host.json")); err != nil {
+		t.Errorf("no host manifest in the profile: %v", err)
+	}
+	url := env.Origin1 + "/home.html"
+	if r := browsertest.RunGrip(ctx, env.Bin, state, "tabs", "new", url); r.Code != 0 {
+		t.Fatalf("grip tabs new: exit %d\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
+	}
+	r = browsertest.RunGrip(ctx, env.Bin, state, "snapshot")
+	if r.Code != 0 {
+		t.Fatalf("grip snapshot: exit %d\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
+	}
+	for _, want := range []string{"Fixture Home", url, "[button 'Press me']"} {
+		if !strings.Contains(r.Stdout, want) {
+			t.Errorf("snapshot lacks %q:\n%s", want, r.Stdout)
+		}
+	}
+}
+
+// `grip launch` without --detach runs until interrupted, then stops its
+// browser.
+func TestLaunchStopsOnInterrupt(t *testing.T) {
+	browsertest.Need(t, env)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	state := t.TempDir()
+	cmd := exec.CommandContext(ctx, env.Bin, "launch", "--json", "--profile-dir", filepath.Join(t.TempDir(), "p"))
+	cmd.Env = append(os.Environ(), "GRIP_STATE_DIR="+state)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var l launched
+	if err := json.NewDecoder(stdout).Decode(&l); err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("grip launch --json printed no JSON: %v\nstderr: %s", err, errb.String())
+	}
+	t.Cleanup(func() { stopLaunched(t, l) })
+	if !browser.Alive(l.BrowserPID) {
+		t.Fatalf("browser %d is not running", l.BrowserPID)
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("grip launch after Ctrl-C: %v\nstderr: %s", err, errb.String())
+	}
+	if browser.Alive(l.BrowserPID) || browser.GroupAlive(l.BrowserPID) {
+		t.Errorf("the browser's process group %d outlived grip launch", l.BrowserPID)
+	}
+}
+
+// Ctrl-C in the middle of the demo stops its browser and removes its
+// files.
+func TestDemoInterrupted(t *testing.T) {
+	browsertest.Need(t, env)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	tmp := t.TempDir()
+	cmd := exec.CommandContext(ctx, env.Bin, "demo")
+	cmd.Env = append(os.Environ(), "GRIP_STATE_DIR="+t.TempDir(), "TMPDIR="+tmp)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Interrupt in the middle of the walk, once the browser is connected.
+	pid := 0
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		if _, after, ok := strings.Cut(sc.Text(), ", pid "); ok && pid == 0 {
+			fmt.Sscanf(after, "%d", &pid)
+		}
+		if strings.HasPrefix(sc.Text(), "── Step 1/") {
+			break
+		}
+	}
+	if pid == 0 {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("grip demo printed no browser pid; stderr: %s", errb.String())
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, stdout)
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Errorf("grip demo after Ctrl-C: %v, want exit 1; stderr: %s", err, errb.String())
+	}
+	if browser.GroupAlive(pid) {
+		t.Errorf("the demo's browser (process group %d) outlived it", pid)
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+	}
+	left, _ := os.ReadDir(tmp)
+	for _, e := range left {
+		t.Errorf("grip demo left %s behind after Ctrl-C", e.Name())
+	}
+}

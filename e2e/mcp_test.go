@@ -1,0 +1,251 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grip-dev/grip/internal/browsertest"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpTools are the tools `grip mcp` must list.
+var mcpTools = []string{
+	"browser_check", "browser_click", "browser_fill", "browser_hover", "browser_navigate",
+	"browser_navigate_back", "browser_press_key", "browser_select_option", "browser_snapshot",
+	"browser_tabs", "browser_take_screenshot", "browser_type", "browser_wait_for",
+}
+
+// mcpClient is a `grip mcp` subprocess with an SDK client session on it.
+type mcpClient struct {
+	t      *testing.T
+	ctx    context.Context
+	cs     *sdk.ClientSession
+	stderr *bytes.Buffer
+}
+
+// startMCP launches env.Bin mcp with the env's state dir and initializes.
+func startMCP(t *testing.T) *mcpClient {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	cmd := exec.Command(env.Bin, "mcp")
+	cmd.Env = append(os.Environ(), "GRIP_STATE_DIR="+env.StateDir)
+	stderr := &bytes.Buffer{}
+	cmd.Stderr = stderr
+	cl := sdk.NewClient(&sdk.Implementation{Name: "grip-e2e", Version: "v0"}, nil)
+	cs, err := cl.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("initialize grip mcp: %v\nstderr: %s", err, stderr.String())
+	}
+	t.Cleanup(func() {
+		if err := cs.Close(); err != nil {
+			t.Errorf("close grip mcp: %v\nstderr: %s", err, stderr.String())
+		}
+		if stderr.Len() > 0 {
+			t.Logf("grip mcp stderr:\n%s", stderr.String())
+		}
+	})
+	return &mcpClient{t: t, ctx: ctx, cs: cs, stderr: stderr}
+}
+
+// call runs a tool and returns its text and whether it is a tool error.
+func (m *mcpClient) call(name string, args map[string]any) (string, bool) {
+	m.t.Helper()
+	res, err := m.cs.CallTool(m.ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		m.t.Fatalf("%s: %v\nstderr: %s", name, err, m.stderr.String())
+	}
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n"), res.IsError
+}
+
+// must runs a tool and fails the test on a tool error.
+func (m *mcpClient) must(name string, args map[string]any) string {
+	m.t.Helper()
+	text, isErr := m.call(name, args)
+	if isErr {
+		m.t.Fatalf("%s %v: tool error: %s", name, args, text)
+	}
+	return text
+}
+
+// mcpRefOf finds the ref of the snapshot line that ends with element.
+func mcpRefOf(t *testing.T, snap, element string) string {
+	t.Helper()
+	m := regexp.MustCompile(`(@e[0-9]+): ` + regexp.QuoteMeta(element)).FindStringSubmatch(snap)
+	if m == nil {
+		t.Fatalf("snapshot has no ref for %s:\n%s", element, snap)
+	}
+	return m[1]
+}
+
+// An MCP client drives the real browser through `grip mcp`: snapshot,
+// click by ref, see the page change, and have a stale ref refused.
+func TestMCPDrivesTheBrowser(t *testing.T) {
+	browsertest.Need(t, env)
+	m := startMCP(t)
+	if info := m.cs.InitializeResult().ServerInfo; info.Name != "grip" {
+		t.Errorf("server name = %q, want grip", info.Name)
+	}
+	list, err := m.cs.ListTools(m.ctx, nil)
+	if err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+		if tool.InputSchema == nil || tool.Description == "" {
+			t.Errorf("%s has no schema or description", tool.Name)
+		}
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, mcpTools) {
+		t.Fatalf("tools = %v\nwant %v", names, mcpTools)
+	}
+
+	tab := env.OpenTab(t, env.Origin1+"/mcp.html")
+	snap := m.must("browser_snapshot", map[string]any{"tab": tab})
+	ref := mcpRefOf(t, snap, "[button 'Count click']")
+	if !strings.Contains(snap, "MCP Fixture") {
+		t.Errorf("snapshot header lacks the title:\n%s", snap)
+	}
+
+	// A Playwright-style bare ref (e3) names the same element.
+	clicked := m.must("browser_click", map[string]any{"ref": strings.TrimPrefix(ref, "@"), "element": "Count click button"})
+	if !strings.Contains(clicked, "Clicked "+ref) {
+		t.Errorf("click reply does not say what was done:\n%s", clicked)
+	}
+	m.must("browser_wait_for", map[string]any{"text": "clicked 1", "tab": tab, "timeout": 5})
+	content := m.must("browser_snapshot", map[string]any{"tab": tab, "mode": "content"})
+	if !strings.Contains(content, "clicked 1") {
+		t.Errorf("content snapshot does not show the click:\n%s", content)
+	}
+	if again := m.must("browser_snapshot", map[string]any{"tab": tab}); !strings.Contains(again, ref+": [button 'Count click']") {
+		t.Errorf("the button's ref changed after a click (want %s):\n%s", ref, again)
+	}
+
+	shot, err := m.cs.CallTool(m.ctx, &sdk.CallToolParams{Name: "browser_take_screenshot", Arguments: map[string]any{"tab": tab}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shot.IsError {
+		t.Errorf("screenshot: tool error %v", shot.Content)
+	} else if !hasPNG(shot) {
+		t.Errorf("screenshot has no PNG image content: %v", shot.Content)
+	}
+
+	// Another document: the old ref is stale and acting on it is refused.
+	nav := m.must("browser_navigate", map[string]any{"url": env.Origin1 + "/mcp2.html", "tab": tab})
+	if !strings.Contains(nav, "mcp2.html") {
+		t.Errorf("navigate reply lacks the new URL:\n%s", nav)
+	}
+	text, isErr := m.call("browser_click", map[string]any{"ref": ref})
+	if !isErr {
+		t.Fatalf("click on %s after navigating away was not refused: %s", ref, text)
+	}
+	if !strings.Contains(text, "stale_ref") && !strings.Contains(text, "unknown_ref") {
+		t.Errorf("refusal does not name stale_ref/unknown_ref: %s", text)
+	}
+	if !strings.Contains(text, ref) {
+		t.Errorf("refusal does not name the ref %s: %s", ref, text)
+	}
+	t.Logf("snapshot:\n%s\nclick:\n%s\nnavigate:\n%s\nstale refusal: %s", snap, clicked, nav, text)
+}
+
+// The form tools reach the page: type+submit, fill, select, check, press,
+// hover, wait for text to go, tabs and back.
+func TestMCPFormTools(t *testing.T) {
+	browsertest.Need(t, env)
+	m := startMCP(t)
+	tab := env.OpenTab(t, env.Origin1+"/mcp.html")
+	snap := m.must("browser_snapshot", map[string]any{"tab": tab})
+	name := mcpRefOf(t, snap, "[textbox 'Name'")
+	color := mcpRefOf(t, snap, "[combobox 'Color'")
+	agree := mcpRefOf(t, snap, "[checkbox 'Agree'")
+	button := mcpRefOf(t, snap, "[button 'Count click']")
+
+	steps := []struct {
+		tool string
+		args map[string]any
+		wait string // text on the page afterwards
+	}{
+		{"browser_type", map[string]any{"ref": name, "text": "Ada", "submit": true}, "sent Ada"},
+		{"browser_select_option", map[string]any{"ref": color, "values": []string{"Blue"}}, "picked b"},
+		{"browser_check", map[string]any{"ref": agree, "checked": true}, "agreed"},
+		{"browser_fill", map[string]any{"ref": name, "text": "Grace"}, ""},
+		{"browser_press_key", map[string]any{"ref": name, "key": "Enter"}, "sent Grace"},
+		{"browser_hover", map[string]any{"ref": button}, ""},
+	}
+	for _, s := range steps {
+		out := m.must(s.tool, s.args)
+		t.Logf("%s: %s", s.tool, out)
+		if s.wait != "" {
+			m.must("browser_wait_for", map[string]any{"text": s.wait, "tab": tab, "timeout": 5})
+		}
+	}
+	if after := m.must("browser_snapshot", map[string]any{"tab": tab}); !strings.Contains(after, name+": [textbox 'Name' value='Grace'") {
+		t.Errorf("fill did not show in the snapshot:\n%s", after)
+	}
+	m.must("browser_wait_for", map[string]any{"textGone": "Loading data", "tab": tab, "timeout": 10})
+
+	tabs := m.must("browser_tabs", map[string]any{"action": "list"})
+	if !strings.Contains(tabs, fmt.Sprintf("tab %d", tab)) {
+		t.Errorf("browser_tabs list lacks tab %d:\n%s", tab, tabs)
+	}
+	m.must("browser_navigate", map[string]any{"url": env.Origin1 + "/mcp2.html", "tab": tab})
+	back := m.must("browser_navigate_back", map[string]any{"tab": tab})
+	if !strings.Contains(back, "/mcp.html") {
+		t.Errorf("back did not return to mcp.html:\n%s", back)
+	}
+}
+
+func hasPNG(res *sdk.CallToolResult) bool {
+	for _, c := range res.Content {
+		if img, ok := c.(*sdk.ImageContent); ok {
+			return img.MIMEType == "image/png" && bytes.HasPrefix(img.Data, []byte("\x89PNG"))
+		}
+	}
+	return false
+}
+
+// Without a browser, a tool call fails with no_browser as a tool error
+// (after the wait), and nothing but MCP messages reaches stdout.
+func TestMCPWithoutBrowser(t *testing.T) {
+	bin := env.BinOrSkip(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.Command(bin, "mcp", "--wait", "300ms")
+	cmd.Env = append(os.Environ(), "GRIP_STATE_DIR="+t.TempDir())
+	cl := sdk.NewClient(&sdk.Implementation{Name: "grip-e2e", Version: "v0"}, nil)
+	cs, err := cl.Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "browser_snapshot"})
+	if err != nil {
+		t.Fatalf("call: %v", err)
+	}
+	var text string
+	if len(res.Content) > 0 {
+		if tc, ok := res.Content[0].(*sdk.TextContent); ok {
+			text = tc.Text
+		}
+	}
+	if !res.IsError || !strings.HasPrefix(text, "no_browser") {
+		t.Errorf("result = %v %q, want a no_browser tool error", res.IsError, text)
+	}
+}

@@ -1,0 +1,256 @@
+package kernel_test
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/grip-dev/grip/kernel"
+)
+
+func TestSnapshotSkipsWhatIsNotThere(t *testing.T) {
+	ctx := newTab(t, "skip.html")
+	r := snap(t, ctx, "interactive")
+	els := r.Elements
+	for _, name := range []string{"HiddenAttr", "InertBtn", "AriaHiddenBtn", "DisplayNoneBtn", "DeepNone",
+		"VisHiddenBtn", "CollapsedBtn", "InsideClosedDetails", "ShadowHidden", "France"} {
+		for _, e := range els {
+			if e.Name == name {
+				t.Errorf("%q reported, want skipped:\n%s", name, dump(els))
+			}
+		}
+	}
+	for _, e := range els {
+		if e.Role == "option" && (e.Name == "France" || e.Name == "Germany") {
+			t.Errorf("native option reported: %+v", e)
+		}
+	}
+	raw, _ := json.Marshal(r)
+	if strings.Contains(string(raw), "secret-hidden-value") {
+		t.Errorf("hidden input reported: %s", raw)
+	}
+	mustFind(t, els, "button", "Visible")
+	mustFind(t, els, "button", "VisibleAgain")
+	mustFind(t, els, "button", "InContents")
+	mustFind(t, els, "button", "ContentsButton")
+	mustFind(t, els, "link", "ZeroBoxLink")
+	country := mustFind(t, els, "combobox", "Country")
+	if country.Value == nil || *country.Value != "Germany" {
+		t.Errorf("select value = %v, want Germany", country.Value)
+	}
+	mustFind(t, els, "listbox", "Fruits")
+	apple := mustFind(t, els, "option", "Apple")
+	if !reflect.DeepEqual(apple.States, []string{"selected"}) {
+		t.Errorf("Apple states = %v, want [selected]", apple.States)
+	}
+	mustFind(t, els, "option", "Pear")
+	more := mustFind(t, els, "button", "More")
+	if !reflect.DeepEqual(more.States, []string{"collapsed"}) {
+		t.Errorf("summary states = %v, want [collapsed]", more.States)
+	}
+	if r.URL == "" || r.Title != "Skip rules" || r.Stats == nil || r.Stats.Nodes == 0 {
+		t.Errorf("url/title/stats = %q %q %+v", r.URL, r.Title, r.Stats)
+	}
+}
+
+func TestSnapshotPasswordNeverReported(t *testing.T) {
+	ctx := newTab(t, "skip.html")
+	r := snap(t, ctx, "interactive")
+	pw := mustFind(t, r.Elements, "textbox", "Password")
+	if pw.Value != nil {
+		t.Errorf("password has a value key: %q", *pw.Value)
+	}
+	raw := callRaw(t, ctx, map[string]any{"op": "snapshot", "mode": "content"})
+	if strings.Contains(string(raw), "hunter2") {
+		t.Errorf("password text in snapshot JSON: %s", raw)
+	}
+	// Typing into it reports nothing of the secret either.
+	fill := callRaw(t, ctx, map[string]any{"op": "act", "action": "fill", "id": pw.ID, "text": "s3cr3t-typed"})
+	if strings.Contains(string(fill), "s3cr3t") || !strings.Contains(string(fill), `"ok":true`) {
+		t.Errorf("fill reply = %s", fill)
+	}
+	raw = callRaw(t, ctx, map[string]any{"op": "snapshot", "mode": "interactive"})
+	if strings.Contains(string(raw), "s3cr3t") {
+		t.Errorf("typed password in snapshot JSON: %s", raw)
+	}
+}
+
+func TestSnapshotOpenShadowRoots(t *testing.T) {
+	ctx := newTab(t, "skip.html")
+	els := snap(t, ctx, "interactive").Elements
+	sb := mustFind(t, els, "button", "Shadow button")
+	si := mustFind(t, els, "textbox", "Shadow input")
+	sl := mustFind(t, els, "button", "Slotted")
+	dl := mustFind(t, els, "link", "Deep shadow link")
+	// Flat-tree order: the shadow content, the slotted light child where its slot is, then the nested root.
+	if !(sb.ID < si.ID && si.ID < sl.ID && sl.ID < dl.ID) {
+		t.Errorf("shadow order: %d %d %d %d\n%s", sb.ID, si.ID, sl.ID, dl.ID, dump(els))
+	}
+}
+
+func TestAccessibleNames(t *testing.T) {
+	ctx := newTab(t, "names.html")
+	els := snap(t, ctx, "interactive").Elements
+	for _, tc := range []struct{ role, name string }{
+		{"textbox", "Email address"},     // label[for]
+		{"textbox", "Full name"},         // wrapping label
+		{"textbox", "Billing zip"},       // aria-labelledby
+		{"searchbox", "Search the site"}, // aria-label
+		{"textbox", "Phone number"},      // title
+		{"textbox", "Your city"},         // placeholder
+		{"link", "Home page"},            // img alt
+		{"button", "Save changes"},       // folded text
+		{"button", "Submit"},             // default submit
+		{"button", "Send it"},            // submit value
+		{"button", "Close dialog"},       // aria-label over text
+		{"button", "Visible part"},       // hidden descendants skipped
+		{"combobox", "Quantity"},         // wrapping label without the select's own value
+		{"textbox", "Comment"},           // textarea placeholder
+		{"button", "Tooltip only"},       // title
+		{"checkbox", "Subscribe"},        // label[for] after the control
+		{"button", "Go"},                 // input type=image alt
+		{"slider", "Volume"},
+		{"spinbutton", "Count"},
+		{"textbox", "Notes"},
+	} {
+		if find(els, tc.role, tc.name) == nil {
+			t.Errorf("no [%s %q]", tc.role, tc.name)
+		}
+	}
+	if t.Failed() {
+		t.Log("\n" + dump(els))
+	}
+	for _, tc := range []struct{ role, name, value string }{
+		{"slider", "Volume", "30"}, {"spinbutton", "Count", "7"}, {"textbox", "Notes", "Some notes"},
+		{"combobox", "Quantity", "2"}, {"textbox", "Name", "Ada"},
+	} {
+		e := find(els, tc.role, tc.name)
+		if e != nil && (e.Value == nil || *e.Value != tc.value) {
+			t.Errorf("[%s %q] value = %v, want %q", tc.role, tc.name, e.Value, tc.value)
+		}
+	}
+	if e := find(els, "textbox", "Email address"); e != nil && e.Value != nil {
+		t.Errorf("empty textbox has value %q", *e.Value)
+	}
+}
+
+// byName maps name → id for the elements of a snapshot.
+func byName(els []kernel.Element) map[string]int64 {
+	m := map[string]int64{}
+	for _, e := range els {
+		m[e.Name] = e.ID
+	}
+	return m
+}
+
+func TestIDsFollowTheNode(t *testing.T) {
+	ctx := newTab(t, "ids.html")
+	first := snap(t, ctx, "interactive").Elements
+	ids := byName(first)
+	if len(ids) != 3 || ids["One"] == 0 || ids["Two"] == 0 || ids["Field"] == 0 {
+		t.Fatalf("first snapshot:\n%s", dump(first))
+	}
+
+	// Two snapshots in a row are identical.
+	again := snap(t, ctx, "interactive").Elements
+	if !reflect.DeepEqual(first, again) {
+		t.Errorf("second snapshot differs:\n%s\nvs\n%s", dump(first), dump(again))
+	}
+
+	// Removed: gone from the snapshot; re-attached: back with its old id.
+	eval[any](t, ctx, `detach()`)
+	gone := byName(snap(t, ctx, "interactive").Elements)
+	if _, ok := gone["Two"]; ok {
+		t.Errorf("detached element still reported")
+	}
+	eval[any](t, ctx, `reattach()`)
+	back := byName(snap(t, ctx, "interactive").Elements)
+	if back["Two"] != ids["Two"] {
+		t.Errorf("re-attached element id = %d, want %d", back["Two"], ids["Two"])
+	}
+
+	// A banner above the form: earlier ids stay, the new button gets a higher id.
+	eval[any](t, ctx, `banner()`)
+	after := snap(t, ctx, "interactive").Elements
+	m := byName(after)
+	for _, name := range []string{"One", "Two", "Field"} {
+		if m[name] != ids[name] {
+			t.Errorf("%s: id %d after banner, was %d", name, m[name], ids[name])
+		}
+	}
+	var max int64
+	for _, id := range ids {
+		max = maxInt(max, id)
+	}
+	if m["Accept cookies"] <= max {
+		t.Errorf("banner id %d, want > %d", m["Accept cookies"], max)
+	}
+	if after[0].Name != "Accept cookies" {
+		t.Errorf("banner not first in DOM order:\n%s", dump(after))
+	}
+}
+
+func maxInt(a, b int64) int64 {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+func TestContentMode(t *testing.T) {
+	ctx := newTab(t, "content.html")
+	els := snap(t, ctx, "content").Elements
+	h := mustFind(t, els, "heading", "Main title")
+	if !reflect.DeepEqual(h.States, []string{"level=1"}) {
+		t.Errorf("h1 states = %v", h.States)
+	}
+	ah := mustFind(t, els, "heading", "Aria heading")
+	if !reflect.DeepEqual(ah.States, []string{"level=3"}) {
+		t.Errorf("aria heading states = %v", ah.States)
+	}
+	mustFind(t, els, "paragraph", "First paragraph with a link.")
+	mustFind(t, els, "link", "a link")
+	mustFind(t, els, "listitem", "Item one")
+	mustFind(t, els, "listitem", "Item two")
+	mustFind(t, els, "listitem", "Nested")
+	mustFind(t, els, "alert", "Saved!")
+	mustFind(t, els, "text", "Loose text")
+	mustFind(t, els, "row", "Name | Price")
+	mustFind(t, els, "row", "Tea | 3 €")
+	for _, e := range els {
+		if e.Name == "" || strings.Contains(e.Name, "Hidden para") || strings.Contains(e.Name, "Styled away") {
+			t.Errorf("unexpected %+v", e)
+		}
+	}
+	if t.Failed() {
+		t.Log("\n" + dump(els))
+	}
+	// Interactive mode: the link only.
+	inter := snap(t, ctx, "interactive").Elements
+	if len(inter) != 1 || inter[0].Role != "link" {
+		t.Errorf("interactive on content page:\n%s", dump(inter))
+	}
+	// The same node keeps its id across modes.
+	if inter[0].ID != mustFind(t, els, "link", "a link").ID {
+		t.Errorf("link id differs between modes")
+	}
+}
+
+func TestCacheReplacedWhenInvalid(t *testing.T) {
+	ctx := newTab(t, "ids.html")
+	eval[any](t, ctx, `globalThis.__gripRefCache__ = {byNode: 1, byId: {get: 1}, next: NaN}`)
+	r := snap(t, ctx, "interactive")
+	if len(r.Elements) != 3 || r.Elements[0].ID != 1 {
+		t.Fatalf("snapshot with a bogus cache:\n%s", dump(r.Elements))
+	}
+	ok := eval[bool](t, ctx, `(() => { const c = globalThis.__gripRefCache__; return typeof c.byId.forEach === 'function' && c.next === 4; })()`)
+	if !ok {
+		t.Errorf("cache not replaced by a valid one")
+	}
+}
+
+func TestUnknownOp(t *testing.T) {
+	ctx := newTab(t, "ids.html")
+	wantError(t, call(t, ctx, map[string]any{"op": "nope"}), "bad_request", "document", "unknown op")
+}

@@ -1,0 +1,214 @@
+// Package mcp is `grip mcp`: an MCP server on stdio whose tools (named
+// like Playwright MCP's: browser_snapshot, browser_click, …) call the grip
+// host over its socket. It connects on the first tool call, waiting for a
+// browser as the CLI does, and reconnects when the host goes away.
+// Refusals come back as tool errors that carry grip's code, boundary,
+// message and hint, so the model can tell a stale ref from a covered button.
+package mcp
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/grip-dev/grip/client"
+	"github.com/grip-dev/grip/protocol"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Caller makes one socket operation; *client.Session satisfies it.
+type Caller interface {
+	Call(ctx context.Context, op string, args, result any) error
+}
+
+// ConnectFunc opens a Caller to the host. It is called on the first tool
+// call and again after the connection was lost.
+type ConnectFunc func(ctx context.Context) (Caller, error)
+
+// Options shape a Server. The zero value is usable.
+type Options struct {
+	// Version is reported to the client in the initialize reply.
+	Version string
+	// Logger receives debug logs; nil logs to stderr when GRIP_DEBUG is
+	// set and nowhere otherwise (stdout belongs to the MCP messages).
+	Logger *slog.Logger
+	// GonePoll is how often browser_wait_for re-checks a textGone
+	// condition; zero means 250ms.
+	GonePoll time.Duration
+}
+
+// Server is grip's MCP server: the SDK's server with grip's tools on it.
+type Server struct {
+	sdk      *sdk.Server
+	log      *slog.Logger
+	gonePoll time.Duration
+
+	connect ConnectFunc
+	// mu serialises calls to the host: a client.Session swaps its
+	// connection when it reconnects and is not safe for concurrent use.
+	mu sync.Mutex
+	c  Caller // guarded by mu; nil until the first call or after a loss
+}
+
+// Serve runs grip's MCP server on in/out (newline-delimited JSON-RPC)
+// until the client closes in or ctx is done.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, connect func(ctx context.Context) (Caller, error)) error {
+	return New(connect, Options{}).Serve(ctx, in, out)
+}
+
+// New builds a Server that connects with connect.
+func New(connect ConnectFunc, opt Options) *Server {
+	log := opt.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+		if os.Getenv("GRIP_DEBUG") != "" {
+			log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		}
+	}
+	version := opt.Version
+	if version == "" {
+		version = "dev"
+	}
+	s := &Server{log: log, connect: connect, gonePoll: opt.GonePoll}
+	if s.gonePoll <= 0 {
+		s.gonePoll = 250 * time.Millisecond
+	}
+	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "grip", Title: "grip — your own Chrome", Version: version},
+		&sdk.ServerOptions{Instructions: instructions, Logger: log})
+	s.addTools()
+	return s
+}
+
+const instructions = `grip drives the user's own, logged-in Chrome through an extension.
+Start with browser_snapshot: it prints one line per element, e.g. "@e3: [textbox 'Email' value='a@b.c']".
+Act on an element by passing its ref ("@e3") as "ref"; a ref keeps naming the same element while the page re-renders.
+When the element is gone or changed, the action is refused (stale_ref, meaning_changed, not_actionable…) and nothing else is clicked: take a new snapshot and use the ref it gives.
+Actions reply with what changed (url, title, refs added and gone), so a new snapshot is rarely needed; pass snapshot=true to get one in the reply.`
+
+// MCP returns the underlying SDK server (tests connect to it in memory).
+func (s *Server) MCP() *sdk.Server { return s.sdk }
+
+// Run serves one client on t until it disconnects or ctx is done.
+func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
+	defer s.closeCaller()
+	err := s.sdk.Run(ctx, t)
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}
+
+// Serve is Run on in/out.
+func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	return s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+// call makes one host call, connecting first if needed. A lost connection
+// drops the caller so that the next call connects again.
+func (s *Server) call(ctx context.Context, op string, args, result any) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.c == nil {
+		s.log.Debug("connecting to the grip host")
+		c, err := s.connect(ctx)
+		if err != nil {
+			s.log.Debug("connect failed", "err", err)
+			return err
+		}
+		s.c = c
+	}
+	s.log.Debug("call", "op", op, "args", args)
+	err := s.c.Call(ctx, op, args, result)
+	if err != nil {
+		s.log.Debug("call failed", "op", op, "err", err)
+		if errors.Is(err, client.ErrConnectionLost) {
+			s.closeLocked()
+		}
+	}
+	return err
+}
+
+func (s *Server) closeCaller() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closeLocked()
+}
+
+func (s *Server) closeLocked() {
+	if cl, ok := s.c.(io.Closer); ok {
+		_ = cl.Close()
+	}
+	s.c = nil
+}
+
+// bareRef is a Playwright-style ref ("e3"); grip's CLI refuses it on
+// purpose, but models trained on Playwright MCP send it, so the MCP layer
+// alone reads it as "@e3".
+var bareRef = regexp.MustCompile(`^e[1-9][0-9]*$`)
+
+// normRef maps a bare e<digits> to @e<digits> and leaves any other
+// locator (@eN, CSS, frame chains) as it is.
+func normRef(s string) string {
+	s = strings.TrimSpace(s)
+	if bareRef.MatchString(s) {
+		return "@" + s
+	}
+	return s
+}
+
+// refLike says whether s names a ref (@eN or eN) rather than text.
+func refLike(s string) bool {
+	s = strings.TrimSpace(s)
+	return bareRef.MatchString(s) || bareRef.MatchString(strings.TrimPrefix(s, "@"))
+}
+
+// errorText formats a refusal for the model:
+// "stale_ref (node): @e3: … — take a new snapshot".
+func errorText(err error) string {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return "cancelled: " + err.Error()
+	}
+	pe := protocol.AsError(err)
+	var b strings.Builder
+	b.WriteString(string(pe.Code))
+	if pe.Boundary != "" {
+		b.WriteString(" (" + string(pe.Boundary) + ")")
+	}
+	b.WriteString(": " + pe.Message)
+	if pe.Hint != "" {
+		b.WriteString(" — " + mcpHint(pe.Hint))
+	}
+	return b.String()
+}
+
+// mcpHint rewrites the CLI's wording of a hint for a tool user.
+func mcpHint(h string) string {
+	return strings.NewReplacer(
+		"grip snapshot", "browser_snapshot",
+		"grip tabs", "browser_tabs",
+		"--timeout", "timeout",
+		"--tab", "tab",
+	).Replace(h)
+}
+
+// toolError is the result of a refused or failed tool call.
+func toolError(err error) *sdk.CallToolResult {
+	r := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: errorText(err)}}}
+	r.SetError(err)
+	return r
+}
+
+// textResult is a successful tool call's text.
+func textResult(s string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
+}

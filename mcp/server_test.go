@@ -1,0 +1,567 @@
+package mcp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/grip-dev/grip/client"
+	"github.com/grip-dev/grip/protocol"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// call is one operation the fake host received.
+type call struct {
+	Op   string
+	Args any
+}
+
+// fakeHost is a Caller that records calls and answers from reply.
+type fakeHost struct {
+	mu     sync.Mutex
+	calls  []call                                 // guarded by mu
+	reply  func(op string, args any) (any, error) // nil: the default answers
+	closed int                                    // guarded by mu
+}
+
+func (f *fakeHost) Call(_ context.Context, op string, args, result any) error {
+	f.mu.Lock()
+	f.calls = append(f.calls, call{op, args})
+	reply := f.reply
+	f.mu.Unlock()
+	if reply == nil {
+		reply = defaultReply
+	}
+	v, err := reply(op, args)
+	if err != nil {
+		return err
+	}
+	if result == nil || v == nil {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, result)
+}
+
+func (f *fakeHost) Close() error {
+	f.mu.Lock()
+	f.closed++
+	f.mu.Unlock()
+	return nil
+}
+
+func (f *fakeHost) takeCalls() []call {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c := f.calls
+	f.calls = nil
+	return c
+}
+
+const snapText = "Tab 7 · Fixture · http://x.test/\n=== Frame: 0 (Top: http://x.test/) ===\n@e1: [button 'Go']\n"
+
+var (
+	fakePNG  = []byte("\x89PNG\r\n\x1a\nfake")
+	fakeTabs = []protocol.Tab{
+		{ID: 7, URL: "http://x.test/", Title: "Fixture", Active: true},
+		{ID: 9, URL: "http://y.test/", Title: "Other"},
+	}
+	fakeAct = protocol.ActionResult{OK: true, Tab: protocol.TabRef{ID: 7, URL: "http://x.test/", Title: "Fixture"},
+		Changes: protocol.Changes{URL: "http://x.test/", Title: "Fixture", Added: []string{"@e9"}, Gone: []string{"@e4"}}}
+)
+
+func defaultReply(op string, args any) (any, error) {
+	switch op {
+	case protocol.OpSnapshot:
+		return protocol.Snapshot{Tab: protocol.TabRef{ID: 7}, Text: snapText}, nil
+	case protocol.OpAct:
+		res := fakeAct
+		if a := args.(protocol.ActArgs); a.Snapshot {
+			res.Snapshot = &protocol.Snapshot{Text: snapText}
+		}
+		return res, nil
+	case protocol.OpWait:
+		return fakeAct, nil
+	case protocol.OpTabs:
+		return protocol.TabsResult{Tabs: fakeTabs}, nil
+	case protocol.OpScreenshot:
+		return protocol.ScreenshotResult{Tab: protocol.TabRef{ID: 7, URL: "http://x.test/", Title: "Fixture"}, PNG: fakePNG}, nil
+	}
+	return nil, fmt.Errorf("fake: unexpected op %q", op)
+}
+
+// harness is a Server on a fakeHost, with an SDK client connected in memory.
+type harness struct {
+	host     *fakeHost
+	cs       *sdk.ClientSession
+	mu       sync.Mutex
+	connects int        // guarded by mu
+	connErr  error      // guarded by mu; returned by the next connect
+	done     chan error // Run's result
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	h := &harness{host: &fakeHost{}, done: make(chan error, 1)}
+	srv := New(func(ctx context.Context) (Caller, error) {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		h.connects++
+		if err := h.connErr; err != nil {
+			h.connErr = nil
+			return nil, err
+		}
+		return h.host, nil
+	}, Options{Version: "test", GonePoll: time.Millisecond})
+	ct, st := sdk.NewInMemoryTransports()
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { h.done <- srv.Run(ctx, st) }()
+	cl := sdk.NewClient(&sdk.Implementation{Name: "grip-test", Version: "v0"}, nil)
+	cs, err := cl.Connect(ctx, ct, nil)
+	if err != nil {
+		cancel()
+		t.Fatalf("connect: %v", err)
+	}
+	h.cs = cs
+	t.Cleanup(func() {
+		cs.Close()
+		select {
+		case err := <-h.done:
+			if err != nil {
+				t.Errorf("Run: %v", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Errorf("Run did not return after the client closed")
+		}
+		cancel()
+	})
+	return h
+}
+
+func (h *harness) connectCount() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.connects
+}
+
+func (h *harness) callTool(t *testing.T, name string, args map[string]any) *sdk.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := h.cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res
+}
+
+// text joins a result's text contents.
+func text(res *sdk.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+var toolNames = []string{
+	"browser_check", "browser_click", "browser_fill", "browser_hover", "browser_navigate",
+	"browser_navigate_back", "browser_press_key", "browser_select_option", "browser_snapshot",
+	"browser_tabs", "browser_take_screenshot", "browser_type", "browser_wait_for",
+}
+
+func TestToolsAreListedWithSchemas(t *testing.T) {
+	h := newHarness(t)
+	res, err := h.cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]*sdk.Tool{}
+	var names []string
+	for _, tool := range res.Tools {
+		byName[tool.Name] = tool
+		names = append(names, tool.Name)
+	}
+	slices.Sort(names)
+	if !slices.Equal(names, toolNames) {
+		t.Fatalf("tools = %v\nwant %v", names, toolNames)
+	}
+	for _, tool := range res.Tools {
+		if len(tool.Description) < 30 {
+			t.Errorf("%s: description too short for a model: %q", tool.Name, tool.Description)
+		}
+		schema, ok := tool.InputSchema.(map[string]any)
+		if !ok || schema["type"] != "object" {
+			t.Errorf("%s: input schema %v is not an object schema", tool.Name, tool.InputSchema)
+			continue
+		}
+		props, _ := schema["properties"].(map[string]any)
+		for name, p := range props {
+			if d, _ := p.(map[string]any)["description"].(string); d == "" {
+				t.Errorf("%s: property %s has no description", tool.Name, name)
+			}
+		}
+	}
+	required := map[string][]string{
+		"browser_snapshot":        nil,
+		"browser_click":           {"ref"},
+		"browser_type":            {"ref", "text"},
+		"browser_fill":            {"ref", "text"},
+		"browser_select_option":   {"ref"},
+		"browser_check":           {"checked", "ref"},
+		"browser_press_key":       {"key"},
+		"browser_hover":           {"ref"},
+		"browser_navigate":        {"url"},
+		"browser_navigate_back":   nil,
+		"browser_tabs":            {"action"},
+		"browser_wait_for":        nil,
+		"browser_take_screenshot": nil,
+	}
+	for name, want := range required {
+		schema := byName[name].InputSchema.(map[string]any)
+		var got []string
+		if r, ok := schema["required"].([]any); ok {
+			for _, v := range r {
+				got = append(got, v.(string))
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: required = %v, want %v", name, got, want)
+		}
+	}
+	props := func(tool, prop string) map[string]any {
+		return byName[tool].InputSchema.(map[string]any)["properties"].(map[string]any)[prop].(map[string]any)
+	}
+	if e := fmt.Sprint(props("browser_snapshot", "mode")["enum"]); e != "[interactive content]" {
+		t.Errorf("snapshot mode enum = %s", e)
+	}
+	if e := fmt.Sprint(props("browser_tabs", "action")["enum"]); e != "[list new close select]" {
+		t.Errorf("tabs action enum = %s", e)
+	}
+	for _, p := range []string{"element", "ref", "doubleClick", "trusted", "snapshot", "tab"} {
+		if props("browser_click", p) == nil {
+			t.Errorf("browser_click lacks %s", p)
+		}
+	}
+	if d := props("browser_click", "ref")["description"].(string); !strings.Contains(d, "bare e3 is read as @e3") {
+		t.Errorf("ref description does not document the e3 mapping: %s", d)
+	}
+	if !byName["browser_snapshot"].Annotations.ReadOnlyHint {
+		t.Error("browser_snapshot is not marked read-only")
+	}
+	if h.connectCount() != 0 {
+		t.Errorf("listing tools connected to the host %d time(s); it should wait for a tool call", h.connectCount())
+	}
+}
+
+func TestToolsMapToOps(t *testing.T) {
+	tests := []struct {
+		tool     string
+		args     map[string]any
+		want     []call
+		contains []string
+	}{
+		{"browser_snapshot", nil,
+			[]call{{protocol.OpSnapshot, protocol.SnapshotArgs{Mode: "interactive", Budget: 40000}}}, nil},
+		{"browser_snapshot", map[string]any{"mode": "content", "budget": 500, "after": "e40", "tab": 7},
+			[]call{{protocol.OpSnapshot, protocol.SnapshotArgs{Tab: 7, Mode: "content", Budget: 500, After: "@e40"}}}, nil},
+		{"browser_click", map[string]any{"ref": "e3", "element": "Go button"},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "click", Target: "@e3"}}},
+			[]string{"Clicked @e3 (Go button)", "Tab 7 · Fixture · http://x.test/", "Refs added: @e9", "Refs gone: @e4"}},
+		{"browser_click", map[string]any{"ref": "@e3", "doubleClick": true, "trusted": true},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "dblclick", Target: "@e3", Trusted: true}}},
+			[]string{"Double-clicked @e3"}},
+		{"browser_click", map[string]any{"ref": "iframe#pay >>> button.go"},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "click", Target: "iframe#pay >>> button.go"}}}, nil},
+		{"browser_click", map[string]any{"ref": "e0"}, // not a ref: passed on for grip to judge
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "click", Target: "e0"}}}, nil},
+		{"browser_click", map[string]any{"ref": "@e3", "snapshot": true},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "click", Target: "@e3", Snapshot: true, Budget: 40000}}},
+			[]string{"Clicked @e3", "@e1: [button 'Go']"}},
+		{"browser_type", map[string]any{"ref": "e5", "text": "hello"},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "type", Target: "@e5", Text: "hello"}}},
+			[]string{`Typed "hello" into @e5`}},
+		{"browser_type", map[string]any{"ref": "e5", "text": "hello", "submit": true},
+			[]call{
+				{protocol.OpAct, protocol.ActArgs{Action: "type", Target: "@e5", Text: "hello"}},
+				{protocol.OpAct, protocol.ActArgs{Action: "press", Target: "@e5", Text: "Enter"}},
+			},
+			[]string{"and pressed Enter"}},
+		{"browser_fill", map[string]any{"ref": "e5", "text": "a@b.c"},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "fill", Target: "@e5", Text: "a@b.c"}}},
+			[]string{`Filled @e5 with "a@b.c"`}},
+		{"browser_select_option", map[string]any{"ref": "e6", "values": []string{"France", "Spain"}},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "select", Target: "@e6", Text: "France"}}},
+			[]string{`Selected "France" in @e6`, "1 more value(s) ignored"}},
+		{"browser_select_option", map[string]any{"ref": "e6", "value": "fr"},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "select", Target: "@e6", Text: "fr"}}}, nil},
+		{"browser_check", map[string]any{"ref": "e4", "checked": true},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "check", Target: "@e4"}}}, []string{"Checked @e4"}},
+		{"browser_check", map[string]any{"ref": "e4", "checked": false},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "uncheck", Target: "@e4"}}}, []string{"Unchecked @e4"}},
+		{"browser_press_key", map[string]any{"key": "Enter"},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "press", Text: "Enter"}}}, []string{"Pressed Enter"}},
+		{"browser_press_key", map[string]any{"key": "Control+A", "ref": "e2"},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "press", Target: "@e2", Text: "Control+A"}}},
+			[]string{"Pressed Control+A in @e2"}},
+		{"browser_hover", map[string]any{"ref": "e8"},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "hover", Target: "@e8"}}}, []string{"Hovered over @e8"}},
+		{"browser_navigate", map[string]any{"url": "http://y.test/"},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "navigate", Text: "http://y.test/"}}},
+			[]string{"Navigated to http://y.test/"}},
+		{"browser_navigate_back", nil,
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "back"}}}, []string{"Went back"}},
+		{"browser_tabs", map[string]any{"action": "list"},
+			[]call{{protocol.OpTabs, struct{}{}}},
+			[]string{"- 0: tab 7 (active) · Fixture · http://x.test/", "- 1: tab 9 · Other · http://y.test/"}},
+		{"browser_tabs", map[string]any{"action": "new", "url": "http://y.test/"},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "tab_new", Text: "http://y.test/"}}}, []string{"Opened tab 7"}},
+		{"browser_tabs", map[string]any{"action": "select", "index": 1},
+			[]call{{protocol.OpTabs, struct{}{}}, {protocol.OpAct, protocol.ActArgs{Action: "tab_select", Tab: 9}}},
+			[]string{"Selected tab 9"}},
+		{"browser_tabs", map[string]any{"action": "close", "tab": 9},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "tab_close", Tab: 9}}}, []string{"Closed tab 9"}},
+		{"browser_wait_for", map[string]any{"text": "clicked 1"},
+			[]call{{protocol.OpWait, protocol.WaitArgs{Text: "clicked 1", TimeoutMS: 10000}}},
+			[]string{`"clicked 1" is on the page`}},
+		{"browser_wait_for", map[string]any{"time": 0.5},
+			[]call{{protocol.OpWait, protocol.WaitArgs{MS: 500}}}, []string{"waited 0.5s"}},
+		{"browser_wait_for", map[string]any{"url": "/done", "timeout": 2, "tab": 7},
+			[]call{{protocol.OpWait, protocol.WaitArgs{Tab: 7, URL: "/done", TimeoutMS: 2000}}}, nil},
+		{"browser_wait_for", map[string]any{"textGone": "e5"},
+			[]call{{protocol.OpWait, protocol.WaitArgs{Gone: "@e5", TimeoutMS: 10000}}}, []string{`"e5" is gone`}},
+		{"browser_take_screenshot", nil,
+			[]call{{protocol.OpScreenshot, protocol.ScreenshotArgs{}}}, []string{"Screenshot of tab 7"}},
+	}
+	h := newHarness(t)
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s %v", tt.tool, tt.args), func(t *testing.T) {
+			h.host.takeCalls()
+			res := h.callTool(t, tt.tool, tt.args)
+			if res.IsError {
+				t.Fatalf("tool error: %s", text(res))
+			}
+			got := h.host.takeCalls()
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("calls\n got %+v\nwant %+v", got, tt.want)
+			}
+			for _, s := range tt.contains {
+				if !strings.Contains(text(res), s) {
+					t.Errorf("result lacks %q:\n%s", s, text(res))
+				}
+			}
+		})
+	}
+}
+
+func TestSnapshotIsTheCLIText(t *testing.T) {
+	h := newHarness(t)
+	res := h.callTool(t, "browser_snapshot", nil)
+	if len(res.Content) != 1 || text(res) != snapText {
+		t.Fatalf("snapshot content = %q, want exactly %q", text(res), snapText)
+	}
+}
+
+func TestScreenshotIsAnImage(t *testing.T) {
+	h := newHarness(t)
+	res := h.callTool(t, "browser_take_screenshot", map[string]any{"tab": 7})
+	var img *sdk.ImageContent
+	for _, c := range res.Content {
+		if ic, ok := c.(*sdk.ImageContent); ok {
+			img = ic
+		}
+	}
+	if img == nil {
+		t.Fatalf("no image content in %+v", res.Content)
+	}
+	if img.MIMEType != "image/png" || !bytes.Equal(img.Data, fakePNG) {
+		t.Errorf("image = %s %q, want image/png %q", img.MIMEType, img.Data, fakePNG)
+	}
+}
+
+func TestRefusalIsAToolError(t *testing.T) {
+	h := newHarness(t)
+	h.host.reply = func(op string, args any) (any, error) {
+		return nil, &protocol.Error{Code: protocol.CodeStaleRef, Boundary: protocol.BoundaryNode,
+			Message: "@e3: the element is no longer in the page",
+			Hint:    "take a new snapshot (grip snapshot) and use the ref it gives"}
+	}
+	res := h.callTool(t, "browser_click", map[string]any{"ref": "e3"})
+	if !res.IsError {
+		t.Fatalf("refusal is not a tool error: %+v", res)
+	}
+	want := "stale_ref (node): @e3: the element is no longer in the page — take a new snapshot (browser_snapshot) and use the ref it gives"
+	if got := text(res); got != want {
+		t.Errorf("error text\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestSubmitFailureSaysTheTextWasTyped(t *testing.T) {
+	h := newHarness(t)
+	h.host.reply = func(op string, args any) (any, error) {
+		if a := args.(protocol.ActArgs); a.Action == protocol.ActPress {
+			return nil, protocol.Errorf(protocol.CodeNotActionable, protocol.BoundaryActionability, "", "@e5: disabled")
+		}
+		return defaultReply(op, args)
+	}
+	res := h.callTool(t, "browser_type", map[string]any{"ref": "e5", "text": "x", "submit": true})
+	if !res.IsError || !strings.Contains(text(res), "not_actionable (actionability): typed the text, but pressing Enter failed: @e5: disabled") {
+		t.Errorf("result = %v %q", res.IsError, text(res))
+	}
+}
+
+func TestInvalidArgumentsAreRefused(t *testing.T) {
+	h := newHarness(t)
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"browser_click", map[string]any{}, "ref"},
+		{"browser_snapshot", map[string]any{"mode": "everything"}, "mode"},
+		{"browser_tabs", map[string]any{"action": "shuffle"}, "action"},
+		{"browser_click", map[string]any{"ref": "@e1", "button": "right"}, "button"},
+		{"browser_wait_for", map[string]any{}, "nothing to wait for"},
+		{"browser_select_option", map[string]any{"ref": "@e1"}, "no option given"},
+		{"browser_tabs", map[string]any{"action": "select", "index": 5}, "no tab at index 5"},
+	} {
+		res := h.callTool(t, tc.tool, tc.args)
+		if !res.IsError || !strings.Contains(text(res), tc.want) {
+			t.Errorf("%s %v: IsError=%v %q, want an error naming %q", tc.tool, tc.args, res.IsError, text(res), tc.want)
+		}
+	}
+	for _, c := range h.host.takeCalls() {
+		if c.Op != protocol.OpTabs {
+			t.Errorf("invalid arguments reached the host: %+v", c)
+		}
+	}
+}
+
+func TestTextGoneProbesUntilTheTextIsGone(t *testing.T) {
+	h := newHarness(t)
+	probes := 0
+	h.host.reply = func(op string, args any) (any, error) {
+		w := args.(protocol.WaitArgs)
+		if w.Text != "Loading…" || w.TimeoutMS != 1 {
+			return nil, fmt.Errorf("unexpected wait %+v", w)
+		}
+		probes++
+		if probes < 3 {
+			return fakeAct, nil // still there
+		}
+		return nil, protocol.Errorf(protocol.CodeTimeout, protocol.BoundaryTask, "", "condition not met within 1ms")
+	}
+	res := h.callTool(t, "browser_wait_for", map[string]any{"textGone": "Loading…"})
+	if res.IsError || !strings.Contains(text(res), `"Loading…" is gone`) {
+		t.Fatalf("result = %v %q", res.IsError, text(res))
+	}
+	if probes != 3 {
+		t.Errorf("%d probes, want 3", probes)
+	}
+
+	probes = -1000 // never gone
+	res = h.callTool(t, "browser_wait_for", map[string]any{"textGone": "Loading…", "timeout": 0.05})
+	if !res.IsError || !strings.HasPrefix(text(res), "timeout (task): ") {
+		t.Errorf("result = %v %q, want a timeout", res.IsError, text(res))
+	}
+}
+
+func TestConnectsLazilyAndAgainAfterALoss(t *testing.T) {
+	h := newHarness(t)
+	if n := h.connectCount(); n != 0 {
+		t.Fatalf("connected %d time(s) before any tool call", n)
+	}
+	h.mu.Lock()
+	h.connErr = protocol.Errorf(protocol.CodeNoBrowser, protocol.BoundaryHost, "start Chrome with the grip extension", "no browser with the grip extension is connected (waited 10s)")
+	h.mu.Unlock()
+	res := h.callTool(t, "browser_snapshot", nil)
+	if !res.IsError || !strings.HasPrefix(text(res), "no_browser (host): no browser") {
+		t.Fatalf("result = %v %q, want no_browser", res.IsError, text(res))
+	}
+	if res := h.callTool(t, "browser_snapshot", nil); res.IsError {
+		t.Fatalf("second call: %s", text(res))
+	}
+	h.callTool(t, "browser_snapshot", nil)
+	if n := h.connectCount(); n != 2 {
+		t.Fatalf("connects = %d, want 2 (one failed, one kept)", n)
+	}
+	h.host.reply = func(op string, args any) (any, error) {
+		return nil, fmt.Errorf("%w: EOF", client.ErrConnectionLost)
+	}
+	if res := h.callTool(t, "browser_snapshot", nil); !res.IsError {
+		t.Fatal("a lost connection is not a tool error")
+	}
+	h.host.reply = nil
+	if res := h.callTool(t, "browser_snapshot", nil); res.IsError {
+		t.Fatalf("after the loss: %s", text(res))
+	}
+	if n := h.connectCount(); n != 3 {
+		t.Errorf("connects = %d, want 3 (a new connection after the loss)", n)
+	}
+	h.host.mu.Lock()
+	closed := h.host.closed
+	h.host.mu.Unlock()
+	if closed != 1 {
+		t.Errorf("lost caller closed %d times, want 1", closed)
+	}
+}
+
+// Serve speaks newline-delimited JSON-RPC on plain reader/writer and
+// returns nil when the client closes its end.
+func TestServeOnReaderAndWriter(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	host := &fakeHost{}
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(context.Background(), inR, outW, func(context.Context) (Caller, error) { return host, nil })
+		outW.Close()
+	}()
+	cl := sdk.NewClient(&sdk.Implementation{Name: "grip-test", Version: "v0"}, nil)
+	cs, err := cl.Connect(context.Background(), &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info := cs.InitializeResult().ServerInfo; info.Name != "grip" {
+		t.Errorf("server name %q", info.Name)
+	}
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "browser_snapshot"})
+	if err != nil || text(res) != snapText {
+		t.Fatalf("snapshot over stdio: %v %q", err, text(res))
+	}
+	cs.Close()
+	select {
+	case err := <-done:
+		if err != nil && !errors.Is(err, io.ErrClosedPipe) {
+			t.Errorf("Serve = %v, want nil", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return after the client closed")
+	}
+}
+
+func TestNormRef(t *testing.T) {
+	for in, want := range map[string]string{
+		"e3": "@e3", "e12": "@e12", " e7 ": "@e7", "@e3": "@e3", "e0": "e0", "e03": "e03",
+		"ex": "ex", "#e3": "#e3", "iframe >>> e3": "iframe >>> e3", "": "",
+	} {
+		if got := normRef(in); got != want {
+			t.Errorf("normRef(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

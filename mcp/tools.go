@@ -1,0 +1,559 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/grip-dev/grip/protocol"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The tools' input types. Their JSON schemas are inferred from the fields:
+// a field without omitempty is required, the jsonschema tag is its
+// description. Extra constraints (enums, minimums) are added in addTools.
+
+// target names the element an action is for.
+type target struct {
+	Element string `json:"element,omitempty" jsonschema:"Human-readable description of the element (e.g. 'Submit button'), used only to describe what was done"`
+	Ref     string `json:"ref" jsonschema:"The element: a ref from browser_snapshot such as @e3 (a bare e3 is read as @e3), a CSS selector in the top frame, or a frame chain such as 'iframe#pay >>> button.submit'"`
+}
+
+// actOpts are the options every action takes.
+type actOpts struct {
+	Tab      int  `json:"tab,omitempty" jsonschema:"Tab id from browser_tabs; leave out for a ref (it knows its tab) or to use the active tab"`
+	Snapshot bool `json:"snapshot,omitempty" jsonschema:"Also return a fresh snapshot of the tab after the action"`
+}
+
+type snapshotIn struct {
+	Mode   string `json:"mode,omitempty" jsonschema:"interactive (default): controls only; content: also headings and text blocks"`
+	Budget int    `json:"budget,omitempty" jsonschema:"Token allowance of the snapshot text (default 40000); when it is cut, the last line says how many elements were left out"`
+	After  string `json:"after,omitempty" jsonschema:"Continue a cut snapshot after this ref (the ref its last line names, e.g. @e40)"`
+	Tab    int    `json:"tab,omitempty" jsonschema:"Tab id from browser_tabs (default: the active tab)"`
+}
+
+type clickIn struct {
+	target
+	DoubleClick bool `json:"doubleClick,omitempty" jsonschema:"Double-click instead of a single click"`
+	Trusted     bool `json:"trusted,omitempty" jsonschema:"Use real mouse input through the debugger, for pages that ignore synthetic clicks (isTrusted checks)"`
+	actOpts
+}
+
+type typeIn struct {
+	target
+	Text    string `json:"text" jsonschema:"Text to type; it is appended to what the field holds (use browser_fill to replace)"`
+	Submit  bool   `json:"submit,omitempty" jsonschema:"Press Enter in the field after typing"`
+	Trusted bool   `json:"trusted,omitempty" jsonschema:"Use real keyboard input through the debugger"`
+	actOpts
+}
+
+type fillIn struct {
+	target
+	Text    string `json:"text" jsonschema:"The field's new value; it replaces what the field holds"`
+	Trusted bool   `json:"trusted,omitempty" jsonschema:"Use real keyboard input through the debugger"`
+	actOpts
+}
+
+type selectIn struct {
+	target
+	Values []string `json:"values,omitempty" jsonschema:"Option to select, by value or visible label; grip selects one option, the first of the list"`
+	Value  string   `json:"value,omitempty" jsonschema:"Option to select, by value or visible label (instead of values)"`
+	actOpts
+}
+
+type checkIn struct {
+	target
+	Checked bool `json:"checked" jsonschema:"true to check the checkbox or radio, false to uncheck it"`
+	Trusted bool `json:"trusted,omitempty" jsonschema:"Use real mouse input through the debugger"`
+	actOpts
+}
+
+type pressIn struct {
+	Key     string `json:"key" jsonschema:"Key to press, e.g. Enter, Tab, Escape, ArrowDown, a, or a combination such as Control+A"`
+	Element string `json:"element,omitempty" jsonschema:"Human-readable description of the element, if ref is given"`
+	Ref     string `json:"ref,omitempty" jsonschema:"Element to focus and press the key in (ref like @e3, or a CSS selector); leave out to press on the page's focused element"`
+	Trusted bool   `json:"trusted,omitempty" jsonschema:"Use real keyboard input through the debugger"`
+	actOpts
+}
+
+type hoverIn struct {
+	target
+	Trusted bool `json:"trusted,omitempty" jsonschema:"Use real mouse input through the debugger"`
+	actOpts
+}
+
+type navigateIn struct {
+	URL string `json:"url" jsonschema:"The URL to open in the tab"`
+	actOpts
+}
+
+type backIn struct {
+	actOpts
+}
+
+type tabsIn struct {
+	Action string `json:"action" jsonschema:"list: list the tabs; new: open a tab (at url); close: close a tab (default: the active one); select: make a tab the active one"`
+	Index  *int   `json:"index,omitempty" jsonschema:"For close/select: the tab's 0-based position in the list"`
+	Tab    int    `json:"tab,omitempty" jsonschema:"For close/select: the tab's id (as browser_tabs list shows it), instead of index"`
+	URL    string `json:"url,omitempty" jsonschema:"For new: the URL to open (default: a blank tab)"`
+}
+
+type waitIn struct {
+	Text     string  `json:"text,omitempty" jsonschema:"Wait until this text appears on the page (any frame)"`
+	TextGone string  `json:"textGone,omitempty" jsonschema:"Wait until this text is no longer on the page; a ref such as @e5 waits until that element is gone"`
+	Time     float64 `json:"time,omitempty" jsonschema:"Just wait this many seconds"`
+	URL      string  `json:"url,omitempty" jsonschema:"Wait until the tab's URL equals or contains this"`
+	Timeout  float64 `json:"timeout,omitempty" jsonschema:"Give up on text, textGone or url after this many seconds (default 10)"`
+	Tab      int     `json:"tab,omitempty" jsonschema:"Tab id from browser_tabs (default: the active tab)"`
+}
+
+type screenshotIn struct {
+	Tab int `json:"tab,omitempty" jsonschema:"Tab id from browser_tabs (default: the active tab)"`
+}
+
+// refHelp ends the description of every tool that takes a ref.
+const refHelp = " The element is named by ref, a ref from browser_snapshot (@e3; a bare e3 is read as @e3) or a CSS selector; a stale or changed ref is refused rather than acting on another element."
+
+// addTools registers the tools on s.sdk.
+func (s *Server) addTools() {
+	ro := &sdk.ToolAnnotations{ReadOnlyHint: true}
+	addTool(s, &sdk.Tool{Name: "browser_snapshot", Title: "Page snapshot", Annotations: ro,
+		Description: "Read the page: one line per element of every frame, each with a ref (@e3) to act on, e.g. \"@e3: [textbox 'Email' value='a@b.c' required]\". " +
+			"Refs keep naming the same element while the page changes. The text is cut at the token budget; to read on, call again with after set to the ref the last line names."},
+		func(p map[string]*jsonschema.Schema) {
+			p["mode"].Enum = []any{protocol.ModeInteractive, protocol.ModeContent}
+			p["budget"].Minimum = ptr(1.0)
+			p["tab"].Minimum = ptr(1.0)
+		}, s.snapshot)
+	addTool(s, &sdk.Tool{Name: "browser_click", Title: "Click",
+		Description: "Click an element." + refHelp}, actTweaks, s.click)
+	addTool(s, &sdk.Tool{Name: "browser_type", Title: "Type text",
+		Description: "Type text into an editable element, after what it already holds; submit presses Enter afterwards." + refHelp}, actTweaks, s.typeText)
+	addTool(s, &sdk.Tool{Name: "browser_fill", Title: "Fill a field",
+		Description: "Set an input's or textarea's value, replacing what it holds (fires input and change events)." + refHelp}, actTweaks, s.fill)
+	addTool(s, &sdk.Tool{Name: "browser_select_option", Title: "Select an option",
+		Description: "Select an option in a dropdown (native select or combobox) by value or visible label." + refHelp}, actTweaks, s.selectOption)
+	addTool(s, &sdk.Tool{Name: "browser_check", Title: "Check or uncheck",
+		Description: "Check (checked=true) or uncheck (checked=false) a checkbox or radio button; nothing happens if it is already in that state." + refHelp}, actTweaks, s.check)
+	addTool(s, &sdk.Tool{Name: "browser_press_key", Title: "Press a key",
+		Description: "Press a key (Enter, Tab, Escape, ArrowDown, Control+A…) on the focused element, or in the element named by ref."}, actTweaks, s.pressKey)
+	addTool(s, &sdk.Tool{Name: "browser_hover", Title: "Hover",
+		Description: "Move the mouse over an element." + refHelp}, actTweaks, s.hover)
+	addTool(s, &sdk.Tool{Name: "browser_navigate", Title: "Navigate",
+		Description: "Open a URL in the tab (default: the active tab). Refs of the page left behind become stale."}, actTweaks, s.navigate)
+	addTool(s, &sdk.Tool{Name: "browser_navigate_back", Title: "Go back",
+		Description: "Go back to the previous page in the tab's history."}, actTweaks, s.back)
+	addTool(s, &sdk.Tool{Name: "browser_tabs", Title: "Tabs",
+		Description: "List, open, close or select browser tabs. list shows each tab's index, id, title and URL; close and select take index or tab."},
+		func(p map[string]*jsonschema.Schema) {
+			p["action"].Enum = []any{"list", "new", "close", "select"}
+			p["index"].Minimum = ptr(0.0)
+			p["tab"].Minimum = ptr(1.0)
+		}, s.tabs)
+	addTool(s, &sdk.Tool{Name: "browser_wait_for", Title: "Wait", Annotations: ro,
+		Description: "Wait for text to appear, for text (or an element's ref) to go, for the URL to match, or for a number of seconds. Conditions given together are awaited in the order time, textGone, text, url."},
+		func(p map[string]*jsonschema.Schema) {
+			p["time"].Minimum = ptr(0.0)
+			p["timeout"].Minimum = ptr(0.0)
+			p["tab"].Minimum = ptr(1.0)
+		}, s.waitFor)
+	addTool(s, &sdk.Tool{Name: "browser_take_screenshot", Title: "Screenshot", Annotations: ro,
+		Description: "Take a PNG screenshot of the visible part of the tab. Use browser_snapshot to find refs to act on; a screenshot is for seeing the page."},
+		func(p map[string]*jsonschema.Schema) { p["tab"].Minimum = ptr(1.0) }, s.screenshot)
+}
+
+// actTweaks constrains the fields the action inputs share.
+func actTweaks(p map[string]*jsonschema.Schema) {
+	if t, ok := p["tab"]; ok {
+		t.Minimum = ptr(1.0)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// addTool infers In's schema, lets tweak refine its properties, and
+// registers h, which returns either a result or a grip error.
+func addTool[In any](s *Server, t *sdk.Tool, tweak func(map[string]*jsonschema.Schema), h func(context.Context, In) (*sdk.CallToolResult, error)) {
+	schema, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcp: schema of %s: %v", t.Name, err))
+	}
+	if tweak != nil {
+		tweak(schema.Properties)
+	}
+	t.InputSchema = schema
+	sdk.AddTool(s.sdk, t, func(ctx context.Context, _ *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+		res, err := h(ctx, in)
+		if err != nil {
+			s.log.Debug("tool refused", "tool", t.Name, "err", err)
+			return toolError(err), nil, nil
+		}
+		return res, nil, nil
+	})
+}
+
+func budgetOr(n int) int {
+	if n <= 0 {
+		return protocol.DefaultBudget
+	}
+	return n
+}
+
+func (s *Server) snapshot(ctx context.Context, in snapshotIn) (*sdk.CallToolResult, error) {
+	args := protocol.SnapshotArgs{Tab: in.Tab, Mode: in.Mode, Budget: budgetOr(in.Budget), After: normRef(in.After)}
+	if args.Mode == "" {
+		args.Mode = protocol.ModeInteractive
+	}
+	var snap protocol.Snapshot
+	if err := s.call(ctx, protocol.OpSnapshot, args, &snap); err != nil {
+		return nil, err
+	}
+	return textResult(snap.Text), nil
+}
+
+// act sends one action and describes its outcome as what, then the changes.
+func (s *Server) act(ctx context.Context, args protocol.ActArgs, what string) (*sdk.CallToolResult, error) {
+	res, err := s.doAct(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	return textResult(actionText(what, res)), nil
+}
+
+func (s *Server) doAct(ctx context.Context, args protocol.ActArgs) (protocol.ActionResult, error) {
+	if args.Snapshot {
+		args.Budget = budgetOr(args.Budget)
+	}
+	var res protocol.ActionResult
+	err := s.call(ctx, protocol.OpAct, args, &res)
+	return res, err
+}
+
+// actArgs builds the common part of an action on a target.
+func actArgs(action string, t target, o actOpts, trusted bool) protocol.ActArgs {
+	return protocol.ActArgs{Action: action, Target: normRef(t.Ref), Tab: o.Tab, Trusted: trusted, Snapshot: o.Snapshot}
+}
+
+// named says which element an action was on: "@e3 (Submit button)".
+func named(locator, element string) string {
+	if element != "" {
+		return locator + " (" + element + ")"
+	}
+	return locator
+}
+
+func (s *Server) click(ctx context.Context, in clickIn) (*sdk.CallToolResult, error) {
+	action, verb := protocol.ActClick, "Clicked"
+	if in.DoubleClick {
+		action, verb = protocol.ActDblClick, "Double-clicked"
+	}
+	args := actArgs(action, in.target, in.actOpts, in.Trusted)
+	return s.act(ctx, args, verb+" "+named(args.Target, in.Element))
+}
+
+func (s *Server) typeText(ctx context.Context, in typeIn) (*sdk.CallToolResult, error) {
+	args := actArgs(protocol.ActType, in.target, in.actOpts, in.Trusted)
+	args.Text = in.Text
+	what := fmt.Sprintf("Typed %s into %s", strconv.Quote(in.Text), named(args.Target, in.Element))
+	if !in.Submit {
+		return s.act(ctx, args, what)
+	}
+	snap := args.Snapshot
+	args.Snapshot = false
+	if _, err := s.doAct(ctx, args); err != nil {
+		return nil, err
+	}
+	press := protocol.ActArgs{Action: protocol.ActPress, Target: args.Target, Tab: args.Tab, Text: "Enter", Trusted: in.Trusted, Snapshot: snap}
+	res, err := s.doAct(ctx, press)
+	if err != nil {
+		pe := *protocol.AsError(err)
+		pe.Message = "typed the text, but pressing Enter failed: " + pe.Message
+		return nil, &pe
+	}
+	return textResult(actionText(what+" and pressed Enter", res)), nil
+}
+
+func (s *Server) fill(ctx context.Context, in fillIn) (*sdk.CallToolResult, error) {
+	args := actArgs(protocol.ActFill, in.target, in.actOpts, in.Trusted)
+	args.Text = in.Text
+	return s.act(ctx, args, fmt.Sprintf("Filled %s with %s", named(args.Target, in.Element), strconv.Quote(in.Text)))
+}
+
+func (s *Server) selectOption(ctx context.Context, in selectIn) (*sdk.CallToolResult, error) {
+	value, rest := in.Value, []string(nil)
+	if len(in.Values) > 0 {
+		value, rest = in.Values[0], in.Values[1:]
+	}
+	if value == "" {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+			"pass values: [\"label or value\"]", "no option given to select")
+	}
+	args := actArgs(protocol.ActSelect, in.target, in.actOpts, false)
+	args.Text = value
+	what := fmt.Sprintf("Selected %s in %s", strconv.Quote(value), named(args.Target, in.Element))
+	if len(rest) > 0 {
+		what += fmt.Sprintf(" (grip selects one option; %d more value(s) ignored)", len(rest))
+	}
+	return s.act(ctx, args, what)
+}
+
+func (s *Server) check(ctx context.Context, in checkIn) (*sdk.CallToolResult, error) {
+	action, verb := protocol.ActCheck, "Checked"
+	if !in.Checked {
+		action, verb = protocol.ActUncheck, "Unchecked"
+	}
+	args := actArgs(action, in.target, in.actOpts, in.Trusted)
+	return s.act(ctx, args, verb+" "+named(args.Target, in.Element))
+}
+
+func (s *Server) pressKey(ctx context.Context, in pressIn) (*sdk.CallToolResult, error) {
+	if strings.TrimSpace(in.Key) == "" {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "e.g. Enter, Tab, Escape, ArrowDown, Control+A", "no key given")
+	}
+	args := actArgs(protocol.ActPress, target{Ref: in.Ref}, in.actOpts, in.Trusted)
+	args.Text = in.Key
+	what := "Pressed " + in.Key
+	if args.Target != "" {
+		what += " in " + named(args.Target, in.Element)
+	}
+	return s.act(ctx, args, what)
+}
+
+func (s *Server) hover(ctx context.Context, in hoverIn) (*sdk.CallToolResult, error) {
+	args := actArgs(protocol.ActHover, in.target, in.actOpts, in.Trusted)
+	return s.act(ctx, args, "Hovered over "+named(args.Target, in.Element))
+}
+
+func (s *Server) navigate(ctx context.Context, in navigateIn) (*sdk.CallToolResult, error) {
+	args := protocol.ActArgs{Action: protocol.ActNavigate, Text: strings.TrimSpace(in.URL), Tab: in.Tab, Snapshot: in.Snapshot}
+	return s.act(ctx, args, "Navigated to "+args.Text)
+}
+
+func (s *Server) back(ctx context.Context, in backIn) (*sdk.CallToolResult, error) {
+	args := protocol.ActArgs{Action: protocol.ActBack, Tab: in.Tab, Snapshot: in.Snapshot}
+	return s.act(ctx, args, "Went back")
+}
+
+func (s *Server) tabs(ctx context.Context, in tabsIn) (*sdk.CallToolResult, error) {
+	switch in.Action {
+	case "list":
+		list, err := s.listTabs(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return textResult(tabsText(list)), nil
+	case "new":
+		res, err := s.doAct(ctx, protocol.ActArgs{Action: protocol.ActTabNew, Text: strings.TrimSpace(in.URL)})
+		if err != nil {
+			return nil, err
+		}
+		return textResult(actionText(fmt.Sprintf("Opened tab %d", res.Tab.ID), res)), nil
+	case "close", "select":
+		id, err := s.pickTab(ctx, in)
+		if err != nil {
+			return nil, err
+		}
+		action := protocol.ActTabClose
+		if in.Action == "select" {
+			action = protocol.ActTabSelect
+			if id == 0 {
+				return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+					"pass index (0-based position from action=list) or tab (its id)", "select needs a tab")
+			}
+		}
+		res, err := s.doAct(ctx, protocol.ActArgs{Action: action, Tab: id})
+		if err != nil {
+			return nil, err
+		}
+		if id == 0 {
+			id = res.Tab.ID
+		}
+		verb := "Closed"
+		if action == protocol.ActTabSelect {
+			verb = "Selected"
+		}
+		return textResult(actionText(fmt.Sprintf("%s tab %d", verb, id), res)), nil
+	}
+	return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+		"action is one of list, new, close, select", "unknown tabs action %q", in.Action)
+}
+
+func (s *Server) listTabs(ctx context.Context) ([]protocol.Tab, error) {
+	var res protocol.TabsResult
+	if err := s.call(ctx, protocol.OpTabs, struct{}{}, &res); err != nil {
+		return nil, err
+	}
+	return res.Tabs, nil
+}
+
+// pickTab turns index or tab into a tab id; 0 means the active tab.
+func (s *Server) pickTab(ctx context.Context, in tabsIn) (int, error) {
+	if in.Tab > 0 || in.Index == nil {
+		return in.Tab, nil
+	}
+	list, err := s.listTabs(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if *in.Index < 0 || *in.Index >= len(list) {
+		return 0, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+			"browser_tabs with action=list shows the indexes", "no tab at index %d (%d tabs)", *in.Index, len(list))
+	}
+	return list[*in.Index].ID, nil
+}
+
+func tabsText(list []protocol.Tab) string {
+	if len(list) == 0 {
+		return "No tabs.\n"
+	}
+	var b strings.Builder
+	for i, t := range list {
+		mark := ""
+		if t.Active {
+			mark = " (active)"
+		}
+		fmt.Fprintf(&b, "- %d: tab %d%s · %s · %s\n", i, t.ID, mark, t.Title, t.URL)
+	}
+	return b.String()
+}
+
+func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
+
+func (s *Server) waitFor(ctx context.Context, in waitIn) (*sdk.CallToolResult, error) {
+	if in.Time <= 0 && in.Text == "" && in.TextGone == "" && in.URL == "" {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+			"pass text, textGone, url or time", "nothing to wait for")
+	}
+	timeout := seconds(in.Timeout)
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	var done []string
+	var last *protocol.ActionResult
+	if in.Time > 0 {
+		ms := int(seconds(in.Time).Milliseconds())
+		if ms < 1 {
+			ms = 1
+		}
+		var res protocol.ActionResult
+		if err := s.call(ctx, protocol.OpWait, protocol.WaitArgs{Tab: in.Tab, MS: ms}, &res); err != nil {
+			return nil, err
+		}
+		done = append(done, fmt.Sprintf("waited %gs", in.Time))
+	}
+	if in.TextGone != "" {
+		res, err := s.waitGone(ctx, in.Tab, in.TextGone, timeout)
+		if err != nil {
+			return nil, err
+		}
+		last = res
+		done = append(done, strconv.Quote(in.TextGone)+" is gone")
+	}
+	for _, c := range []struct {
+		args protocol.WaitArgs
+		what string
+	}{
+		{protocol.WaitArgs{Text: in.Text}, strconv.Quote(in.Text) + " is on the page"},
+		{protocol.WaitArgs{URL: in.URL}, "the URL matches " + strconv.Quote(in.URL)},
+	} {
+		if c.args.Text == "" && c.args.URL == "" {
+			continue
+		}
+		c.args.Tab, c.args.TimeoutMS = in.Tab, int(timeout.Milliseconds())
+		var res protocol.ActionResult
+		if err := s.call(ctx, protocol.OpWait, c.args, &res); err != nil {
+			return nil, err
+		}
+		last = &res
+		done = append(done, c.what)
+	}
+	what := "Done: " + strings.Join(done, ", ")
+	if last == nil {
+		return textResult(what + "\n"), nil
+	}
+	return textResult(actionText(what, *last)), nil
+}
+
+// waitGone waits until text (or a ref's element) is no longer on the page.
+// The host waits for text to appear; for text to go we probe with a tiny
+// timeout until the probe times out.
+func (s *Server) waitGone(ctx context.Context, tab int, text string, timeout time.Duration) (*protocol.ActionResult, error) {
+	if refLike(text) {
+		var res protocol.ActionResult
+		ref := normRef(strings.TrimPrefix(strings.TrimSpace(text), "@"))
+		args := protocol.WaitArgs{Tab: tab, Gone: ref, TimeoutMS: int(timeout.Milliseconds())}
+		if err := s.call(ctx, protocol.OpWait, args, &res); err != nil {
+			return nil, err
+		}
+		return &res, nil
+	}
+	deadline := time.Now().Add(timeout)
+	for {
+		var res protocol.ActionResult
+		err := s.call(ctx, protocol.OpWait, protocol.WaitArgs{Tab: tab, Text: text, TimeoutMS: 1}, &res)
+		if errors.Is(err, &protocol.Error{Code: protocol.CodeTimeout}) {
+			return nil, nil // the probe found no such text: it is gone
+		}
+		if err != nil {
+			return nil, err
+		}
+		if time.Now().After(deadline) {
+			return nil, protocol.Errorf(protocol.CodeTimeout, protocol.BoundaryTask,
+				"raise timeout, or take a snapshot to see what the page shows",
+				"%s was still on the page after %s", strconv.Quote(text), timeout)
+		}
+		select {
+		case <-time.After(s.gonePoll):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func (s *Server) screenshot(ctx context.Context, in screenshotIn) (*sdk.CallToolResult, error) {
+	var res protocol.ScreenshotResult
+	if err := s.call(ctx, protocol.OpScreenshot, protocol.ScreenshotArgs{Tab: in.Tab}, &res); err != nil {
+		return nil, err
+	}
+	return &sdk.CallToolResult{Content: []sdk.Content{
+		&sdk.TextContent{Text: fmt.Sprintf("Screenshot of tab %d · %s · %s", res.Tab.ID, res.Tab.Title, res.Tab.URL)},
+		&sdk.ImageContent{Data: res.PNG, MIMEType: "image/png"},
+	}}, nil
+}
+
+// actionText says what was done and what changed, then the snapshot if
+// one was asked for:
+//
+//	Clicked @e3 (Submit button)
+//	Tab 412 · Checkout — Shop · https://shop.example/checkout
+//	Refs added: @e9 @e10
+//	Refs gone: @e4
+func actionText(what string, res protocol.ActionResult) string {
+	var b strings.Builder
+	b.WriteString(what)
+	if res.Detail != "" && !strings.Contains(what, res.Detail) {
+		b.WriteString(" (" + res.Detail + ")")
+	}
+	b.WriteString("\n")
+	url, title := res.Changes.URL, res.Changes.Title
+	if url == "" {
+		url, title = res.Tab.URL, res.Tab.Title
+	}
+	if res.Tab.ID != 0 || url != "" {
+		fmt.Fprintf(&b, "Tab %d · %s · %s\n", res.Tab.ID, title, url)
+	}
+	if len(res.Changes.Added) > 0 {
+		b.WriteString("Refs added: " + strings.Join(res.Changes.Added, " ") + "\n")
+	}
+	if len(res.Changes.Gone) > 0 {
+		b.WriteString("Refs gone: " + strings.Join(res.Changes.Gone, " ") + "\n")
+	}
+	if res.Snapshot != nil {
+		b.WriteString(res.Snapshot.Text)
+	}
+	return b.String()
+}

@@ -144,7 +144,7 @@ func (h *Host) refineActError(err error, t actTarget) error {
 	c := *perr
 	c.Message = t.ref + ": " + c.Message
 	if c.Hint == "" && (c.Code == protocol.CodeStaleRef || c.Code == protocol.CodeMeaningChanged || c.Code == protocol.CodeDocumentChanged) {
-		c.Hint = "take a new snapshot (grip snapshot) and use the ref it gives"
+		c.Hint = "take a new snapshot with grip snapshot and use the ref it gives"
 	}
 	return &c
 }

@@ -53,6 +53,10 @@ type Host struct {
 	refs *refcache.Allocator
 	info protocol.HostInfo
 	tabs *tabQueues
+	// ready is closed once refs is set: the extension's events and
+	// requests wait for it, since the reader hands them over from the
+	// first frame on, before the ledger is open.
+	ready chan struct{}
 
 	mu       sync.Mutex
 	lastSnap *protocol.SnapshotInfo // guarded by mu
@@ -72,7 +76,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err := manifest.AllowedOrigin(cfg.Origin, cfg.AllowedIDs); err != nil {
 		return fmt.Errorf("%w: %v", ErrOriginRefused, err)
 	}
-	h := &Host{cfg: cfg, log: cfg.Log, port: newExtensionPort(), tabs: newTabQueues()}
+	h := &Host{cfg: cfg, log: cfg.Log, port: newExtensionPort(), tabs: newTabQueues(), ready: make(chan struct{})}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -95,9 +99,17 @@ func Run(ctx context.Context, cfg Config) error {
 			case msg.Type == "" && msg.ID != 0:
 				h.port.deliver(msg)
 			case msg.Type == "event":
-				go h.onEvent(ctx, msg.Params)
+				go func() {
+					if h.waitReady(ctx) {
+						h.onEvent(ctx, msg.Params)
+					}
+				}()
 			case msg.ID != 0:
-				go h.onExtensionRequest(ctx, msg)
+				go func() {
+					if h.waitReady(ctx) {
+						h.onExtensionRequest(ctx, msg)
+					}
+				}()
 			default:
 				h.log.Warn("unknown message from the extension", "type", msg.Type)
 			}
@@ -146,6 +158,7 @@ func Run(ctx context.Context, cfg Config) error {
 		return h.refuse(err)
 	}
 	h.refs = refs
+	close(h.ready)
 	defer func() {
 		if err := h.refs.Close(); err != nil {
 			h.log.Error("ledger: final save failed", "err", err)
@@ -186,6 +199,18 @@ func Run(ctx context.Context, cfg Config) error {
 		return err
 	case <-ctx.Done():
 		return nil
+	}
+}
+
+// waitReady waits until the host has its ledger; false when the host
+// stops first. An extension event or request that came before is handled
+// then: acting on it earlier would reach for refs that do not exist yet.
+func (h *Host) waitReady(ctx context.Context) bool {
+	select {
+	case <-h.ready:
+		return true
+	case <-ctx.Done():
+		return false
 	}
 }
 

@@ -261,9 +261,6 @@ func (h *Host) onEvent(ctx context.Context, params json.RawMessage) {
 		h.log.Warn("bad event from the extension", "err", err)
 		return
 	}
-	if h.refs == nil {
-		return
-	}
 	switch ev.Kind {
 	case "tab_removed":
 		h.refs.InvalidateTab(ev.TabID)

@@ -399,7 +399,7 @@ func TestRefusalIsAToolError(t *testing.T) {
 	h.host.reply = func(op string, args any) (any, error) {
 		return nil, &protocol.Error{Code: protocol.CodeStaleRef, Boundary: protocol.BoundaryNode,
 			Message: "@e3: the element is no longer in the page",
-			Hint:    "take a new snapshot (grip snapshot) and use the ref it gives"}
+			Hint:    "take a new snapshot with grip snapshot and use the ref it gives"}
 	}
 	res := h.callTool(t, "browser_click", map[string]any{"ref": "e3"})
 	if !res.IsError {

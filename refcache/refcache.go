@@ -409,7 +409,7 @@ func (a *Allocator) InvalidateTab(tab int) (gone []uint64) {
 }
 
 // resolveHint tells the agent how to get a ref that works.
-const resolveHint = "take a new snapshot (grip snapshot)"
+const resolveHint = "take a new snapshot with grip snapshot"
 
 // Resolve returns the entry of an active ref. A ref that was never handed
 // out or has been forgotten is refused with unknown_ref; one that is kept

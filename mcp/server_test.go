@@ -405,7 +405,7 @@ func TestRefusalIsAToolError(t *testing.T) {
 	if !res.IsError {
 		t.Fatalf("refusal is not a tool error: %+v", res)
 	}
-	want := "stale_ref (node): @e3: the element is no longer in the page — take a new snapshot (browser_snapshot) and use the ref it gives"
+	want := "stale_ref (node): @e3: the element is no longer in the page — take a new snapshot with browser_snapshot and use the ref it gives"
 	if got := text(res); got != want {
 		t.Errorf("error text\n got %q\nwant %q", got, want)
 	}

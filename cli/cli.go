@@ -187,9 +187,10 @@ Acting (a target is a ref @eN, a CSS selector, or a frame chain "iframe >>> sel"
   Action flags: --tab ID, --epoch N, --trusted, --snapshot
 Setting up:
   grip install [--browser chrome|chromium|edge|brave|vivaldi|all] [--user-data-dir DIR]
-  grip uninstall | grip doctor
+  grip uninstall | grip doctor | grip status
   grip demo [--headed] [--browser-path PATH]   see it work on a bundled site
-  grip launch [--headed] [--profile-dir DIR]   a separate Chromium with grip connected
+  grip launch [--headed] [--profile-dir DIR] [--detach] [URL]
+                                               a separate Chromium with grip connected
   grip mcp                                     MCP server on stdio for agent runners
 Every command takes --json, --profile ID and --wait DURATION (default 10s).
 Exit codes: 0 ok, 1 refused or failed, 2 usage.

@@ -108,6 +108,13 @@ func (e *Env) fill() {
 	if e.StateRoot == "" {
 		e.StateRoot, _ = statedir.Root()
 	}
+	// A relative --user-data-dir names a folder under the working
+	// directory, as it does for install; the manifest's place is absolute.
+	if e.UserDataDir != "" && e.GOOS == runtime.GOOS && !filepath.IsAbs(e.UserDataDir) {
+		if abs, err := filepath.Abs(e.UserDataDir); err == nil {
+			e.UserDataDir = abs
+		}
+	}
 }
 
 // checkExecutable checks that this grip lives where a browser can start it
@@ -178,7 +185,10 @@ func targets(env Env) ([]target, []string) {
 }
 
 // checkManifests checks each target's manifest; usable is true when at
-// least one browser can start a grip for the extension.
+// least one browser can start a grip for the extension — or, when
+// env.UserDataDir names a profile, when that profile's browser can: the
+// person asked about that one, and another browser's manifest does not
+// help it.
 func checkManifests(env Env) (checks []Check, usable bool) {
 	ts, looked := targets(env)
 	if len(ts) == 0 {
@@ -188,10 +198,20 @@ func checkManifests(env Env) (checks []Check, usable bool) {
 			Fix:    "install Chrome, Chromium, Edge, Brave or Vivaldi, or run `grip install --user-data-dir DIR` for a custom profile",
 		}}, false
 	}
+	named := ""
+	if env.UserDataDir != "" {
+		if loc, err := install.LocateUserDataDir(env.GOOS, env.UserDataDir); err == nil {
+			named = loc.File
+		}
+	}
+	namedAt := -1
 	var mine []int // indexes of the manifest checks
 	for _, t := range ts {
 		c := checkManifest(env, t)
 		usable = usable || c.OK
+		if named != "" && t.loc.File == named {
+			namedAt = len(checks)
+		}
 		mine = append(mine, len(checks))
 		checks = append(checks, c)
 		if t.loc.Browser != "" && env.GOOS != "windows" {
@@ -204,6 +224,12 @@ func checkManifests(env Env) (checks []Check, usable bool) {
 		// With no browser set up, a missing manifest is the fault to fix.
 		for _, i := range mine {
 			checks[i].Warn = false
+		}
+	}
+	if namedAt >= 0 {
+		usable = checks[namedAt].OK
+		if !usable {
+			checks[namedAt].Warn = false
 		}
 	}
 	return checks, usable

@@ -272,3 +272,36 @@ func TestNoBrowserAtAll(t *testing.T) {
 		t.Errorf("check = %+v", c)
 	}
 }
+
+// A profile named with --user-data-dir must work itself: Chrome's own
+// manifest does not help a browser started with that profile.
+func TestNamedProfile(t *testing.T) {
+	env := mustInstall(t)
+	profile := filepath.Join(t.TempDir(), "profile")
+	env.UserDataDir = profile
+	file := filepath.Join(profile, "NativeMessagingHosts", manifest.FileName)
+	r := Run(context.Background(), env)
+	c := find(t, r, "profile "+profile+" host manifest")
+	if r.OK || c.OK || c.Warn || !strings.Contains(c.Detail, file) {
+		t.Fatalf("missing manifest of the named profile: OK %v, check %+v\n%s", r.OK, c, r.Text())
+	}
+	if !strings.Contains(r.Text(), "✗ profile "+profile+" host manifest") {
+		t.Errorf("no ✗ line for the named profile:\n%s", r.Text())
+	}
+	h, err := manifest.NewHost(env.Executable, testID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := h.Marshal()
+	mustWrite(t, file, string(b), 0o644)
+	if r := Run(context.Background(), env); !r.OK {
+		t.Errorf("named profile set up, still not OK:\n%s", r.Text())
+	}
+
+	// A relative --user-data-dir names a folder under the working directory.
+	t.Chdir(filepath.Dir(profile))
+	env.UserDataDir = "profile"
+	if r := Run(context.Background(), env); !r.OK || !strings.Contains(r.Text(), "✓ profile "+profile+" host manifest") {
+		t.Errorf("relative --user-data-dir not checked as %s:\n%s", profile, r.Text())
+	}
+}

@@ -3,7 +3,7 @@
 // top level, so Chrome can wake a stopped worker for any of these events;
 // each one (re)connects to the host, which is all a wake-up needs to do.
 import { ensureConnected, notifyHost } from './native-port.js';
-import { handlePopupMessage } from './router.js';
+import { popupRequest } from './popup-api.js';
 
 const KEEPALIVE_ALARM = 'grip-keepalive';
 
@@ -25,11 +25,13 @@ chrome.tabs.onRemoved.addListener((tabId) => {
   notifyHost('tab_removed', { tabId });
 });
 
-// Only our own pages (the popup) talk to the worker: no externally_connectable,
-// and messages from content of web pages are refused by sender check.
+// Only our own pages (the popup, also when opened as a tab) talk to the
+// worker: no externally_connectable, and messages from anything whose URL is
+// not one of ours (scripts injected into web pages) are refused. popup-api.js
+// is imported statically: import() is disallowed in service workers.
 chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
-  if (sender.id !== chrome.runtime.id || sender.tab) return false;
-  handlePopupMessage(msg).then(sendResponse, (err) => sendResponse({ error: String(err && err.message || err) }));
+  if (sender.id !== chrome.runtime.id || !sender.url || !sender.url.startsWith(chrome.runtime.getURL(''))) return false;
+  popupRequest(msg).then(sendResponse, (err) => sendResponse({ error: String(err && err.message || err) }));
   return true;
 });
 

@@ -45,6 +45,13 @@ async function refresh() {
   } catch (err) {
     st = { connection: { state: 'error', error: String(err) }, errors: [] };
   }
+  // No answer (no listener took the message) or the worker's own failure:
+  // say so instead of leaving the placeholder.
+  if (!st || typeof st !== 'object') {
+    st = { connection: { state: 'error', error: 'the grip service worker did not answer' }, errors: [] };
+  } else if (st.error) {
+    st = { connection: { state: 'error', error: `the grip service worker failed: ${st.error}` }, errors: [] };
+  }
   const state = el('state');
   const conn = st.connection || {};
   state.textContent = conn.state || 'unknown';
@@ -108,7 +115,8 @@ el('snapshot').addEventListener('click', async () => {
   try {
     /** @type {any} */
     const snap = await ask({ type: 'snapshot', tabId: targetTab() });
-    if (snap && snap.error) throw new Error(snap.error);
+    if (!snap) throw new Error('the grip service worker did not answer');
+    if (snap.error) throw new Error(snap.error);
     figures.textContent = `${snap.tokens} tokens of ${snap.budget}` + (snap.omitted ? `, ${snap.omitted} omitted` : '');
     pre.textContent = snap.text;
     pre.hidden = false;
@@ -119,7 +127,12 @@ el('snapshot').addEventListener('click', async () => {
 });
 
 el('reconnect').addEventListener('click', async () => {
-  await ask({ type: 'reconnect' });
+  try {
+    await ask({ type: 'reconnect' });
+  } catch (err) {
+    el('state-error').hidden = false;
+    el('state-error').textContent = `reconnect failed: ${err && /** @type {any} */ (err).message || err}`;
+  }
   setTimeout(refresh, 500);
 });
 

@@ -30,11 +30,3 @@ export async function handleHostRequest(type, params) {
   }
 }
 
-/**
- * Messages from the popup. Imported lazily to keep the module graph acyclic.
- * @param {any} msg
- */
-export async function handlePopupMessage(msg) {
-  const { popupRequest } = await import('./popup-api.js');
-  return popupRequest(msg);
-}

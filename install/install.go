@@ -111,23 +111,36 @@ func (o *Options) fill() error {
 
 // CheckHostPath returns an error when p cannot be named in a host manifest
 // because Chrome could not start it later: p is relative, or p is a
-// `go run` build in a go-build temporary folder, which Go deletes on exit.
+// `go run` build, either in a go-build temporary folder, which Go deletes
+// on exit, or in the Go build cache, which `go clean -cache` and the
+// cache's own trimming delete.
 func CheckHostPath(p string) error {
 	if !filepath.IsAbs(p) {
 		return fmt.Errorf("%w: %q; run grip install from the installed binary, e.g. `go install ./cmd/grip && grip install`", ErrHostPathRelative, p)
 	}
 	if isGoBuildTemp(p) {
-		return fmt.Errorf("%w: %s will be deleted when it exits, so the browser could not start it; build grip first (`go install ./cmd/grip` or `go build -o ~/bin/grip ./cmd/grip`) and run `grip install` from that binary", ErrHostPathTemporary, p)
+		return fmt.Errorf("%w: Go deletes %s (when it exits, or when it trims its build cache), so the browser could not start it later; build grip first (`go install ./cmd/grip` or `go build -o ~/bin/grip ./cmd/grip`) and run `grip install` from that binary", ErrHostPathTemporary, p)
 	}
 	return nil
 }
 
-// isGoBuildTemp reports whether p lies in a go-build<digits> folder, where
-// `go run` and `go test` put their binaries (under os.TempDir or $GOTMPDIR).
+// isGoBuildTemp reports whether p is a binary of `go run` or `go test`:
+// one in a go-build<digits> folder (under os.TempDir or $GOTMPDIR), or,
+// since Go 1.24 caches `go run` binaries, one in the build cache
+// ($GOCACHE/7b/7b49…<64 hex digits>-d/grip). A temporary folder of any
+// other name is not one: binaries built there last as long as the folder.
 func isGoBuildTemp(p string) bool {
-	for _, el := range strings.Split(filepath.ToSlash(p), "/") {
+	els := strings.Split(filepath.ToSlash(p), "/")
+	for _, el := range els {
 		rest, ok := strings.CutPrefix(el, "go-build")
 		if ok && rest != "" && strings.Trim(rest, "0123456789") == "" {
+			return true
+		}
+	}
+	if n := len(els); n >= 3 {
+		dir, shard := els[n-2], els[n-3]
+		hash, ok := strings.CutSuffix(dir, "-d")
+		if ok && len(hash) == 64 && strings.Trim(hash, "0123456789abcdef") == "" && shard == hash[:2] {
 			return true
 		}
 	}

@@ -253,6 +253,10 @@ func TestUninstallRemovesExactlyWhatInstallWrote(t *testing.T) {
 	if _, err := os.Stat(foreign); err != nil {
 		t.Errorf("foreign manifest removed: %v", err)
 	}
+	// Nothing is left, so a second uninstall removes nothing.
+	if again, err := Uninstall(f.opt); err != nil || len(again) != 0 {
+		t.Errorf("second Uninstall = %v, %v; want nothing removed", again, err)
+	}
 }
 
 func TestUninstallLeavesChangedManifest(t *testing.T) {

@@ -182,6 +182,10 @@ func TestCheckHostPath(t *testing.T) {
 		{"grip", ErrHostPathRelative},
 		{"/tmp/go-build123456789/b001/exe/grip", ErrHostPathTemporary},
 		{"/var/folders/xy/T/go-build42/b001/exe/grip", ErrHostPathTemporary},
+		// Go 1.24+ runs a repeated `go run` from the build cache.
+		{"/home/u/.cache/go-build/7b/7b490b89e42e90c93771cfae099a36ddd0f6888a177ab5d178da17750395d0de-d/grip", ErrHostPathTemporary},
+		{"/tmp/grip-e2e-123/bin/grip", nil},
+		{"/home/u/7b/7b49-d/grip", nil},
 	}
 	for _, tt := range tests {
 		err := CheckHostPath(tt.path)

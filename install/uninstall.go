@@ -66,6 +66,8 @@ func Uninstall(opt Options) (removed []string, err error) {
 	}
 
 	if all && rec.ExtensionDir != "" {
+		_, statErr := os.Lstat(rec.ExtensionDir)
+		existed := statErr == nil
 		for _, f := range rec.ExtensionFiles {
 			p := filepath.Join(rec.ExtensionDir, filepath.FromSlash(f))
 			if err := os.Remove(p); err == nil {
@@ -75,7 +77,9 @@ func Uninstall(opt Options) (removed []string, err error) {
 			}
 		}
 		pruneEmpty(rec.ExtensionDir)
-		if _, err := os.Lstat(rec.ExtensionDir); errors.Is(err, fs.ErrNotExist) {
+		// Only a folder that was there was removed (a second uninstall
+		// removes nothing).
+		if _, err := os.Lstat(rec.ExtensionDir); existed && errors.Is(err, fs.ErrNotExist) {
 			removed = append(removed, rec.ExtensionDir)
 		}
 	}

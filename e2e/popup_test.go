@@ -1,0 +1,268 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/grip-dev/grip/extension"
+	"github.com/grip-dev/grip/internal/browsertest"
+	"github.com/grip-dev/grip/manifest"
+	"github.com/grip-dev/grip/protocol"
+)
+
+// popupView is what the popup shows, read from its DOM.
+type popupView struct {
+	State        string            `json:"state"`
+	StateError   string            `json:"stateError"`
+	Last         map[string]string `json:"last"`
+	Figures      string            `json:"figures"`
+	Text         string            `json:"text"`
+	TextHidden   bool              `json:"textHidden"`
+	Images       int               `json:"images"`
+	Errors       []string          `json:"errors"`
+	Facts        map[string]string `json:"facts"`
+	PreChildren  int               `json:"preChildren"`
+	PreElemCount int               `json:"preElements"`
+}
+
+// readPopupJS reads popupView out of the popup's DOM.
+const readPopupJS = `(() => {
+  const pairs = (id) => {
+    const out = {};
+    const dl = document.getElementById(id);
+    for (const dt of dl.querySelectorAll('dt')) {
+      const dd = dt.nextElementSibling;
+      if (dd && dd.tagName === 'DD') out[dt.textContent] = dd.textContent;
+    }
+    return out;
+  };
+  const pre = document.getElementById('snapshot-text');
+  return {
+    state: document.getElementById('state').textContent,
+    stateError: document.getElementById('state-error').textContent,
+    last: pairs('last-snapshot'),
+    facts: pairs('facts'),
+    figures: document.getElementById('snapshot-figures').textContent,
+    text: pre.textContent,
+    textHidden: pre.hidden,
+    images: document.querySelectorAll('img').length,
+    errors: [...document.querySelectorAll('#errors li')].map((li) => li.textContent),
+    preChildren: pre.childNodes.length,
+    preElements: pre.children.length,
+  };
+})()`
+
+// openPopup opens the extension's popup page as a tab whose snapshot
+// button reads tab, and returns its URL.
+func openPopup(t *testing.T, tab int) string {
+	t.Helper()
+	id, err := manifest.ExtensionID(extension.ManifestJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := fmt.Sprintf("chrome-extension://%s/popup.html?tab=%d", id, tab)
+	var res protocol.ActionResult
+	if code := env.GripJSON(t, &res, "tabs", "new", url); code != 0 || res.Tab.ID == 0 {
+		t.Fatalf("grip tabs new %s: exit %d: %+v", url, code, res)
+	}
+	popupTab := res.Tab.ID
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		env.Grip(ctx, "tabs", "close", fmt.Sprint(popupTab))
+	})
+	return url
+}
+
+// waitPopup re-reads the popup until ok accepts what it shows.
+func waitPopup(t *testing.T, url string, timeout time.Duration, what string, ok func(popupView) bool) popupView {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		v := browsertest.Eval[popupView](t, env, url, readPopupJS)
+		if ok(v) {
+			return v
+		}
+		if time.Now().After(deadline) {
+			b, _ := json.MarshalIndent(v, "", "  ")
+			t.Fatalf("popup never showed %s within %s; it shows:\n%s", what, timeout, b)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+func TestPopupShowsConnectionAndLastSnapshot(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/checkout.html?card="+env.Origin2)
+	// Wait for the card frame, so the snapshot reads both frames.
+	waitSnapshot(t, tab, "Card number")
+	var snap protocol.Snapshot
+	if code := env.GripJSON(t, &snap, "snapshot", "--tab", fmt.Sprint(tab)); code != 0 {
+		t.Fatalf("grip snapshot: exit %d: %+v", code, snap)
+	}
+	elements := 0
+	for _, f := range snap.Frames {
+		elements += len(f.Elements)
+	}
+	want := map[string]string{
+		"tab":             fmt.Sprint(tab),
+		"frames answered": fmt.Sprint(len(snap.Frames)),
+		"frames skipped":  fmt.Sprint(len(snap.SkippedFrames)),
+		"elements":        fmt.Sprint(elements),
+		"tokens":          fmt.Sprintf("%d of %d", snap.Tokens, snap.Budget),
+		"omitted":         fmt.Sprint(snap.Omitted),
+	}
+	if len(snap.Frames) < 2 || elements == 0 {
+		t.Fatalf("snapshot reads %d frames, %d elements; want the page and its card frame", len(snap.Frames), elements)
+	}
+
+	url := openPopup(t, tab)
+	v := waitPopup(t, url, 15*time.Second, "connected with the last snapshot", func(v popupView) bool {
+		return v.State == "connected" && v.Last["elements"] != ""
+	})
+	for k, w := range want {
+		if got := v.Last[k]; got != w {
+			t.Errorf("popup's last snapshot %q = %q, want %q (from grip snapshot)", k, got, w)
+		}
+	}
+	if v.StateError != "" {
+		t.Errorf("popup shows a connection error while connected: %q", v.StateError)
+	}
+	for _, e := range v.Errors {
+		if strings.Contains(e, "storage") || strings.Contains(e, "import") {
+			t.Errorf("popup lists an error of its own: %q", e)
+		}
+	}
+	if v.Facts["host pid"] == "" || v.Facts["protocol"] != fmt.Sprint(protocol.Version) {
+		t.Errorf("popup facts lack the host: %v", v.Facts)
+	}
+
+	// "Snapshot this tab" reads the ?tab= tab and shows its text and figures.
+	browsertest.Eval[bool](t, env, url, `document.getElementById('snapshot').click(), true`)
+	v = waitPopup(t, url, 30*time.Second, "the snapshot text", func(v popupView) bool {
+		return !v.TextHidden && v.Text != "" || strings.Contains(v.Figures, "failed")
+	})
+	if strings.Contains(v.Figures, "failed") {
+		t.Fatalf("Snapshot this tab: %s", v.Figures)
+	}
+	if !strings.Contains(v.Text, "Checkout — Shop") || !strings.Contains(v.Text, "Card number") {
+		t.Errorf("popup's snapshot text lacks the checkout page and its card frame:\n%s", v.Text)
+	}
+	if !strings.HasPrefix(v.Figures, fmt.Sprintf("%d tokens of %d", tokensOf(t, v.Figures), snap.Budget)) {
+		t.Errorf("popup's figures %q do not give the tokens of the default budget %d", v.Figures, snap.Budget)
+	}
+	// The popup's own snapshot is now the last one, and it says so.
+	waitPopup(t, url, 10*time.Second, "its own snapshot as the last one", func(v popupView) bool {
+		return strings.HasPrefix(v.Figures, strings.Split(v.Last["tokens"], " of ")[0]+" tokens of ")
+	})
+
+	// A screenshot of the popup page, as a person sees it.
+	ctx, cancel := env.TabContext(t, url)
+	defer cancel()
+	sctx, scancel := context.WithTimeout(ctx, 30*time.Second)
+	defer scancel()
+	shot, err := chromedp.Run(sctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatalf("screenshot of the popup: %v", err)
+	}
+	img, err := png.Decode(bytes.NewReader(shot))
+	if err != nil {
+		t.Fatalf("popup screenshot is not a PNG: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() < 100 || b.Dy() < 100 {
+		t.Errorf("popup screenshot is %v", b)
+	}
+	// Kept with `go test -artifacts`, for a person to look at.
+	file := filepath.Join(t.ArtifactDir(), "popup.png")
+	if err := os.WriteFile(file, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("popup screenshot: %s (%d bytes, %v)", file, len(shot), img.Bounds())
+}
+
+// tokensOf returns the token count at the start of the popup's figures.
+func tokensOf(t *testing.T, figures string) int {
+	t.Helper()
+	var n int
+	if _, err := fmt.Sscanf(figures, "%d tokens", &n); err != nil || n <= 0 {
+		t.Fatalf("popup figures %q do not start with a token count", figures)
+	}
+	return n
+}
+
+// waitSnapshot takes snapshots of tab until one contains want.
+func waitSnapshot(t *testing.T, tab int, want string) {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		var snap protocol.Snapshot
+		if code := env.GripJSON(t, &snap, "snapshot", "--tab", fmt.Sprint(tab)); code == 0 && strings.Contains(snap.Text, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("tab %d never showed %q", tab, want)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// Page text reaches the popup as text: a title and a button that look like
+// markup are shown literally, and no element is made from them.
+func TestPopupShowsPageTextAsText(t *testing.T) {
+	browsertest.Need(t, env)
+	const evil = `<img src=x onerror="document.title='pwned'">`
+	tab := env.OpenTab(t, env.Origin1+"/home.html?markup")
+	browsertest.Eval[bool](t, env, env.Origin1+"/home.html?markup", fmt.Sprintf(`(() => {
+	  document.title = %q;
+	  const b = document.createElement('button');
+	  b.textContent = %q;
+	  document.body.append(b);
+	  return true;
+	})()`, evil, evil))
+	url := openPopup(t, tab)
+	waitPopup(t, url, 15*time.Second, "connected", func(v popupView) bool { return v.State == "connected" })
+	browsertest.Eval[bool](t, env, url, `document.getElementById('snapshot').click(), true`)
+	v := waitPopup(t, url, 30*time.Second, "the snapshot text", func(v popupView) bool {
+		return !v.TextHidden && v.Text != "" || strings.Contains(v.Figures, "failed")
+	})
+	if strings.Contains(v.Figures, "failed") {
+		t.Fatalf("Snapshot this tab: %s", v.Figures)
+	}
+	if !strings.Contains(v.Text, evil) {
+		t.Errorf("popup's snapshot text does not show the markup literally:\n%s", v.Text)
+	}
+	if v.Images != 0 || v.PreElemCount != 0 {
+		t.Errorf("popup made elements from page text: %d <img>, %d elements in the <pre>", v.Images, v.PreElemCount)
+	}
+	if title := browsertest.Eval[string](t, env, url, `document.title`); title != "grip" {
+		t.Errorf("popup's title became %q", title)
+	}
+}
+
+// Reconnect drops the native port and connects again.
+func TestPopupReconnect(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/home.html")
+	url := openPopup(t, tab)
+	before := waitPopup(t, url, 15*time.Second, "connected", func(v popupView) bool {
+		return v.State == "connected" && v.Facts["host pid"] != ""
+	})
+	browsertest.Eval[bool](t, env, url, `document.getElementById('reconnect').click(), true`)
+	after := waitPopup(t, url, 10*time.Second, "connected to a new host", func(v popupView) bool {
+		return v.State == "connected" && v.Facts["host pid"] != "" && v.Facts["host pid"] != before.Facts["host pid"]
+	})
+	t.Logf("host pid %s → %s", before.Facts["host pid"], after.Facts["host pid"])
+	// grip itself works through the new host.
+	if code := env.GripJSON(t, &protocol.TabsResult{}, "tabs"); code != 0 {
+		t.Errorf("grip tabs after Reconnect: exit %d", code)
+	}
+}

@@ -218,7 +218,10 @@ func (h *Host) waitReady(ctx context.Context) bool {
 // previous host of the same profile may still hold while it exits.
 func (h *Host) openLedger(ctx context.Context, profile string) (*refcache.Allocator, error) {
 	if err := statedir.Ensure(h.cfg.Dirs.Ledger); err != nil {
-		return nil, fmt.Errorf("host: ledger dir: %w", err)
+		// An unwritable ledger dir (read-only, full, wrong owner) must not
+		// stop the host: refcache then works from memory and says what it
+		// could not do, and the host keeps serving.
+		h.noteError(fmt.Errorf("ledger: dir %s: %w; refs may not be saved", h.cfg.Dirs.Ledger, err))
 	}
 	retry := h.cfg.LedgerRetry
 	if retry == 0 {

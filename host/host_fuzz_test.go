@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"os"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -309,6 +310,9 @@ func nativeSeeds() [][]byte {
 		frame(`{"id":-1,"type":"status"}`),
 		frame(`{"id":1e400}`),
 		cat(frame(`{"id":7,"type":"status"}`), frame(`{"type":"event","params":{"kind":"navigated","tabId":5}}`)),
+		// Replies repeated for a pending call could block the reader
+		// forever (the host hung, deaf to Chrome): TestDuplicateReplies.
+		bytes.Repeat(frame(`{"id":1,"result":{"documents":[]}}`), 50),
 		hdr(0),                               // empty frame
 		hdr(protocol.MaxFromExtension + 1),   // oversized
 		cat(hdr(100), []byte(`{"type":"ev`)), // truncated body
@@ -349,7 +353,7 @@ func FuzzExtensionFrames(f *testing.F) {
 				go feed()
 			case err := <-fx.done:
 				t.Fatalf("host did not start: %v", err)
-			case <-time.After(10 * time.Second):
+			case <-time.After(20 * time.Second):
 				t.Fatal("host did not say welcome")
 			}
 		}
@@ -357,8 +361,9 @@ func FuzzExtensionFrames(f *testing.F) {
 		case <-fx.done:
 			// Any error is fine (a broken frame ends the channel); a
 			// panic or a hang is not.
-		case <-time.After(30 * time.Second):
-			t.Fatal("host did not exit after stdin closed")
+		case <-time.After(20 * time.Second):
+			buf := make([]byte, 1<<20)
+			t.Fatalf("host did not exit after stdin closed\n%s", buf[:runtime.Stack(buf, true)])
 		}
 		select {
 		case err := <-fx.served:

@@ -133,6 +133,16 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 		}
 	}
 	refs, _ := h.refs.Replace(tab, obs)
+	if withheld := countZeros(refs); withheld > 0 {
+		// The ledger could not reserve numbers for new elements (a full
+		// or read-only disk): refuse the read rather than hand out a ref
+		// that a later host could hand out again.
+		err := h.refs.Save()
+		h.noteError(fmt.Errorf("ledger: %d new elements got no ref: %w", withheld, err))
+		return raw, nil, refcache.Diff{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryHost,
+			"free space in or make writable "+h.cfg.Dirs.Ledger+", then take the snapshot again; grip status shows the last errors",
+			"the ledger cannot record new refs, so %d new elements got none: %v", withheld, err)
+	}
 	diff := h.tabs.swapShown(tab, refs)
 	results := make([]frames.FrameResult, 0, len(raw.Frames))
 	i := 0
@@ -415,4 +425,15 @@ func (h *Host) checkWait(ctx context.Context, tab int, args protocol.WaitArgs, e
 		}
 		return !res.Present, args.Gone + " is gone", nil
 	}
+}
+
+// countZeros counts the elements the allocator could give no ref.
+func countZeros(refs []uint64) int {
+	n := 0
+	for _, r := range refs {
+		if r == 0 {
+			n++
+		}
+	}
+	return n
 }

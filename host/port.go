@@ -118,13 +118,18 @@ func (p *extensionPort) call(ctx context.Context, typ string, params, result any
 }
 
 // deliver hands a reply to its waiting call; replies nobody waits for
-// (their call timed out) are dropped.
+// (their call timed out, or it already has one) are dropped.
 func (p *extensionPort) deliver(msg protocol.NativeMessage) {
 	p.mu.Lock()
 	ch := p.pending[msg.ID]
 	p.mu.Unlock()
 	if ch != nil {
-		ch <- msg
+		select {
+		case ch <- msg:
+		default:
+			// A second reply to the same id: the call has its answer.
+			// Blocking here would stop the reader, and the host with it.
+		}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/grip-dev/grip/internal/atomicfile"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/statedir"
 )
@@ -79,31 +80,7 @@ func (s *socketServer) publish(info protocol.HostInfo) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(s.infoPath, b)
-}
-
-// writeFileAtomic writes a small file whole or not at all: a temp file in
-// the same folder, then a rename, so a reader never sees half of it.
-func writeFileAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o600)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	return atomicfile.WriteFile(s.infoPath, b, 0o600)
 }
 
 func (s *socketServer) close() {

@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/grip-dev/grip/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -303,7 +304,7 @@ func writeManifest(goos string, loc Location, data []byte, rec *Receipt, hostPat
 		}
 	}
 	if fi, err := os.Stat(loc.File); !same || err != nil || (goos != "windows" && fi.Mode().Perm() != 0o644) {
-		if err := writeFile(loc.File, data, 0o644); err != nil {
+		if err := atomicfile.WriteFile(loc.File, data, 0o644); err != nil {
 			return note, fmt.Errorf("install: write %s: %w", loc.File, err)
 		}
 	}
@@ -372,7 +373,7 @@ func writeTree(fsys fs.FS, dir string) ([]string, error) {
 				return err
 			}
 		}
-		return writeFile(dst, b, 0o644)
+		return atomicfile.WriteFile(dst, b, 0o644)
 	})
 	if err != nil {
 		return files, err

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/grip-dev/grip/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -60,7 +61,7 @@ func writeReceipt(stateRoot string, r Receipt) error {
 	if err != nil {
 		return err
 	}
-	return writeFile(filepath.Join(stateRoot, ReceiptFile), append(b, '\n'), 0o600)
+	return atomicfile.WriteFile(filepath.Join(stateRoot, ReceiptFile), append(b, '\n'), 0o600)
 }
 
 // addManifest records m, replacing an earlier record of the same file.

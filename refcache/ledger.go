@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/grip-dev/grip/internal/atomicfile"
 	"io"
 	"io/fs"
 	"math"
@@ -249,19 +250,26 @@ func (a *Allocator) Close() error {
 
 // reserveLocked makes room for more numbers after a.next, plus a block,
 // writing the new high-water mark before any of them is handed out. When
-// the write fails the numbers are handed out anyway (the process never
-// repeats one) and Save reports the failure and tries again.
+// the write fails, a.reserved stays at the last reservation that reached
+// the disk: numbers below it are still handed out, none above it (a host
+// that died after handing out numbers it could not record would see them
+// handed out again by the next one); Save reports the failure, and the
+// next call that needs a number tries again. An allocator that cannot
+// write at all (New, not locked, closed) reserves in memory only.
 func (a *Allocator) reserveLocked(more uint64) {
 	want := a.next + more + reserveBlock
-	a.reserved = want
 	l := a.ledger
 	if l == nil || l.readOnly != nil || l.closed {
+		a.reserved = want
 		return
 	}
 	if err := l.write(l.hwmPath, encodeHWM(l.profile, want)); err != nil {
 		l.hwmErr = fmt.Errorf("refcache: reserve refs below %s in %s: %w", FormatRef(want), l.hwmPath, err)
+		a.reserved = l.durable
+		a.noRoomSeq = a.seq
 		return
 	}
+	a.reserved = want
 	l.durable, l.hwmErr = want, nil
 }
 
@@ -349,7 +357,7 @@ func moveAside(path string) (string, error) {
 		if err := os.Rename(path, dst); err != nil {
 			return "", err
 		}
-		_ = syncDir(filepath.Dir(path))
+		_ = atomicfile.SyncDir(filepath.Dir(path))
 		return dst, nil
 	}
 	return "", fmt.Errorf("no free name for %s.bad-%s", path, stamp)
@@ -885,3 +893,6 @@ func appendString(b []byte, s string) []byte {
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// writeFileAtomic writes a ledger file whole, 0600, durably.
+func writeFileAtomic(name string, data []byte) error { return atomicfile.WriteFile(name, data, 0o600) }

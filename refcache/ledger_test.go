@@ -375,7 +375,8 @@ func TestDiskFull(t *testing.T) {
 		{"ledger fails", func(n string) bool { return strings.HasSuffix(n, ".json") }, 3000},
 		// Nothing can be written, within the reserved block.
 		{"everything fails within the block", func(string) bool { return true }, 500},
-		// Nothing can be written, past the reserved block; the disk recovers.
+		// Nothing can be written, past the reserved block: numbers past it
+		// are withheld (0), never handed out unrecorded; the disk recovers.
 		{"everything fails past the block", func(string) bool { return true }, 3000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -396,9 +397,22 @@ func TestDiskFull(t *testing.T) {
 			if !errors.Is(err, syscall.ENOSPC) {
 				t.Fatalf("Save on a full disk = %v, want ENOSPC", err)
 			}
-			// Still working, in memory, numbers never repeated.
+			// Still working, in memory, numbers never repeated; past the
+			// reserved block none is handed out until it can be recorded.
 			more, _ := a.Merge(3, []Observed{ob("f", 0, 1, "", "")})
 			all := slices.Concat(before, during, more)
+			withheld := slices.Index(during, 0)
+			if tc.name == "everything fails past the block" {
+				if withheld <= 0 || slices.ContainsFunc(during[withheld:], func(r uint64) bool { return r != 0 }) || more[0] != 0 {
+					t.Fatalf("past the reserved block: first withheld at %d, more %v", withheld, more)
+				}
+				if _, _, next := a.Stats(); next > a.ledger.durable {
+					t.Fatalf("counter %d above the reservation on disk %d", next, a.ledger.durable)
+				}
+				all = slices.DeleteFunc(all, func(r uint64) bool { return r == 0 })
+			} else if withheld >= 0 || more[0] == 0 {
+				t.Fatalf("a number was withheld within the reserved block")
+			}
 			seen := map[uint64]bool{}
 			for _, r := range all {
 				if seen[r] {
@@ -410,6 +424,17 @@ func TestDiskFull(t *testing.T) {
 			checkInvariants(t, a)
 			if tc.name == "everything fails past the block" {
 				disk.full.Store(false)
+				// The withheld elements get numbers once the disk takes them.
+				again, _ := a.Replace(2, obs)
+				if slices.Contains(again, 0) {
+					t.Fatal("numbers still withheld after the disk recovered")
+				}
+				for _, r := range again[withheld:] {
+					if seen[r] {
+						t.Fatalf("%s handed out twice", FormatRef(r))
+					}
+				}
+				all = slices.Concat(all, again)
 				if err := a.Save(); err != nil {
 					t.Fatalf("Save after the disk recovered: %v", err)
 				}

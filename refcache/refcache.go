@@ -153,6 +153,9 @@ type Allocator struct {
 	// out without writing the hwm file again. Without a ledger it is
 	// unbounded.
 	reserved uint64
+	// noRoomSeq is the operation (seq) in which a reservation last failed:
+	// the rest of that operation does not try again.
+	noRoomSeq uint64
 
 	ledger *ledger // nil for New
 }
@@ -178,13 +181,15 @@ func newAllocator() *Allocator {
 
 // Replace records a complete snapshot of a tab: every element in obs is
 // active in tab, and every entry of tab that obs does not contain becomes
-// inactive. refs[i] is obs[i]'s ref.
+// inactive. refs[i] is obs[i]'s ref, or 0 when obs[i] is new and no number
+// could be reserved on disk (Save returns why).
 func (a *Allocator) Replace(tab int, obs []Observed) (refs []uint64, d Diff) {
 	return a.update(tab, obs, true)
 }
 
 // Merge records a partial snapshot of a tab: it adds and refreshes the
-// elements in obs and expires nothing. refs[i] is obs[i]'s ref.
+// elements in obs and expires nothing. refs[i] is obs[i]'s ref, or 0 as
+// for Replace.
 func (a *Allocator) Merge(tab int, obs []Observed) (refs []uint64, d Diff) {
 	return a.update(tab, obs, false)
 }
@@ -205,6 +210,9 @@ func (a *Allocator) update(tab int, obs []Observed, full bool) (refs []uint64, d
 	}
 	for i := range obs {
 		idx, created := a.findOrAddLocked(tab, &obs[i], len(obs)-i)
+		if idx == noSlot {
+			continue // no number could be reserved durably: refs[i] stays 0
+		}
 		s := &a.slots[idx]
 		refs[i] = s.ref
 		if a.seen.has(idx) {
@@ -247,9 +255,16 @@ func (a *Allocator) update(tab int, obs []Observed, full bool) (refs []uint64, d
 	return refs, d
 }
 
+// noSlot is findOrAddLocked's answer when a new entry needs a number that
+// could not be reserved durably.
+const noSlot = ^uint32(0)
+
 // findOrAddLocked returns the slot of o's key, adding an active entry in
 // tab when the key is new or unknown. more is how many numbers the caller
 // may still need, counting this one, so a reservation covers the batch.
+// It returns noSlot, adding nothing, when the key is new and no number
+// can be reserved on disk (a full or read-only disk past the reserved
+// block).
 func (a *Allocator) findOrAddLocked(tab int, o *Observed, more int) (idx uint32, created bool) {
 	doc := a.internDocLocked(o.Key.DocumentID)
 	k := skey{doc: doc, frame: o.Key.FrameID, local: o.Key.LocalID}
@@ -260,7 +275,13 @@ func (a *Allocator) findOrAddLocked(tab int, o *Observed, more int) (idx uint32,
 		}
 	}
 	if a.next >= a.reserved {
+		if a.noRoomSeq == a.seq {
+			return noSlot, false
+		}
 		a.reserveLocked(uint64(more))
+		if a.next >= a.reserved {
+			return noSlot, false
+		}
 	}
 	idx = uint32(len(a.slots))
 	a.slots = append(a.slots, slot{

@@ -1,14 +1,13 @@
-package install
+package atomicfile
 
 import (
 	"os"
 	"path/filepath"
 )
 
-// writeFile replaces name atomically with data: temp file in the same
-// folder, fsync, rename (MoveFileEx with MOVEFILE_REPLACE_EXISTING).
-// renameio does not build on Windows.
-func writeFile(name string, data []byte, perm os.FileMode) error {
+// replace is renameio's recipe by hand (renameio does not build on
+// Windows): os.Rename is MoveFileEx with MOVEFILE_REPLACE_EXISTING.
+func replace(name string, data []byte, perm os.FileMode) error {
 	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".tmp*")
 	if err != nil {
 		return err
@@ -31,3 +30,7 @@ func writeFile(name string, data []byte, perm os.FileMode) error {
 	}
 	return os.Rename(tmp, name)
 }
+
+// SyncDir does nothing: Windows cannot fsync a folder, and NTFS journals
+// the rename.
+func SyncDir(string) error { return nil }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/grip-dev/grip/protocol"
@@ -235,25 +234,7 @@ func (a *App) printAction(f *flags, action string, res protocol.ActionResult) {
 		a.printJSON(res)
 		return
 	}
-	var b strings.Builder
-	b.WriteString("ok: " + action)
-	if res.Detail != "" {
-		b.WriteString(" (" + res.Detail + ")")
-	}
-	if res.Changes.URL != "" {
-		fmt.Fprintf(&b, "\ntab %d · %s · %s", res.Tab.ID, res.Changes.Title, res.Changes.URL)
-	}
-	if len(res.Changes.Added) > 0 {
-		b.WriteString("\nadded: " + strings.Join(res.Changes.Added, " "))
-	}
-	if len(res.Changes.Gone) > 0 {
-		b.WriteString("\ngone: " + strings.Join(res.Changes.Gone, " "))
-	}
-	b.WriteString("\n")
-	if res.Snapshot != nil {
-		b.WriteString(res.Snapshot.Text)
-	}
-	fmt.Fprint(a.Stdout, b.String())
+	fmt.Fprint(a.Stdout, res.Text(action))
 }
 
 func cmdWait(ctx context.Context, a *App, argv []string) (bool, error) {

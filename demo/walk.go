@@ -133,7 +133,7 @@ func (w *walk) act(shown string, args protocol.ActArgs) (*protocol.ActionResult,
 	if err := w.c.Call(w.ctx, protocol.OpAct, args, &res); err != nil {
 		return nil, err
 	}
-	w.out.text(formatAction(args.Action, res))
+	w.out.text(res.Text(args.Action))
 	return &res, nil
 }
 
@@ -144,7 +144,7 @@ func (w *walk) wait(text string) error {
 	if err := w.c.Call(w.ctx, protocol.OpWait, args, &res); err != nil {
 		return w.refused(err)
 	}
-	w.out.text(formatAction("wait", res))
+	w.out.text(res.Text("wait"))
 	return nil
 }
 
@@ -347,29 +347,6 @@ func refNum(ref string) int {
 		return 0
 	}
 	return n
-}
-
-// formatAction renders an action's reply the way the CLI prints it.
-func formatAction(action string, res protocol.ActionResult) string {
-	var b strings.Builder
-	b.WriteString("ok: " + action)
-	if res.Detail != "" {
-		b.WriteString(" (" + res.Detail + ")")
-	}
-	if res.Changes.URL != "" {
-		fmt.Fprintf(&b, "\ntab %d · %s · %s", res.Tab.ID, res.Changes.Title, res.Changes.URL)
-	}
-	if len(res.Changes.Added) > 0 {
-		b.WriteString("\nadded: " + strings.Join(res.Changes.Added, " "))
-	}
-	if len(res.Changes.Gone) > 0 {
-		b.WriteString("\ngone: " + strings.Join(res.Changes.Gone, " "))
-	}
-	b.WriteString("\n")
-	if res.Snapshot != nil {
-		b.WriteString(res.Snapshot.Text)
-	}
-	return b.String()
 }
 
 // printer writes the transcript.

@@ -79,11 +79,7 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 			t.chain = loc.Chain
 		}
 	}
-	tab, err := h.resolveTab(ctx, t.tab)
-	if err != nil {
-		return nil, err
-	}
-	unlock, err := h.tabs.lock(ctx, tab)
+	tab, unlock, err := h.lockTab(ctx, t.tab)
 	if err != nil {
 		return nil, err
 	}
@@ -177,11 +173,7 @@ func (h *Host) tabAction(ctx context.Context, ext string, args protocol.ActArgs)
 		defer unlock()
 		return h.afterAction(ctx, info.ID, fmt.Sprintf("opened tab %d", info.ID), args)
 	}
-	tab, err := h.resolveTab(ctx, args.Tab)
-	if err != nil {
-		return nil, err
-	}
-	unlock, err := h.tabs.lock(ctx, tab)
+	tab, unlock, err := h.lockTab(ctx, args.Tab)
 	if err != nil {
 		return nil, err
 	}

@@ -82,6 +82,18 @@ func (h *Host) resolveTab(ctx context.Context, tab int) (int, error) {
 	return res.Tabs[0].ID, nil
 }
 
+// lockTab resolves tab (0: the active tab) and waits for its turn; the
+// caller runs the operation, then calls unlock.
+func (h *Host) lockTab(ctx context.Context, tab int) (resolved int, unlock func(), err error) {
+	if resolved, err = h.resolveTab(ctx, tab); err != nil {
+		return 0, nil, err
+	}
+	if unlock, err = h.tabs.lock(ctx, resolved); err != nil {
+		return 0, nil, err
+	}
+	return resolved, unlock, nil
+}
+
 // extFrame and extElement are the extension's per-frame snapshot result.
 type extFrame struct {
 	FrameID    int          `json:"frameId"`
@@ -183,11 +195,7 @@ func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*proto
 			return nil, err
 		}
 	}
-	tab, err := h.resolveTab(ctx, args.Tab)
-	if err != nil {
-		return nil, err
-	}
-	unlock, err := h.tabs.lock(ctx, tab)
+	tab, unlock, err := h.lockTab(ctx, args.Tab)
 	if err != nil {
 		return nil, err
 	}
@@ -235,11 +243,7 @@ func (h *Host) status() protocol.Status {
 }
 
 func (h *Host) screenshot(ctx context.Context, args protocol.ScreenshotArgs) (*protocol.ScreenshotResult, error) {
-	tab, err := h.resolveTab(ctx, args.Tab)
-	if err != nil {
-		return nil, err
-	}
-	unlock, err := h.tabs.lock(ctx, tab)
+	tab, unlock, err := h.lockTab(ctx, args.Tab)
 	if err != nil {
 		return nil, err
 	}

@@ -10,10 +10,13 @@ import (
 // Session is a Client that survives the host being restarted: read-only
 // calls (tabs, snapshot, status, screenshot) retry once on a new host by
 // themselves; a call whose outcome is unknown (an action in flight when
-// the host died) fails with host_lost instead of being retried blindly.
+// the host died) fails with host_lost at once, instead of being retried
+// blindly, and the next call connects to the new host. A Session is not
+// safe for concurrent use.
 type Session struct {
-	opt Options
-	c   *Client
+	opt  Options
+	c    *Client // nil after a lost action, until the next call reconnects
+	info protocol.HostInfo
 }
 
 // NewSession connects as Connect does.
@@ -22,14 +25,19 @@ func NewSession(ctx context.Context, opt Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Session{opt: opt, c: c}, nil
+	return &Session{opt: opt, c: c, info: c.Info}, nil
 }
 
-// Info describes the connected host.
-func (s *Session) Info() protocol.HostInfo { return s.c.Info }
+// Info describes the host last connected.
+func (s *Session) Info() protocol.HostInfo { return s.info }
 
 // Close closes the connection.
-func (s *Session) Close() error { return s.c.Close() }
+func (s *Session) Close() error {
+	if s.c == nil {
+		return nil
+	}
+	return s.c.Close()
+}
 
 // readOnly ops may be repeated without changing anything.
 func readOnly(op string) bool {
@@ -40,26 +48,37 @@ func readOnly(op string) bool {
 	return false
 }
 
+func (s *Session) reconnect(ctx context.Context) error {
+	c, err := Connect(ctx, s.opt)
+	if err != nil {
+		return err
+	}
+	s.c, s.info = c, c.Info
+	return nil
+}
+
 // Call makes a call, reconnecting once for read-only ops.
 func (s *Session) Call(ctx context.Context, op string, args, result any) error {
+	if s.c == nil {
+		if err := s.reconnect(ctx); err != nil {
+			return err
+		}
+	}
 	err := s.c.Call(ctx, op, args, result)
 	if err == nil || !errors.Is(err, ErrConnectionLost) {
 		return err
 	}
 	s.c.Close()
+	s.c = nil
 	if !readOnly(op) {
-		// Reconnect for later calls, but do not repeat this one.
-		if c, cerr := Connect(ctx, s.opt); cerr == nil {
-			s.c = c
-		}
+		// Do not repeat this one, and do not wait for a new host to say
+		// so: the next call connects.
 		return protocol.Errorf(protocol.CodeHostLost, protocol.BoundaryHost,
 			"take a new snapshot to see whether it happened before acting again",
 			"the host went away while %s was in flight; it may or may not have happened", op)
 	}
-	c, cerr := Connect(ctx, s.opt)
-	if cerr != nil {
-		return cerr
+	if err := s.reconnect(ctx); err != nil {
+		return err
 	}
-	s.c = c
 	return s.c.Call(ctx, op, args, result)
 }

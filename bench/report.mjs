@@ -10,7 +10,11 @@ const GRIPS = ['grip-cli', 'grip-socket'];
 const f1 = (x) => (x === undefined || x === null || Number.isNaN(x) ? '–' : x >= 100 ? x.toFixed(0) : x.toFixed(1));
 const pct = (x) => (x === undefined ? '–' : `${(x * 100).toFixed(1)}%`);
 const ratio = (a, b) => (a === undefined || !b ? '–' : `${(a / b).toFixed(2)}×`);
-const time = (t) => (t && t.time ? `${f1(t.time.median)} (${f1(t.time.min)}–${f1(t.time.max)})` : t && t.errors && t.errors.length ? 'failed' : '–');
+const time = (t) => {
+  if (t && t.time) return `${f1(t.time.median)} (${f1(t.time.min)}–${f1(t.time.max)})${t.time.n < 7 ? ` n=${t.time.n}` : ''}`;
+  if (t && t.skip) return `failed${t.warmupMs ? ` (warm-up ${f1(t.warmupMs)})` : ''}¹`;
+  return t && t.errors && t.errors.length ? 'failed¹' : '–';
+};
 const thousands = (n) => (n === undefined ? '–' : n.toLocaleString('en-US'));
 
 export function render(r) {
@@ -48,6 +52,18 @@ export function render(r) {
     w(`| ${p.page} | ${tools.map((n) => time(t[n])).join(' | ')} | ${ratio(t['grip-cli']?.time?.median, t.playwright?.time?.median)} | ${ratio(t['grip-socket']?.time?.median, t.playwright?.time?.median)} |`);
   }
   w();
+
+  const notes = [];
+  for (const p of r.pages) for (const [n, t] of Object.entries(p.tools)) {
+    if (t.note) notes.push(`- ${p.page} / ${n}: ${t.note}`);
+    if (t.errors && t.errors.length) notes.push(`- ¹ ${p.page} / ${n}: ${t.errors.length} failed call(s): ${t.errors[0]}${t.skip ? ' — no further runs on this page' : ''}`);
+  }
+  if (notes.length) {
+    w('Slow or failed calls:');
+    w();
+    for (const x of notes) w(x);
+    w();
+  }
 
   w('## Output tokens (o200k_base, gpt-tokenizer; ceil(chars/3) in brackets)');
   w();

@@ -1777,8 +1777,13 @@ export function gripKernel(req) {
   try {
     if (!req || typeof req !== 'object') return fail('bad_request', 'document', 'request must be an object');
     switch (req.op) {
-      case 'snapshot':
-        return snapshot(req.mode === 'content' ? 'content' : 'interactive', req.keepSignatures === true);
+      case 'snapshot': {
+        const result = snapshot(req.mode === 'content' ? 'content' : 'interactive', req.keepSignatures === true);
+        // One string crosses from the page to the worker far faster than
+        // thousands of small objects cloned one by one (bench/: 74 vs 250 ms
+        // at 5,000 elements).
+        return req.asJSON === true ? JSON.stringify(result) : result;
+      }
       case 'act':
         return act(req);
       case 'probe':

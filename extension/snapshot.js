@@ -28,6 +28,20 @@ export function withDeadline(work, what) {
 }
 
 /**
+ * The kernel answers a snapshot with one JSON string (see kernel.js); a
+ * frame that failed answers with an object or nothing.
+ * @param {any} result
+ */
+function parseResult(result) {
+  if (typeof result !== 'string') return result;
+  try {
+    return JSON.parse(result);
+  } catch (_) {
+    return null;
+  }
+}
+
+/**
  * @param {number} tabId
  * @param {string} mode
  * @param {boolean} [keepSignatures] see the kernel's snapshot
@@ -42,7 +56,7 @@ export async function snapshotTab(tabId, mode, keepSignatures) {
       target: { tabId, allFrames: true },
       world: 'ISOLATED',
       func: gripKernel,
-      args: [{ op: 'snapshot', mode, keepSignatures: !!keepSignatures }],
+      args: [{ op: 'snapshot', mode, keepSignatures: !!keepSignatures, asJSON: true }],
     }), 'the page');
   } catch (err) {
     if (err && /** @type {any} */ (err).code) throw err;
@@ -63,7 +77,7 @@ export async function snapshotTab(tabId, mode, keepSignatures) {
     const frameId = r.frameId;
     const documentId = /** @type {any} */ (r).documentId || '';
     answered.add(frameId);
-    const res = r.result;
+    const res = parseResult(r.result);
     if (liveByFrame.get(frameId) !== documentId) {
       frames.push({ frameId, documentId, url: '', error: 'navigated during the snapshot' });
     } else if (!res || res.error || !Array.isArray(res.elements)) {

@@ -254,3 +254,19 @@ func TestUnknownOp(t *testing.T) {
 	ctx := newTab(t, "ids.html")
 	wantError(t, call(t, ctx, map[string]any{"op": "nope"}), "bad_request", "document", "unknown op")
 }
+
+// The extension asks for the snapshot as one JSON string (cheaper to move
+// out of the page); it must say exactly what the object form says.
+func TestSnapshotAsJSON(t *testing.T) {
+	ctx := newTab(t, "names.html")
+	obj := snap(t, ctx, "interactive")
+	raw := eval[string](t, ctx, kernel.Expr(map[string]any{"op": "snapshot", "mode": "interactive", "asJSON": true}))
+	var got kernel.Reply
+	if err := json.Unmarshal([]byte(raw), &got); err != nil {
+		t.Fatalf("asJSON result is not JSON: %v", err)
+	}
+	got.Stats, obj.Stats = nil, nil
+	if !reflect.DeepEqual(got, obj) {
+		t.Fatalf("asJSON result differs from the object form:\n%+v\n%+v", got, obj)
+	}
+}

@@ -152,8 +152,14 @@ func (h *Host) serveConn(ctx context.Context, c net.Conn) {
 		}
 	}
 	helloed := false
+	// Requests in flight end with their client: a wait with a long
+	// timeout must not outlive the connection that asked for it.
+	ctx, cancel := context.WithCancel(ctx)
 	var inflight sync.WaitGroup
-	defer inflight.Wait()
+	defer func() {
+		cancel()
+		inflight.Wait()
+	}()
 	for {
 		var req protocol.Request
 		raw, err := r.ReadRaw()

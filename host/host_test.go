@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -355,5 +356,33 @@ func TestSwapShown(t *testing.T) {
 	}
 	if gone := q.forget(1); fmt.Sprint(gone) != "[2 4 5]" {
 		t.Fatalf("forget: %v", gone)
+	}
+}
+
+// A request in flight ends with its connection: a long wait must not keep
+// running (a goroutine, page polls) after its client went away.
+func TestRequestsEndWithTheirConnection(t *testing.T) {
+	_, _, dirs := startHost(t, "profile5")
+	info := waitPublished(t, dirs, "profile5")
+	time.Sleep(100 * time.Millisecond)
+	base := runtime.NumGoroutine()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, err := client.Dial(ctx, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go c.Call(ctx, protocol.OpWait, protocol.WaitArgs{MS: 600000}, nil)
+	time.Sleep(200 * time.Millisecond)
+	if n := runtime.NumGoroutine(); n <= base {
+		t.Fatalf("the wait is not running: %d goroutines, baseline %d", n, base)
+	}
+	c.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > base {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d goroutines 5 s after the client left, baseline %d", runtime.NumGoroutine(), base)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -279,7 +279,7 @@ func TestFaultServiceWorkerStopped(t *testing.T) {
 // no number is reused.
 func TestFaultHostKilledMidSnapshot(t *testing.T) {
 	browsertest.Need(t, env)
-	const controls = 20000
+	const controls = 40000
 	before := statusOf(t, env) // before the page is ever read
 	tab := env.OpenTab(t, env.Origin1+"/faults-slow.html?n="+strconv.Itoa(controls))
 	host := currentHost(t)
@@ -291,15 +291,15 @@ func TestFaultHostKilledMidSnapshot(t *testing.T) {
 	start := time.Now()
 	done := gripAsync(env, "snapshot", "--tab", strconv.Itoa(tab), "--json")
 	// Wait until the host has accepted the CLI's connection, then give the
-	// request a moment to reach the page: a snapshot of 20,000 controls
-	// takes seconds there.
+	// request a moment to reach the page: a snapshot of 40,000 controls
+	// takes a second or more there.
 	for socketCount(host.PID) <= sockets {
 		if time.Since(start) > 30*time.Second {
 			t.Fatal("the CLI never connected")
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	time.Sleep(400 * time.Millisecond)
+	time.Sleep(150 * time.Millisecond)
 	select {
 	case r := <-done:
 		t.Fatalf("the snapshot ended before the kill (exit %d); the page is not slow enough", r.Code)

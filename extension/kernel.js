@@ -25,6 +25,14 @@
 export function gripKernel(req) {
   'use strict';
 
+  // Stay installed in this document's isolated world (invisible to the
+  // page), so later snapshots inject only callInstalledKernel instead of
+  // shipping and compiling this whole function into every frame again.
+  // Inside the serialised function expression, gripKernel names itself.
+  if (req && typeof req.kernel === 'string') {
+    /** @type {any} */ (globalThis).__gripKernel__ = { id: req.kernel, fn: gripKernel };
+  }
+
   // ---------------------------------------------------------------- basics
 
   const NAME_MAX = 300;

@@ -3,6 +3,9 @@
 // each frame's result goes to the host, which merges, allocates refs and
 // renders. Frames that navigated while we collected are dropped, not mixed.
 import { gripKernel } from './kernel.js';
+import { callInstalledKernel, kernelID, NO_KERNEL } from './kernel-loader.js';
+
+const KERNEL_ID = kernelID();
 import { wireError, tabInfo } from './tabs.js';
 
 export const INJECTION_TIMEOUT_MS = 10000;
@@ -25,6 +28,31 @@ export function withDeadline(work, what) {
       'the page may be showing an alert, confirm, prompt or beforeunload dialog, or be busy; dismiss it or try again')), INJECTION_TIMEOUT_MS);
   });
   return /** @type {Promise<T>} */ (Promise.race([work, deadline]).finally(() => clearTimeout(timer)));
+}
+
+/**
+ * Injects the whole kernel into the documents that lacked it, each by its
+ * documentId (a frame that navigated meanwhile answers nothing).
+ * @param {number} tabId
+ * @param {chrome.scripting.InjectionResult<any>[]} missing
+ * @param {any} req
+ * @returns {Promise<Map<number, chrome.scripting.InjectionResult<any>>>}
+ */
+async function injectKernel(tabId, missing, req) {
+  const documentIds = missing.map((r) => /** @type {any} */ (r).documentId).filter(Boolean);
+  /** @type {chrome.scripting.InjectionTarget} */
+  const target = documentIds.length === missing.length
+    ? { tabId, documentIds }
+    : { tabId, frameIds: missing.map((r) => r.frameId) };
+  const got = await withDeadline(chrome.scripting.executeScript({ target, world: 'ISOLATED', func: gripKernel, args: [req] }), 'the page')
+    .catch((err) => {
+      if (err && err.code) throw err; // our deadline: the page is stuck
+      return []; // a document went away between the two injections
+    });
+  /** @type {Map<number, chrome.scripting.InjectionResult<any>>} */
+  const byFrame = new Map();
+  for (const r of got) byFrame.set(r.frameId, r);
+  return byFrame;
 }
 
 /**
@@ -51,13 +79,18 @@ export async function snapshotTab(tabId, mode, keepSignatures) {
   const started = performance.now();
   /** @type {chrome.scripting.InjectionResult<any>[]} */
   let results;
+  const req = { op: 'snapshot', mode, keepSignatures: !!keepSignatures, asJSON: true, kernel: KERNEL_ID };
   try {
+    // First the tiny caller everywhere; then the whole kernel only into
+    // the documents that do not have it yet (new pages, new frames).
     results = await withDeadline(chrome.scripting.executeScript({
-      target: { tabId, allFrames: true },
-      world: 'ISOLATED',
-      func: gripKernel,
-      args: [{ op: 'snapshot', mode, keepSignatures: !!keepSignatures, asJSON: true }],
+      target: { tabId, allFrames: true }, world: 'ISOLATED', func: callInstalledKernel, args: [req],
     }), 'the page');
+    const missing = results.filter((r) => r.result === NO_KERNEL);
+    if (missing.length > 0) {
+      const fresh = await injectKernel(tabId, missing, req);
+      results = results.map((r) => (r.result === NO_KERNEL ? fresh.get(r.frameId) || { ...r, result: null } : r));
+    }
   } catch (err) {
     if (err && /** @type {any} */ (err).code) throw err;
     throw wireError(`cannot read tab ${tabId} (${tab.url}): ${err}`, 'not_actionable', 'document',

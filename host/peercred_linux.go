@@ -1,26 +1,11 @@
 package host
 
-import (
-	"net"
+import "golang.org/x/sys/unix"
 
-	"golang.org/x/sys/unix"
-)
-
-// peerUID reads the connecting process's uid with SO_PEERCRED.
-func peerUID(c *net.UnixConn) (int, error) {
-	raw, err := c.SyscallConn()
+func peerUIDOf(fd int) (int, error) {
+	cred, err := unix.GetsockoptUcred(fd, unix.SOL_SOCKET, unix.SO_PEERCRED)
 	if err != nil {
 		return -1, err
-	}
-	var cred *unix.Ucred
-	var serr error
-	if err := raw.Control(func(fd uintptr) {
-		cred, serr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
-	}); err != nil {
-		return -1, err
-	}
-	if serr != nil {
-		return -1, serr
 	}
 	return int(cred.Uid), nil
 }

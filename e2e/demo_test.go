@@ -20,22 +20,9 @@ import (
 	"github.com/grip-dev/grip/internal/browsertest"
 )
 
-// runGripEnv runs the grip binary with GRIP_STATE_DIR and extra variables.
+// runGripEnv runs the e2e grip binary with GRIP_STATE_DIR and extra variables.
 func runGripEnv(ctx context.Context, stateDir string, extra []string, args ...string) browsertest.Result {
-	cmd := exec.CommandContext(ctx, env.Bin, args...)
-	cmd.Env = append(append(os.Environ(), "GRIP_STATE_DIR="+stateDir), extra...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		code = -1
-		errb.WriteString(err.Error())
-	}
-	return browsertest.Result{Stdout: out.String(), Stderr: errb.String(), Code: code}
+	return browsertest.RunGripEnv(ctx, env.Bin, stateDir, extra, args...)
 }
 
 // `grip demo` runs the whole loop on its own browser and bundled shop,

@@ -358,11 +358,11 @@ func TestFaultHostKilledMidSnapshot(t *testing.T) {
 	}
 }
 
-// A host killed while an action runs: the outcome is unknown, so the CLI
-// fails with host_lost (exit 1) saying it may or may not have happened, and
-// does not repeat the action; the next command works on a new host.
-func TestFaultHostKilledMidAction(t *testing.T) {
-	browsertest.Need(t, env)
+// clickSlowAndKillHost clicks a button whose handler busy-waits 3 s,
+// SIGKILLs the host once the handler has started (the page pings a test
+// server first), and returns the tab, the killed host and the CLI's result.
+func clickSlowAndKillHost(t *testing.T, flags ...string) (int, protocol.HostInfo, browsertest.Result) {
+	t.Helper()
 	started := make(chan struct{}, 8)
 	beacon := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Access-Control-Allow-Origin", "*")
@@ -376,7 +376,7 @@ func TestFaultHostKilledMidAction(t *testing.T) {
 	slow := mustRef(t, snapshot(t, tab), "button", "Slow action")
 	host := currentHost(t)
 
-	done := gripAsync(env, "click", slow, "--json")
+	done := gripAsync(env, append([]string{"click", slow}, flags...)...)
 	select {
 	case <-started: // the click handler runs: it busy-waits 3 s from now
 	case r := <-done:
@@ -387,7 +387,15 @@ func TestFaultHostKilledMidAction(t *testing.T) {
 	if err := syscall.Kill(host.PID, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	r := <-done
+	return tab, host, <-done
+}
+
+// A host killed while an action runs: the outcome is unknown, so the CLI
+// fails with host_lost (exit 1) saying it may or may not have happened, and
+// does not repeat the action; the next command works on a new host.
+func TestFaultHostKilledMidAction(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, host, r := clickSlowAndKillHost(t, "--json")
 	var out struct {
 		Error *protocol.Error `json:"error"`
 	}
@@ -419,26 +427,7 @@ func TestFaultHostKilledMidAction(t *testing.T) {
 // `grip: host_lost: …`.
 func TestFaultHostLostPlainOutput(t *testing.T) {
 	browsertest.Need(t, env)
-	started := make(chan struct{}, 8)
-	beacon := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Access-Control-Allow-Origin", "*")
-		select {
-		case started <- struct{}{}:
-		default:
-		}
-	}))
-	defer beacon.Close()
-	tab := env.OpenTab(t, env.Origin1+"/faults-slow.html?beacon="+url.QueryEscape(beacon.URL+"/started"))
-	slow := mustRef(t, snapshot(t, tab), "button", "Slow action")
-	host := currentHost(t)
-	done := gripAsync(env, "click", slow)
-	select {
-	case <-started:
-	case <-time.After(60 * time.Second):
-		t.Fatal("the click handler never started")
-	}
-	syscall.Kill(host.PID, syscall.SIGKILL)
-	r := <-done
+	_, host, r := clickSlowAndKillHost(t)
 	if r.Code != 1 || !strings.HasPrefix(r.Stderr, "grip: host_lost: ") || r.Stdout != "" {
 		t.Fatalf("plain click across the host kill: exit %d\nstdout %q\nstderr %q", r.Code, r.Stdout, r.Stderr)
 	}

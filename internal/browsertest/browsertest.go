@@ -326,8 +326,14 @@ func (e *Env) BinOrSkip(t testing.TB) string {
 
 // RunGrip runs bin with GRIP_STATE_DIR=stateDir.
 func RunGrip(ctx context.Context, bin, stateDir string, args ...string) Result {
+	return RunGripEnv(ctx, bin, stateDir, nil, args...)
+}
+
+// RunGripEnv is RunGrip with extra environment variables ("K=V"), which
+// win over the test process's own.
+func RunGripEnv(ctx context.Context, bin, stateDir string, extra []string, args ...string) Result {
 	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = append(os.Environ(), "GRIP_STATE_DIR="+stateDir)
+	cmd.Env = append(append(os.Environ(), "GRIP_STATE_DIR="+stateDir), extra...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

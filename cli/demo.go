@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/grip-dev/grip/browser"
+	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/demo"
 	"github.com/grip-dev/grip/protocol"
 )
@@ -34,7 +34,7 @@ func cmdDemo(ctx context.Context, a *App, args []string) (bool, error) {
 	switch {
 	case err == nil:
 		return false, nil
-	case errors.Is(err, browser.ErrNotFound), errors.Is(err, browser.ErrNoDisplay), errors.Is(err, browser.ErrExited):
+	case errors.Is(err, launcher.ErrNotFound), errors.Is(err, launcher.ErrNoDisplay), errors.Is(err, launcher.ErrExited):
 		return false, protocol.Errorf(protocol.CodeNoBrowser, protocol.BoundaryBrowser, "", "%v", err)
 	case ctx.Err() != nil:
 		return false, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryHost, "", "demo interrupted; the browser, the shop and the temp files are gone")

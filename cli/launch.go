@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
-	"github.com/grip-dev/grip/browser"
+	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/client"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/statedir"
@@ -57,7 +57,7 @@ func cmdLaunch(ctx context.Context, a *App, args []string) (bool, error) {
 	if len(pos) == 1 {
 		url = pos[0]
 	}
-	bin, err := browser.Find(*path)
+	bin, err := launcher.Find(*path)
 	if err != nil {
 		return *f.json, protocol.Errorf(protocol.CodeNoBrowser, protocol.BoundaryBrowser, "", "%v", err)
 	}
@@ -75,7 +75,7 @@ func cmdLaunch(ctx context.Context, a *App, args []string) (bool, error) {
 	if err != nil {
 		return *f.json, fmt.Errorf("launch: cannot find the grip binary to install as the host: %w", err)
 	}
-	extDir, err := browser.PrepareProfile(*profileDir, self)
+	extDir, err := launcher.PrepareProfile(*profileDir, self)
 	if err != nil {
 		return *f.json, err
 	}
@@ -87,12 +87,12 @@ func cmdLaunch(ctx context.Context, a *App, args []string) (bool, error) {
 		return *f.json, err
 	}
 	defer logf.Close()
-	proc, err := browser.Start(ctx, browser.Options{
+	proc, err := launcher.Start(ctx, launcher.Options{
 		Path: bin, ProfileDir: *profileDir, ExtDir: extDir, Headed: *headed, URL: url,
 		Env: []string{statedir.EnvVar + "=" + dirs.Root}, Output: logf, Detach: *detach,
 	})
 	if err != nil {
-		if errors.Is(err, browser.ErrNoDisplay) {
+		if errors.Is(err, launcher.ErrNoDisplay) {
 			err = protocol.Errorf(protocol.CodeNoBrowser, protocol.BoundaryBrowser, "", "%v", err)
 		}
 		return *f.json, err
@@ -153,7 +153,7 @@ func cmdLaunch(ctx context.Context, a *App, args []string) (bool, error) {
 // itself in runtimeDir, and checks that it answers. Other browsers may be
 // connected already (the user's own Chrome): only a host that proc started
 // counts.
-func waitOwnHost(ctx context.Context, runtimeDir string, proc *browser.Process, wait time.Duration) (protocol.HostInfo, error) {
+func waitOwnHost(ctx context.Context, runtimeDir string, proc *launcher.Process, wait time.Duration) (protocol.HostInfo, error) {
 	if err := statedir.Ensure(runtimeDir); err != nil {
 		return protocol.HostInfo{}, err
 	}

@@ -16,7 +16,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/grip-dev/grip/browser"
+	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/client"
 	"github.com/grip-dev/grip/statedir"
 )
@@ -44,7 +44,7 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	if cfg.ConnectWait <= 0 {
 		cfg.ConnectWait = 30 * time.Second
 	}
-	path, err := browser.Find(cfg.BrowserPath)
+	path, err := launcher.Find(cfg.BrowserPath)
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func Run(ctx context.Context, cfg Config) (err error) {
 		}
 	}()
 
-	extDir, err := browser.PrepareProfile(filepath.Join(root, "profile"), cfg.GripBin)
+	extDir, err := launcher.PrepareProfile(filepath.Join(root, "profile"), cfg.GripBin)
 	if err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	if err := os.Mkdir(tmp, 0o700); err != nil {
 		return err
 	}
-	proc, err := browser.Start(ctx, browser.Options{
+	proc, err := launcher.Start(ctx, launcher.Options{
 		Path: path, ProfileDir: filepath.Join(root, "profile"), ExtDir: extDir, Headed: cfg.Headed,
 		Env: []string{statedir.EnvVar + "=" + stateDir, "TMPDIR=" + tmp}, URL: site.CheckoutURL(), Output: logf,
 	})
@@ -143,7 +143,7 @@ func Run(ctx context.Context, cfg Config) (err error) {
 
 // connect waits for the host of the browser's extension, giving up early
 // when the browser exits.
-func connect(ctx context.Context, proc *browser.Process, runtimeDir string, wait time.Duration) (*client.Session, error) {
+func connect(ctx context.Context, proc *launcher.Process, runtimeDir string, wait time.Duration) (*client.Session, error) {
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
@@ -193,10 +193,10 @@ func tail(path string, n int) string {
 func waitGone(pids []int, d time.Duration) {
 	deadline := time.Now().Add(d)
 	for _, pid := range pids {
-		for browser.Alive(pid) && time.Now().Before(deadline) {
+		for launcher.Alive(pid) && time.Now().Before(deadline) {
 			time.Sleep(50 * time.Millisecond)
 		}
-		if browser.Alive(pid) {
+		if launcher.Alive(pid) {
 			if p, err := os.FindProcess(pid); err == nil {
 				_ = p.Kill()
 			}

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/grip-dev/grip/browser"
+	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/internal/browsertest"
 )
 
@@ -102,10 +102,10 @@ func stopLaunched(t *testing.T, l launched) {
 		_ = syscall.Kill(-l.BrowserPID, syscall.SIGKILL)
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) && (browser.Alive(l.BrowserPID) || browser.Alive(l.HostPID) || browser.GroupAlive(l.BrowserPID)) {
+	for time.Now().Before(deadline) && (launcher.Alive(l.BrowserPID) || launcher.Alive(l.HostPID) || launcher.GroupAlive(l.BrowserPID)) {
 		time.Sleep(100 * time.Millisecond)
 	}
-	if browser.Alive(l.HostPID) {
+	if launcher.Alive(l.HostPID) {
 		t.Errorf("host %d still runs after its browser was killed", l.HostPID)
 	}
 }
@@ -127,7 +127,7 @@ func TestLaunchDetach(t *testing.T) {
 	if l.BrowserPID <= 0 || l.HostPID <= 0 || l.Profile == "" || l.Socket == "" || l.ProfileDir != profile {
 		t.Fatalf("launch printed %+v", l)
 	}
-	if !browser.Alive(l.BrowserPID) {
+	if !launcher.Alive(l.BrowserPID) {
 		t.Fatalf("the browser (pid %d) did not outlive grip launch --detach", l.BrowserPID)
 	}
 	if _, err := os.Stat(filepath.Join(profile, "NativeMessagingHosts", "dev.grip.host.json")); err != nil {
@@ -173,7 +173,7 @@ func TestLaunchStopsOnInterrupt(t *testing.T) {
 		t.Fatalf("grip launch --json printed no JSON: %v\nstderr: %s", err, errb.String())
 	}
 	t.Cleanup(func() { stopLaunched(t, l) })
-	if !browser.Alive(l.BrowserPID) {
+	if !launcher.Alive(l.BrowserPID) {
 		t.Fatalf("browser %d is not running", l.BrowserPID)
 	}
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
@@ -182,7 +182,7 @@ func TestLaunchStopsOnInterrupt(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Fatalf("grip launch after Ctrl-C: %v\nstderr: %s", err, errb.String())
 	}
-	if browser.Alive(l.BrowserPID) || browser.GroupAlive(l.BrowserPID) {
+	if launcher.Alive(l.BrowserPID) || launcher.GroupAlive(l.BrowserPID) {
 		t.Errorf("the browser's process group %d outlived grip launch", l.BrowserPID)
 	}
 }
@@ -230,7 +230,7 @@ func TestDemoInterrupted(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
 		t.Errorf("grip demo after Ctrl-C: %v, want exit 1; stderr: %s", err, errb.String())
 	}
-	if browser.GroupAlive(pid) {
+	if launcher.GroupAlive(pid) {
 		t.Errorf("the demo's browser (process group %d) outlived it", pid)
 		_ = syscall.Kill(-pid, syscall.SIGKILL)
 	}

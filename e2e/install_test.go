@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/grip-dev/grip/browser"
+	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/client"
 	"github.com/grip-dev/grip/extension"
 	"github.com/grip-dev/grip/install"
@@ -176,7 +176,7 @@ func liveHosts(runtimeDir string) []protocol.HostInfo {
 	hosts, _ := client.Hosts(runtimeDir)
 	var live []protocol.HostInfo
 	for _, h := range hosts {
-		if browser.Alive(h.PID) {
+		if launcher.Alive(h.PID) {
 			live = append(live, h)
 		}
 	}
@@ -243,7 +243,7 @@ func TestInstallThenConnect(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer logf.Close()
-	proc, err := browser.Start(context.Background(), browser.Options{
+	proc, err := launcher.Start(context.Background(), launcher.Options{
 		Path: path, ProfileDir: ie.profile, ExtDir: res.ExtensionDir, Output: logf,
 		Env: []string{"HOME=" + ie.home, "GRIP_STATE_DIR=" + ie.state},
 	})

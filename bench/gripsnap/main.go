@@ -27,7 +27,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/grip-dev/grip/browser"
+	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/client"
 	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/protocol"
@@ -64,7 +64,7 @@ func printJSON(v any) {
 }
 
 // prepare writes grip's host manifest and extension into a profile folder
-// (browser.PrepareProfile, as grip launch does) and prints the flags grip's
+// (launcher.PrepareProfile, as grip launch does) and prints the flags grip's
 // own launches use, so the benchmark's Chromium matches them.
 func prepare(argv []string) error {
 	f := flag.NewFlagSet("prepare", flag.ExitOnError)
@@ -74,11 +74,11 @@ func prepare(argv []string) error {
 	if *profile == "" || *bin == "" {
 		return errors.New("prepare needs -profile and -grip")
 	}
-	ext, err := browser.PrepareProfile(*profile, *bin)
+	ext, err := launcher.PrepareProfile(*profile, *bin)
 	if err != nil {
 		return err
 	}
-	printJSON(map[string]any{"ext_dir": ext, "flags": browser.Flags(*profile, ext, false)})
+	printJSON(map[string]any{"ext_dir": ext, "flags": launcher.Flags(*profile, ext, false)})
 	return nil
 }
 

@@ -24,7 +24,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-	"github.com/grip-dev/grip/browser"
+	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -32,9 +32,9 @@ import (
 const RequireEnv = "GRIP_REQUIRE_BROWSER"
 
 // FindBrowser returns a Chromium-family browser's path ($GRIP_BROWSER,
-// PATH, then the usual install locations: browser.Find), or "".
+// PATH, then the usual install locations: launcher.Find), or "".
 func FindBrowser() string {
-	p, err := browser.Find("")
+	p, err := launcher.Find("")
 	if err != nil {
 		return ""
 	}
@@ -178,12 +178,12 @@ func ModuleRoot() (string, error) {
 }
 
 // WriteExtension writes the embedded extension to dir.
-func WriteExtension(dir string) error { return browser.WriteExtension(dir) }
+func WriteExtension(dir string) error { return launcher.WriteExtension(dir) }
 
 // WriteHostManifest puts grip's host manifest where Chromium looks for a
 // custom --user-data-dir: DIR/NativeMessagingHosts/.
 func WriteHostManifest(profileDir, bin string) error {
-	return browser.WriteHostManifest(profileDir, bin)
+	return launcher.WriteHostManifest(profileDir, bin)
 }
 
 func (e *Env) serve(host string, files fs.FS) (string, error) {
@@ -207,12 +207,12 @@ func FixtureHandler(files fs.FS) http.Handler {
 }
 
 // BrowserFlags are the flags DESIGN §9 verified on this kind of machine,
-// the same list `grip demo` and `grip launch` use (browser.Flags), as
+// the same list `grip demo` and `grip launch` use (launcher.Flags), as
 // chromedp options.
 func BrowserFlags(profileDir, extDir string, headed bool) []chromedp.ExecAllocatorOption {
 	var opts []chromedp.ExecAllocatorOption
-	for _, f := range browser.Flags(profileDir, extDir, headed) {
-		opts = append(opts, chromedp.Flag(browser.SplitFlag(f)))
+	for _, f := range launcher.Flags(profileDir, extDir, headed) {
+		opts = append(opts, chromedp.Flag(launcher.SplitFlag(f)))
 	}
 	return opts
 }

@@ -1,10 +1,10 @@
-// Package browser finds a Chromium-family browser, prepares a profile
+// Package launcher finds a Chromium-family browser, prepares a profile
 // folder with grip installed in it (the host manifest in
 // NativeMessagingHosts/ and the embedded extension written out), and runs
 // the browser in its own process group so that everything it started can be
 // stopped at once. `grip demo`, `grip launch` and the real-browser test
 // harness all start browsers through it, with the same flags.
-package browser
+package launcher
 
 import (
 	"errors"

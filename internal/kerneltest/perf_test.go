@@ -1,4 +1,4 @@
-package kernel_test
+package kerneltest_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/grip-dev/grip/kernel"
+	"github.com/grip-dev/grip/internal/kerneltest"
 )
 
 // heapUsed collects garbage and returns the page's used JS heap and the
@@ -35,7 +35,7 @@ func heapUsed(tb testing.TB, ctx context.Context) (js, dom float64) {
 func TestNoLeakOnRerender(t *testing.T) {
 	ctx := newTab(t, "table.html")
 	// The kernel as a page function, so the loop runs in the page.
-	eval[any](t, ctx, `window.__k = `+kernel.Source())
+	eval[any](t, ctx, `window.__k = `+kerneltest.Source())
 	eval[any](t, ctx, `(() => { for (let i = 0; i < 20; i++) { render(); __k({op: 'snapshot', mode: 'interactive'}); } })()`)
 	js0, dom0 := heapUsed(t, ctx)
 	n := eval[int](t, ctx, `(() => {
@@ -77,7 +77,7 @@ func TestSnapshot5000(t *testing.T) {
 
 func BenchmarkSnapshot5000(b *testing.B) {
 	ctx := newTab(b, "many.html")
-	eval[any](b, ctx, `window.__k = `+kernel.Source())
+	eval[any](b, ctx, `window.__k = `+kerneltest.Source())
 	snap(b, ctx, "interactive") // warm: every id assigned
 	var total float64
 	b.ResetTimer()
@@ -90,7 +90,7 @@ func BenchmarkSnapshot5000(b *testing.B) {
 
 func BenchmarkSnapshot5000Content(b *testing.B) {
 	ctx := newTab(b, "many.html")
-	eval[any](b, ctx, `window.__k = `+kernel.Source())
+	eval[any](b, ctx, `window.__k = `+kerneltest.Source())
 	var total float64
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

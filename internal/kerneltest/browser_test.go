@@ -1,4 +1,4 @@
-package kernel_test
+package kerneltest_test
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/grip-dev/grip/kernel"
+	"github.com/grip-dev/grip/internal/kerneltest"
 )
 
 // One browser and one fixture server for the whole package; every test gets
@@ -106,10 +106,10 @@ func newTab(tb testing.TB, page string) context.Context {
 }
 
 // call runs the kernel with req in the page and decodes its reply.
-func call(tb testing.TB, ctx context.Context, req any) kernel.Reply {
+func call(tb testing.TB, ctx context.Context, req any) kerneltest.Reply {
 	tb.Helper()
 	raw := callRaw(tb, ctx, req)
-	var r kernel.Reply
+	var r kerneltest.Reply
 	if err := json.Unmarshal(raw, &r); err != nil {
 		tb.Fatalf("decode %s: %v", raw, err)
 	}
@@ -118,7 +118,7 @@ func call(tb testing.TB, ctx context.Context, req any) kernel.Reply {
 
 func callRaw(tb testing.TB, ctx context.Context, req any) []byte {
 	tb.Helper()
-	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](kernel.Expr(req), chromedp.EvalAwaitPromise))
+	raw, err := chromedp.Run(ctx, chromedp.Evaluate[[]byte](kerneltest.Expr(req), chromedp.EvalAwaitPromise))
 	if err != nil {
 		tb.Fatalf("kernel %v: %v", req, err)
 	}
@@ -135,7 +135,7 @@ func eval[T any](tb testing.TB, ctx context.Context, expr string) T {
 	return v
 }
 
-func snap(tb testing.TB, ctx context.Context, mode string) kernel.Reply {
+func snap(tb testing.TB, ctx context.Context, mode string) kerneltest.Reply {
 	tb.Helper()
 	r := call(tb, ctx, map[string]any{"op": "snapshot", "mode": mode})
 	if r.Error != nil {
@@ -144,14 +144,14 @@ func snap(tb testing.TB, ctx context.Context, mode string) kernel.Reply {
 	return r
 }
 
-func act(tb testing.TB, ctx context.Context, req map[string]any) kernel.Reply {
+func act(tb testing.TB, ctx context.Context, req map[string]any) kerneltest.Reply {
 	tb.Helper()
 	req["op"] = "act"
 	return call(tb, ctx, req)
 }
 
 // find returns the element with that role and name, or nil.
-func find(els []kernel.Element, role, name string) *kernel.Element {
+func find(els []kerneltest.Element, role, name string) *kerneltest.Element {
 	for i := range els {
 		if els[i].Role == role && els[i].Name == name {
 			return &els[i]
@@ -160,7 +160,7 @@ func find(els []kernel.Element, role, name string) *kernel.Element {
 	return nil
 }
 
-func mustFind(tb testing.TB, els []kernel.Element, role, name string) kernel.Element {
+func mustFind(tb testing.TB, els []kerneltest.Element, role, name string) kerneltest.Element {
 	tb.Helper()
 	e := find(els, role, name)
 	if e == nil {
@@ -169,7 +169,7 @@ func mustFind(tb testing.TB, els []kernel.Element, role, name string) kernel.Ele
 	return *e
 }
 
-func dump(els []kernel.Element) string {
+func dump(els []kerneltest.Element) string {
 	var b strings.Builder
 	for _, e := range els {
 		fmt.Fprintf(&b, "  %d [%s %q", e.ID, e.Role, e.Name)
@@ -189,7 +189,7 @@ func logOf(tb testing.TB, ctx context.Context) []string {
 	return eval[[]string](tb, ctx, `window.__log`)
 }
 
-func wantError(tb testing.TB, r kernel.Reply, code, boundary, msgPart string) {
+func wantError(tb testing.TB, r kerneltest.Reply, code, boundary, msgPart string) {
 	tb.Helper()
 	if r.Error == nil {
 		tb.Fatalf("want %s/%s error, got %+v", code, boundary, r)
@@ -199,7 +199,7 @@ func wantError(tb testing.TB, r kernel.Reply, code, boundary, msgPart string) {
 	}
 }
 
-func wantOK(tb testing.TB, r kernel.Reply) {
+func wantOK(tb testing.TB, r kerneltest.Reply) {
 	tb.Helper()
 	if r.Error != nil || !r.OK {
 		tb.Fatalf("want ok, got error %v (%+v)", r.Error, r)

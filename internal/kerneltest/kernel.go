@@ -1,11 +1,11 @@
-// Package kernel gives Go code grip's in-page kernel (extension/kernel.js):
-// the standalone function the extension injects into every frame, as
-// JavaScript that the host and real-browser tests can evaluate.
+// Package kerneltest evaluates grip's in-page kernel (extension/kernel.js)
+// in an ordinary page, for tests: the host never runs it itself; the
+// extension injects it into every frame.
 //
 // The kernel answers one request per call: {op:"snapshot"}, {op:"act"},
 // {op:"probe"}, {op:"frameOffset"} and {op:"frameId"}; the reply types below
 // describe what it returns.
-package kernel
+package kerneltest
 
 import (
 	"encoding/json"

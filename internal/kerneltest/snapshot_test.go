@@ -1,4 +1,4 @@
-package kernel_test
+package kerneltest_test
 
 import (
 	"encoding/json"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/grip-dev/grip/kernel"
+	"github.com/grip-dev/grip/internal/kerneltest"
 )
 
 func TestSnapshotSkipsWhatIsNotThere(t *testing.T) {
@@ -136,7 +136,7 @@ func TestAccessibleNames(t *testing.T) {
 }
 
 // byName maps name → id for the elements of a snapshot.
-func byName(els []kernel.Element) map[string]int64 {
+func byName(els []kerneltest.Element) map[string]int64 {
 	m := map[string]int64{}
 	for _, e := range els {
 		m[e.Name] = e.ID
@@ -260,8 +260,8 @@ func TestUnknownOp(t *testing.T) {
 func TestSnapshotAsJSON(t *testing.T) {
 	ctx := newTab(t, "names.html")
 	obj := snap(t, ctx, "interactive")
-	raw := eval[string](t, ctx, kernel.Expr(map[string]any{"op": "snapshot", "mode": "interactive", "asJSON": true}))
-	var got kernel.Reply
+	raw := eval[string](t, ctx, kerneltest.Expr(map[string]any{"op": "snapshot", "mode": "interactive", "asJSON": true}))
+	var got kerneltest.Reply
 	if err := json.Unmarshal([]byte(raw), &got); err != nil {
 		t.Fatalf("asJSON result is not JSON: %v", err)
 	}

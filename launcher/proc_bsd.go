@@ -1,6 +1,6 @@
 //go:build !windows && !linux
 
-package browser
+package launcher
 
 import "syscall"
 

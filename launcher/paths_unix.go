@@ -1,6 +1,6 @@
 //go:build !windows && !darwin
 
-package browser
+package launcher
 
 // installLocations are where Linux and BSD packages put a browser when it
 // is not on PATH (a cron job, a desktop launcher with a short PATH).

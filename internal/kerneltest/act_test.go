@@ -1,4 +1,4 @@
-package kernel_test
+package kerneltest_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/grip-dev/grip/kernel"
+	"github.com/grip-dev/grip/internal/kerneltest"
 )
 
 // ref snapshots the page and returns the id of [role name].
@@ -239,4 +239,4 @@ func TestFrameOpsNeedTheExtension(t *testing.T) {
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
-var _ kernel.Reply
+var _ kerneltest.Reply

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/demo"
+	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/protocol"
 )
 

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
-	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/client"
+	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/statedir"
 )

@@ -16,8 +16,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/client"
+	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/statedir"
 )
 

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/internal/browsertest"
+	"github.com/grip-dev/grip/launcher"
 )
 
 // runGripEnv runs the e2e grip binary with GRIP_STATE_DIR and extra variables.

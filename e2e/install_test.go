@@ -15,11 +15,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/client"
 	"github.com/grip-dev/grip/extension"
 	"github.com/grip-dev/grip/install"
 	"github.com/grip-dev/grip/internal/browsertest"
+	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/manifest"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/statedir"

@@ -27,9 +27,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/client"
 	"github.com/grip-dev/grip/frames"
+	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/refcache"
 )

@@ -127,4 +127,11 @@ var (
 	ErrShortFrame = errors.New("protocol: truncated frame")
 	// ErrEmptyFrame is returned for a zero-length frame, which neither wire allows.
 	ErrEmptyFrame = errors.New("protocol: empty frame")
+	// ErrTooDeep is returned for a socket message whose containers nest
+	// more than MaxDepth deep; nothing of it is decoded.
+	ErrTooDeep = errors.New("protocol: msgpack nested too deep")
+	// ErrBadMsgpack is returned for a socket message that is not one
+	// well-formed msgpack value, or claims more than its bytes hold;
+	// nothing of it is decoded.
+	ErrBadMsgpack = errors.New("protocol: malformed msgpack")
 )

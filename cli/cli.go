@@ -189,7 +189,7 @@ Setting up:
   grip install [--browser chrome|chromium|edge|brave|vivaldi|all] [--user-data-dir DIR]
   grip uninstall | grip doctor | grip status
   grip demo [--headed] [--browser-path PATH]   see it work on a bundled site
-  grip launch [--headed] [--profile-dir DIR] [--detach] [URL]
+  grip launch [--headed] [--profile-dir DIR] [--detach] [--no-sandbox] [URL]
                                                a separate Chromium with grip connected
   grip mcp                                     MCP server on stdio for agent runners
 Every command takes --json, --profile ID and --wait DURATION (default 10s).

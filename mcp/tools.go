@@ -187,6 +187,7 @@ func addTool[In any](s *Server, t *sdk.Tool, tweak func(map[string]*jsonschema.S
 	}
 	t.InputSchema = schema
 	sdk.AddTool(s.sdk, t, func(ctx context.Context, _ *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+		s.log.Debug("tool", append([]any{"tool", t.Name}, argAttrs(in)...)...)
 		res, err := h(ctx, in)
 		if err != nil {
 			s.log.Debug("tool refused", "tool", t.Name, "err", err)

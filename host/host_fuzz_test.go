@@ -217,7 +217,16 @@ func socketSeeds(tb testing.TB) [][]byte {
 		cat(hello, []byte{0, 0, 0, 9, 0x83}),             // truncated body
 		cat(hello, []byte{0, 0}),                         // truncated header
 		cat(hello, bytes.Repeat(req(2, protocol.OpStatus, nil), 20)),
+		cat(hello, frame(append(append([]byte{0x83, 0xa2, 'i', 'd', 2, 0xa2, 'o', 'p', 0xa6, 's', 't', 'a', 't', 'u', 's', 0xa4, 'a', 'r', 'g', 's'},
+			bytes.Repeat([]byte{0x91}, 1000)...), 0xc0))), // args nested past the limit
+		cat(hello, frame([]byte{0x83, 0xa2, 'i', 'd', 2, 0xa2, 'o', 'p', 0xa3, 'a', 'c', 't', 0xa4, 'a', 'r', 'g', 's',
+			0x81, 0xa4, 't', 'e', 'x', 't', 0xdb, 0x7f, 0xff, 0xff, 0xff})), // a string claiming 2 GiB
 	}
+}
+
+// frame prefixes body with its big-endian length.
+func frame(body []byte) []byte {
+	return append(binary.BigEndian.AppendUint32(nil, uint32(len(body))), body...)
 }
 
 // FuzzSocketConn feeds arbitrary bytes as one agent connection's frames

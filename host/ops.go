@@ -23,7 +23,7 @@ func (h *Host) dispatch(ctx context.Context, req protocol.Request) (any, error) 
 		return h.status(), nil
 	case protocol.OpTabs:
 		var res protocol.TabsResult
-		if err := h.callExt(ctx, "tabs", map[string]any{}, &res); err != nil {
+		if err := h.callExt(ctx, protocol.ExtTabs, protocol.TabsParams{}, &res); err != nil {
 			return nil, err
 		}
 		if res.Tabs == nil {
@@ -72,7 +72,7 @@ func (h *Host) resolveTab(ctx context.Context, tab int) (int, error) {
 		return tab, nil
 	}
 	var res protocol.TabsResult
-	if err := h.callExt(ctx, "tabs", map[string]any{"active": true}, &res); err != nil {
+	if err := h.callExt(ctx, protocol.ExtTabs, protocol.TabsParams{Active: true}, &res); err != nil {
 		return 0, err
 	}
 	if len(res.Tabs) == 0 {
@@ -94,29 +94,6 @@ func (h *Host) lockTab(ctx context.Context, tab int) (resolved int, unlock func(
 	return resolved, unlock, nil
 }
 
-// extFrame and extElement are the extension's per-frame snapshot result.
-type extFrame struct {
-	FrameID    int          `json:"frameId"`
-	DocumentID string       `json:"documentId"`
-	URL        string       `json:"url"`
-	Title      string       `json:"title"`
-	Elements   []extElement `json:"elements"`
-	Error      string       `json:"error"`
-}
-
-type extElement struct {
-	ID     int      `json:"id"`
-	Role   string   `json:"role"`
-	Name   string   `json:"name"`
-	Value  *string  `json:"value"`
-	States []string `json:"states"`
-}
-
-type extSnapshot struct {
-	Tab    protocol.TabRef `json:"tab"`
-	Frames []extFrame      `json:"frames"`
-}
-
 // readTab takes a full snapshot of a tab through the extension and records
 // it in the allocator. The caller holds the tab's lock.
 //
@@ -127,9 +104,9 @@ type extSnapshot struct {
 // The returned diff is against the tab's previous read: the refs added and
 // gone since then, whatever made them go (this read, a navigation event,
 // a closed frame).
-func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures bool) (extSnapshot, []frames.FrameResult, refcache.Diff, error) {
-	var raw extSnapshot
-	if err := h.callExt(ctx, "snapshot", map[string]any{"tabId": tab, "mode": mode, "keepSignatures": keepSignatures}, &raw); err != nil {
+func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures bool) (protocol.SnapshotReply, []frames.FrameResult, refcache.Diff, error) {
+	var raw protocol.SnapshotReply
+	if err := h.callExt(ctx, protocol.ExtSnapshot, protocol.SnapshotParams{TabID: tab, Mode: mode, KeepSignatures: keepSignatures}, &raw); err != nil {
 		return raw, nil, refcache.Diff{}, err
 	}
 	var obs []refcache.Observed
@@ -209,8 +186,14 @@ func (h *Host) snapshotLocked(ctx context.Context, tab int, mode string, budget 
 	if err != nil {
 		return nil, err
 	}
+	return h.render(tab, raw.Tab, results, frames.Options{Budget: budget, After: after})
+}
+
+// render merges a read's frames and renders them as the agent sees them,
+// stamped with the tab's epoch, and keeps its figures for status.
+func (h *Host) render(tab int, ref protocol.TabRef, results []frames.FrameResult, opt frames.Options) (*protocol.Snapshot, error) {
 	answered, skipped := frames.Merge(results)
-	snap, err := frames.Render(raw.Tab, answered, skipped, frames.Options{Budget: budget, After: after})
+	snap, err := frames.Render(ref, answered, skipped, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -248,11 +231,8 @@ func (h *Host) screenshot(ctx context.Context, args protocol.ScreenshotArgs) (*p
 		return nil, err
 	}
 	defer unlock()
-	var res struct {
-		Tab  protocol.TabRef `json:"tab"`
-		Data string          `json:"data"`
-	}
-	if err := h.callExt(ctx, "screenshot", map[string]any{"tabId": tab}, &res); err != nil {
+	var res protocol.ScreenshotReply
+	if err := h.callExt(ctx, protocol.ExtScreenshot, protocol.TabParams{TabID: tab}, &res); err != nil {
 		return nil, err
 	}
 	png, err := base64.StdEncoding.DecodeString(res.Data)
@@ -265,21 +245,16 @@ func (h *Host) screenshot(ctx context.Context, args protocol.ScreenshotArgs) (*p
 // onEvent reacts to the extension's notices: a committed navigation or a
 // closed tab makes refs of the documents that are gone stale at once.
 func (h *Host) onEvent(ctx context.Context, params json.RawMessage) {
-	var ev struct {
-		Kind       string `json:"kind"`
-		TabID      int    `json:"tabId"`
-		FrameID    int    `json:"frameId"`
-		DocumentID string `json:"documentId"`
-	}
+	var ev protocol.Event
 	if err := json.Unmarshal(params, &ev); err != nil {
 		h.log.Warn("bad event from the extension", "err", err)
 		return
 	}
 	switch ev.Kind {
-	case "tab_removed":
+	case protocol.EventTabRemoved:
 		h.refs.InvalidateTab(ev.TabID)
 		h.tabs.forget(ev.TabID)
-	case "navigated":
+	case protocol.EventNavigated:
 		if ev.FrameID == 0 {
 			h.tabs.observe(ev.TabID, ev.DocumentID)
 		}
@@ -290,14 +265,8 @@ func (h *Host) onEvent(ctx context.Context, params json.RawMessage) {
 // refreshLiveDocuments asks the extension which documents are alive and
 // makes every ref of any other document stale.
 func (h *Host) refreshLiveDocuments(ctx context.Context) {
-	var res struct {
-		Documents []struct {
-			TabID      int    `json:"tabId"`
-			FrameID    int    `json:"frameId"`
-			DocumentID string `json:"documentId"`
-		} `json:"documents"`
-	}
-	if err := h.callExt(ctx, "documents", map[string]any{}, &res); err != nil {
+	var res protocol.DocumentsReply
+	if err := h.callExt(ctx, protocol.ExtDocuments, nil, &res); err != nil {
 		h.log.Warn("could not list live documents", "err", err)
 		return
 	}
@@ -314,9 +283,9 @@ func (h *Host) onExtensionRequest(ctx context.Context, msg protocol.NativeMessag
 	var res any
 	var err error
 	switch msg.Type {
-	case "status":
+	case protocol.HostStatus:
 		res = h.status()
-	case "snapshot":
+	case protocol.HostSnapshot:
 		var args protocol.SnapshotArgs
 		if jerr := json.Unmarshal(msg.Params, &args); jerr != nil {
 			err = protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", jerr)
@@ -326,7 +295,7 @@ func (h *Host) onExtensionRequest(ctx context.Context, msg protocol.NativeMessag
 	default:
 		err = protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "unknown request %q", msg.Type)
 	}
-	reply := protocol.NativeMessage{ID: msg.ID, Type: "reply"}
+	reply := protocol.NativeMessage{ID: msg.ID, Type: protocol.MsgReply}
 	if err != nil {
 		reply.Error = protocol.AsError(err)
 	} else {
@@ -389,7 +358,7 @@ func (h *Host) wait(ctx context.Context, args protocol.WaitArgs) (*protocol.Acti
 		}
 		if met {
 			var info protocol.TabRef
-			_ = h.callExt(ctx, "tab_info", map[string]any{"tabId": tab}, &info)
+			_ = h.callExt(ctx, protocol.ExtTabInfo, protocol.TabParams{TabID: tab}, &info)
 			return &protocol.ActionResult{OK: true, Tab: info, Detail: detail, Changes: protocol.Changes{URL: info.URL, Title: info.Title, Added: []string{}, Gone: []string{}}}, nil
 		}
 		if time.Now().After(deadline) {
@@ -408,23 +377,19 @@ func (h *Host) checkWait(ctx context.Context, tab int, args protocol.WaitArgs, e
 	switch {
 	case args.URL != "":
 		var info protocol.TabRef
-		if err := h.callExt(ctx, "tab_info", map[string]any{"tabId": tab}, &info); err != nil {
+		if err := h.callExt(ctx, protocol.ExtTabInfo, protocol.TabParams{TabID: tab}, &info); err != nil {
 			return false, "", err
 		}
 		return info.URL == args.URL || strings.Contains(info.URL, args.URL), "url is " + info.URL, nil
 	case args.Text != "":
-		var res struct {
-			TextFound bool `json:"textFound"`
-		}
-		if err := h.callExt(ctx, "probe", map[string]any{"tabId": tab, "text": args.Text}, &res); err != nil {
+		var res protocol.ProbeReply
+		if err := h.callExt(ctx, protocol.ExtProbe, protocol.ProbeParams{TabID: tab, Text: args.Text}, &res); err != nil {
 			return false, "", err
 		}
 		return res.TextFound, "text is on the page", nil
 	default: // gone
-		var res struct {
-			Present bool `json:"present"`
-		}
-		if err := h.callExt(ctx, "probe", map[string]any{"tabId": tab, "documentId": entry.Key.DocumentID, "localId": entry.Key.LocalID}, &res); err != nil {
+		var res protocol.ProbeReply
+		if err := h.callExt(ctx, protocol.ExtProbe, protocol.ProbeParams{TabID: tab, DocumentID: entry.Key.DocumentID, LocalID: entry.Key.LocalID}, &res); err != nil {
 			return false, "", err
 		}
 		return !res.Present, args.Gone + " is gone", nil

@@ -166,28 +166,6 @@ type ActArgs struct {
 	Budget int    `json:"budget,omitempty"`
 }
 
-// Actions understood by OpAct.
-const (
-	ActClick     = "click"
-	ActDblClick  = "dblclick"
-	ActHover     = "hover"
-	ActFocus     = "focus"
-	ActType      = "type"
-	ActFill      = "fill"
-	ActSelect    = "select"
-	ActCheck     = "check"
-	ActUncheck   = "uncheck"
-	ActPress     = "press"
-	ActScroll    = "scroll"
-	ActNavigate  = "navigate"
-	ActBack      = "back"
-	ActForward   = "forward"
-	ActReload    = "reload"
-	ActTabNew    = "tab_new"
-	ActTabClose  = "tab_close"
-	ActTabSelect = "tab_select"
-)
-
 // Changes says what an action changed, so the agent need not re-read.
 type Changes struct {
 	URL   string   `json:"url,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -225,16 +226,18 @@ func (a *App) doAct(ctx context.Context, f *flags, args protocol.ActArgs) error 
 	if err := a.call(ctx, f, protocol.OpAct, args, &res); err != nil {
 		return err
 	}
-	a.printAction(f, args.Action, res)
+	a.printAction(f, frames.Done(args.Action, args.Target), res)
 	return nil
 }
 
-func (a *App) printAction(f *flags, action string, res protocol.ActionResult) {
+// printAction prints an action's reply: JSON, or the text that starts
+// with what.
+func (a *App) printAction(f *flags, what string, res protocol.ActionResult) {
 	if *f.json {
 		a.printJSON(res)
 		return
 	}
-	fmt.Fprint(a.Stdout, res.Text(action))
+	fmt.Fprint(a.Stdout, frames.ActionText(what, res))
 }
 
 func cmdWait(ctx context.Context, a *App, argv []string) (bool, error) {
@@ -266,7 +269,7 @@ func cmdWait(ctx context.Context, a *App, argv []string) (bool, error) {
 	if err := a.call(ctx, f, protocol.OpWait, args, &res); err != nil {
 		return *f.json, err
 	}
-	a.printAction(f, "wait", res)
+	a.printAction(f, frames.Done("wait", ""), res)
 	return *f.json, nil
 }
 

@@ -2,8 +2,6 @@ package protocol
 
 import (
 	"encoding/json"
-	"fmt"
-	"strings"
 
 	"github.com/vmihailenco/msgpack/v5"
 )
@@ -181,31 +179,6 @@ type ActionResult struct {
 	Changes  Changes   `json:"changes"`
 	Detail   string    `json:"detail,omitempty"`
 	Snapshot *Snapshot `json:"snapshot,omitempty"`
-}
-
-// Text renders the reply as the CLI prints it for action: "ok: click",
-// the tab's title and url, the refs added and gone, then the snapshot if
-// one came with it.
-func (r ActionResult) Text(action string) string {
-	var b strings.Builder
-	b.WriteString("ok: " + action)
-	if r.Detail != "" {
-		b.WriteString(" (" + r.Detail + ")")
-	}
-	if r.Changes.URL != "" {
-		fmt.Fprintf(&b, "\ntab %d · %s · %s", r.Tab.ID, r.Changes.Title, r.Changes.URL)
-	}
-	if len(r.Changes.Added) > 0 {
-		b.WriteString("\nadded: " + strings.Join(r.Changes.Added, " "))
-	}
-	if len(r.Changes.Gone) > 0 {
-		b.WriteString("\ngone: " + strings.Join(r.Changes.Gone, " "))
-	}
-	b.WriteString("\n")
-	if r.Snapshot != nil {
-		b.WriteString(r.Snapshot.Text)
-	}
-	return b.String()
 }
 
 // WaitArgs are the arguments of OpWait; exactly one condition is set.

@@ -5,35 +5,31 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/protocol"
 )
 
-// commands maps each subcommand to its implementation; the setup commands
-// (install, doctor, mcp, demo, launch) register themselves in their files.
+// commands maps each subcommand to its implementation: the actions of
+// protocol.Actions (the tab operations are under tabs), the reads, and the
+// setup commands (install, doctor, mcp, demo, launch), which register
+// themselves in their files.
 var commands = map[string]command{
 	"tabs":       cmdTabs,
 	"snapshot":   cmdSnapshot,
-	"click":      actCommand(protocol.ActClick, 1),
-	"dblclick":   actCommand(protocol.ActDblClick, 1),
-	"hover":      actCommand(protocol.ActHover, 1),
-	"focus":      actCommand(protocol.ActFocus, 1),
-	"type":       actCommand(protocol.ActType, 2),
-	"fill":       actCommand(protocol.ActFill, 2),
-	"select":     actCommand(protocol.ActSelect, 2),
-	"check":      actCommand(protocol.ActCheck, 1),
-	"uncheck":    actCommand(protocol.ActUncheck, 1),
-	"press":      cmdPress,
-	"scroll":     cmdScroll,
-	"navigate":   cmdNavigate,
-	"back":       actCommand(protocol.ActBack, 0),
-	"forward":    actCommand(protocol.ActForward, 0),
-	"reload":     actCommand(protocol.ActReload, 0),
 	"wait":       cmdWait,
 	"screenshot": cmdScreenshot,
 	"status":     cmdStatus,
+}
+
+func init() {
+	for _, spec := range protocol.Actions {
+		if spec.InPage() || !strings.HasPrefix(spec.Name, "tab_") {
+			commands[spec.Name] = actionCommand(spec)
+		}
+	}
 }
 
 func cmdTabs(ctx context.Context, a *App, args []string) (bool, error) {
@@ -147,77 +143,64 @@ func (f *actFlags) args(action string) protocol.ActArgs {
 	return protocol.ActArgs{Action: action, Tab: *f.tab, Epoch: *f.epoch, Trusted: *f.trusted, Snapshot: *f.snapshot, Budget: *f.budget}
 }
 
-// actCommand builds a command taking n positionals: target, then text.
-func actCommand(action string, n int) command {
+// actionUsage is an action's arguments as the usage text shows them:
+// the target, then the text, then an optional target ("KEY [TARGET]").
+func actionUsage(spec protocol.Action) string {
+	var parts []string
+	if spec.Target == protocol.TargetRequired {
+		parts = append(parts, "TARGET")
+	}
+	if spec.Text != "" {
+		parts = append(parts, spec.Text)
+	}
+	if spec.Target == protocol.TargetOptional {
+		parts = append(parts, "[TARGET]")
+	}
+	return strings.Join(parts, " ")
+}
+
+// actionCommand builds the command of one action from its description:
+// its positionals in actionUsage's order, and the flags every action takes.
+func actionCommand(spec protocol.Action) command {
 	return func(ctx context.Context, a *App, argv []string) (bool, error) {
-		f := newActFlags(a, action)
+		f := newActFlags(a, spec.Name)
+		var up *bool
+		if spec.Name == protocol.ActScroll {
+			up = f.Bool("up", false, "scroll the page up instead of down")
+		}
 		pos, err := f.parse(argv)
 		if err != nil {
 			return *f.json, err
 		}
-		if len(pos) != n {
-			return *f.json, usagef("%s takes %d argument(s), got %d (grip help)", action, n, len(pos))
+		need := 0
+		if spec.Target == protocol.TargetRequired {
+			need++
 		}
-		args := f.args(action)
-		if n >= 1 {
+		if spec.Text != "" {
+			need++
+		}
+		most := need
+		if spec.Target == protocol.TargetOptional {
+			most++
+		}
+		if len(pos) < need || len(pos) > most {
+			return *f.json, usagef("usage: grip %s %s", spec.Name, actionUsage(spec))
+		}
+		args := f.args(spec.Name)
+		if spec.Target == protocol.TargetRequired {
+			args.Target, pos = pos[0], pos[1:]
+		}
+		if spec.Text != "" {
+			args.Text, pos = pos[0], pos[1:]
+		}
+		if len(pos) == 1 {
 			args.Target = pos[0]
 		}
-		if n == 2 {
-			args.Text = pos[1]
+		if up != nil && *up {
+			args.Text = "up"
 		}
 		return *f.json, a.doAct(ctx, f.flags, args)
 	}
-}
-
-func cmdPress(ctx context.Context, a *App, argv []string) (bool, error) {
-	f := newActFlags(a, "press")
-	pos, err := f.parse(argv)
-	if err != nil {
-		return *f.json, err
-	}
-	if len(pos) < 1 || len(pos) > 2 {
-		return *f.json, usagef("usage: grip press KEY [TARGET]")
-	}
-	args := f.args(protocol.ActPress)
-	args.Text = pos[0]
-	if len(pos) == 2 {
-		args.Target = pos[1]
-	}
-	return *f.json, a.doAct(ctx, f.flags, args)
-}
-
-func cmdScroll(ctx context.Context, a *App, argv []string) (bool, error) {
-	f := newActFlags(a, "scroll")
-	up := f.Bool("up", false, "scroll the page up instead of down")
-	pos, err := f.parse(argv)
-	if err != nil {
-		return *f.json, err
-	}
-	if len(pos) > 1 {
-		return *f.json, usagef("usage: grip scroll [TARGET] [--up]")
-	}
-	args := f.args(protocol.ActScroll)
-	if len(pos) == 1 {
-		args.Target = pos[0]
-	}
-	if *up {
-		args.Text = "up"
-	}
-	return *f.json, a.doAct(ctx, f.flags, args)
-}
-
-func cmdNavigate(ctx context.Context, a *App, argv []string) (bool, error) {
-	f := newActFlags(a, "navigate")
-	pos, err := f.parse(argv)
-	if err != nil {
-		return *f.json, err
-	}
-	if len(pos) != 1 {
-		return *f.json, usagef("usage: grip navigate URL")
-	}
-	args := f.args(protocol.ActNavigate)
-	args.Text = pos[0]
-	return *f.json, a.doAct(ctx, f.flags, args)
 }
 
 // doAct sends an action and prints its reply.

@@ -12,6 +12,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -274,9 +275,10 @@ func FuzzSocketConn(f *testing.F) {
 	})
 }
 
+// isConnReset reports whether the host hung up on a request it refused
+// while we were still reading: a reset or a broken pipe, nothing else.
 func isConnReset(err error) bool {
-	var oe *net.OpError
-	return errors.As(err, &oe)
+	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }
 
 // nativeSeeds are extension byte streams (after the hello): well-formed

@@ -95,6 +95,7 @@ func cmdSnapshot(ctx context.Context, a *App, args []string) (bool, error) {
 	budget := f.Int("budget", protocol.DefaultBudget, "token allowance")
 	after := f.String("after", "", "continue after this ref (from the trailer)")
 	tab := f.Int("tab", 0, "tab id (default: the active tab)")
+	timings := f.Bool("timings", false, "report where the time went (in the JSON, or on stderr)")
 	pos, err := f.parse(args)
 	if err != nil {
 		return *f.json, err
@@ -106,15 +107,23 @@ func cmdSnapshot(ctx context.Context, a *App, args []string) (bool, error) {
 		return *f.json, usagef("--budget must be positive")
 	}
 	var snap protocol.Snapshot
-	if err := a.call(ctx, f, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: *tab, Mode: *mode, Budget: *budget, After: *after}, &snap); err != nil {
+	if err := a.call(ctx, f, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: *tab, Mode: *mode, Budget: *budget, After: *after, Timings: *timings}, &snap); err != nil {
 		return *f.json, err
 	}
 	if *f.json {
 		a.printJSON(snap)
-	} else {
-		fmt.Fprint(a.Stdout, snap.Text)
+		return true, nil
 	}
-	return *f.json, nil
+	fmt.Fprint(a.Stdout, snap.Text)
+	if t := snap.Timings; t != nil {
+		walk := 0.0
+		for _, fr := range t.Frames {
+			walk = max(walk, fr.WalkMS)
+		}
+		fmt.Fprintf(a.Stderr, "timings: extension %.1f ms (worker %.1f, inject %.1f, slowest frame walk %.1f of %d frames), host decode %.1f, refs %.1f, ledger %.1f, render %.1f; %d bytes\n",
+			t.Extension, t.Worker, t.Inject, walk, len(t.Frames), t.Decode, t.Refs, t.Ledger, t.Render, t.Bytes)
+	}
+	return false, nil
 }
 
 // actFlags are the flags every action takes.

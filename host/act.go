@@ -187,7 +187,7 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 				return res, nil
 			}
 		}
-		raw, results, diff, err := h.readTab(ctx, tab, mode, !args.Snapshot)
+		raw, results, diff, err := h.readTab(ctx, tab, mode, !args.Snapshot, nil)
 		if err != nil {
 			if protocol.AsError(err).Code == protocol.CodeTimeout {
 				break // a page blocked (e.g. by a dialog) will not answer a retry either

@@ -28,17 +28,18 @@ const testOrigin = "chrome-extension://" + testID + "/"
 
 // fakeExtension plays the service worker on the other end of the pipes.
 type fakeExtension struct {
-	t      *testing.T
+	t      testing.TB
 	toHost *io.PipeWriter
 	w      *protocol.NativeWriter
 	r      *protocol.NativeReader
 	mu     sync.Mutex
 	raw    bytes.Buffer // every byte the host wrote to its stdout
+	snap   []byte       // the reply to snapshot requests; guarded by mu
 }
 
 // startHost runs a host against a fake extension; it returns the fake,
 // the host's exit channel and the state dirs.
-func startHost(t *testing.T, profile string) (*fakeExtension, chan error, statedir.Dirs) {
+func startHost(t testing.TB, profile string) (*fakeExtension, chan error, statedir.Dirs) {
 	t.Helper()
 	dirs := statedir.At(shortTempDir(t))
 	inR, inW := io.Pipe()
@@ -90,6 +91,15 @@ func (fx *fakeExtension) serve() {
 			fx.send(protocol.NativeMessage{ID: msg.ID, Result: json.RawMessage(`{"documents":[]}`)})
 		case "tabs":
 			fx.send(protocol.NativeMessage{ID: msg.ID, Result: json.RawMessage(`{"tabs":[{"id":5,"url":"http://x/","title":"X","active":true}]}`)})
+		case protocol.ExtSnapshot:
+			fx.mu.Lock()
+			snap := fx.snap
+			fx.mu.Unlock()
+			if snap == nil {
+				fx.send(protocol.NativeMessage{ID: msg.ID, Error: &protocol.Error{Code: protocol.CodeBadRequest, Message: "fake: no snapshot set"}})
+				continue
+			}
+			fx.send(protocol.NativeMessage{ID: msg.ID, Result: snap})
 		case "welcome", "refused":
 		default:
 			fx.send(protocol.NativeMessage{ID: msg.ID, Error: &protocol.Error{Code: protocol.CodeBadRequest, Message: "fake: " + msg.Type}})
@@ -98,7 +108,7 @@ func (fx *fakeExtension) serve() {
 }
 
 // shortTempDir keeps socket paths under the 108-byte limit.
-func shortTempDir(t *testing.T) string {
+func shortTempDir(t testing.TB) string {
 	d, err := os.MkdirTemp("", "grip")
 	if err != nil {
 		t.Fatal(err)

@@ -104,11 +104,19 @@ func (h *Host) lockTab(ctx context.Context, tab int) (resolved int, unlock func(
 // The returned diff is against the tab's previous read: the refs added and
 // gone since then, whatever made them go (this read, a navigation event,
 // a closed frame).
-func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures bool) (protocol.SnapshotReply, []frames.FrameResult, refcache.Diff, error) {
+func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures bool, timings *protocol.SnapshotTimings) (protocol.SnapshotReply, []frames.FrameResult, refcache.Diff, error) {
 	var raw protocol.SnapshotReply
-	if err := h.callExt(ctx, protocol.ExtSnapshot, protocol.SnapshotParams{TabID: tab, Mode: mode, KeepSignatures: keepSignatures}, &raw); err != nil {
+	lap := stopwatch(timings != nil)
+	var body json.RawMessage
+	if err := h.callExt(ctx, protocol.ExtSnapshot, protocol.SnapshotParams{TabID: tab, Mode: mode, KeepSignatures: keepSignatures}, &body); err != nil {
 		return raw, nil, refcache.Diff{}, err
 	}
+	extension := lap()
+	if err := json.Unmarshal(body, &raw); err != nil {
+		return raw, nil, refcache.Diff{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "",
+			"the extension's snapshot reply does not decode: %v", err)
+	}
+	decode := lap()
 	var obs []refcache.Observed
 	for _, f := range raw.Frames {
 		if f.Error != "" {
@@ -149,10 +157,40 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 			h.tabs.observe(tab, f.DocumentID)
 		}
 	}
+	refsMS := lap()
 	if err := h.refs.Save(); err != nil {
 		h.noteError(fmt.Errorf("ledger: save failed, refs stay valid in memory: %w", err))
 	}
+	if timings != nil {
+		*timings = protocol.SnapshotTimings{Extension: extension, Decode: decode, Refs: refsMS, Ledger: lap(), Bytes: len(body),
+			Frames: make([]protocol.FrameTiming, 0, len(raw.Frames))}
+		if raw.Timing != nil {
+			timings.Inject, timings.Worker = raw.Timing.InjectMS, raw.Timing.TotalMS
+		}
+		for _, f := range raw.Frames {
+			ft := protocol.FrameTiming{FrameID: f.FrameID, Elements: len(f.Elements)}
+			if f.Stats != nil {
+				ft.Nodes, ft.WalkMS = f.Stats.Nodes, f.Stats.MS
+			}
+			timings.Frames = append(timings.Frames, ft)
+		}
+	}
 	return raw, results, diff, nil
+}
+
+// stopwatch returns a lap timer: each call gives the milliseconds since the
+// previous one. Off, it reads no clock and answers 0.
+func stopwatch(on bool) func() float64 {
+	if !on {
+		return func() float64 { return 0 }
+	}
+	t := time.Now()
+	return func() float64 {
+		now := time.Now()
+		d := float64(now.Sub(t).Microseconds()) / 1000
+		t = now
+		return d
+	}
 }
 
 func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*protocol.Snapshot, error) {
@@ -177,16 +215,24 @@ func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*proto
 		return nil, err
 	}
 	defer unlock()
-	return h.snapshotLocked(ctx, tab, mode, args.Budget, args.After)
-}
-
-// snapshotLocked reads and renders a tab; the caller holds its lock.
-func (h *Host) snapshotLocked(ctx context.Context, tab int, mode string, budget int, after string) (*protocol.Snapshot, error) {
-	raw, results, _, err := h.readTab(ctx, tab, mode, false)
+	var timings *protocol.SnapshotTimings
+	if args.Timings {
+		timings = &protocol.SnapshotTimings{}
+	}
+	raw, results, _, err := h.readTab(ctx, tab, mode, false, timings)
 	if err != nil {
 		return nil, err
 	}
-	return h.render(tab, raw.Tab, results, frames.Options{Budget: budget, After: after})
+	lap := stopwatch(timings != nil)
+	snap, err := h.render(tab, raw.Tab, results, frames.Options{Budget: args.Budget, After: args.After})
+	if err != nil {
+		return nil, err
+	}
+	if timings != nil {
+		timings.Render = lap()
+		snap.Timings = timings
+	}
+	return snap, nil
 }
 
 // render merges a read's frames and renders them as the agent sees them,

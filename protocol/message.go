@@ -100,6 +100,8 @@ type SnapshotArgs struct {
 	Mode   string `json:"mode,omitempty"`
 	Budget int    `json:"budget,omitempty"`
 	After  string `json:"after,omitempty"`
+	// Timings asks for Snapshot.Timings.
+	Timings bool `json:"timings,omitempty"`
 }
 
 // Snapshot modes (DESIGN §4).
@@ -146,6 +148,31 @@ type Snapshot struct {
 	Omitted       int            `json:"omitted"`
 	Next          string         `json:"next,omitempty"`
 	Text          string         `json:"text"`
+	// Timings, when SnapshotArgs.Timings asked for them.
+	Timings *SnapshotTimings `json:"timings,omitempty"`
+}
+
+// SnapshotTimings say where a snapshot's time went, in milliseconds: the
+// worker's own clock and each frame's walk, then the host's steps. The
+// socket round trip around them is the client's to measure.
+type SnapshotTimings struct {
+	Extension float64       `json:"extension_ms"` // host: request sent until its reply arrived
+	Inject    float64       `json:"inject_ms"`    // worker: until every frame answered
+	Worker    float64       `json:"worker_ms"`    // worker: until its reply was built
+	Decode    float64       `json:"decode_ms"`    // host: decoding the reply
+	Refs      float64       `json:"refs_ms"`      // host: giving elements their refs
+	Ledger    float64       `json:"ledger_ms"`    // host: saving the ledger
+	Render    float64       `json:"render_ms"`    // host: merging frames and writing the text
+	Bytes     int           `json:"bytes"`        // the extension's reply, as JSON
+	Frames    []FrameTiming `json:"frames"`
+}
+
+// FrameTiming is one frame's walk in the page, by the kernel's clock.
+type FrameTiming struct {
+	FrameID  int     `json:"frameId"`
+	Nodes    int     `json:"nodes"`
+	Elements int     `json:"elements"`
+	WalkMS   float64 `json:"walk_ms"`
 }
 
 // ActArgs are the arguments of OpAct. Target is a locator (DESIGN §5);

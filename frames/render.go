@@ -20,7 +20,8 @@ type Options struct {
 // is not in the snapshot.
 const AfterHint = "take a new snapshot and page with the ref from its trailer"
 
-// Render writes the snapshot text of one tab (DESIGN §4) and fills the
+// Render writes the snapshot text of one tab (docs/ARCHITECTURE.md,
+// "Snapshot format") and fills the
 // matching protocol.Snapshot. answered and skipped are what Merge returns.
 //
 // Every printed line costs Cost(line) tokens. Lines are kept in order while

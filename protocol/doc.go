@@ -7,7 +7,8 @@
 // the claimed size up front, and treat a short frame as an error.
 //
 // The error type here crosses both wires: every refusal carries a machine
-// code (DESIGN §6), the boundary that refused, and a hint for the agent.
+// code, the boundary that refused, and a hint for the agent
+// (docs/ARCHITECTURE.md, "Errors").
 package protocol
 
 // Version is the protocol version spoken on the agent socket and in the

@@ -104,7 +104,7 @@ type SnapshotArgs struct {
 	Timings bool `json:"timings,omitempty"`
 }
 
-// Snapshot modes (DESIGN §4).
+// Snapshot modes: controls only, or also headings and text blocks.
 const (
 	ModeInteractive = "interactive"
 	ModeContent     = "content"
@@ -113,7 +113,7 @@ const (
 // DefaultBudget is the token allowance of a snapshot when none is given.
 const DefaultBudget = 40000
 
-// Element is one reported element (DESIGN §7a).
+// Element is one reported element, as `grip snapshot --json` prints it.
 type Element struct {
 	Ref    string   `json:"ref"`
 	Role   string   `json:"role"`
@@ -136,7 +136,7 @@ type SkippedFrame struct {
 	Reason  string `json:"reason"`
 }
 
-// Snapshot is the result of OpSnapshot (DESIGN §7a); Text is exactly what
+// Snapshot is the result of OpSnapshot; Text is exactly what
 // the plain `grip snapshot` prints.
 type Snapshot struct {
 	Tab           TabRef         `json:"tab"`
@@ -175,7 +175,7 @@ type FrameTiming struct {
 	WalkMS   float64 `json:"walk_ms"`
 }
 
-// ActArgs are the arguments of OpAct. Target is a locator (DESIGN §5);
+// ActArgs are the arguments of OpAct. Target is a locator (package locator);
 // actions that need none (navigate, back, press without a target…) leave
 // it empty.
 type ActArgs struct {

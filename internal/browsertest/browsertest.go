@@ -206,7 +206,7 @@ func FixtureHandler(files fs.FS) http.Handler {
 	})
 }
 
-// BrowserFlags are the flags DESIGN §9 verified on this kind of machine,
+// BrowserFlags are the flags verified to work on a machine without network,
 // the same list `grip demo` and `grip launch` use (launcher.Flags), as
 // chromedp options.
 func BrowserFlags(profileDir, extDir string, headed bool) []chromedp.ExecAllocatorOption {

@@ -138,7 +138,7 @@ export function render(r) {
       row('**grip-socket end to end**', m.socketMs);
       row('grip-cli end to end (process)', m.cliMs);
       w();
-      w(`Outside the in-page walk (grip-socket − Σ walk over frames): ${f1(m.socketMs - m.walkSumMs)} ms = ${pct((m.socketMs - m.walkSumMs) / m.socketMs)} of grip-socket; for grip-cli ${pct((m.cliMs - m.walkSumMs) / m.cliMs)}. (Taking only the slowest frame's walk as in-page time: ${pct((m.socketMs - inPage) / m.socketMs)}.)`);
+      w(`Outside the in-page walk (grip-socket − Σ walk over frames): ${f1(m.socketMs - m.walkSumMs)} ms = ${pct((m.socketMs - m.walkSumMs) / m.socketMs)} of grip-socket; for grip-cli ${pct((m.cliMs - m.walkSumMs) / m.cliMs)}. (Taking only the slowest frame's walk as in-page time: ${pct((m.socketMs - m.walkMaxMs) / m.socketMs)}.)`);
       w();
       if (b.profile) {
         w(`CPU profile of the top frame's renderer while the kernel runs (${b.profile.runs} runs, ${f1(b.profile.totalMs)} ms sampled per run; self time):`);

@@ -153,15 +153,8 @@ func cmdLaunch(ctx context.Context, a *App, args []string) (bool, error) {
 // connected already (the user's own Chrome): only a host that proc started
 // counts.
 func waitOwnHost(ctx context.Context, runtimeDir string, proc *launcher.Process, wait time.Duration) (protocol.HostInfo, error) {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := proc.Context(ctx)
 	defer cancel()
-	go func() {
-		select {
-		case <-proc.Done():
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
 	c, err := client.Connect(ctx, client.Options{RuntimeDir: runtimeDir, Wait: wait,
 		Accept: func(h protocol.HostInfo) bool { return proc.Owns(h.PID) }})
 	switch {

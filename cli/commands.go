@@ -2,7 +2,10 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -173,6 +176,10 @@ func actionUsage(spec protocol.Action) string {
 func actionCommand(spec protocol.Action) command {
 	return func(ctx context.Context, a *App, argv []string) (bool, error) {
 		f := newActFlags(a, spec.Name)
+		var src textSource
+		if spec.Text == "TEXT" {
+			f.StringVar(&src.file, "text-file", "", "read TEXT from this file instead (for secrets: not in the process table)")
+		}
 		var up *bool
 		if spec.Name == protocol.ActScroll {
 			up = f.Bool("up", false, "scroll the page up instead of down")
@@ -181,35 +188,86 @@ func actionCommand(spec protocol.Action) command {
 		if err != nil {
 			return *f.json, err
 		}
-		need := 0
-		if spec.Target == protocol.TargetRequired {
-			need++
-		}
-		if spec.Text != "" {
-			need++
-		}
-		most := need
-		if spec.Target == protocol.TargetOptional {
-			most++
-		}
-		if len(pos) < need || len(pos) > most {
-			return *f.json, usagef("usage: grip %s %s", spec.Name, actionUsage(spec))
-		}
-		args := f.args(spec.Name)
-		if spec.Target == protocol.TargetRequired {
-			args.Target, pos = pos[0], pos[1:]
-		}
-		if spec.Text != "" {
-			args.Text, pos = pos[0], pos[1:]
-		}
-		if len(pos) == 1 {
-			args.Target = pos[0]
+		src.stdin = a.Stdin
+		args, err := actionArgs(spec, f.args(spec.Name), pos, src)
+		if err != nil {
+			return *f.json, err
 		}
 		if up != nil && *up {
 			args.Text = "up"
 		}
 		return *f.json, a.doAct(ctx, f.flags, args)
 	}
+}
+
+// textSource is where TEXT comes from when it is not on the command line:
+// `-` reads stdin, --text-file a file; either keeps a secret out of the
+// process table, where other local users can read arguments.
+type textSource struct {
+	file  string
+	stdin io.Reader
+}
+
+// maxText bounds TEXT read from stdin or a file.
+const maxText = 1 << 20
+
+// read returns the text of name ("-" for stdin), without one trailing
+// newline (what echo and most editors add).
+func (s textSource) read(name string, r io.Reader) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxText+1))
+	if err != nil {
+		return "", usagef("cannot read TEXT from %s: %v", name, err)
+	}
+	if len(b) > maxText {
+		return "", usagef("TEXT from %s is over %d bytes", name, maxText)
+	}
+	t := strings.TrimSuffix(string(b), "\n")
+	return strings.TrimSuffix(t, "\r"), nil
+}
+
+// actionArgs fills args from the positionals in actionUsage's order, with
+// TEXT from src when it says so.
+func actionArgs(spec protocol.Action, args protocol.ActArgs, pos []string, src textSource) (protocol.ActArgs, error) {
+	textOnLine := spec.Text != "" && src.file == ""
+	need := 0
+	if spec.Target == protocol.TargetRequired {
+		need++
+	}
+	if textOnLine {
+		need++
+	}
+	most := need
+	if spec.Target == protocol.TargetOptional {
+		most++
+	}
+	if len(pos) < need || len(pos) > most {
+		return args, usagef("usage: grip %s %s", spec.Name, actionUsage(spec))
+	}
+	if spec.Target == protocol.TargetRequired {
+		args.Target, pos = pos[0], pos[1:]
+	}
+	if textOnLine {
+		args.Text, pos = pos[0], pos[1:]
+	}
+	if len(pos) == 1 {
+		args.Target = pos[0]
+	}
+	var err error
+	switch {
+	case src.file != "":
+		var fh *os.File
+		if fh, err = os.Open(src.file); err != nil {
+			return args, usagef("--text-file: %v", err)
+		}
+		defer fh.Close()
+		args.Text, err = src.read(src.file, fh)
+	case spec.Text == "TEXT" && args.Text == "-":
+		if src.stdin == nil {
+			return args, usagef("TEXT is - but there is no stdin")
+		}
+		args.Text, err = src.read("stdin", src.stdin)
+	}
+	return args, err
 }
 
 // doAct sends an action and prints its reply.
@@ -267,7 +325,7 @@ func cmdWait(ctx context.Context, a *App, argv []string) (bool, error) {
 
 func cmdScreenshot(ctx context.Context, a *App, argv []string) (bool, error) {
 	f := newFlags(a, "screenshot")
-	out := f.String("o", "", "write the PNG here (default screenshot-TAB.png)")
+	out := f.String("o", "", "write the PNG here, a new file (default screenshot-TAB-TIME.png)")
 	tab := f.Int("tab", 0, "tab id (default: the active tab)")
 	pos, err := f.parse(argv)
 	if err != nil {
@@ -280,11 +338,8 @@ func cmdScreenshot(ctx context.Context, a *App, argv []string) (bool, error) {
 	if err := a.call(ctx, f, protocol.OpScreenshot, protocol.ScreenshotArgs{Tab: *tab}, &res); err != nil {
 		return *f.json, err
 	}
-	path := *out
-	if path == "" {
-		path = fmt.Sprintf("screenshot-%d.png", res.Tab.ID)
-	}
-	if err := os.WriteFile(path, res.PNG, 0o644); err != nil {
+	path, err := writeScreenshot(*out, res.Tab.ID, time.Now(), res.PNG)
+	if err != nil {
 		return *f.json, err
 	}
 	if *f.json {
@@ -314,4 +369,41 @@ func cmdStatus(ctx context.Context, a *App, argv []string) (bool, error) {
 		fmt.Fprintf(a.Stdout, "ledger: %s\n", st.LedgerError)
 	}
 	return false, nil
+}
+
+// writeScreenshot writes png to a new file only the user can read: path,
+// or screenshot-TAB-TIME.png in the current folder. It never writes through
+// a link or over an existing file (a page's pixels may be private, and a
+// predictable name in a shared folder must not become someone else's file).
+func writeScreenshot(path string, tab int, now time.Time, png []byte) (string, error) {
+	name := path
+	for i := 0; ; i++ {
+		if path == "" {
+			name = fmt.Sprintf("screenshot-%d-%s.png", tab, now.Format("20060102-150405"))
+			if i > 0 {
+				name = fmt.Sprintf("screenshot-%d-%s-%d.png", tab, now.Format("20060102-150405"), i)
+			}
+		}
+		fh, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) && path == "" && i < 100 {
+			continue
+		}
+		if errors.Is(err, fs.ErrExist) {
+			return "", protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+				"choose a new file name, or remove the old file first", "%s already exists; grip does not overwrite files", name)
+		}
+		if err != nil {
+			return "", err
+		}
+		if _, err := fh.Write(png); err != nil {
+			fh.Close()
+			os.Remove(name)
+			return "", err
+		}
+		if err := fh.Close(); err != nil {
+			os.Remove(name)
+			return "", err
+		}
+		return name, nil
+	}
 }

@@ -57,6 +57,9 @@ type Host struct {
 	// requests wait for it, since the reader hands them over from the
 	// first frame on, before the ledger is open.
 	ready chan struct{}
+	// docRefresh coalesces the listings of live documents that
+	// navigations ask for.
+	docRefresh coalescer
 
 	mu       sync.Mutex
 	lastSnap *protocol.SnapshotInfo // guarded by mu

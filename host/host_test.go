@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -35,6 +36,7 @@ type fakeExtension struct {
 	mu     sync.Mutex
 	raw    bytes.Buffer // every byte the host wrote to its stdout
 	snap   []byte       // the reply to snapshot requests; guarded by mu
+	docs   atomic.Int64 // documents requests answered
 }
 
 // startHost runs a host against a fake extension; it returns the fake,
@@ -88,6 +90,7 @@ func (fx *fakeExtension) serve() {
 		}
 		switch msg.Type {
 		case "documents":
+			fx.docs.Add(1)
 			fx.send(protocol.NativeMessage{ID: msg.ID, Result: json.RawMessage(`{"documents":[]}`)})
 		case "tabs":
 			fx.send(protocol.NativeMessage{ID: msg.ID, Result: json.RawMessage(`{"tabs":[{"id":5,"url":"http://x/","title":"X","active":true}]}`)})

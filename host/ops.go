@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/grip-dev/grip/frames"
@@ -304,8 +305,42 @@ func (h *Host) onEvent(ctx context.Context, params json.RawMessage) {
 		if ev.FrameID == 0 {
 			h.tabs.observe(ev.TabID, ev.DocumentID)
 		}
-		h.refreshLiveDocuments(ctx)
+		h.docRefresh.trigger(func() { h.refreshLiveDocuments(ctx) })
 	}
+}
+
+// coalescer runs a job at most once at a time: a trigger while it runs
+// asks for one more run after it, however many triggers came. A page that
+// reloads an iframe in a loop thus costs one listing of the browser's
+// documents at a time, not one per navigation.
+type coalescer struct {
+	mu      sync.Mutex
+	running bool // a run is in progress; guarded by mu
+	again   bool // triggered during the run; guarded by mu
+}
+
+func (c *coalescer) trigger(run func()) {
+	c.mu.Lock()
+	if c.running {
+		c.again = true
+		c.mu.Unlock()
+		return
+	}
+	c.running = true
+	c.mu.Unlock()
+	go func() {
+		for {
+			run()
+			c.mu.Lock()
+			if !c.again {
+				c.running = false
+				c.mu.Unlock()
+				return
+			}
+			c.again = false
+			c.mu.Unlock()
+		}
+	}()
 }
 
 // refreshLiveDocuments asks the extension which documents are alive and

@@ -123,3 +123,36 @@ func median(xs []float64) float64 {
 	slices.Sort(s)
 	return s[len(s)/2]
 }
+
+// TestNavigationStormCoalesced: a page reloading an iframe in a loop sends
+// a navigated event per reload; the host lists the browser's documents at
+// most once at a time, not once per event, and still lists them after the
+// last event.
+func TestNavigationStormCoalesced(t *testing.T) {
+	fx, _, dirs := startHost(t, "storm1")
+	waitPublished(t, dirs, "storm1")
+	before := fx.docs.Load()
+	const events = 300
+	for i := range events {
+		fx.send(protocol.NativeMessage{Type: protocol.MsgEvent, Params: mustJSON(protocol.Event{
+			Kind: protocol.EventNavigated, TabID: 5, FrameID: 3, DocumentID: fmt.Sprintf("D%d", i)})})
+	}
+	// Wait until the listings stop.
+	last, stable := fx.docs.Load(), 0
+	for stable < 10 {
+		time.Sleep(20 * time.Millisecond)
+		if n := fx.docs.Load(); n == last {
+			stable++
+		} else {
+			last, stable = n, 0
+		}
+	}
+	got := last - before
+	if got < 1 {
+		t.Fatal("no listing after the events: refs of gone documents would stay live")
+	}
+	if got > events/10 {
+		t.Errorf("%d events caused %d listings of every document; want them coalesced", events, got)
+	}
+	t.Logf("%d events → %d listings", events, got)
+}

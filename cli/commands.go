@@ -137,6 +137,7 @@ type actFlags struct {
 	trusted  *bool
 	snapshot *bool
 	budget   *int
+	changes  *int
 }
 
 func newActFlags(a *App, name string) *actFlags {
@@ -148,11 +149,12 @@ func newActFlags(a *App, name string) *actFlags {
 		trusted:  f.Bool("trusted", false, "real mouse and keyboard input through the debugger"),
 		snapshot: f.Bool("snapshot", false, "include a fresh snapshot in the reply"),
 		budget:   f.Int("budget", protocol.DefaultBudget, "token allowance of --snapshot"),
+		changes:  f.Int("changes-budget", protocol.DefaultChangesBudget, "token allowance of the reply's lines of what appeared and changed"),
 	}
 }
 
 func (f *actFlags) args(action string) protocol.ActArgs {
-	return protocol.ActArgs{Action: action, Tab: *f.tab, Epoch: *f.epoch, Trusted: *f.trusted, Snapshot: *f.snapshot, Budget: *f.budget}
+	return protocol.ActArgs{Action: action, Tab: *f.tab, Epoch: *f.epoch, Trusted: *f.trusted, Snapshot: *f.snapshot, Budget: *f.budget, ChangesBudget: *f.changes}
 }
 
 // actionUsage is an action's arguments as the usage text shows them:

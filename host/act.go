@@ -175,9 +175,18 @@ func (h *Host) tabAction(ctx context.Context, spec protocol.Action, args protoco
 // times and otherwise report the action without changes.
 func (h *Host) afterAction(ctx context.Context, tab int, detail string, args protocol.ActArgs) (*protocol.ActionResult, error) {
 	res := &protocol.ActionResult{OK: true, Detail: detail, Changes: protocol.Changes{Added: []string{}, Gone: []string{}}}
+	// Read in the mode of the agent's last view, so that what is added,
+	// gone and changed compares like with like.
 	mode := args.Mode
 	if mode == "" {
+		mode = h.tabs.lastMode(tab)
+	}
+	if mode == "" {
 		mode = protocol.ModeInteractive
+	}
+	budget := args.ChangesBudget
+	if budget <= 0 {
+		budget = protocol.DefaultChangesBudget
 	}
 	for attempt := 0; attempt < 4; attempt++ {
 		if attempt > 0 {
@@ -195,7 +204,8 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 			continue
 		}
 		res.Tab = raw.Tab
-		res.Changes = protocol.Changes{URL: raw.Tab.URL, Title: raw.Tab.Title, Added: formatRefs(diff.Added), Gone: formatRefs(diff.Gone)}
+		res.Changes = protocol.Changes{URL: raw.Tab.URL, Title: raw.Tab.Title, Added: formatRefs(diff.added), Gone: formatRefs(diff.gone)}
+		res.Changes.Changed, res.Changes.Appeared, res.Changes.Omitted = frames.FitChanges(diff.changed, diff.appeared, budget)
 		if args.Snapshot {
 			if snap, err := h.render(tab, raw.Tab, results, frames.Options{Budget: args.Budget}); err == nil {
 				res.Snapshot = snap

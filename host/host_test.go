@@ -354,18 +354,38 @@ func TestParseKey(t *testing.T) {
 
 func putNative(hdr []byte, n int) { binary.NativeEndian.PutUint32(hdr, uint32(n)) }
 
-func TestSwapShown(t *testing.T) {
+func TestSwapView(t *testing.T) {
+	str := func(s string) *string { return &s }
+	el := func(ref uint64, role, name string, value *string, states ...string) shown {
+		return shown{ref: ref, el: protocol.Element{Ref: fmt.Sprintf("@e%d", ref), Role: role, Name: name, Value: value, States: states}}
+	}
+	lines := func(els []protocol.Element) string {
+		var out []string
+		for _, e := range els {
+			out = append(out, e.Ref)
+		}
+		return strings.Join(out, " ")
+	}
 	q := newTabQueues()
-	d := q.swapShown(1, []uint64{3, 1, 2})
-	if fmt.Sprint(d.Added, d.Gone) != "[1 2 3] []" {
-		t.Fatalf("first read: %v %v", d.Added, d.Gone)
+	d := q.swapView(1, protocol.ModeInteractive, []shown{el(3, "button", "C", nil), el(1, "button", "A", nil), el(2, "textbox", "B", str(""))})
+	if fmt.Sprint(d.added, d.gone) != "[1 2 3] []" || lines(d.appeared) != "@e3 @e1 @e2" || len(d.changed) != 0 {
+		t.Fatalf("first read: %v %v appeared %q changed %v", d.added, d.gone, lines(d.appeared), d.changed)
 	}
-	d = q.swapShown(1, []uint64{2, 4, 5})
-	if fmt.Sprint(d.Added, d.Gone) != "[4 5] [1 3]" {
-		t.Fatalf("second read: %v %v", d.Added, d.Gone)
+	if q.lastMode(1) != protocol.ModeInteractive || q.lastMode(9) != "" {
+		t.Errorf("lastMode %q, %q", q.lastMode(1), q.lastMode(9))
 	}
-	if d = q.swapShown(2, nil); len(d.Added)+len(d.Gone) != 0 {
-		t.Fatalf("other tab: %v", d)
+	// 2 got a value, 4 and 5 appeared (5 twice: one node, two shadow paths), 1 and 3 went.
+	d = q.swapView(1, protocol.ModeInteractive, []shown{el(2, "textbox", "B", str("x")), el(4, "combobox", "D", nil, "expanded"), el(5, "option", "E", nil), el(5, "option", "E", nil)})
+	if fmt.Sprint(d.added, d.gone) != "[4 5] [1 3]" || lines(d.appeared) != "@e4 @e5" || lines(d.changed) != "@e2" {
+		t.Fatalf("second read: %v %v appeared %q changed %q", d.added, d.gone, lines(d.appeared), lines(d.changed))
+	}
+	// Only states change: reported; nothing changes: nothing reported.
+	d = q.swapView(1, protocol.ModeInteractive, []shown{el(2, "textbox", "B", str("x")), el(4, "combobox", "D", nil), el(5, "option", "E", nil, "selected")})
+	if lines(d.changed) != "@e4 @e5" || len(d.added)+len(d.gone) != 0 {
+		t.Fatalf("third read: changed %q, %v %v", lines(d.changed), d.added, d.gone)
+	}
+	if d = q.swapView(2, protocol.ModeContent, nil); len(d.added)+len(d.gone)+len(d.changed) != 0 {
+		t.Fatalf("other tab: %+v", d)
 	}
 	if gone := q.forget(1); fmt.Sprint(gone) != "[2 4 5]" {
 		t.Fatalf("forget: %v", gone)

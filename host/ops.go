@@ -1,10 +1,12 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -105,16 +107,16 @@ func (h *Host) lockTab(ctx context.Context, tab int) (resolved int, unlock func(
 // The returned diff is against the tab's previous read: the refs added and
 // gone since then, whatever made them go (this read, a navigation event,
 // a closed frame).
-func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures bool, timings *protocol.SnapshotTimings) (protocol.SnapshotReply, []frames.FrameResult, refcache.Diff, error) {
+func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures bool, timings *protocol.SnapshotTimings) (protocol.SnapshotReply, []frames.FrameResult, viewDiff, error) {
 	var raw protocol.SnapshotReply
 	lap := stopwatch(timings != nil)
 	var body json.RawMessage
 	if err := h.callExt(ctx, protocol.ExtSnapshot, protocol.SnapshotParams{TabID: tab, Mode: mode, KeepSignatures: keepSignatures}, &body); err != nil {
-		return raw, nil, refcache.Diff{}, err
+		return raw, nil, viewDiff{}, err
 	}
 	extension := lap()
 	if err := json.Unmarshal(body, &raw); err != nil {
-		return raw, nil, refcache.Diff{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "",
+		return raw, nil, viewDiff{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "",
 			"the extension's snapshot reply does not decode: %v", err)
 	}
 	decode := lap()
@@ -137,12 +139,12 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 		// that a later host could hand out again.
 		err := h.refs.Save()
 		h.noteError(fmt.Errorf("ledger: %d new elements got no ref: %w", withheld, err))
-		return raw, nil, refcache.Diff{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryHost,
+		return raw, nil, viewDiff{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryHost,
 			"free space in or make writable "+h.cfg.Dirs.Ledger+", then take the snapshot again; grip status shows the last errors",
 			"the ledger cannot record new refs, so %d new elements got none: %v", withheld, err)
 	}
-	diff := h.tabs.swapShown(tab, refs)
 	results := make([]frames.FrameResult, 0, len(raw.Frames))
+	read := make([]shown, 0, len(refs))
 	i := 0
 	for _, f := range raw.Frames {
 		fr := frames.FrameResult{FrameID: f.FrameID, DocumentID: f.DocumentID, URL: f.URL, Err: f.Error}
@@ -150,6 +152,7 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 			fr.Elements = make([]protocol.Element, len(f.Elements))
 			for j, e := range f.Elements {
 				fr.Elements[j] = protocol.Element{Ref: refcache.FormatRef(refs[i]), Role: e.Role, Name: e.Name, Value: e.Value, States: e.States}
+				read = append(read, shown{ref: refs[i], frame: f.FrameID, el: fr.Elements[j]})
 				i++
 			}
 		}
@@ -158,6 +161,9 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 			h.tabs.observe(tab, f.DocumentID)
 		}
 	}
+	// In page order, as the snapshot lists them: frames by frameId.
+	slices.SortStableFunc(read, func(a, b shown) int { return cmp.Compare(a.frame, b.frame) })
+	diff := h.tabs.swapView(tab, mode, read)
 	refsMS := lap()
 	if err := h.refs.Save(); err != nil {
 		h.noteError(fmt.Errorf("ledger: save failed, refs stay valid in memory: %w", err))

@@ -189,15 +189,29 @@ type ActArgs struct {
 	// Mode and Budget shape the snapshot that Snapshot asks for.
 	Mode   string `json:"mode,omitempty"`
 	Budget int    `json:"budget,omitempty"`
+	// ChangesBudget is the token allowance of the reply's element lines;
+	// 0 means DefaultChangesBudget.
+	ChangesBudget int `json:"changes_budget,omitempty"`
 }
 
-// Changes says what an action changed, so the agent need not re-read.
+// Changes says what an action changed, so the agent need not re-read:
+// refs added and gone since the agent's last view of the tab, with the
+// lines of the elements that appeared and of the known ones whose role,
+// name, value or states changed, in page order, within the action's
+// ChangesBudget (Changed first); Omitted counts the lines left out.
 type Changes struct {
-	URL   string   `json:"url,omitempty"`
-	Title string   `json:"title,omitempty"`
-	Added []string `json:"added"`
-	Gone  []string `json:"gone"`
+	URL      string    `json:"url,omitempty"`
+	Title    string    `json:"title,omitempty"`
+	Added    []string  `json:"added"`
+	Gone     []string  `json:"gone"`
+	Changed  []Element `json:"changed,omitempty"`
+	Appeared []Element `json:"appeared,omitempty"`
+	Omitted  int       `json:"omitted,omitempty"`
 }
+
+// DefaultChangesBudget is the token allowance of an action reply's element
+// lines when none is given: a menu's or a picker's worth.
+const DefaultChangesBudget = 300
 
 // ActionResult answers OpAct and OpWait.
 type ActionResult struct {

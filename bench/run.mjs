@@ -160,8 +160,15 @@ async function makeTools(ctx) {
   };
 
   const ab = path.join(HERE, 'node_modules', 'agent-browser', 'bin', `agent-browser-${process.platform}-${process.arch === 'x64' ? 'x64' : process.arch}`);
-  if (!fs.existsSync(ab)) {
-    skipped['agent-browser'] = `no native binary for ${process.platform}-${process.arch} at ${ab}`;
+  // npm ci --ignore-scripts skips the package's postinstall, which sets the
+  // execute bit on its native binary: set it here, then check it runs.
+  if (fs.existsSync(ab)) fs.chmodSync(ab, 0o755);
+  let abErr = fs.existsSync(ab) ? '' : `no native binary for ${process.platform}-${process.arch} at ${ab}`;
+  if (!abErr) {
+    try { execFileSync(ab, ['--version'], { timeout: 10_000, stdio: 'ignore' }); } catch (e) { abErr = `${ab} does not run: ${e.message}`; }
+  }
+  if (abErr) {
+    skipped['agent-browser'] = abErr;
   } else {
     const env = { AGENT_BROWSER_SESSION: ctx.abSession, HOME: ctx.abHome };
     tools['agent-browser'] = {
@@ -446,6 +453,12 @@ async function main() {
     tools = made.tools;
     results.skipped = made.skipped;
     for (const [n, why] of Object.entries(made.skipped)) log(`SKIP ${n}: ${why}`);
+    // A comparison that silently drops a peer is worse than none: a tool
+    // asked for that cannot run stops the run (--allow-skip to go on).
+    const dropped = Object.keys(made.skipped).filter((n) => TOOLS.includes(n));
+    if (dropped.length && !flag('allow-skip')) {
+      throw new Error(`cannot run ${dropped.join(', ')} (see SKIP above); fix it, leave it out with --tools, or pass --allow-skip`);
+    }
     // gen-20000-f0 goes last: peers take minutes there and a stuck page
     // must not spoil the other figures.
     const LATE = ['gen-20000-f0'];
@@ -496,7 +509,9 @@ async function main() {
     await sleep(500);
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-  writeReport(results, path.join(HERE, QUICK ? 'out/RESULTS.quick.md' : 'RESULTS.md'));
+  // Only a full run replaces bench/RESULTS.md; partial ones report in out/.
+  const partial = QUICK || argv.includes('--pages') || argv.includes('--tools') || argv.includes('--breakdown');
+  writeReport(results, path.join(HERE, QUICK ? 'out/RESULTS.quick.md' : partial ? 'out/RESULTS.partial.md' : 'RESULTS.md'));
   log(`wrote ${path.join(OUT, 'results.json')} and the report`);
 }
 

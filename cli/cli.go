@@ -55,7 +55,7 @@ func (a *App) Run(ctx context.Context) int {
 		return a.runHost(ctx)
 	}
 	if len(a.Args) == 0 || a.Args[0] == "help" || a.Args[0] == "--help" || a.Args[0] == "-h" {
-		fmt.Fprint(a.Stdout, usageText)
+		fmt.Fprint(a.Stdout, usage())
 		return ExitOK
 	}
 	if a.Args[0] == "version" || a.Args[0] == "--version" {
@@ -169,22 +169,25 @@ func (a *App) call(ctx context.Context, f *flags, op string, args, result any) e
 	return s.Call(ctx, op, args, result)
 }
 
-const usageText = `grip — drive your own Chrome from an AI agent, with element refs that keep their meaning.
+// usage is the help text; the actions come from protocol.Actions.
+func usage() string {
+	var b strings.Builder
+	b.WriteString(`grip — drive your own Chrome from an AI agent, with element refs that keep their meaning.
 
 Reading:
   grip tabs [new URL | close ID | select ID]   list or change tabs
   grip snapshot [--mode interactive|content] [--budget N] [--after @eN] [--tab ID]
 Acting (a target is a ref @eN, a CSS selector, or a frame chain "iframe >>> sel"):
-  grip click|dblclick|hover|focus TARGET
-  grip type|fill TARGET TEXT        type appends, fill replaces
-  grip select TARGET VALUE          by value or visible label
-  grip check|uncheck TARGET
-  grip press KEY [TARGET]           Enter, Tab, Escape, ArrowDown, Control+A…
-  grip scroll [TARGET] [--up]
-  grip navigate URL | back | forward | reload
-  grip wait (--text T | --gone @eN | --url U | --ms N) [--timeout D]
+`)
+	for _, spec := range protocol.Actions {
+		if _, ok := commands[spec.Name]; !ok {
+			continue
+		}
+		fmt.Fprintf(&b, "  %-35s%s\n", "grip "+spec.Name+" "+actionUsage(spec), spec.Help)
+	}
+	b.WriteString(`  grip wait (--text T | --gone @eN | --url U | --ms N) [--timeout D]
   grip screenshot [-o FILE]
-  Action flags: --tab ID, --epoch N, --trusted, --snapshot
+  Action flags: --tab ID, --epoch N, --trusted, --snapshot; scroll also --up
 Setting up:
   grip install [--browser chrome|chromium|edge|brave|vivaldi|all] [--user-data-dir DIR]
   grip uninstall | grip doctor | grip status
@@ -194,4 +197,6 @@ Setting up:
   grip mcp                                     MCP server on stdio for agent runners
 Every command takes --json, --profile ID and --wait DURATION (default 10s).
 Exit codes: 0 ok, 1 refused or failed, 2 usage.
-`
+`)
+	return b.String()
+}

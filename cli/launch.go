@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/fsnotify/fsnotify"
 	"github.com/grip-dev/grip/client"
 	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/protocol"
@@ -168,45 +167,23 @@ func cmdLaunch(ctx context.Context, a *App, args []string) (bool, error) {
 // connected already (the user's own Chrome): only a host that proc started
 // counts.
 func waitOwnHost(ctx context.Context, runtimeDir string, proc *launcher.Process, wait time.Duration) (protocol.HostInfo, error) {
-	if err := statedir.Ensure(runtimeDir); err != nil {
-		return protocol.HostInfo{}, err
+	ctx, cancel := proc.Context(ctx)
+	defer cancel()
+	c, err := client.Connect(ctx, client.Options{RuntimeDir: runtimeDir, Wait: wait,
+		Accept: func(h protocol.HostInfo) bool { return proc.Owns(h.PID) }})
+	switch {
+	case err == nil:
+		c.Close()
+		return c.Info, nil
+	case protocol.AsError(err).Code == protocol.CodeNoBrowser:
+		return protocol.HostInfo{}, protocol.Errorf(protocol.CodeNoBrowser, protocol.BoundaryHost,
+			"grip doctor says what is missing; the host's log is in grip's state dir",
+			"the launched browser's grip host did not connect within %s", wait)
 	}
-	w, err := fsnotify.NewWatcher()
-	if err != nil {
+	select {
+	case <-proc.Done():
+		return protocol.HostInfo{}, fmt.Errorf("launch: %w before grip's host connected (is another browser using this profile folder?)", proc.Err())
+	default:
 		return protocol.HostInfo{}, err
-	}
-	defer w.Close()
-	if err := w.Add(runtimeDir); err != nil {
-		return protocol.HostInfo{}, err
-	}
-	deadline := time.NewTimer(wait)
-	defer deadline.Stop()
-	for {
-		hosts, _ := client.Hosts(runtimeDir)
-		for _, h := range hosts {
-			if !proc.Owns(h.PID) {
-				continue
-			}
-			dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			c, err := client.Dial(dctx, h)
-			cancel()
-			if err == nil {
-				c.Close()
-				return c.Info, nil
-			}
-		}
-		select {
-		case <-w.Events:
-		case err := <-w.Errors:
-			return protocol.HostInfo{}, err
-		case <-proc.Done():
-			return protocol.HostInfo{}, fmt.Errorf("launch: %w before grip's host connected (is another browser using this profile folder?)", proc.Err())
-		case <-deadline.C:
-			return protocol.HostInfo{}, protocol.Errorf(protocol.CodeNoBrowser, protocol.BoundaryHost,
-				"grip doctor says what is missing; the host's log is in grip's state dir",
-				"the launched browser's grip host did not connect within %s", wait)
-		case <-ctx.Done():
-			return protocol.HostInfo{}, ctx.Err()
-		}
 	}
 }

@@ -179,6 +179,9 @@ type Options struct {
 	Wait       time.Duration // how long to wait for a host to appear
 	// Waiting, if set, is called once when no host is there yet.
 	Waiting func(msg string)
+	// Accept, if set, chooses among the published hosts: grip launch
+	// takes only the host its own browser started.
+	Accept func(protocol.HostInfo) bool
 }
 
 // Connect finds the chosen host and dials it, waiting up to opt.Wait for
@@ -246,7 +249,7 @@ func pick(ctx context.Context, opt Options) (*Client, error) {
 	var live []*Client
 	var lastErr error
 	for _, info := range hosts {
-		if opt.Profile != "" && info.Profile != opt.Profile {
+		if opt.Profile != "" && info.Profile != opt.Profile || opt.Accept != nil && !opt.Accept(info) {
 			continue
 		}
 		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)

@@ -154,15 +154,8 @@ func Run(ctx context.Context, cfg Config) (err error) {
 // connect waits for the host of the browser's extension, giving up early
 // when the browser exits.
 func connect(ctx context.Context, proc *launcher.Process, runtimeDir string, wait time.Duration) (*client.Session, error) {
-	cctx, cancel := context.WithCancel(ctx)
+	cctx, cancel := proc.Context(ctx)
 	defer cancel()
-	go func() {
-		select {
-		case <-proc.Done():
-			cancel()
-		case <-cctx.Done():
-		}
-	}()
 	sess, err := client.NewSession(cctx, client.Options{RuntimeDir: runtimeDir, Wait: wait})
 	if err != nil {
 		if perr := proc.Err(); perr != nil {

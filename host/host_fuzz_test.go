@@ -12,6 +12,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -22,7 +23,7 @@ import (
 // The host's two decoders of outside bytes, fuzzed end to end: what an
 // agent writes on the socket (FuzzSocketConn) and what the extension
 // writes on the host's stdin (FuzzExtensionFrames). Seeds are the cases
-// DESIGN §6 names: oversized, truncated, not the encoding, unknown types,
+// the wire format refuses: oversized, truncated, not the encoding, unknown types,
 // wrong protocol version.
 
 // fuzzExtension plays the service worker for a fuzzed host: it answers the
@@ -181,7 +182,7 @@ func checkServes(tb testing.TB, path string) {
 }
 
 // socketSeeds are agent byte streams: well-formed sessions and the broken
-// frames DESIGN §6 names.
+// frames the wire format refuses.
 func socketSeeds(tb testing.TB) [][]byte {
 	hello := socketFrame(tb, protocol.Request{ID: 1, Op: protocol.OpHello, Args: msgpackArgs(tb, protocol.HelloArgs{Protocol: protocol.Version})})
 	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
@@ -283,13 +284,14 @@ func FuzzSocketConn(f *testing.F) {
 	})
 }
 
+// isConnReset reports whether the host hung up on a request it refused
+// while we were still reading: a reset or a broken pipe, nothing else.
 func isConnReset(err error) bool {
-	var oe *net.OpError
-	return errors.As(err, &oe)
+	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }
 
 // nativeSeeds are extension byte streams (after the hello): well-formed
-// messages of every kind and the broken frames DESIGN §6 names.
+// messages of every kind and the broken frames the wire format refuses.
 func nativeSeeds() [][]byte {
 	frame := func(s string) []byte { return nativeBody([]byte(s)) }
 	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }

@@ -101,6 +101,21 @@ func Start(ctx context.Context, opt Options) (*Process, error) {
 // Done is closed when the browser process has exited.
 func (p *Process) Done() <-chan struct{} { return p.done }
 
+// Context returns a context that ends when parent does or when the
+// browser exits: waits for something the browser should bring (its host)
+// give up at once when it is gone.
+func (p *Process) Context(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(parent)
+	go func() {
+		select {
+		case <-p.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
+
 // Err is how the browser exited; it is valid once Done is closed.
 func (p *Process) Err() error {
 	select {

@@ -290,7 +290,7 @@ func TestToolsMapToOps(t *testing.T) {
 			[]call{{protocol.OpSnapshot, protocol.SnapshotArgs{Tab: 7, Mode: "content", Budget: 500, After: "@e40"}}}, nil},
 		{"browser_click", map[string]any{"ref": "e3", "element": "Go button"},
 			[]call{{protocol.OpAct, protocol.ActArgs{Action: "click", Target: "@e3"}}},
-			[]string{"Clicked @e3 (Go button)", "Tab 7 · Fixture · http://x.test/", "Refs added: @e9", "Refs gone: @e4"}},
+			[]string{"Clicked @e3 (Go button)", "Tab 7 · Fixture · http://x.test/", "added: @e9", "gone: @e4"}},
 		{"browser_click", map[string]any{"ref": "@e3", "doubleClick": true, "trusted": true},
 			[]call{{protocol.OpAct, protocol.ActArgs{Action: "dblclick", Target: "@e3", Trusted: true}}},
 			[]string{"Double-clicked @e3"}},

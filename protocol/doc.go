@@ -10,7 +10,8 @@
 // the bytes that hold them) before the msgpack decoder sees it.
 //
 // The error type here crosses both wires: every refusal carries a machine
-// code (DESIGN §6), the boundary that refused, and a hint for the agent.
+// code, the boundary that refused, and a hint for the agent
+// (docs/ARCHITECTURE.md, "Errors").
 package protocol
 
 // Version is the protocol version spoken on the agent socket and in the

@@ -1,5 +1,5 @@
 // Package refcache hands out grip's public element refs (@e1, @e2, …) and
-// remembers which element each one names (DESIGN §2).
+// remembers which element each one names (docs/ARCHITECTURE.md, "Identity").
 //
 // An element is known by its identity key (documentId, frameId, localId): the
 // document Chrome reports for the frame, the frame, and the id the in-page

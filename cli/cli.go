@@ -21,7 +21,7 @@ import (
 // Version is grip's release, shown by the host and the CLI.
 var Version = "0.1.0"
 
-// Exit codes (DESIGN §7).
+// Exit codes: 0 ok, 1 a refused or failed action, 2 a usage error.
 const (
 	ExitOK      = 0
 	ExitFailed  = 1
@@ -70,7 +70,8 @@ func (a *App) Run(ctx context.Context) int {
 	return a.finish(cmd(ctx, a, a.Args[1:]))
 }
 
-// finish prints an error the way DESIGN §7a says and picks the exit code.
+// finish prints an error (JSON on stdout with --json, else one line on
+// stderr: "grip: <code>: <message> (<hint>)") and picks the exit code.
 func (a *App) finish(jsonOut bool, err error) int {
 	if err == nil {
 		return ExitOK

@@ -158,6 +158,7 @@ func BuildGrip(dir string) (string, error) {
 	bin := filepath.Join(dir, "grip")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/grip")
 	cmd.Dir = modRoot
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as scripts/demo and the release build it
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build ./cmd/grip: %v\n%s", err, out)
 	}

@@ -235,11 +235,16 @@ func WriteExtension(dir string) error {
 // tests always ran), when running as root (Chromium refuses to start as
 // root with its sandbox) or when GRIP_NO_SANDBOX is set; a headed browser
 // of a normal user keeps its sandbox.
+//
+// An empty extDir loads no unpacked extension and leaves out
+// --disable-extensions-except, so the browser loads what it would anyway:
+// an extension `grip install --system` registered, for one.
 func Flags(profileDir, extDir string, headed bool) []string {
-	flags := []string{
-		"--user-data-dir=" + profileDir,
-		"--load-extension=" + extDir,
-		"--disable-extensions-except=" + extDir,
+	flags := []string{"--user-data-dir=" + profileDir}
+	if extDir != "" {
+		flags = append(flags, "--load-extension="+extDir, "--disable-extensions-except="+extDir)
+	}
+	flags = append(flags,
 		"--no-first-run",
 		"--no-default-browser-check",
 		"--disable-gpu",
@@ -248,7 +253,7 @@ func Flags(profileDir, extDir string, headed bool) []string {
 		"--disable-component-update",
 		"--disable-sync",
 		"--disable-dev-shm-usage",
-	}
+	)
 	if !headed {
 		flags = append(flags, "--headless=new")
 	}

@@ -195,7 +195,8 @@ Acting (a target is a ref @eN, a CSS selector, or a frame chain "iframe >>> sel"
   Action flags: --tab ID, --epoch N, --trusted, --snapshot
 Setting up:
   grip install [--browser chrome|chromium|edge|brave|vivaldi|all] [--user-data-dir DIR]
-  grip uninstall | grip doctor | grip status
+  sudo grip install --system [--browser …]    Linux: every user, no Developer mode
+  grip uninstall [--system] | grip doctor | grip status
   grip demo [--headed] [--browser-path PATH]   see it work on a bundled site
   grip launch [--headed] [--profile-dir DIR] [--detach] [URL]
                                                a separate Chromium with grip connected

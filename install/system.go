@@ -99,6 +99,18 @@ type SystemReceipt struct {
 	Files []SystemFile `json:"files"`
 	// CreatedDirs are folders InstallSystem created, outermost first.
 	CreatedDirs []string `json:"created_dirs,omitempty"`
+	// OpenedDirs are folders that existed but that users other than root
+	// could not read, which InstallSystem opened (Chromium run as root
+	// makes its external-extensions folder 0700); UninstallSystem gives
+	// them their old mode back.
+	OpenedDirs []OpenedDir `json:"opened_dirs,omitempty"`
+}
+
+// OpenedDir is a folder whose mode InstallSystem changed from Old to New.
+type OpenedDir struct {
+	Path string      `json:"path"`
+	Old  os.FileMode `json:"old"`
+	New  os.FileMode `json:"new"`
 }
 
 // SystemFile is one file InstallSystem wrote.
@@ -411,14 +423,36 @@ type systemWriter struct {
 	rec *SystemReceipt
 }
 
+// mkdir makes dir and its missing parents with mode perm (whatever the
+// umask), and makes sure everyone can read and enter dir: the browser
+// runs as any user.
 func (w *systemWriter) mkdir(dir string, perm os.FileMode) error {
 	created := missingDirs(dir)
 	if err := os.MkdirAll(dir, perm); err != nil {
 		return fmt.Errorf("install: create %s: %w", dir, err)
 	}
 	for _, d := range created {
+		if err := os.Chmod(d, perm); err != nil {
+			return fmt.Errorf("install: %w", err)
+		}
 		if !slices.Contains(w.rec.CreatedDirs, d) {
 			w.rec.CreatedDirs = append(w.rec.CreatedDirs, d)
+		}
+	}
+	if len(created) > 0 {
+		return nil
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if old := fi.Mode().Perm(); old&0o005 != 0o005 {
+		opened := old | 0o055
+		if err := os.Chmod(dir, opened); err != nil {
+			return fmt.Errorf("install: let every user read %s: %w", dir, err)
+		}
+		if !slices.ContainsFunc(w.rec.OpenedDirs, func(o OpenedDir) bool { return o.Path == dir }) {
+			w.rec.OpenedDirs = append(w.rec.OpenedDirs, OpenedDir{Path: dir, Old: old, New: opened})
 		}
 	}
 	return nil
@@ -547,6 +581,14 @@ func UninstallSystem(opt SystemOptions) (removed []string, err error) {
 			removed = append(removed, d)
 		}
 	}
+	for _, o := range rec.OpenedDirs {
+		// Unless someone changed the mode again since.
+		if fi, err := os.Stat(o.Path); err == nil && fi.Mode().Perm() == o.New {
+			if err := os.Chmod(o.Path, o.Old); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
 	return removed, errors.Join(errs...)
 }
 
@@ -588,4 +630,22 @@ func SystemExtensionID(root string) string {
 		return ""
 	}
 	return rec.ExtensionID
+}
+
+// SystemInstructions tells a person what each user of the machine sees
+// and does after a system-wide install of extension id. What a browser
+// shows was seen on Debian 12's Chromium 156, headed: the extension comes
+// up switched on at the next start, with no prompt, and
+// chrome://extensions lists it as "Not from Chrome Web Store" and under
+// Safety Check.
+func SystemInstructions(id string) string {
+	return "Each user, in each browser:\n" +
+		"  1. Quit the browser completely and start it again: it installs grip by itself,\n" +
+		"     switched on (no Developer mode, no Load unpacked).\n" +
+		"  2. chrome://extensions may list grip under Safety Check, \"Review 1 extension that may be\n" +
+		"     unsafe … can't verify where this extension comes from\": click ⋮ beside grip, then\n" +
+		"     \"Keep this extension\" (the bin icon would remove it). If grip's switch is off, turn it on.\n" +
+		"  3. Run `grip doctor`. A user who ran `grip install` before runs it again, so that their own\n" +
+		"     host manifest, which the browser reads first, also allows this extension (" + id + ").\n" +
+		"Remove it all with `sudo grip uninstall --system`; browsers drop the extension at their next start.\n"
 }

@@ -246,6 +246,31 @@ func TestUninstallSystemRemovesExactlyWhatInstallWrote(t *testing.T) {
 	}
 }
 
+// A folder Chromium made 0700 (it does when run as root) is opened for
+// the browsers of other users, and closed again by uninstall; folders
+// install creates get 0755 whatever the umask.
+func TestInstallSystemFolderModes(t *testing.T) {
+	f := newSystemFixture(t)
+	extDir := f.path("/usr/lib/chromium/extensions")
+	if err := os.Mkdir(extDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	old := syscallUmask(0o077)
+	defer syscallUmask(old)
+	res := mustInstallSystem(t, f.opt)
+	for _, d := range []string{extDir, f.path("/var/lib/grip"), f.path("/opt/google/chrome/extensions"), filepath.Dir(res.Manifests[0])} {
+		if fi, err := os.Stat(d); err != nil || fi.Mode().Perm() != 0o755 {
+			t.Errorf("%s: %v, %v; want 0755", d, fi.Mode().Perm(), err)
+		}
+	}
+	if _, err := UninstallSystem(f.opt); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(extDir); err != nil || fi.Mode().Perm() != 0o700 {
+		t.Errorf("%s after uninstall: %v, %v; want 0700 again", extDir, fi.Mode().Perm(), err)
+	}
+}
+
 func TestUninstallSystemLeavesChangedFile(t *testing.T) {
 	f := newSystemFixture(t)
 	res := mustInstallSystem(t, f.opt)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gofrs/flock"
 	"github.com/grip-dev/grip/client"
 	"github.com/grip-dev/grip/crx"
 	"github.com/grip-dev/grip/extension"
@@ -42,6 +43,15 @@ func TestSystemInstallConnects(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("grip install --system writes to /etc, /usr/lib and /var/lib: run as root (CI does)")
 	}
+	// One system-wide install at a time on this machine, whichever
+	// checkout's tests want one.
+	lock := flock.New(filepath.Join(os.TempDir(), "grip-system-install-test.lock"))
+	lockCtx, cancelLock := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancelLock()
+	if locked, err := lock.TryLockContext(lockCtx, 200*time.Millisecond); !locked {
+		t.Fatalf("waiting for another test's system-wide install to finish: %v", err)
+	}
+	t.Cleanup(func() { lock.Unlock() })
 	if _, ok, _ := install.ReadSystemReceipt(""); ok {
 		t.Fatalf("grip is already installed system-wide (%s); this test installs and removes its own and will not run over that one",
 			filepath.Join(install.SystemDir, install.SystemReceiptFile))

@@ -38,7 +38,7 @@ type Check struct {
 
 // Report is the whole check. OK is true when everything one browser needs
 // works: grip on a stable path, that browser's manifest right, and at
-// least one host connected.
+// least one host connected — and a system-wide install, if any, is sound.
 type Report struct {
 	Checks []Check `json:"checks"`
 	OK     bool    `json:"ok"`
@@ -97,7 +97,10 @@ func Run(ctx context.Context, env Env) Report {
 	}
 	r.add(checkHostLog(env))
 
-	r.OK = exe.OK && manifestsOK && connected
+	// A broken system-wide install is a fault even when this user's own
+	// set-up works: it serves every user.
+	sysOK := !slices.ContainsFunc(sys.checks, func(c Check) bool { return !c.OK })
+	r.OK = exe.OK && manifestsOK && connected && sysOK
 	return r
 }
 

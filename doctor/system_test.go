@@ -118,6 +118,23 @@ func TestSystemInstallFaults(t *testing.T) {
 }
 
 // What to click, by what is installed and where.
+// A broken system-wide install is not ready even when the user's own
+// manifest works.
+func TestSystemFaultWithUserManifest(t *testing.T) {
+	env, res := mustInstallSystem(t)
+	h, _ := manifest.NewHost(env.Executable, testID, res.ExtensionID)
+	b, _ := h.Marshal()
+	mustWrite(t, filepath.Join(env.Home, ".config", "chromium", "NativeMessagingHosts", manifest.FileName), string(b), 0o644)
+	if r := Run(context.Background(), env); !r.OK {
+		t.Fatalf("not OK with both set up:\n%s", r.Text())
+	}
+	os.Remove(res.CRX)
+	r := Run(context.Background(), env)
+	if c := find(t, r, "system-wide install"); r.OK || c.OK {
+		t.Errorf("OK %v with the packed extension gone:\n%s", r.OK, r.Text())
+	}
+}
+
 func TestConnectFix(t *testing.T) {
 	env, _ := mustInstallSystem(t)
 	env.Probe = func(context.Context) ([]protocol.HostInfo, []error) { return nil, nil }

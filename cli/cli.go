@@ -15,11 +15,13 @@ import (
 	"time"
 
 	"github.com/grip-dev/grip/client"
+	"github.com/grip-dev/grip/internal/version"
 	"github.com/grip-dev/grip/protocol"
 )
 
-// Version is grip's release, shown by the host and the CLI.
-var Version = "0.1.0"
+// Version is this grip's version (internal/version): `grip --version`
+// prints it and the host reports it as host_version, so the two agree.
+var Version = version.String()
 
 // Exit codes: 0 ok, 1 a refused or failed action, 2 a usage error.
 const (
@@ -59,7 +61,7 @@ func (a *App) Run(ctx context.Context) int {
 		return ExitOK
 	}
 	if a.Args[0] == "version" || a.Args[0] == "--version" {
-		fmt.Fprintf(a.Stdout, "grip %s (protocol %d)\n", Version, protocol.Version)
+		fmt.Fprint(a.Stdout, versionLine())
 		return ExitOK
 	}
 	cmd, ok := commands[a.Args[0]]
@@ -68,6 +70,12 @@ func (a *App) Run(ctx context.Context) int {
 		return ExitUsage
 	}
 	return a.finish(cmd(ctx, a, a.Args[1:]))
+}
+
+// versionLine is what `grip --version` prints: the version the host
+// reports as host_version, and the socket protocol it speaks.
+func versionLine() string {
+	return fmt.Sprintf("grip %s (protocol %d)\n", Version, protocol.Version)
 }
 
 // finish prints an error (JSON on stdout with --json, else one line on
@@ -191,11 +199,13 @@ Acting (a target is a ref @eN, a CSS selector, or a frame chain "iframe >>> sel"
   Action flags: --tab ID, --epoch N, --trusted, --snapshot; scroll also --up
 Setting up:
   grip install [--browser chrome|chromium|edge|brave|vivaldi|all] [--user-data-dir DIR]
-  grip uninstall | grip doctor | grip status
+  sudo grip install --system [--browser …]    Linux: every user, no Developer mode
+  grip uninstall [--system] | grip doctor | grip status
   grip demo [--headed] [--browser-path PATH]   see it work on a bundled site
   grip launch [--headed] [--profile-dir DIR] [--detach] [--no-sandbox] [URL]
                                                a separate Chromium with grip connected
   grip mcp                                     MCP server on stdio for agent runners
+  grip --version                               this grip's version (the host reports the same)
 Every command takes --json, --profile ID and --wait DURATION (default 10s).
 Exit codes: 0 ok, 1 refused or failed, 2 usage.
 `)

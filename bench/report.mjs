@@ -110,7 +110,7 @@ export function render(r) {
   if (r.breakdown && r.breakdown.length) {
     w('## Where grip\'s time goes');
     w();
-    w('Measured from outside the host: grip\'s own kernel injected from grip\'s service worker exactly as extension/snapshot.js does it');
+    w('Measured from outside the host: grip\'s own kernel injected from grip\'s service worker exactly as extension/inject.js does it');
     w('(CDP Runtime.evaluate in the worker), alternating with grip\'s own snapshots; host spans replayed on the captured extension result by');
     w('`gripsnap hostpath` (same calls as host.readTab + snapshotLocked: JSON decode, refcache.Replace, ledger Save, frames.Merge + Render, msgpack).');
     w('Medians in ms.');
@@ -132,7 +132,7 @@ export function render(r) {
       row('in-page walk, slowest frame', m.walkMaxMs);
       row('executeScript round trip (injection, walk, structured clone to the worker)', m.injectMs);
       row('  of which: the same executeScript with a trivial function (injection + IPC per frame)', m.trivialInjectMs);
-      row('  of which: executeScript of gripKernel on an unknown op (+ serialise/compile the kernel per frame)', m.kernelNoopInjectMs);
+      row('  of which: executeScript of the kernel\'s files (load and compile them per frame, no walk)', m.kernelNoopInjectMs);
       row('  probe: executeScript returning a synthetic result of the same size, as objects', m.synthObjectsMs);
       row('  probe: … the same result as one JSON string', m.synthStringMs);
       row('worker: getAllFrames + building the result', m.postMs);
@@ -156,7 +156,7 @@ export function render(r) {
       if (b.profile) {
         w(`CPU profile of the top frame's renderer while the kernel runs (${b.profile.runs} runs, ${f1(b.profile.totalMs)} ms sampled per run; self time):`);
         w();
-        w('| function (kernel.js line) | self ms per run | share |');
+        w('| function (kernel file line) | self ms per run | share |');
         w('| --- | ---: | ---: |');
         for (const t of b.profile.top) w(`| ${t.fn} | ${f1(t.ms)} | ${pct(t.share)} |`);
         w();

@@ -295,7 +295,7 @@ async function measurePage(ctx, tools, p) {
 // ------------------------------------------------------------ breakdown
 
 /**
- * Runs grip's own kernel the way extension/snapshot.js does, from inside
+ * Runs grip's own kernel the way extension/inject.js does, from inside
  * grip's service worker (CDP Runtime.evaluate in the worker), to read what
  * the host does not expose: the executeScript round trip, each frame's
  * stats {nodes, ms}, the size of the result, and JSON.stringify of it (the
@@ -304,15 +304,17 @@ async function measurePage(ctx, tools, p) {
  */
 async function breakdown(ctx, p, runs) {
   await openPage(ctx, p);
-  const { gripKernel } = await import(path.join(ROOT, 'extension', 'kernel.js'));
+  const { KERNEL_FILES } = await import(path.join(ROOT, 'extension', 'inject.js'));
+  const files = JSON.stringify(KERNEL_FILES);
   const sw = ctx.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'));
   if (!sw) throw new Error('grip service worker not found over CDP');
+  // The timed call is the common case: a small caller running the kernel
+  // installed in every frame (compileOnly, run just before, installs it).
   const expr = `(async () => {
-    const gripKernel = ${gripKernel.toString()};
     const [tab] = await chrome.tabs.query({ url: ${JSON.stringify(ctx.url.split('#')[0])} });
     const tabId = tab.id;
     const t0 = performance.now();
-    const results = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, world: 'ISOLATED', func: gripKernel, args: [{ op: 'snapshot', mode: 'interactive' }] });
+    const results = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, world: 'ISOLATED', func: (req) => globalThis.__gripKernel__.run(req), args: [{ op: 'snapshot', mode: 'interactive' }] });
     const t1 = performance.now();
     const after = await chrome.webNavigation.getAllFrames({ tabId });
     const frames = results.map((r) => ({ frameId: r.frameId, documentId: r.documentId, url: r.result.url, title: r.result.title, elements: r.result.elements, stats: r.result.stats }));
@@ -323,8 +325,8 @@ async function breakdown(ctx, p, runs) {
     return { injectMs: t1 - t0, postMs: t2 - t1, stringifyMs: t3 - t2, bytes: json.length, frames: frames.map((f) => ({ frameId: f.frameId, nodes: f.stats && f.stats.nodes, ms: f.stats && f.stats.ms, elements: f.elements.length })), capture: json };
   })()`;
   // Probes: the same executeScript with a trivial function (injection and
-  // IPC alone), and with gripKernel on an unknown op (plus serialising and
-  // compiling the 73 KB kernel in every frame, no walk, no result).
+  // IPC alone), and of the kernel's files (loading and compiling them in
+  // every frame, no walk, no result).
   const probe = (func, arg) => `(async () => {
     const f = ${func};
     const [tab] = await chrome.tabs.query({ url: ${JSON.stringify(ctx.url.split('#')[0])} });
@@ -332,8 +334,20 @@ async function breakdown(ctx, p, runs) {
     await chrome.scripting.executeScript({ target: { tabId: tab.id, allFrames: true }, world: 'ISOLATED', func: f, args: [${arg}] });
     return performance.now() - t0;
   })()`;
+  // It replaces grip's own kernel, so it stamps the new one with grip's
+  // build: grip's next snapshot must not pay for a re-install.
+  const compileOnly = `(async () => {
+    const [tab] = await chrome.tabs.query({ url: ${JSON.stringify(ctx.url.split('#')[0])} });
+    const target = { tabId: tab.id, allFrames: true };
+    const before = await chrome.scripting.executeScript({ target, world: 'ISOLATED', func: () => (globalThis.__gripKernel__ || {}).build || '' });
+    const build = (before.find((r) => r.result) || {}).result || '';
+    const t0 = performance.now();
+    await chrome.scripting.executeScript({ target, world: 'ISOLATED', files: ${files} });
+    const ms = performance.now() - t0;
+    await chrome.scripting.executeScript({ target, world: 'ISOLATED', func: (b) => { globalThis.__gripKernel__.build = b; }, args: [build] });
+    return ms;
+  })()`;
   const trivial = probe('function noop(req) { return 1; }', '{}');
-  const compileOnly = probe(gripKernel.toString(), "{ op: 'bench-noop' }");
   // The result's transfer alone: every frame returns a synthetic result as
   // large as its real one (same element count and name lengths), first as
   // objects (what the kernel returns now), then as one JSON string.

@@ -1,7 +1,8 @@
 // Types of the in-page kernel, for tsc only (never injected): the object
 // the files in KERNEL_FILES (extension/inject.js) build on the isolated
 // world's globalThis, one part per file, in that order. Each file takes
-// what it uses from the files before it.
+// what it uses from the files before it. A test checks that each file adds
+// exactly the names listed under it here.
 
 type GripError = { code: string; boundary: string; message: string; hint: string };
 type Failure = { error: GripError };
@@ -17,12 +18,11 @@ type EditKind = 'input' | 'textarea' | 'editable' | '';
 type TextOptions = { stopBlocks?: boolean; checkVis?: boolean; inLabel?: boolean };
 
 interface GripKernel {
+  // base.js
   /** This build's identity, stamped by the worker's caller after it
    * injected these files ('' until then): a kernel whose build differs is
    * never run. */
   build: string;
-
-  // base.js
   fail(code: string, boundary: string, message: string, hint?: string): Failure;
   fold(s: string): string;
   cut(s: string, n: number): string;

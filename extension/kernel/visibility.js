@@ -56,8 +56,9 @@
     return true;
   }
 
-  /** Whether el and its whole subtree lack a layout box (display:none here
-   * or above), so a walk need not enter it.
+  /** Whether el and its whole subtree do not render (display:none, or
+   * skipped by content-visibility:hidden, here or above), so a walk need
+   * not enter it.
    * @param {Element} el */
   function noBox(el) {
     const e = /** @type {any} */ (el);

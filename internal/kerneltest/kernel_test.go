@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,4 +81,95 @@ func TestGlobalNamesPinned(t *testing.T) {
 			t.Errorf("no script names %s", p.want)
 		}
 	}
+}
+
+// dtsParts reads extension/kernel/kernel.d.ts: the names of the kernel's
+// object listed under each file's heading (`// base.js`).
+func dtsParts(t *testing.T) map[string][]string {
+	t.Helper()
+	b, err := os.ReadFile("../../extension/kernel/kernel.d.ts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(b)
+	start := strings.Index(body, "interface GripKernel {")
+	if start < 0 {
+		t.Fatal("kernel.d.ts has no interface GripKernel")
+	}
+	body = body[start:]
+	body = body[:strings.Index(body, "\n}\n")]
+	heading := regexp.MustCompile(`^  // (\w+\.js)$`)
+	member := regexp.MustCompile(`^  (\w+)\??[(:]`)
+	parts := map[string][]string{}
+	file := ""
+	for _, line := range strings.Split(body, "\n") {
+		if m := heading.FindStringSubmatch(line); m != nil {
+			file = "kernel/" + m[1]
+		} else if m := member.FindStringSubmatch(line); m != nil {
+			if file == "" {
+				t.Fatalf("kernel.d.ts: %s is listed before any file's heading", m[1])
+			}
+			parts[file] = append(parts[file], m[1])
+		}
+	}
+	return parts
+}
+
+// TestEachFileAddsItsPart evaluates the kernel's files one by one, as
+// top-level scripts the way executeScript({files}) runs them: base.js
+// makes globalThis.__gripKernel__ and no file declares any other global;
+// each adds exactly the names kernel.d.ts lists under it.
+func TestEachFileAddsItsPart(t *testing.T) {
+	ctx := newTab(t, "blank.html")
+	want := dtsParts(t)
+	type state struct {
+		Kernel  []string `json:"kernel"`
+		Globals []string `json:"globals"`
+	}
+	const read = `({kernel: Object.keys(globalThis.__gripKernel__ || {}), globals: Object.getOwnPropertyNames(globalThis)})`
+	before := eval[state](t, ctx, read)
+	for _, f := range extension.KernelFiles() {
+		src, err := fs.ReadFile(extension.Files(), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eval[bool](t, ctx, string(src)+"\n;true")
+		after := eval[state](t, ctx, read)
+		added := slices.DeleteFunc(slices.Clone(after.Kernel), func(k string) bool { return slices.Contains(before.Kernel, k) })
+		if f == "kernel/base.js" {
+			added = after.Kernel // a new object
+		}
+		if w := want[f]; !sameSet(added, w) {
+			t.Errorf("%s adds %v to the kernel, kernel.d.ts lists %v", f, added, w)
+		}
+		newGlobals := slices.DeleteFunc(slices.Clone(after.Globals), func(g string) bool { return slices.Contains(before.Globals, g) })
+		wantGlobals := []string{}
+		if f == "kernel/base.js" {
+			wantGlobals = []string{kerneltest.KernelGlobal}
+		}
+		if !sameSet(newGlobals, wantGlobals) {
+			t.Errorf("%s adds globals %v, want %v", f, newGlobals, wantGlobals)
+		}
+		before = after
+	}
+	if len(want) != len(extension.KernelFiles()) {
+		t.Errorf("kernel.d.ts has parts for %d files, there are %d", len(want), len(extension.KernelFiles()))
+	}
+	// Injected again (a new build), base.js starts a new, unstamped object.
+	replaced := eval[bool](t, ctx, `(() => {
+		const old = globalThis.__gripKernel__; old.build = 'older';
+		return true;
+	})()`)
+	base, _ := fs.ReadFile(extension.Files(), "kernel/base.js")
+	eval[bool](t, ctx, string(base)+"\n;true")
+	if !replaced || eval[string](t, ctx, `globalThis.__gripKernel__.build`) != "" || eval[bool](t, ctx, `'run' in globalThis.__gripKernel__`) {
+		t.Errorf("base.js did not replace the kernel's object")
+	}
+}
+
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
 }

@@ -213,9 +213,9 @@ func FixtureHandler(files fs.FS) http.Handler {
 	})
 }
 
-// BrowserFlags are the flags DESIGN §9 verified on this kind of machine,
-// the same list `grip demo` and `grip launch` use (launcher.Flags), as
-// chromedp options.
+// BrowserFlags are the flags `grip demo` and `grip launch` use
+// (launcher.Flags: a dedicated profile with only grip's extension, nothing
+// that talks to the network on its own), as chromedp options.
 func BrowserFlags(profileDir, extDir string, headed bool) []chromedp.ExecAllocatorOption {
 	var opts []chromedp.ExecAllocatorOption
 	for _, f := range launcher.Flags(profileDir, extDir, headed) {

@@ -156,13 +156,10 @@ func TestEachFileAddsItsPart(t *testing.T) {
 		t.Errorf("kernel.d.ts has parts for %d files, there are %d", len(want), len(extension.KernelFiles()))
 	}
 	// Injected again (a new build), base.js starts a new, unstamped object.
-	replaced := eval[bool](t, ctx, `(() => {
-		const old = globalThis.__gripKernel__; old.build = 'older';
-		return true;
-	})()`)
+	eval[bool](t, ctx, `(globalThis.__gripKernel__.build = 'older', true)`)
 	base, _ := fs.ReadFile(extension.Files(), "kernel/base.js")
 	eval[bool](t, ctx, string(base)+"\n;true")
-	if !replaced || eval[string](t, ctx, `globalThis.__gripKernel__.build`) != "" || eval[bool](t, ctx, `'run' in globalThis.__gripKernel__`) {
+	if eval[string](t, ctx, `globalThis.__gripKernel__.build`) != "" || eval[bool](t, ctx, `'run' in globalThis.__gripKernel__`) {
 		t.Errorf("base.js did not replace the kernel's object")
 	}
 }

@@ -1,10 +1,15 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
 
 	"github.com/grip-dev/grip/extension"
 	"github.com/grip-dev/grip/internal/browsertest"
@@ -123,5 +128,92 @@ func TestKernelFilesHiddenFromPages(t *testing.T) {
 		if !strings.HasPrefix(got, "refused") {
 			t.Errorf("the page fetched %s: %s", f, got)
 		}
+	}
+}
+
+// restartWorker stops grip's service worker, as Chrome does when idle,
+// after clearing its session storage if asked (what Chrome does when it
+// reloads or updates the extension), then wakes it with a navigation in a
+// tab of its own and waits for the new host.
+func restartWorker(t *testing.T, e *browsertest.Env, clearSession bool) {
+	t.Helper()
+	before := statusOf(t, e)
+	ctx := e.BrowserContext()
+	if clearSession {
+		infos, err := chromedp.Targets(ctx)
+		if err != nil {
+			t.Fatalf("list targets: %v", err)
+		}
+		var id target.ID
+		for _, info := range infos {
+			if info.Type == "service_worker" && strings.HasPrefix(info.URL, "chrome-extension://") && strings.HasSuffix(info.URL, "/background.js") {
+				id = info.TargetID
+			}
+		}
+		if id == "" {
+			t.Fatalf("no service worker target among %d targets", len(infos))
+		}
+		// Detach on cancel: closing the target would stop the worker that
+		// comes next too (it may get the same target id).
+		sw, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
+		tctx, tcancel := context.WithTimeout(sw, 10*time.Second)
+		_, err = chromedp.Run(tctx, chromedp.Evaluate[bool](`chrome.storage.session.clear().then(() => true)`, chromedp.EvalAwaitPromise))
+		tcancel()
+		cancel()
+		if err != nil {
+			t.Fatalf("clear the session storage: %v", err)
+		}
+	}
+	stopServiceWorker(t, e)
+	waitGone(t, before.Host.PID, 20*time.Second)
+	// webNavigation.onCommitted wakes the worker.
+	wake, cancel := chromedp.NewContext(ctx)
+	defer cancel()
+	if err := chromedp.Do(wake, chromedp.Navigate(e.Origin1+"/home.html")); err != nil {
+		t.Fatalf("open a tab: %v", err)
+	}
+	if st := statusOf(t, e); st.Host.PID == before.Host.PID {
+		t.Fatalf("the same host %d after the worker restarted", st.Host.PID)
+	}
+}
+
+// TestKernelKeptAcrossWorkerRestartsReplacedAfterReload: a worker that
+// stopped and started again keeps using the kernels it installed; after a
+// reload or an update of the extension (session storage cleared) a kernel
+// left in an open page is replaced, never run.
+func TestKernelKeptAcrossWorkerRestartsReplacedAfterReload(t *testing.T) {
+	e := ownEnv(t)
+	tab := e.OpenTab(t, e.Origin1+"/act.html")
+	url := e.TabURL(t, tab)
+	snapOn(t, e, tab)
+	mark := `(() => { const k = globalThis.__gripKernel__; k.marked = true; return k.build; })()`
+	check := `(() => { const k = globalThis.__gripKernel__; return (k.marked === true ? 'kept ' : 'new ') + k.build; })()`
+	build := browsertest.EvalGripWorld[string](t, e, url, mark)
+	click := func() {
+		t.Helper()
+		before := len(evalOn[[]string](t, e, tab, "window.__log"))
+		snap := snapOn(t, e, tab)
+		if _, perr, code := actOn(t, e, "click", mustRef(t, snap, "button", "Beta")); code != 0 {
+			t.Fatalf("click: %+v", perr)
+		}
+		if got := evalOn[[]string](t, e, tab, "window.__log"); len(got) != before+1 {
+			t.Fatalf("page log %v, want one more click", got)
+		}
+	}
+
+	restartWorker(t, e, false)
+	click()
+	if got := browsertest.EvalGripWorld[string](t, e, url, check); got != "kept "+build {
+		t.Errorf("after a worker restart: %q, want the same kernel (kept %s)", got, build)
+	}
+
+	restartWorker(t, e, true)
+	if got := browsertest.EvalGripWorld[string](t, e, url, check); got != "kept "+build {
+		t.Fatalf("before grip ran again: %q, want the old kernel still there", got)
+	}
+	click()
+	got := browsertest.EvalGripWorld[string](t, e, url, check)
+	if !strings.HasPrefix(got, "new ") || got == "new "+build || !buildRE.MatchString(strings.TrimPrefix(got, "new ")) {
+		t.Errorf("after a new extension session: %q, want a new kernel with a new build (not %s)", got, build)
 	}
 }

@@ -45,9 +45,10 @@ export const NO_KERNEL = '__grip_no_kernel__';
 
 /**
  * callKernel runs req through the kernel installed in this document if it
- * is this build (req.build); otherwise it answers NO_KERNEL. Kernel files
- * carry no build of their own: the worker stamps them with req.install
- * right after injecting them into this very document, and only then.
+ * is this build's (req.build, see kernelBuild); otherwise it answers
+ * NO_KERNEL. Kernel files carry no build of their own: the worker stamps
+ * them with req.install right after injecting them into this very
+ * document, and only then.
  * Injected with executeScript({func}), so standalone: the literal below
  * must equal NO_KERNEL.
  * @param {{build: string, install?: boolean}} req
@@ -67,31 +68,34 @@ export function callKernel(req) {
 let build = null;
 
 /**
- * kernelBuild names this build of the kernel: a hash of its files, read
- * once per worker start (a cache, not state: the next worker reads the
- * same files again).
+ * kernelBuild names this running instance of the extension: a random id
+ * kept in chrome.storage.session, which Chrome clears when the extension is
+ * reloaded, updated or disabled (and when the browser restarts), exactly
+ * when an older build's kernel may be left in open pages; a worker that
+ * merely stopped and started again finds the same id, and the kernels it
+ * installed stay good. One storage read per worker start (reading and
+ * hashing the kernel's files instead cost 50-100 ms here). The promise is
+ * a cache, not state: the next worker reads the id again.
  * @returns {Promise<string>}
  */
 export function kernelBuild() {
   if (!build) {
-    build = hashFiles(KERNEL_FILES).catch((err) => {
+    build = sessionBuild().catch((err) => {
       build = null;
-      throw wireError(`cannot read grip's page scripts: ${err}`, 'internal', 'browser', 'reload the extension');
+      throw wireError(`cannot read the extension's session storage: ${err}`, 'internal', 'browser', 'reload the extension');
     });
   }
   return build;
 }
 
-/** @param {string[]} files */
-async function hashFiles(files) {
-  const texts = await Promise.all(files.map(async (f) => {
-    const res = await fetch(chrome.runtime.getURL(f));
-    if (!res.ok) throw new Error(`${f}: HTTP ${res.status}`);
-    return res.text();
-  }));
-  const all = new TextEncoder().encode(files.map((f, i) => f + '\n' + texts[i]).join('\n'));
-  const sum = new Uint8Array(await crypto.subtle.digest('SHA-256', all));
-  return Array.from(sum.subarray(0, 16), (b) => b.toString(16).padStart(2, '0')).join('');
+async function sessionBuild() {
+  const got = await chrome.storage.session.get('kernelBuild');
+  if (typeof got.kernelBuild === 'string' && got.kernelBuild) return got.kernelBuild;
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  const id = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  await chrome.storage.session.set({ kernelBuild: id });
+  return id;
 }
 
 /**

@@ -69,6 +69,18 @@ func Eval[T any](t testing.TB, e *Env, urlPrefix, expr string) T {
 // result into T. The world exists once grip has run something in the page.
 func EvalGripWorld[T any](t testing.TB, e *Env, urlPrefix, expr string) T {
 	t.Helper()
+	v, err := TryEvalGripWorld[T](t, e, urlPrefix, expr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TryEvalGripWorld is EvalGripWorld returning its error, e.g. when the
+// page has no grip world.
+func TryEvalGripWorld[T any](t testing.TB, e *Env, urlPrefix, expr string) (T, error) {
+	t.Helper()
+	var zero T
 	ctx, cancel := e.TabContext(t, urlPrefix)
 	defer cancel()
 	tctx, tcancel := context.WithTimeout(ctx, 20*time.Second)
@@ -95,28 +107,28 @@ func EvalGripWorld[T any](t testing.TB, e *Env, urlPrefix, expr string) T {
 		}
 	})
 	if err != nil {
-		t.Fatalf("listen to %s: %v", urlPrefix, err)
+		return zero, fmt.Errorf("listen to %s: %w", urlPrefix, err)
 	}
 	// Runtime.enable reports every context that exists, grip's included.
 	if _, err := chromedp.Call(tctx, runtime.Disable, cdp.Empty{}); err != nil {
-		t.Fatalf("Runtime.disable: %v", err)
+		return zero, fmt.Errorf("Runtime.disable: %w", err)
 	}
 	if _, err := chromedp.Call(tctx, runtime.Enable, cdp.Empty{}); err != nil {
-		t.Fatalf("Runtime.enable: %v", err)
+		return zero, fmt.Errorf("Runtime.enable: %w", err)
 	}
 	var id runtime.ExecutionContextID
 	select {
 	case id = <-found:
-	case <-tctx.Done():
-		t.Fatalf("no grip world in %s (has grip run in it?)", urlPrefix)
+	case <-time.After(3 * time.Second):
+		return zero, fmt.Errorf("no grip world in %s (has grip run in it?)", urlPrefix)
 	}
 	v, err := chromedp.Run(tctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise, func(p *runtime.EvaluateParams) {
 		p.ContextID = id
 	}))
 	if err != nil {
-		t.Fatalf("eval %s in grip's world of %s: %v", expr, urlPrefix, err)
+		return zero, fmt.Errorf("eval %s in grip's world of %s: %w", expr, urlPrefix, err)
 	}
-	return v
+	return v, nil
 }
 
 // TabURL returns the URL grip reports for tab.

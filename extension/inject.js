@@ -73,9 +73,10 @@ let build = null;
  * reloaded, updated or disabled (and when the browser restarts), exactly
  * when an older build's kernel may be left in open pages; a worker that
  * merely stopped and started again finds the same id, and the kernels it
- * installed stay good. One storage read per worker start (reading and
- * hashing the kernel's files instead cost 50-100 ms here). The promise is
- * a cache, not state: the next worker reads the id again.
+ * installed stay good. It costs one storage read per worker start
+ * (fetching and hashing the kernel's files took 50-100 ms on a busy test
+ * machine). The promise is a cache, not state: the next worker reads the
+ * id again.
  * @returns {Promise<string>}
  */
 export function kernelBuild() {

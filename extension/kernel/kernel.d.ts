@@ -19,9 +19,10 @@ type TextOptions = { stopBlocks?: boolean; checkVis?: boolean; inLabel?: boolean
 
 interface GripKernel {
   // base.js
-  /** This build's identity, stamped by the worker's caller after it
-   * injected these files ('' until then): a kernel whose build differs is
-   * never run. */
+  /** Which instance of the extension installed this kernel (kernelBuild
+   * in inject.js), stamped by the worker's caller right after it injected
+   * these files ('' until then): a kernel whose build differs from the
+   * worker's is never run. */
   build: string;
   fail(code: string, boundary: string, message: string, hint?: string): Failure;
   fold(s: string): string;

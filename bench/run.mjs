@@ -160,8 +160,15 @@ async function makeTools(ctx) {
   };
 
   const ab = path.join(HERE, 'node_modules', 'agent-browser', 'bin', `agent-browser-${process.platform}-${process.arch === 'x64' ? 'x64' : process.arch}`);
-  if (!fs.existsSync(ab)) {
-    skipped['agent-browser'] = `no native binary for ${process.platform}-${process.arch} at ${ab}`;
+  // npm ci --ignore-scripts skips the package's postinstall, which sets the
+  // execute bit on its native binary: set it here, then check it runs.
+  if (fs.existsSync(ab)) fs.chmodSync(ab, 0o755);
+  let abErr = fs.existsSync(ab) ? '' : `no native binary for ${process.platform}-${process.arch} at ${ab}`;
+  if (!abErr) {
+    try { execFileSync(ab, ['--version'], { timeout: 10_000, stdio: 'ignore' }); } catch (e) { abErr = `${ab} does not run: ${e.message}`; }
+  }
+  if (abErr) {
+    skipped['agent-browser'] = abErr;
   } else {
     const env = { AGENT_BROWSER_SESSION: ctx.abSession, HOME: ctx.abHome };
     tools['agent-browser'] = {
@@ -295,38 +302,18 @@ async function measurePage(ctx, tools, p) {
 // ------------------------------------------------------------ breakdown
 
 /**
- * Runs grip's own kernel the way extension/inject.js does, from inside
- * grip's service worker (CDP Runtime.evaluate in the worker), to read what
- * the host does not expose: the executeScript round trip, each frame's
- * stats {nodes, ms}, the size of the result, and JSON.stringify of it (the
- * native-messaging encoding). It also saves the result as a capture for
- * gripsnap hostpath.
+ * Where grip's time goes: grip's own snapshots through the socket with the
+ * host's timings (the worker's clock, each frame's walk by the kernel's
+ * clock, the host's steps), alternating with probes injected from grip's
+ * service worker (CDP Runtime.evaluate in the worker) that time what the
+ * extension cannot see itself: executeScript with a trivial function
+ * (injection and IPC per frame) and with a synthetic result of the same
+ * size (the result's transfer, as objects and as one JSON string).
  */
 async function breakdown(ctx, p, runs) {
   await openPage(ctx, p);
-  const { KERNEL_FILES } = await import(path.join(ROOT, 'extension', 'inject.js'));
-  const files = JSON.stringify(KERNEL_FILES);
   const sw = ctx.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'));
   if (!sw) throw new Error('grip service worker not found over CDP');
-  // The timed call is the common case: a small caller running the kernel
-  // installed in every frame (compileOnly, run just before, installs it).
-  const expr = `(async () => {
-    const [tab] = await chrome.tabs.query({ url: ${JSON.stringify(ctx.url.split('#')[0])} });
-    const tabId = tab.id;
-    const t0 = performance.now();
-    const results = await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, world: 'ISOLATED', func: (req) => globalThis.__gripKernel__.run(req), args: [{ op: 'snapshot', mode: 'interactive' }] });
-    const t1 = performance.now();
-    const after = await chrome.webNavigation.getAllFrames({ tabId });
-    const frames = results.map((r) => ({ frameId: r.frameId, documentId: r.documentId, url: r.result.url, title: r.result.title, elements: r.result.elements, stats: r.result.stats }));
-    const snap = { tab: { id: tab.id, url: tab.url, title: tab.title }, frames, timing: {} };
-    const t2 = performance.now();
-    const json = JSON.stringify({ id: 1, result: snap });
-    const t3 = performance.now();
-    return { injectMs: t1 - t0, postMs: t2 - t1, stringifyMs: t3 - t2, bytes: json.length, frames: frames.map((f) => ({ frameId: f.frameId, nodes: f.stats && f.stats.nodes, ms: f.stats && f.stats.ms, elements: f.elements.length })), capture: json };
-  })()`;
-  // Probes: the same executeScript with a trivial function (injection and
-  // IPC alone), and of the kernel's files (loading and compiling them in
-  // every frame, no walk, no result).
   const probe = (func, arg) => `(async () => {
     const f = ${func};
     const [tab] = await chrome.tabs.query({ url: ${JSON.stringify(ctx.url.split('#')[0])} });
@@ -334,23 +321,7 @@ async function breakdown(ctx, p, runs) {
     await chrome.scripting.executeScript({ target: { tabId: tab.id, allFrames: true }, world: 'ISOLATED', func: f, args: [${arg}] });
     return performance.now() - t0;
   })()`;
-  // It replaces grip's own kernel, so it stamps the new one with grip's
-  // build: grip's next snapshot must not pay for a re-install.
-  const compileOnly = `(async () => {
-    const [tab] = await chrome.tabs.query({ url: ${JSON.stringify(ctx.url.split('#')[0])} });
-    const target = { tabId: tab.id, allFrames: true };
-    const before = await chrome.scripting.executeScript({ target, world: 'ISOLATED', func: () => (globalThis.__gripKernel__ || {}).build || '' });
-    const build = (before.find((r) => r.result) || {}).result || '';
-    const t0 = performance.now();
-    await chrome.scripting.executeScript({ target, world: 'ISOLATED', files: ${files} });
-    const ms = performance.now() - t0;
-    await chrome.scripting.executeScript({ target, world: 'ISOLATED', func: (b) => { globalThis.__gripKernel__.build = b; }, args: [build] });
-    return ms;
-  })()`;
   const trivial = probe('function noop(req) { return 1; }', '{}');
-  // The result's transfer alone: every frame returns a synthetic result as
-  // large as its real one (same element count and name lengths), first as
-  // objects (what the kernel returns now), then as one JSON string.
   const synth = (asString) => probe(`function synth(req) {
     const n = document.querySelectorAll('button,a,input,select,[role]').length;
     const elements = [];
@@ -361,43 +332,37 @@ async function breakdown(ctx, p, runs) {
   const synthObjects = synth(false);
   const synthString = synth(true);
   const samples = [];
-  let capture = '';
   for (let i = 0; i <= runs; i++) {
     const trivialMs = await sw.evaluate(trivial);
-    const compileMs = await sw.evaluate(compileOnly);
     const synthObjectsMs = await sw.evaluate(synthObjects);
     const synthStringMs = await sw.evaluate(synthString);
-    const r = await sw.evaluate(expr);
-    // alternate with grip's own snapshot through the socket
     const g = await ctx.gripsnap.call({ op: 'snap', tab: ctx.tabId, budget: BUDGET });
     const c = await runProcess(path.join(BIN, 'grip'), ['snapshot', '--tab', String(ctx.tabId), '--budget', String(BUDGET)], { GRIP_STATE_DIR: ctx.browser.stateDir });
-    if (i === 0) { capture = r.capture; continue; }
-    const walk = r.frames.reduce((a, f) => a + (f.ms || 0), 0);
-    const walkMax = Math.max(...r.frames.map((f) => f.ms || 0));
-    samples.push({ injectMs: r.injectMs, postMs: r.postMs, stringifyMs: r.stringifyMs, bytes: r.bytes, walkSumMs: walk, walkMaxMs: walkMax,
-      nodes: r.frames.reduce((a, f) => a + (f.nodes || 0), 0), elements: r.frames.reduce((a, f) => a + f.elements, 0), frames: r.frames.length,
-      socketMs: g.ms, cliMs: c.ms, trivialInjectMs: trivialMs, kernelNoopInjectMs: compileMs, synthObjectsMs, synthStringMs });
+    if (i === 0) continue;
+    const t = g.timings;
+    const walks = t.frames.map((f) => f.walk_ms || 0);
+    samples.push({ injectMs: t.inject_ms, workerMs: t.worker_ms, extensionMs: t.extension_ms, bytes: t.bytes,
+      walkSumMs: walks.reduce((a, x) => a + x, 0), walkMaxMs: Math.max(...walks),
+      nodes: t.frames.reduce((a, f) => a + f.nodes, 0), elements: t.frames.reduce((a, f) => a + f.elements, 0), frames: t.frames.length,
+      decodeMs: t.decode_ms, refsMs: t.refs_ms, ledgerMs: t.ledger_ms, renderMs: t.render_ms,
+      socketMs: g.ms, cliMs: c.ms, trivialInjectMs: trivialMs, synthObjectsMs, synthStringMs });
   }
-  // the capture is {id, result}: hostpath wants the result
-  const capFile = path.join(OUT, `capture-${p.name}.json`);
-  fs.writeFileSync(capFile, JSON.stringify(JSON.parse(capture).result));
-  const host = JSON.parse(execFileSync(path.join(BIN, 'gripsnap'), ['hostpath', '-capture', capFile, '-n', '15', '-budget', String(BUDGET)], { encoding: 'utf8' }));
   const med = {};
   for (const k of Object.keys(samples[0])) med[k] = stats(samples.map((s) => s[k])).median;
-  return { page: p.name, runs, median: med, samples, host, profile: await profileKernel(ctx, sw, expr) };
+  return { page: p.name, runs, median: med, samples, profile: await profileKernel(ctx) };
 }
 
 /**
  * profileKernel records a CPU profile of the top frame's renderer while
- * grip's kernel runs (same injection as above) and returns the functions
- * with the most self time: where the in-page walk goes.
+ * grip takes snapshots and returns the functions with the most self time:
+ * where the in-page walk goes.
  */
-async function profileKernel(ctx, sw, expr) {
+async function profileKernel(ctx) {
   const cdp = await ctx.context.newCDPSession(ctx.page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
   await cdp.send('Profiler.start');
-  for (let i = 0; i < 3; i++) await sw.evaluate(expr);
+  for (let i = 0; i < 3; i++) await ctx.gripsnap.call({ op: 'snap', tab: ctx.tabId, budget: BUDGET });
   const { profile } = await cdp.send('Profiler.stop');
   await cdp.detach();
   const dt = {};
@@ -488,6 +453,12 @@ async function main() {
     tools = made.tools;
     results.skipped = made.skipped;
     for (const [n, why] of Object.entries(made.skipped)) log(`SKIP ${n}: ${why}`);
+    // A comparison that silently drops a peer is worse than none: a tool
+    // asked for that cannot run stops the run (--allow-skip to go on).
+    const dropped = Object.keys(made.skipped).filter((n) => TOOLS.includes(n));
+    if (dropped.length && !flag('allow-skip')) {
+      throw new Error(`cannot run ${dropped.join(', ')} (see SKIP above); fix it, leave it out with --tools, or pass --allow-skip`);
+    }
     // gen-20000-f0 goes last: peers take minutes there and a stuck page
     // must not spoil the other figures.
     const LATE = ['gen-20000-f0'];
@@ -538,7 +509,9 @@ async function main() {
     await sleep(500);
     fs.rmSync(tmp, { recursive: true, force: true });
   }
-  writeReport(results, path.join(HERE, QUICK ? 'out/RESULTS.quick.md' : 'RESULTS.md'));
+  // Only a full run replaces bench/RESULTS.md; partial ones report in out/.
+  const partial = QUICK || argv.includes('--pages') || argv.includes('--tools') || argv.includes('--breakdown');
+  writeReport(results, path.join(HERE, QUICK ? 'out/RESULTS.quick.md' : partial ? 'out/RESULTS.partial.md' : 'RESULTS.md'));
   log(`wrote ${path.join(OUT, 'results.json')} and the report`);
 }
 

@@ -21,7 +21,7 @@ import (
 // Version is grip's release, shown by the host and the CLI.
 var Version = "0.1.0"
 
-// Exit codes (DESIGN §7).
+// Exit codes: 0 ok, 1 a refused or failed action, 2 a usage error.
 const (
 	ExitOK      = 0
 	ExitFailed  = 1
@@ -55,7 +55,7 @@ func (a *App) Run(ctx context.Context) int {
 		return a.runHost(ctx)
 	}
 	if len(a.Args) == 0 || a.Args[0] == "help" || a.Args[0] == "--help" || a.Args[0] == "-h" {
-		fmt.Fprint(a.Stdout, usageText)
+		fmt.Fprint(a.Stdout, usage())
 		return ExitOK
 	}
 	if a.Args[0] == "version" || a.Args[0] == "--version" {
@@ -70,7 +70,8 @@ func (a *App) Run(ctx context.Context) int {
 	return a.finish(cmd(ctx, a, a.Args[1:]))
 }
 
-// finish prints an error the way DESIGN §7a says and picks the exit code.
+// finish prints an error (JSON on stdout with --json, else one line on
+// stderr: "grip: <code>: <message> (<hint>)") and picks the exit code.
 func (a *App) finish(jsonOut bool, err error) int {
 	if err == nil {
 		return ExitOK
@@ -169,29 +170,34 @@ func (a *App) call(ctx context.Context, f *flags, op string, args, result any) e
 	return s.Call(ctx, op, args, result)
 }
 
-const usageText = `grip — drive your own Chrome from an AI agent, with element refs that keep their meaning.
+// usage is the help text; the actions come from protocol.Actions.
+func usage() string {
+	var b strings.Builder
+	b.WriteString(`grip — drive your own Chrome from an AI agent, with element refs that keep their meaning.
 
 Reading:
   grip tabs [new URL | close ID | select ID]   list or change tabs
   grip snapshot [--mode interactive|content] [--budget N] [--after @eN] [--tab ID]
 Acting (a target is a ref @eN, a CSS selector, or a frame chain "iframe >>> sel"):
-  grip click|dblclick|hover|focus TARGET
-  grip type|fill TARGET TEXT        type appends, fill replaces
-  grip select TARGET VALUE          by value or visible label
-  grip check|uncheck TARGET
-  grip press KEY [TARGET]           Enter, Tab, Escape, ArrowDown, Control+A…
-  grip scroll [TARGET] [--up]
-  grip navigate URL | back | forward | reload
-  grip wait (--text T | --gone @eN | --url U | --ms N) [--timeout D]
+`)
+	for _, spec := range protocol.Actions {
+		if _, ok := commands[spec.Name]; !ok {
+			continue
+		}
+		fmt.Fprintf(&b, "  %-35s%s\n", "grip "+spec.Name+" "+actionUsage(spec), spec.Help)
+	}
+	b.WriteString(`  grip wait (--text T | --gone @eN | --url U | --ms N) [--timeout D]
   grip screenshot [-o FILE]
-  Action flags: --tab ID, --epoch N, --trusted, --snapshot
+  Action flags: --tab ID, --epoch N, --trusted, --snapshot; scroll also --up
 Setting up:
   grip install [--browser chrome|chromium|edge|brave|vivaldi|all] [--user-data-dir DIR]
   grip uninstall | grip doctor | grip status
   grip demo [--headed] [--browser-path PATH]   see it work on a bundled site
-  grip launch [--headed] [--profile-dir DIR] [--detach] [URL]
+  grip launch [--headed] [--profile-dir DIR] [--detach] [--no-sandbox] [URL]
                                                a separate Chromium with grip connected
   grip mcp                                     MCP server on stdio for agent runners
 Every command takes --json, --profile ID and --wait DURATION (default 10s).
 Exit codes: 0 ok, 1 refused or failed, 2 usage.
-`
+`)
+	return b.String()
+}

@@ -2,37 +2,37 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
+	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/protocol"
 )
 
-// commands maps each subcommand to its implementation; the setup commands
-// (install, doctor, mcp, demo, launch) register themselves in their files.
+// commands maps each subcommand to its implementation: the actions of
+// protocol.Actions (the tab operations are under tabs), the reads, and the
+// setup commands (install, doctor, mcp, demo, launch), which register
+// themselves in their files.
 var commands = map[string]command{
 	"tabs":       cmdTabs,
 	"snapshot":   cmdSnapshot,
-	"click":      actCommand(protocol.ActClick, 1),
-	"dblclick":   actCommand(protocol.ActDblClick, 1),
-	"hover":      actCommand(protocol.ActHover, 1),
-	"focus":      actCommand(protocol.ActFocus, 1),
-	"type":       actCommand(protocol.ActType, 2),
-	"fill":       actCommand(protocol.ActFill, 2),
-	"select":     actCommand(protocol.ActSelect, 2),
-	"check":      actCommand(protocol.ActCheck, 1),
-	"uncheck":    actCommand(protocol.ActUncheck, 1),
-	"press":      cmdPress,
-	"scroll":     cmdScroll,
-	"navigate":   cmdNavigate,
-	"back":       actCommand(protocol.ActBack, 0),
-	"forward":    actCommand(protocol.ActForward, 0),
-	"reload":     actCommand(protocol.ActReload, 0),
 	"wait":       cmdWait,
 	"screenshot": cmdScreenshot,
 	"status":     cmdStatus,
+}
+
+func init() {
+	for _, spec := range protocol.Actions {
+		if spec.InPage() || !strings.HasPrefix(spec.Name, "tab_") {
+			commands[spec.Name] = actionCommand(spec)
+		}
+	}
 }
 
 func cmdTabs(ctx context.Context, a *App, args []string) (bool, error) {
@@ -98,6 +98,7 @@ func cmdSnapshot(ctx context.Context, a *App, args []string) (bool, error) {
 	budget := f.Int("budget", protocol.DefaultBudget, "token allowance")
 	after := f.String("after", "", "continue after this ref (from the trailer)")
 	tab := f.Int("tab", 0, "tab id (default: the active tab)")
+	timings := f.Bool("timings", false, "report where the time went (in the JSON, or on stderr)")
 	pos, err := f.parse(args)
 	if err != nil {
 		return *f.json, err
@@ -109,15 +110,23 @@ func cmdSnapshot(ctx context.Context, a *App, args []string) (bool, error) {
 		return *f.json, usagef("--budget must be positive")
 	}
 	var snap protocol.Snapshot
-	if err := a.call(ctx, f, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: *tab, Mode: *mode, Budget: *budget, After: *after}, &snap); err != nil {
+	if err := a.call(ctx, f, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: *tab, Mode: *mode, Budget: *budget, After: *after, Timings: *timings}, &snap); err != nil {
 		return *f.json, err
 	}
 	if *f.json {
 		a.printJSON(snap)
-	} else {
-		fmt.Fprint(a.Stdout, snap.Text)
+		return true, nil
 	}
-	return *f.json, nil
+	fmt.Fprint(a.Stdout, snap.Text)
+	if t := snap.Timings; t != nil {
+		walk := 0.0
+		for _, fr := range t.Frames {
+			walk = max(walk, fr.WalkMS)
+		}
+		fmt.Fprintf(a.Stderr, "timings: extension %.1f ms (worker %.1f, inject %.1f, slowest frame walk %.1f of %d frames), host decode %.1f, refs %.1f, ledger %.1f, render %.1f; %d bytes\n",
+			t.Extension, t.Worker, t.Inject, walk, len(t.Frames), t.Decode, t.Refs, t.Ledger, t.Render, t.Bytes)
+	}
+	return false, nil
 }
 
 // actFlags are the flags every action takes.
@@ -128,6 +137,7 @@ type actFlags struct {
 	trusted  *bool
 	snapshot *bool
 	budget   *int
+	changes  *int
 }
 
 func newActFlags(a *App, name string) *actFlags {
@@ -139,84 +149,127 @@ func newActFlags(a *App, name string) *actFlags {
 		trusted:  f.Bool("trusted", false, "real mouse and keyboard input through the debugger"),
 		snapshot: f.Bool("snapshot", false, "include a fresh snapshot in the reply"),
 		budget:   f.Int("budget", protocol.DefaultBudget, "token allowance of --snapshot"),
+		changes:  f.Int("changes-budget", protocol.DefaultChangesBudget, "token allowance of the reply's lines of what appeared and changed"),
 	}
 }
 
 func (f *actFlags) args(action string) protocol.ActArgs {
-	return protocol.ActArgs{Action: action, Tab: *f.tab, Epoch: *f.epoch, Trusted: *f.trusted, Snapshot: *f.snapshot, Budget: *f.budget}
+	return protocol.ActArgs{Action: action, Tab: *f.tab, Epoch: *f.epoch, Trusted: *f.trusted, Snapshot: *f.snapshot, Budget: *f.budget, ChangesBudget: *f.changes}
 }
 
-// actCommand builds a command taking n positionals: target, then text.
-func actCommand(action string, n int) command {
+// actionUsage is an action's arguments as the usage text shows them:
+// the target, then the text, then an optional target ("KEY [TARGET]").
+func actionUsage(spec protocol.Action) string {
+	var parts []string
+	if spec.Target == protocol.TargetRequired {
+		parts = append(parts, "TARGET")
+	}
+	if spec.Text != "" {
+		parts = append(parts, spec.Text)
+	}
+	if spec.Target == protocol.TargetOptional {
+		parts = append(parts, "[TARGET]")
+	}
+	return strings.Join(parts, " ")
+}
+
+// actionCommand builds the command of one action from its description:
+// its positionals in actionUsage's order, and the flags every action takes.
+func actionCommand(spec protocol.Action) command {
 	return func(ctx context.Context, a *App, argv []string) (bool, error) {
-		f := newActFlags(a, action)
+		f := newActFlags(a, spec.Name)
+		var src textSource
+		if spec.Text == "TEXT" {
+			f.StringVar(&src.file, "text-file", "", "read TEXT from this file instead (for secrets: not in the process table)")
+		}
+		var up *bool
+		if spec.Name == protocol.ActScroll {
+			up = f.Bool("up", false, "scroll the page up instead of down")
+		}
 		pos, err := f.parse(argv)
 		if err != nil {
 			return *f.json, err
 		}
-		if len(pos) != n {
-			return *f.json, usagef("%s takes %d argument(s), got %d (grip help)", action, n, len(pos))
+		src.stdin = a.Stdin
+		args, err := actionArgs(spec, f.args(spec.Name), pos, src)
+		if err != nil {
+			return *f.json, err
 		}
-		args := f.args(action)
-		if n >= 1 {
-			args.Target = pos[0]
-		}
-		if n == 2 {
-			args.Text = pos[1]
+		if up != nil && *up {
+			args.Text = "up"
 		}
 		return *f.json, a.doAct(ctx, f.flags, args)
 	}
 }
 
-func cmdPress(ctx context.Context, a *App, argv []string) (bool, error) {
-	f := newActFlags(a, "press")
-	pos, err := f.parse(argv)
-	if err != nil {
-		return *f.json, err
-	}
-	if len(pos) < 1 || len(pos) > 2 {
-		return *f.json, usagef("usage: grip press KEY [TARGET]")
-	}
-	args := f.args(protocol.ActPress)
-	args.Text = pos[0]
-	if len(pos) == 2 {
-		args.Target = pos[1]
-	}
-	return *f.json, a.doAct(ctx, f.flags, args)
+// textSource is where TEXT comes from when it is not on the command line:
+// `-` reads stdin, --text-file a file; either keeps a secret out of the
+// process table, where other local users can read arguments.
+type textSource struct {
+	file  string
+	stdin io.Reader
 }
 
-func cmdScroll(ctx context.Context, a *App, argv []string) (bool, error) {
-	f := newActFlags(a, "scroll")
-	up := f.Bool("up", false, "scroll the page up instead of down")
-	pos, err := f.parse(argv)
+// maxText bounds TEXT read from stdin or a file.
+const maxText = 1 << 20
+
+// read returns the text of name ("-" for stdin), without one trailing
+// newline (what echo and most editors add).
+func (s textSource) read(name string, r io.Reader) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxText+1))
 	if err != nil {
-		return *f.json, err
+		return "", usagef("cannot read TEXT from %s: %v", name, err)
 	}
-	if len(pos) > 1 {
-		return *f.json, usagef("usage: grip scroll [TARGET] [--up]")
+	if len(b) > maxText {
+		return "", usagef("TEXT from %s is over %d bytes", name, maxText)
 	}
-	args := f.args(protocol.ActScroll)
+	t := strings.TrimSuffix(string(b), "\n")
+	return strings.TrimSuffix(t, "\r"), nil
+}
+
+// actionArgs fills args from the positionals in actionUsage's order, with
+// TEXT from src when it says so.
+func actionArgs(spec protocol.Action, args protocol.ActArgs, pos []string, src textSource) (protocol.ActArgs, error) {
+	textOnLine := spec.Text != "" && src.file == ""
+	need := 0
+	if spec.Target == protocol.TargetRequired {
+		need++
+	}
+	if textOnLine {
+		need++
+	}
+	most := need
+	if spec.Target == protocol.TargetOptional {
+		most++
+	}
+	if len(pos) < need || len(pos) > most {
+		return args, usagef("usage: grip %s %s", spec.Name, actionUsage(spec))
+	}
+	if spec.Target == protocol.TargetRequired {
+		args.Target, pos = pos[0], pos[1:]
+	}
+	if textOnLine {
+		args.Text, pos = pos[0], pos[1:]
+	}
 	if len(pos) == 1 {
 		args.Target = pos[0]
 	}
-	if *up {
-		args.Text = "up"
+	var err error
+	switch {
+	case src.file != "":
+		var fh *os.File
+		if fh, err = os.Open(src.file); err != nil {
+			return args, usagef("--text-file: %v", err)
+		}
+		defer fh.Close()
+		args.Text, err = src.read(src.file, fh)
+	case spec.Text == "TEXT" && args.Text == "-":
+		if src.stdin == nil {
+			return args, usagef("TEXT is - but there is no stdin")
+		}
+		args.Text, err = src.read("stdin", src.stdin)
 	}
-	return *f.json, a.doAct(ctx, f.flags, args)
-}
-
-func cmdNavigate(ctx context.Context, a *App, argv []string) (bool, error) {
-	f := newActFlags(a, "navigate")
-	pos, err := f.parse(argv)
-	if err != nil {
-		return *f.json, err
-	}
-	if len(pos) != 1 {
-		return *f.json, usagef("usage: grip navigate URL")
-	}
-	args := f.args(protocol.ActNavigate)
-	args.Text = pos[0]
-	return *f.json, a.doAct(ctx, f.flags, args)
+	return args, err
 }
 
 // doAct sends an action and prints its reply.
@@ -225,16 +278,18 @@ func (a *App) doAct(ctx context.Context, f *flags, args protocol.ActArgs) error 
 	if err := a.call(ctx, f, protocol.OpAct, args, &res); err != nil {
 		return err
 	}
-	a.printAction(f, args.Action, res)
+	a.printAction(f, frames.Done(args.Action, args.Target), res)
 	return nil
 }
 
-func (a *App) printAction(f *flags, action string, res protocol.ActionResult) {
+// printAction prints an action's reply: JSON, or the text that starts
+// with what.
+func (a *App) printAction(f *flags, what string, res protocol.ActionResult) {
 	if *f.json {
 		a.printJSON(res)
 		return
 	}
-	fmt.Fprint(a.Stdout, res.Text(action))
+	fmt.Fprint(a.Stdout, frames.ActionText(what, res))
 }
 
 func cmdWait(ctx context.Context, a *App, argv []string) (bool, error) {
@@ -266,13 +321,13 @@ func cmdWait(ctx context.Context, a *App, argv []string) (bool, error) {
 	if err := a.call(ctx, f, protocol.OpWait, args, &res); err != nil {
 		return *f.json, err
 	}
-	a.printAction(f, "wait", res)
+	a.printAction(f, frames.Done("wait", ""), res)
 	return *f.json, nil
 }
 
 func cmdScreenshot(ctx context.Context, a *App, argv []string) (bool, error) {
 	f := newFlags(a, "screenshot")
-	out := f.String("o", "", "write the PNG here (default screenshot-TAB.png)")
+	out := f.String("o", "", "write the PNG here, a new file (default screenshot-TAB-TIME.png)")
 	tab := f.Int("tab", 0, "tab id (default: the active tab)")
 	pos, err := f.parse(argv)
 	if err != nil {
@@ -285,11 +340,8 @@ func cmdScreenshot(ctx context.Context, a *App, argv []string) (bool, error) {
 	if err := a.call(ctx, f, protocol.OpScreenshot, protocol.ScreenshotArgs{Tab: *tab}, &res); err != nil {
 		return *f.json, err
 	}
-	path := *out
-	if path == "" {
-		path = fmt.Sprintf("screenshot-%d.png", res.Tab.ID)
-	}
-	if err := os.WriteFile(path, res.PNG, 0o644); err != nil {
+	path, err := writeScreenshot(*out, res.Tab.ID, time.Now(), res.PNG)
+	if err != nil {
 		return *f.json, err
 	}
 	if *f.json {
@@ -319,4 +371,41 @@ func cmdStatus(ctx context.Context, a *App, argv []string) (bool, error) {
 		fmt.Fprintf(a.Stdout, "ledger: %s\n", st.LedgerError)
 	}
 	return false, nil
+}
+
+// writeScreenshot writes png to a new file only the user can read: path,
+// or screenshot-TAB-TIME.png in the current folder. It never writes through
+// a link or over an existing file (a page's pixels may be private, and a
+// predictable name in a shared folder must not become someone else's file).
+func writeScreenshot(path string, tab int, now time.Time, png []byte) (string, error) {
+	name := path
+	for i := 0; ; i++ {
+		if path == "" {
+			name = fmt.Sprintf("screenshot-%d-%s.png", tab, now.Format("20060102-150405"))
+			if i > 0 {
+				name = fmt.Sprintf("screenshot-%d-%s-%d.png", tab, now.Format("20060102-150405"), i)
+			}
+		}
+		fh, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) && path == "" && i < 100 {
+			continue
+		}
+		if errors.Is(err, fs.ErrExist) {
+			return "", protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+				"choose a new file name, or remove the old file first", "%s already exists; grip does not overwrite files", name)
+		}
+		if err != nil {
+			return "", err
+		}
+		if _, err := fh.Write(png); err != nil {
+			fh.Close()
+			os.Remove(name)
+			return "", err
+		}
+		if err := fh.Close(); err != nil {
+			os.Remove(name)
+			return "", err
+		}
+		return name, nil
+	}
 }

@@ -13,12 +13,13 @@ import (
 
 func init() { commands["demo"] = cmdDemo }
 
-// cmdDemo is `grip demo [--headed] [--browser-path PATH] [--keep]`.
+// cmdDemo is `grip demo [--headed] [--browser-path PATH] [--keep] [--no-sandbox]`.
 func cmdDemo(ctx context.Context, a *App, args []string) (bool, error) {
 	f := newFlags(a, "demo")
 	headed := f.Bool("headed", false, "show the browser window")
 	path := f.String("browser-path", "", "the Chromium-family browser to run (default: found on PATH or where browsers install)")
 	keep := f.Bool("keep", false, "after the last step, keep the browser and the demo shop up until Ctrl-C")
+	noSandbox := f.Bool("no-sandbox", false, "run the browser without Chromium's sandbox, for a machine where it cannot run")
 	pos, err := f.parse(args)
 	if err != nil {
 		return false, err
@@ -30,7 +31,7 @@ func cmdDemo(ctx context.Context, a *App, args []string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("demo: cannot find the grip binary to install as the host: %w", err)
 	}
-	err = demo.Run(ctx, demo.Config{Out: a.Stdout, GripBin: self, BrowserPath: *path, Headed: *headed, Keep: *keep})
+	err = demo.Run(ctx, demo.Config{Out: a.Stdout, GripBin: self, BrowserPath: *path, Headed: *headed, Keep: *keep, NoSandbox: *noSandbox})
 	switch {
 	case err == nil:
 		return false, nil

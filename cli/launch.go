@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/fsnotify/fsnotify"
 	"github.com/grip-dev/grip/client"
 	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/protocol"
@@ -29,18 +28,25 @@ type launchInfo struct {
 	Socket       string `json:"socket"`
 	Headed       bool   `json:"headed"`
 	Detached     bool   `json:"detached"`
+	// Sandbox says whether the browser runs in Chromium's sandbox, and
+	// NoSandboxReason why not.
+	Sandbox         bool   `json:"sandbox"`
+	NoSandboxReason string `json:"no_sandbox_reason,omitempty"`
 }
 
 // cmdLaunch is `grip launch [--headed] [--profile-dir DIR] [--browser-path
-// PATH] [--detach] [URL]`: a dedicated Chromium with grip installed and
-// connected, for people who would rather not install grip into their own
-// browser, and for scripts.
+// PATH] [--detach] [--no-sandbox] [URL]`: a dedicated Chromium with grip
+// installed and connected, for people who would rather not install grip
+// into their own browser, and for scripts. The browser keeps Chromium's
+// sandbox unless it cannot run (as root) or the user turns it off, and
+// says so on stderr and in --json when it is off.
 func cmdLaunch(ctx context.Context, a *App, args []string) (bool, error) {
 	f := newFlags(a, "launch")
 	headed := f.Bool("headed", false, "show the browser window")
 	profileDir := f.String("profile-dir", "", "the browser profile folder (default: launch-profile in grip's state dir); it keeps logins between launches")
 	path := f.String("browser-path", "", "the Chromium-family browser to run (default: found on PATH or where browsers install)")
 	detach := f.Bool("detach", false, "leave the browser running and exit once it is connected")
+	noSandbox := f.Bool("no-sandbox", false, "run the browser without Chromium's sandbox, for a machine where it cannot run: a bug in a page's renderer then runs as you")
 	// A cold browser start takes longer than the usual wait for a host.
 	if w := f.Lookup("wait"); w != nil {
 		w.DefValue = "30s"
@@ -89,7 +95,7 @@ func cmdLaunch(ctx context.Context, a *App, args []string) (bool, error) {
 	defer logf.Close()
 	proc, err := launcher.Start(ctx, launcher.Options{
 		Path: bin, ProfileDir: *profileDir, ExtDir: extDir, Headed: *headed, URL: url,
-		Env: []string{statedir.EnvVar + "=" + dirs.Root}, Output: logf, Detach: *detach,
+		Env: []string{statedir.EnvVar + "=" + dirs.Root}, Output: logf, Detach: *detach, NoSandbox: *noSandbox,
 	})
 	if err != nil {
 		if errors.Is(err, launcher.ErrNoDisplay) {
@@ -103,6 +109,10 @@ func cmdLaunch(ctx context.Context, a *App, args []string) (bool, error) {
 			proc.Stop()
 		}
 	}()
+	if proc.NoSandbox != "" {
+		// Said even with --json: stderr is not the JSON's channel.
+		fmt.Fprintf(a.Stderr, "grip: warning: the browser runs without Chromium's sandbox (%s); a bug in a page's renderer runs as this user\n", proc.NoSandbox)
+	}
 	if !*f.json {
 		fmt.Fprintf(a.Stderr, "grip: started %s (pid %d) with profile %s; waiting up to %s for grip's host…\n", bin, proc.PID, *profileDir, *f.wait)
 	}
@@ -110,12 +120,15 @@ func cmdLaunch(ctx context.Context, a *App, args []string) (bool, error) {
 	if err != nil {
 		proc.Stop()
 		stopped = true
+		if hint := launcher.SandboxHint(logf.Name()); hint != "" {
+			return *f.json, fmt.Errorf("%w; %s (the browser's log: %s)", err, hint, logf.Name())
+		}
 		return *f.json, fmt.Errorf("%w (the browser's log: %s)", err, logf.Name())
 	}
 	out := launchInfo{
 		BrowserPID: proc.PID, BrowserPath: bin, ProfileDir: *profileDir, ExtensionDir: extDir,
 		StateDir: dirs.Root, Profile: info.Profile, HostPID: info.PID, Socket: info.Socket,
-		Headed: *headed, Detached: *detach,
+		Headed: *headed, Detached: *detach, Sandbox: proc.NoSandbox == "", NoSandboxReason: proc.NoSandbox,
 	}
 	if *f.json {
 		a.printJSON(out)
@@ -154,45 +167,23 @@ func cmdLaunch(ctx context.Context, a *App, args []string) (bool, error) {
 // connected already (the user's own Chrome): only a host that proc started
 // counts.
 func waitOwnHost(ctx context.Context, runtimeDir string, proc *launcher.Process, wait time.Duration) (protocol.HostInfo, error) {
-	if err := statedir.Ensure(runtimeDir); err != nil {
-		return protocol.HostInfo{}, err
+	ctx, cancel := proc.Context(ctx)
+	defer cancel()
+	c, err := client.Connect(ctx, client.Options{RuntimeDir: runtimeDir, Wait: wait,
+		Accept: func(h protocol.HostInfo) bool { return proc.Owns(h.PID) }})
+	switch {
+	case err == nil:
+		c.Close()
+		return c.Info, nil
+	case protocol.AsError(err).Code == protocol.CodeNoBrowser:
+		return protocol.HostInfo{}, protocol.Errorf(protocol.CodeNoBrowser, protocol.BoundaryHost,
+			"grip doctor says what is missing; the host's log is in grip's state dir",
+			"the launched browser's grip host did not connect within %s", wait)
 	}
-	w, err := fsnotify.NewWatcher()
-	if err != nil {
+	select {
+	case <-proc.Done():
+		return protocol.HostInfo{}, fmt.Errorf("launch: %w before grip's host connected (is another browser using this profile folder?)", proc.Err())
+	default:
 		return protocol.HostInfo{}, err
-	}
-	defer w.Close()
-	if err := w.Add(runtimeDir); err != nil {
-		return protocol.HostInfo{}, err
-	}
-	deadline := time.NewTimer(wait)
-	defer deadline.Stop()
-	for {
-		hosts, _ := client.Hosts(runtimeDir)
-		for _, h := range hosts {
-			if !proc.Owns(h.PID) {
-				continue
-			}
-			dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			c, err := client.Dial(dctx, h)
-			cancel()
-			if err == nil {
-				c.Close()
-				return c.Info, nil
-			}
-		}
-		select {
-		case <-w.Events:
-		case err := <-w.Errors:
-			return protocol.HostInfo{}, err
-		case <-proc.Done():
-			return protocol.HostInfo{}, fmt.Errorf("launch: %w before grip's host connected (is another browser using this profile folder?)", proc.Err())
-		case <-deadline.C:
-			return protocol.HostInfo{}, protocol.Errorf(protocol.CodeNoBrowser, protocol.BoundaryHost,
-				"grip doctor says what is missing; the host's log is in grip's state dir",
-				"the launched browser's grip host did not connect within %s", wait)
-		case <-ctx.Done():
-			return protocol.HostInfo{}, ctx.Err()
-		}
 	}
 }

@@ -70,7 +70,7 @@ func Dial(ctx context.Context, info protocol.HostInfo) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Client{Info: info, conn: conn, w: protocol.NewSocketWriter(conn, 0),
+	c := &Client{Info: info, conn: conn, w: protocol.NewSocketWriter(conn, protocol.MaxRequestFrame),
 		pending: map[uint64]chan protocol.Reply{}, done: make(chan struct{})}
 	go c.readLoop()
 	var got protocol.HostInfo
@@ -82,8 +82,12 @@ func Dial(ctx context.Context, info protocol.HostInfo) (*Client, error) {
 	return c, nil
 }
 
+// readLoop reads replies until the connection ends. protocol.Unmarshal
+// refuses a reply nested too deep or claiming more than its bytes hold
+// before decoding it; such a reply ends the connection, since the call
+// it answers cannot be told.
 func (c *Client) readLoop() {
-	r := protocol.NewSocketReader(c.conn, 0)
+	r := protocol.NewSocketReader(c.conn, protocol.MaxReplyFrame)
 	var err error
 	for {
 		var rep protocol.Reply
@@ -175,6 +179,9 @@ type Options struct {
 	Wait       time.Duration // how long to wait for a host to appear
 	// Waiting, if set, is called once when no host is there yet.
 	Waiting func(msg string)
+	// Accept, if set, chooses among the published hosts: grip launch
+	// takes only the host its own browser started.
+	Accept func(protocol.HostInfo) bool
 }
 
 // Connect finds the chosen host and dials it, waiting up to opt.Wait for
@@ -242,7 +249,7 @@ func pick(ctx context.Context, opt Options) (*Client, error) {
 	var live []*Client
 	var lastErr error
 	for _, info := range hosts {
-		if opt.Profile != "" && info.Profile != opt.Profile {
+		if opt.Profile != "" && info.Profile != opt.Profile || opt.Accept != nil && !opt.Accept(info) {
 			continue
 		}
 		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)

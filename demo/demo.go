@@ -35,6 +35,9 @@ type Config struct {
 	Keep bool
 	// ConnectWait bounds the wait for the host (default 30s).
 	ConnectWait time.Duration
+	// NoSandbox runs the browser without Chromium's sandbox (grip demo
+	// --no-sandbox); as root it is off anyway.
+	NoSandbox bool
 }
 
 // Run runs the demo. It returns ErrFailed when a step failed its check,
@@ -90,9 +93,13 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	proc, err := launcher.Start(ctx, launcher.Options{
 		Path: path, ProfileDir: filepath.Join(root, "profile"), ExtDir: extDir, Headed: cfg.Headed,
 		Env: []string{statedir.EnvVar + "=" + stateDir, "TMPDIR=" + tmp}, URL: site.CheckoutURL(), Output: logf,
+		NoSandbox: cfg.NoSandbox,
 	})
 	if err != nil {
 		return err
+	}
+	if proc.NoSandbox != "" {
+		mode += ", without Chromium's sandbox: " + proc.NoSandbox
 	}
 	out.line("grip demo — %s (%s, pid %d), a temporary profile with grip installed", path, mode, proc.PID)
 	out.line("demo shop: %s (card form served from %s)", site.CheckoutURL(), site.Card)
@@ -110,6 +117,9 @@ func Run(ctx context.Context, cfg Config) (err error) {
 
 	sess, err := connect(ctx, proc, runtimeDir, cfg.ConnectWait)
 	if err != nil {
+		if hint := launcher.SandboxHint(logf.Name()); hint != "" {
+			err = fmt.Errorf("%w; %s", err, hint)
+		}
 		return fmt.Errorf("%w\n%s", err, diagnostics(root, stateDir))
 	}
 	defer sess.Close()
@@ -144,15 +154,8 @@ func Run(ctx context.Context, cfg Config) (err error) {
 // connect waits for the host of the browser's extension, giving up early
 // when the browser exits.
 func connect(ctx context.Context, proc *launcher.Process, runtimeDir string, wait time.Duration) (*client.Session, error) {
-	cctx, cancel := context.WithCancel(ctx)
+	cctx, cancel := proc.Context(ctx)
 	defer cancel()
-	go func() {
-		select {
-		case <-proc.Done():
-			cancel()
-		case <-cctx.Done():
-		}
-	}()
 	sess, err := client.NewSession(cctx, client.Options{RuntimeDir: runtimeDir, Wait: wait})
 	if err != nil {
 		if perr := proc.Err(); perr != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -133,7 +134,7 @@ func (w *walk) act(shown string, args protocol.ActArgs) (*protocol.ActionResult,
 	if err := w.c.Call(w.ctx, protocol.OpAct, args, &res); err != nil {
 		return nil, err
 	}
-	w.out.text(res.Text(args.Action))
+	w.out.text(frames.ActionText(frames.Done(args.Action, args.Target), res))
 	return &res, nil
 }
 
@@ -144,7 +145,7 @@ func (w *walk) wait(text string) error {
 	if err := w.c.Call(w.ctx, protocol.OpWait, args, &res); err != nil {
 		return w.refused(err)
 	}
-	w.out.text(res.Text("wait"))
+	w.out.text(frames.ActionText(frames.Done("wait", ""), res))
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -87,11 +88,36 @@ func TestDemoNoBrowser(t *testing.T) {
 
 // launched is what `grip launch --json` prints.
 type launched struct {
-	BrowserPID int    `json:"browser_pid"`
-	Profile    string `json:"profile"`
-	HostPID    int    `json:"host_pid"`
-	Socket     string `json:"socket"`
-	ProfileDir string `json:"profile_dir"`
+	BrowserPID      int    `json:"browser_pid"`
+	Profile         string `json:"profile"`
+	HostPID         int    `json:"host_pid"`
+	Socket          string `json:"socket"`
+	ProfileDir      string `json:"profile_dir"`
+	Sandbox         bool   `json:"sandbox"`
+	NoSandboxReason string `json:"no_sandbox_reason"`
+}
+
+// checkSandbox: a launched browser keeps Chromium's sandbox unless it
+// cannot run (root) or GRIP_NO_SANDBOX turns it off, and grip launch says
+// so, in --json and on stderr, when it is off.
+func checkSandbox(t *testing.T, l launched, stderr string) {
+	t.Helper()
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", l.BrowserPID))
+	if err != nil {
+		t.Fatalf("the browser's command line: %v", err)
+	}
+	off := slices.Contains(strings.Split(string(cmdline), "\x00"), "--no-sandbox")
+	wantOff := os.Geteuid() == 0 || os.Getenv(launcher.EnvNoSandbox) != ""
+	switch {
+	case off != wantOff:
+		t.Errorf("--no-sandbox on the command line = %v, want %v (euid %d)", off, wantOff, os.Geteuid())
+	case l.Sandbox == off:
+		t.Errorf("launch --json says sandbox %v, the command line --no-sandbox %v", l.Sandbox, off)
+	case off && (l.NoSandboxReason == "" || !strings.Contains(stderr, "without Chromium's sandbox")):
+		t.Errorf("the sandbox is off and launch did not say why: reason %q, stderr %q", l.NoSandboxReason, stderr)
+	case !off && strings.Contains(stderr, "sandbox"):
+		t.Errorf("the sandbox is on, stderr says: %q", stderr)
+	}
 }
 
 // stopLaunched kills a launched browser's process group and waits for it
@@ -127,6 +153,7 @@ func TestLaunchDetach(t *testing.T) {
 	if l.BrowserPID <= 0 || l.HostPID <= 0 || l.Profile == "" || l.Socket == "" || l.ProfileDir != profile {
 		t.Fatalf("launch printed %+v", l)
 	}
+	checkSandbox(t, l, r.Stderr)
 	if !launcher.Alive(l.BrowserPID) {
 		t.Fatalf("the browser (pid %d) did not outlive grip launch --detach", l.BrowserPID)
 	}
@@ -145,6 +172,81 @@ func TestLaunchDetach(t *testing.T) {
 		if !strings.Contains(r.Stdout, want) {
 			t.Errorf("snapshot lacks %q:\n%s", want, r.Stdout)
 		}
+	}
+}
+
+// `grip launch` by a user who is not root keeps Chromium's sandbox, and
+// grip's extension and host still work in it. Run as uid 65534 (setpriv)
+// when the tests run as root; skipped where that is not possible.
+func TestLaunchKeepsSandboxAsUser(t *testing.T) {
+	browsertest.Need(t, env)
+	const nobody = 65534
+	if os.Getenv(launcher.EnvNoSandbox) != "" {
+		t.Skipf("%s is set", launcher.EnvNoSandbox)
+	}
+	var prefix []string
+	if os.Geteuid() == 0 {
+		setpriv, err := exec.LookPath("setpriv")
+		if err != nil {
+			t.Skip("setpriv (util-linux) not installed: cannot launch as a user other than root")
+		}
+		prefix = []string{setpriv, fmt.Sprintf("--reuid=%d", nobody), fmt.Sprintf("--regid=%d", nobody), "--clear-groups", "--"}
+	}
+	// A folder the other user can reach, holding a copy of grip (the test
+	// build's lies in root's private cache) and the user's own folders.
+	root, err := os.MkdirTemp("", "gripsbx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	if err := os.Chmod(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(root, "grip")
+	src, err := os.ReadFile(env.Bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(root, "home")
+	if err := os.Mkdir(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if prefix != nil {
+		if err := os.Chown(home, nobody, nobody); err != nil {
+			t.Fatal(err)
+		}
+	}
+	state, profile := filepath.Join(home, "state"), filepath.Join(home, "profile")
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	args := append(prefix, bin, "launch", "--detach", "--json", "--profile-dir", profile)
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Dir = home
+	cmd.Env = []string{"HOME=" + home, "PATH=/usr/bin:/bin", "GRIP_STATE_DIR=" + state, "TMPDIR=" + home,
+		launcher.EnvBrowser + "=" + browsertest.FindBrowser()}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	runErr := cmd.Run()
+	var l launched
+	if err := json.Unmarshal(out.Bytes(), &l); err != nil || runErr != nil {
+		t.Fatalf("grip launch as uid %d: %v, %v\nstdout: %s\nstderr: %s", nobody, runErr, err, out.String(), errb.String())
+	}
+	t.Cleanup(func() { stopLaunched(t, l) })
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", l.BrowserPID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(strings.Split(string(cmdline), "\x00"), "--no-sandbox") {
+		t.Errorf("the browser of a user runs with --no-sandbox: %q", strings.ReplaceAll(string(cmdline), "\x00", " "))
+	}
+	if !l.Sandbox || l.NoSandboxReason != "" || strings.Contains(errb.String(), "sandbox") {
+		t.Errorf("launch says sandbox %v (%q), stderr %q", l.Sandbox, l.NoSandboxReason, errb.String())
+	}
+	if l.HostPID <= 0 || l.Socket == "" {
+		t.Errorf("no host connected: %+v", l)
 	}
 }
 

@@ -423,7 +423,7 @@ func TestFaultHostKilledMidAction(t *testing.T) {
 	mustRef(t, snapshot(t, tab), "button", "Slow action")
 }
 
-// The plain CLI prints host_lost the way DESIGN §7a says: on stderr as
+// The plain CLI prints host_lost like every error: on stderr as
 // `grip: host_lost: …`.
 func TestFaultHostLostPlainOutput(t *testing.T) {
 	browsertest.Need(t, env)

@@ -99,7 +99,12 @@ func TestNoHostFailsClearly(t *testing.T) {
 	if time.Since(start) > 5*time.Second {
 		t.Errorf("took %s for a 300ms wait", time.Since(start))
 	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Fatal(err)
+	// The CLI waited on the runtime dir it made: private to the user.
+	fi, err := os.Stat(statedir.At(dir).Runtime)
+	if err != nil {
+		t.Fatalf("the CLI did not make the runtime dir it waits on: %v", err)
+	}
+	if perm := fi.Mode().Perm(); perm != 0o700 {
+		t.Errorf("runtime dir mode %o, want 700", perm)
 	}
 }

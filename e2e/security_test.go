@@ -24,7 +24,7 @@ import (
 	"github.com/grip-dev/grip/statedir"
 )
 
-// Security tests on the shared browser (DESIGN §2, §6, §7): a hostile page
+// Security tests on the shared browser: a hostile page
 // cannot see or steer grip, cannot message the extension or the host; the
 // host refuses foreign origins, listens on no TCP port, is unreachable by
 // another uid, and keeps passwords and page text out of snapshots and logs.

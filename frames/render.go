@@ -20,7 +20,8 @@ type Options struct {
 // is not in the snapshot.
 const AfterHint = "take a new snapshot and page with the ref from its trailer"
 
-// Render writes the snapshot text of one tab (DESIGN §4) and fills the
+// Render writes the snapshot text of one tab (docs/ARCHITECTURE.md,
+// "Snapshot format") and fills the
 // matching protocol.Snapshot. answered and skipped are what Merge returns.
 //
 // Every printed line costs Cost(line) tokens. Lines are kept in order while
@@ -59,38 +60,10 @@ func Render(tab protocol.TabRef, answered []protocol.Frame, skipped []protocol.S
 			"give a positive budget, or 0 for the default", "snapshot budget %d is negative", budget)
 	}
 
-	// The page starts at element startEl of frame startFrame.
-	startFrame, startEl := 0, 0
-	if opt.After != "" {
-		fi, ei, ok := find(answered, opt.After)
-		if !ok {
-			return protocol.Snapshot{}, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
-				AfterHint, "--after %s: no element with that ref in this snapshot", clip(opt.After))
-		}
-		startFrame, startEl = fi, ei+1
+	view, err := pageView(answered, opt.After)
+	if err != nil {
+		return protocol.Snapshot{}, err
 	}
-
-	// view lists the frames this page may print, each from its first
-	// element on this page (lo).
-	type viewFrame struct {
-		f  *protocol.Frame
-		lo int
-	}
-	view := make([]viewFrame, 0, len(answered)-startFrame)
-	total := 0
-	for i := startFrame; i < len(answered); i++ {
-		lo := 0
-		if i == startFrame {
-			lo = startEl
-		}
-		n := len(answered[i].Elements) - lo
-		if opt.After != "" && n <= 0 {
-			continue
-		}
-		view = append(view, viewFrame{&answered[i], lo})
-		total += n
-	}
-
 	var closing string
 	if n := len(skipped); n == 1 {
 		closing = "(1 frame did not answer)"
@@ -99,108 +72,74 @@ func Render(tab protocol.TabRef, answered []protocol.Frame, skipped []protocol.S
 	}
 	closingCost := Cost(closing)
 
-	// Headers of the empty frames after the last element are printed with
-	// that element, so accepting it reserves room for them.
-	lastFull := -1
-	for i, v := range view {
-		if len(v.f.Elements) > v.lo {
-			lastFull = i
-		}
-	}
-	tailCost := 0
-	for _, v := range view[lastFull+1:] {
-		tailCost += frameHeaderCost(v.f)
-	}
-
-	buf := make([]byte, 0, estimate(budget, total))
+	// Measure: write the element lines in order, each with the headers of
+	// the frames it opens, keeping where each ends and the running total
+	// of tokens. Past the budget no later cut can fit, so measuring stops.
+	buf := make([]byte, 0, estimate(budget, view.total))
 	buf = appendTabHeader(buf, tab)
-	headerCost := costBytes(buf)
+	used := costBytes(buf)
 	buf = append(buf, '\n')
-
-	out := make([]protocol.Frame, 0, len(view))
-	cur := cursor{used: headerCost, remaining: total}
-	// When the next element fits but not with a trailer after it, the page
-	// may still end without a trailer: the rest is tried against the
-	// budget from saved, and dropped again if it does not fit.
-	var saved cursor
-	trying, saveAfter := false, false
-	stopped := false
-frames:
-	for vi, v := range view {
+	headerEnd, headerCost := len(buf), used
+	type measured struct {
+		end, used int // len(buf) and tokens through this element's line
+		at        int // its frame's index in view.frames
+		ref       string
+	}
+	lines := make([]measured, 0, min(view.total, budget))
+	nextHeader := 0
+measure:
+	for vi, v := range view.frames {
 		for ei := v.lo; ei < len(v.f.Elements); ei++ {
+			if len(lines) > 0 && used+closingCost > budget {
+				break measure
+			}
+			for ; nextHeader <= vi; nextHeader++ {
+				used += appendLineCost(&buf, func(b []byte) []byte { return appendFrameHeader(b, view.frames[nextHeader].f) })
+			}
 			e := &v.f.Elements[ei]
-			mark := cur.at(buf, out)
-			cost := 0
-			for h := cur.nextHeader; h <= vi; h++ {
-				s := len(buf)
-				buf = appendFrameHeader(buf, view[h].f)
-				cost += costBytes(buf[s:])
-				buf = append(buf, '\n')
-			}
-			s := len(buf)
-			buf = appendLine(buf, e)
-			cost += costBytes(buf[s:])
-			buf = append(buf, '\n')
-
-			// Without a trailer: the closing line, and with the last
-			// element the headers of the empty frames after it.
-			end := closingCost
-			if cur.remaining == 1 {
-				end += tailCost
-			}
-			fits := cur.used+cost+end <= budget
-			if !trying && cur.remaining > 1 && cur.used+cost+closingCost+trailerCost(cur.remaining-1, e.Ref) > budget {
-				switch {
-				case !fits:
-				case cur.shown > 0:
-					trying, saved = true, mark
-				default:
-					// The first element is shown anyway: the try
-					// starts after it.
-					trying, saveAfter = true, true
-				}
-			}
-			if !fits && cur.shown > 0 {
-				if trying {
-					mark = saved
-				}
-				buf = buf[:mark.bufLen]
-				out = out[:mark.outLen]
-				if len(out) > 0 {
-					out[len(out)-1].Elements = mark.lastElems
-				}
-				cur = mark
-				stopped = true
-				break frames
-			}
-			for h := cur.nextHeader; h <= vi; h++ {
-				out = append(out, frameOf(view[h].f, view[h].lo))
-			}
-			cur.nextHeader = vi + 1
-			out[len(out)-1].Elements = v.f.Elements[v.lo : ei+1]
-			cur.used += cost
-			cur.shown++
-			cur.remaining--
-			cur.last = e.Ref
-			if saveAfter {
-				saveAfter = false
-				saved = cur.at(buf, out)
-			}
+			used += appendLineCost(&buf, func(b []byte) []byte { return appendLine(b, e) })
+			lines = append(lines, measured{end: len(buf), used: used, at: vi, ref: e.Ref})
 		}
 	}
-	used, remaining, last, nextHeader := cur.used, cur.remaining, cur.last, cur.nextHeader
-	if !stopped {
-		// Only frames without elements are left; their headers were
-		// reserved with the last element.
-		for _, v := range view[nextHeader:] {
-			s := len(buf)
-			buf = appendFrameHeader(buf, v.f)
-			used += costBytes(buf[s:])
-			buf = append(buf, '\n')
+
+	// Cut: everything when it all fits without a trailer (the headers of
+	// the empty frames after the last element included); else the longest
+	// run of elements that each fit with a trailer after them; the first
+	// element always, so that paging moves forward.
+	shown := len(lines)
+	tail := view.frames[view.lastFull+1:]
+	if shown < view.total || used+tailCost(tail)+closingCost > budget {
+		shown = min(1, view.total)
+		for n := 2; n < view.total && n <= len(lines); n++ {
+			if lines[n-1].used+trailerCost(view.total-n, lines[n-1].ref)+closingCost > budget {
+				break
+			}
+			shown = n
+		}
+	}
+
+	// Write: keep the measured text up to the cut, then the tail headers,
+	// the trailer and the closing line.
+	buf, used = buf[:headerEnd], headerCost
+	out := make([]protocol.Frame, 0, len(view.frames))
+	if shown > 0 {
+		last := lines[shown-1]
+		buf, used = buf[:last.end], last.used
+		for vi := 0; vi <= last.at; vi++ {
+			out = append(out, frameOf(view.frames[vi].f, view.frames[vi].lo))
+		}
+		for _, l := range lines[:shown] {
+			f, lo := &out[l.at], view.frames[l.at].lo
+			f.Elements = view.frames[l.at].f.Elements[lo : lo+len(f.Elements)+1]
+		}
+	}
+	remaining := view.total - shown
+	if remaining == 0 {
+		for _, v := range tail {
+			used += appendLineCost(&buf, func(b []byte) []byte { return appendFrameHeader(b, v.f) })
 			out = append(out, frameOf(v.f, v.lo))
 		}
 	}
-
 	snap := protocol.Snapshot{
 		Tab:           tab,
 		Frames:        out,
@@ -212,15 +151,11 @@ frames:
 		snap.SkippedFrames = []protocol.SkippedFrame{}
 	}
 	if remaining > 0 {
-		s := len(buf)
-		buf = appendTrailer(buf, remaining, last)
-		used += costBytes(buf[s:])
-		buf = append(buf, '\n')
-		snap.Next = last
+		snap.Next = lines[shown-1].ref
+		used += appendLineCost(&buf, func(b []byte) []byte { return appendTrailer(b, remaining, snap.Next) })
 	}
 	if closing != "" {
-		buf = append(buf, closing...)
-		buf = append(buf, '\n')
+		buf = append(append(buf, closing...), '\n')
 		used += closingCost
 	}
 	snap.Tokens = used
@@ -228,20 +163,68 @@ frames:
 	return snap, nil
 }
 
-// cursor is how far a page has got: what is written and shown so far.
-type cursor struct {
-	bufLen, used, shown, remaining, nextHeader, outLen int
-	last                                               string             // ref of the last element shown
-	lastElems                                          []protocol.Element // Elements of out[outLen-1]
+// view is what one page may print: the frames from the page's first
+// element on, each from its first element on this page (lo).
+type view struct {
+	frames   []viewFrame
+	total    int // elements left in all of them
+	lastFull int // index of the last frame with elements, or -1
 }
 
-// at is c with the lengths of buf and out it goes with, to roll back to.
-func (c cursor) at(buf []byte, out []protocol.Frame) cursor {
-	c.bufLen, c.outLen, c.lastElems = len(buf), len(out), nil
-	if len(out) > 0 {
-		c.lastElems = out[len(out)-1].Elements
+type viewFrame struct {
+	f  *protocol.Frame
+	lo int
+}
+
+// pageView starts the page after the element named by after ("" for the
+// first page). With after, frames that have nothing left are left out.
+func pageView(answered []protocol.Frame, after string) (view, error) {
+	startFrame, startEl := 0, 0
+	if after != "" {
+		fi, ei, ok := find(answered, after)
+		if !ok {
+			return view{}, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+				AfterHint, "--after %s: no element with that ref in this snapshot", clip(after))
+		}
+		startFrame, startEl = fi, ei+1
 	}
-	return c
+	v := view{frames: make([]viewFrame, 0, len(answered)-startFrame), lastFull: -1}
+	for i := startFrame; i < len(answered); i++ {
+		lo := 0
+		if i == startFrame {
+			lo = startEl
+		}
+		n := len(answered[i].Elements) - lo
+		if after != "" && n <= 0 {
+			continue
+		}
+		if n > 0 {
+			v.lastFull = len(v.frames)
+		}
+		v.frames = append(v.frames, viewFrame{&answered[i], lo})
+		v.total += n
+	}
+	return v, nil
+}
+
+// appendLineCost appends one line, written by write, and its newline to
+// *buf, and returns the line's cost.
+func appendLineCost(buf *[]byte, write func([]byte) []byte) int {
+	s := len(*buf)
+	*buf = write(*buf)
+	cost := costBytes((*buf)[s:])
+	*buf = append(*buf, '\n')
+	return cost
+}
+
+// tailCost is the cost of the headers of the empty frames after the last
+// element, which are printed with it.
+func tailCost(tail []viewFrame) int {
+	n := 0
+	for _, v := range tail {
+		n += frameHeaderCost(v.f)
+	}
+	return n
 }
 
 // find returns where the element with ref is: frame and element index.

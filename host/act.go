@@ -12,23 +12,6 @@ import (
 	"github.com/grip-dev/grip/refcache"
 )
 
-// elementActions need a target element; the others act on a tab.
-var elementActions = map[string]bool{
-	protocol.ActClick: true, protocol.ActDblClick: true, protocol.ActHover: true, protocol.ActFocus: true,
-	protocol.ActType: true, protocol.ActFill: true, protocol.ActSelect: true, protocol.ActCheck: true,
-	protocol.ActUncheck: true,
-}
-
-// optionalTarget actions take an element or act on the page.
-var optionalTarget = map[string]bool{protocol.ActPress: true, protocol.ActScroll: true}
-
-// tabActions act on a whole tab through the extension.
-var tabActions = map[string]string{
-	protocol.ActNavigate: "navigate", protocol.ActBack: "back", protocol.ActForward: "forward",
-	protocol.ActReload: "reload", protocol.ActTabNew: "tab_new", protocol.ActTabClose: "tab_close",
-	protocol.ActTabSelect: "tab_select",
-}
-
 // actTarget is where an element action lands, decided at the host before
 // anything reaches the browser.
 type actTarget struct {
@@ -39,14 +22,15 @@ type actTarget struct {
 }
 
 func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.ActionResult, error) {
-	if ext, ok := tabActions[args.Action]; ok {
-		return h.tabAction(ctx, ext, args)
-	}
-	if !elementActions[args.Action] && !optionalTarget[args.Action] {
+	spec, ok := protocol.LookupAction(args.Action)
+	if !ok {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 			"see grip --help for the actions", "unknown action %q", args.Action)
 	}
-	if args.Target == "" && elementActions[args.Action] {
+	if !spec.InPage() {
+		return h.tabAction(ctx, spec, args)
+	}
+	if args.Target == "" && spec.Target == protocol.TargetRequired {
 		return nil, protocol.Errorf(protocol.CodeInvalidLocator, protocol.BoundaryPayload,
 			"name the element with a ref from a snapshot, e.g. @e3", "%s needs a target element", args.Action)
 	}
@@ -93,29 +77,20 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 			return nil, err
 		}
 	}
-	params := map[string]any{
-		"tabId": tab, "action": args.Action, "text": args.Text, "key": key, "modifiers": modifiers,
-		"trusted": args.Trusted && trustedCapable(args.Action),
+	params := protocol.ActParams{
+		TabID: tab, Action: args.Action, Text: args.Text, Key: key, Modifiers: modifiers,
+		Trusted: args.Trusted && spec.Trusted,
 	}
 	if t.entry != nil {
-		params["documentId"] = t.entry.Key.DocumentID
-		params["frameId"] = t.entry.Key.FrameID
-		params["localId"] = t.entry.Key.LocalID
+		params.DocumentID, params.FrameID, params.LocalID = t.entry.Key.DocumentID, t.entry.Key.FrameID, t.entry.Key.LocalID
 	} else if len(t.chain) > 0 {
-		params["chain"] = t.chain
+		params.Chain = t.chain
 	}
-	var res struct {
-		OK     bool   `json:"ok"`
-		Detail string `json:"detail"`
-		Point  *struct {
-			X float64 `json:"x"`
-			Y float64 `json:"y"`
-		} `json:"point"`
-	}
-	if err := h.callExt(ctx, "act", params, &res); err != nil {
+	var res protocol.ActReply
+	if err := h.callExt(ctx, protocol.ExtAct, params, &res); err != nil {
 		return nil, h.refineActError(err, t)
 	}
-	if params["trusted"] == true {
+	if params.Trusted {
 		if res.Point == nil {
 			return nil, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "", "the page gave no action point for trusted input")
 		}
@@ -123,7 +98,7 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 		if err != nil {
 			return nil, err
 		}
-		if err := h.callExt(ctx, "cdp", map[string]any{"tabId": tab, "commands": cmds}, nil); err != nil {
+		if err := h.callExt(ctx, protocol.ExtCDP, protocol.CDPParams{TabID: tab, Commands: cmds}, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -157,13 +132,13 @@ func (h *Host) checkEpoch(tab int, epoch uint64) error {
 }
 
 // tabAction runs navigate/back/forward/reload and the tab operations.
-func (h *Host) tabAction(ctx context.Context, ext string, args protocol.ActArgs) (*protocol.ActionResult, error) {
-	if (ext == "navigate") && args.Text == "" {
+func (h *Host) tabAction(ctx context.Context, spec protocol.Action, args protocol.ActArgs) (*protocol.ActionResult, error) {
+	if spec.Name == protocol.ActNavigate && args.Text == "" {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "give a URL", "navigate needs a URL")
 	}
-	if ext == "tab_new" {
+	if spec.Name == protocol.ActTabNew {
 		var info protocol.Tab
-		if err := h.callExt(ctx, ext, map[string]any{"url": args.Text}, &info); err != nil {
+		if err := h.callExt(ctx, spec.Ext, protocol.TabParams{URL: args.Text}, &info); err != nil {
 			return nil, err
 		}
 		unlock, err := h.tabs.lock(ctx, info.ID)
@@ -182,10 +157,10 @@ func (h *Host) tabAction(ctx context.Context, ext string, args protocol.ActArgs)
 		return nil, err
 	}
 	var info protocol.TabRef
-	if err := h.callExt(ctx, ext, map[string]any{"tabId": tab, "url": args.Text}, &info); err != nil {
+	if err := h.callExt(ctx, spec.Ext, protocol.TabParams{TabID: tab, URL: args.Text}, &info); err != nil {
 		return nil, err
 	}
-	if ext == "tab_close" {
+	if spec.Name == protocol.ActTabClose {
 		h.refs.InvalidateTab(tab)
 		gone := h.tabs.forget(tab)
 		return &protocol.ActionResult{OK: true, Tab: info, Detail: fmt.Sprintf("closed tab %d", tab),
@@ -200,9 +175,18 @@ func (h *Host) tabAction(ctx context.Context, ext string, args protocol.ActArgs)
 // times and otherwise report the action without changes.
 func (h *Host) afterAction(ctx context.Context, tab int, detail string, args protocol.ActArgs) (*protocol.ActionResult, error) {
 	res := &protocol.ActionResult{OK: true, Detail: detail, Changes: protocol.Changes{Added: []string{}, Gone: []string{}}}
+	// Read in the mode of the agent's last view, so that what is added,
+	// gone and changed compares like with like.
 	mode := args.Mode
 	if mode == "" {
+		mode = h.tabs.lastMode(tab)
+	}
+	if mode == "" {
 		mode = protocol.ModeInteractive
+	}
+	budget := args.ChangesBudget
+	if budget <= 0 {
+		budget = protocol.DefaultChangesBudget
 	}
 	for attempt := 0; attempt < 4; attempt++ {
 		if attempt > 0 {
@@ -212,7 +196,7 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 				return res, nil
 			}
 		}
-		raw, results, diff, err := h.readTab(ctx, tab, mode, !args.Snapshot)
+		raw, results, diff, err := h.readTab(ctx, tab, mode, !args.Snapshot, nil)
 		if err != nil {
 			if protocol.AsError(err).Code == protocol.CodeTimeout {
 				break // a page blocked (e.g. by a dialog) will not answer a retry either
@@ -220,19 +204,17 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 			continue
 		}
 		res.Tab = raw.Tab
-		res.Changes = protocol.Changes{URL: raw.Tab.URL, Title: raw.Tab.Title, Added: formatRefs(diff.Added), Gone: formatRefs(diff.Gone)}
+		res.Changes = protocol.Changes{URL: raw.Tab.URL, Title: raw.Tab.Title, Added: formatRefs(diff.added), Gone: formatRefs(diff.gone)}
+		res.Changes.Changed, res.Changes.Appeared, res.Changes.Omitted = frames.FitChanges(diff.changed, diff.appeared, budget)
 		if args.Snapshot {
-			answered, skipped := frames.Merge(results)
-			snap, err := frames.Render(raw.Tab, answered, skipped, frames.Options{Budget: args.Budget})
-			if err == nil {
-				snap.Epoch = h.tabs.current(tab)
-				res.Snapshot = &snap
+			if snap, err := h.render(tab, raw.Tab, results, frames.Options{Budget: args.Budget}); err == nil {
+				res.Snapshot = snap
 			}
 		}
 		return res, nil
 	}
 	var info protocol.TabRef
-	if err := h.callExt(ctx, "tab_info", map[string]any{"tabId": tab}, &info); err == nil {
+	if err := h.callExt(ctx, protocol.ExtTabInfo, protocol.TabParams{TabID: tab}, &info); err == nil {
 		res.Tab = info
 		res.Changes.URL, res.Changes.Title = info.URL, info.Title
 	}
@@ -247,28 +229,10 @@ func formatRefs(refs []uint64) []string {
 	return out
 }
 
-// trustedCapable says which actions have a real-input form; the others
-// (focus, select, scroll) stay synthetic even in trusted mode.
-func trustedCapable(action string) bool {
-	switch action {
-	case protocol.ActClick, protocol.ActDblClick, protocol.ActHover, protocol.ActType, protocol.ActFill,
-		protocol.ActCheck, protocol.ActUncheck, protocol.ActPress:
-		return true
-	}
-	return false
-}
-
-// cdpCommand is one Chrome DevTools Protocol call the extension passes to
-// chrome.debugger.sendCommand.
-type cdpCommand struct {
-	Method string `json:"method"`
-	Params any    `json:"params"`
-}
-
 // trustedCommands builds real mouse and keyboard input at the point the
 // page-side checks computed, with cdproto's types.
-func trustedCommands(action string, x, y float64, text, key string, modifiers []string) ([]cdpCommand, error) {
-	mouse := func(t input.DispatchMouseEventType, clicks int64) cdpCommand {
+func trustedCommands(action string, x, y float64, text, key string, modifiers []string) ([]protocol.CDPCommand, error) {
+	mouse := func(t input.DispatchMouseEventType, clicks int64) protocol.CDPCommand {
 		p := input.DispatchMouseEventParams{Type: t, X: x, Y: y}
 		if t != input.DispatchMouseEventTypeMouseMoved {
 			p.Button = input.MouseButtonLeft
@@ -277,21 +241,21 @@ func trustedCommands(action string, x, y float64, text, key string, modifiers []
 				p.Buttons = 1
 			}
 		}
-		return cdpCommand{Method: input.CommandDispatchMouseEvent, Params: p}
+		return protocol.CDPCommand{Method: input.CommandDispatchMouseEvent, Params: p}
 	}
-	click := func(n int64) []cdpCommand {
-		return []cdpCommand{mouse(input.DispatchMouseEventTypeMousePressed, n), mouse(input.DispatchMouseEventTypeMouseReleased, n)}
+	click := func(n int64) []protocol.CDPCommand {
+		return []protocol.CDPCommand{mouse(input.DispatchMouseEventTypeMousePressed, n), mouse(input.DispatchMouseEventTypeMouseReleased, n)}
 	}
 	move := mouse(input.DispatchMouseEventTypeMouseMoved, 0)
 	switch action {
 	case protocol.ActHover:
-		return []cdpCommand{move}, nil
+		return []protocol.CDPCommand{move}, nil
 	case protocol.ActClick, protocol.ActCheck, protocol.ActUncheck:
-		return append([]cdpCommand{move}, click(1)...), nil
+		return append([]protocol.CDPCommand{move}, click(1)...), nil
 	case protocol.ActDblClick:
-		return append(append([]cdpCommand{move}, click(1)...), click(2)...), nil
+		return append(append([]protocol.CDPCommand{move}, click(1)...), click(2)...), nil
 	case protocol.ActType, protocol.ActFill:
-		return []cdpCommand{{Method: input.CommandInsertText, Params: input.InsertTextParams{Text: text}}}, nil
+		return []protocol.CDPCommand{{Method: input.CommandInsertText, Params: input.InsertTextParams{Text: text}}}, nil
 	case protocol.ActPress:
 		return keyCommands(key, modifiers), nil
 	}

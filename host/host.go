@@ -57,6 +57,9 @@ type Host struct {
 	// requests wait for it, since the reader hands them over from the
 	// first frame on, before the ledger is open.
 	ready chan struct{}
+	// docRefresh coalesces the listings of live documents that
+	// navigations ask for.
+	docRefresh coalescer
 
 	mu       sync.Mutex
 	lastSnap *protocol.SnapshotInfo // guarded by mu
@@ -90,7 +93,7 @@ func Run(ctx context.Context, cfg Config) error {
 		reader := protocol.NewNativeReader(cfg.Stdin, 0)
 		err := readLoop(reader, func(msg protocol.NativeMessage) {
 			switch {
-			case msg.Type == "hello":
+			case msg.Type == protocol.MsgHello:
 				select {
 				case hello <- msg:
 				default:
@@ -98,7 +101,7 @@ func Run(ctx context.Context, cfg Config) error {
 				}
 			case msg.Type == "" && msg.ID != 0:
 				h.port.deliver(msg)
-			case msg.Type == "event":
+			case msg.Type == protocol.MsgEvent:
 				go func() {
 					if h.waitReady(ctx) {
 						h.onEvent(ctx, msg.Params)
@@ -178,7 +181,7 @@ func Run(ctx context.Context, cfg Config) error {
 	// At start, refs of documents the browser no longer has are stale.
 	h.refreshLiveDocuments(ctx)
 
-	if err := h.port.send(protocol.NativeMessage{Type: "welcome", Params: mustJSON(h.info)}); err != nil {
+	if err := h.port.send(protocol.NativeMessage{Type: protocol.MsgWelcome, Params: mustJSON(h.info)}); err != nil {
 		return err
 	}
 	if err := srv.publish(h.info); err != nil {
@@ -247,7 +250,7 @@ func (h *Host) openLedger(ctx context.Context, profile string) (*refcache.Alloca
 // refuse tells the extension why this host will not serve, then returns err.
 func (h *Host) refuse(err error) error {
 	perr := protocol.AsError(err)
-	_ = h.port.send(protocol.NativeMessage{Type: "refused", Error: perr})
+	_ = h.port.send(protocol.NativeMessage{Type: protocol.MsgRefused, Error: perr})
 	time.Sleep(50 * time.Millisecond) // let the writer flush before we exit
 	return err
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"runtime"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -22,7 +23,7 @@ import (
 // The host's two decoders of outside bytes, fuzzed end to end: what an
 // agent writes on the socket (FuzzSocketConn) and what the extension
 // writes on the host's stdin (FuzzExtensionFrames). Seeds are the cases
-// DESIGN §6 names: oversized, truncated, not the encoding, unknown types,
+// the wire format refuses: oversized, truncated, not the encoding, unknown types,
 // wrong protocol version.
 
 // fuzzExtension plays the service worker for a fuzzed host: it answers the
@@ -181,7 +182,7 @@ func checkServes(tb testing.TB, path string) {
 }
 
 // socketSeeds are agent byte streams: well-formed sessions and the broken
-// frames DESIGN §6 names.
+// frames the wire format refuses.
 func socketSeeds(tb testing.TB) [][]byte {
 	hello := socketFrame(tb, protocol.Request{ID: 1, Op: protocol.OpHello, Args: msgpackArgs(tb, protocol.HelloArgs{Protocol: protocol.Version})})
 	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
@@ -217,7 +218,16 @@ func socketSeeds(tb testing.TB) [][]byte {
 		cat(hello, []byte{0, 0, 0, 9, 0x83}),             // truncated body
 		cat(hello, []byte{0, 0}),                         // truncated header
 		cat(hello, bytes.Repeat(req(2, protocol.OpStatus, nil), 20)),
+		cat(hello, frame(append(append([]byte{0x83, 0xa2, 'i', 'd', 2, 0xa2, 'o', 'p', 0xa6, 's', 't', 'a', 't', 'u', 's', 0xa4, 'a', 'r', 'g', 's'},
+			bytes.Repeat([]byte{0x91}, 1000)...), 0xc0))), // args nested past the limit
+		cat(hello, frame([]byte{0x83, 0xa2, 'i', 'd', 2, 0xa2, 'o', 'p', 0xa3, 'a', 'c', 't', 0xa4, 'a', 'r', 'g', 's',
+			0x81, 0xa4, 't', 'e', 'x', 't', 0xdb, 0x7f, 0xff, 0xff, 0xff})), // a string claiming 2 GiB
 	}
+}
+
+// frame prefixes body with its big-endian length.
+func frame(body []byte) []byte {
+	return append(binary.BigEndian.AppendUint32(nil, uint32(len(body))), body...)
 }
 
 // FuzzSocketConn feeds arbitrary bytes as one agent connection's frames
@@ -274,13 +284,14 @@ func FuzzSocketConn(f *testing.F) {
 	})
 }
 
+// isConnReset reports whether the host hung up on a request it refused
+// while we were still reading: a reset or a broken pipe, nothing else.
 func isConnReset(err error) bool {
-	var oe *net.OpError
-	return errors.As(err, &oe)
+	return errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE)
 }
 
 // nativeSeeds are extension byte streams (after the hello): well-formed
-// messages of every kind and the broken frames DESIGN §6 names.
+// messages of every kind and the broken frames the wire format refuses.
 func nativeSeeds() [][]byte {
 	frame := func(s string) []byte { return nativeBody([]byte(s)) }
 	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }

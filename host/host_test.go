@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,17 +29,19 @@ const testOrigin = "chrome-extension://" + testID + "/"
 
 // fakeExtension plays the service worker on the other end of the pipes.
 type fakeExtension struct {
-	t      *testing.T
+	t      testing.TB
 	toHost *io.PipeWriter
 	w      *protocol.NativeWriter
 	r      *protocol.NativeReader
 	mu     sync.Mutex
 	raw    bytes.Buffer // every byte the host wrote to its stdout
+	snap   []byte       // the reply to snapshot requests; guarded by mu
+	docs   atomic.Int64 // documents requests answered
 }
 
 // startHost runs a host against a fake extension; it returns the fake,
 // the host's exit channel and the state dirs.
-func startHost(t *testing.T, profile string) (*fakeExtension, chan error, statedir.Dirs) {
+func startHost(t testing.TB, profile string) (*fakeExtension, chan error, statedir.Dirs) {
 	t.Helper()
 	dirs := statedir.At(shortTempDir(t))
 	inR, inW := io.Pipe()
@@ -87,9 +90,19 @@ func (fx *fakeExtension) serve() {
 		}
 		switch msg.Type {
 		case "documents":
+			fx.docs.Add(1)
 			fx.send(protocol.NativeMessage{ID: msg.ID, Result: json.RawMessage(`{"documents":[]}`)})
 		case "tabs":
 			fx.send(protocol.NativeMessage{ID: msg.ID, Result: json.RawMessage(`{"tabs":[{"id":5,"url":"http://x/","title":"X","active":true}]}`)})
+		case protocol.ExtSnapshot:
+			fx.mu.Lock()
+			snap := fx.snap
+			fx.mu.Unlock()
+			if snap == nil {
+				fx.send(protocol.NativeMessage{ID: msg.ID, Error: &protocol.Error{Code: protocol.CodeBadRequest, Message: "fake: no snapshot set"}})
+				continue
+			}
+			fx.send(protocol.NativeMessage{ID: msg.ID, Result: snap})
 		case "welcome", "refused":
 		default:
 			fx.send(protocol.NativeMessage{ID: msg.ID, Error: &protocol.Error{Code: protocol.CodeBadRequest, Message: "fake: " + msg.Type}})
@@ -98,7 +111,7 @@ func (fx *fakeExtension) serve() {
 }
 
 // shortTempDir keeps socket paths under the 108-byte limit.
-func shortTempDir(t *testing.T) string {
+func shortTempDir(t testing.TB) string {
 	d, err := os.MkdirTemp("", "grip")
 	if err != nil {
 		t.Fatal(err)
@@ -341,18 +354,38 @@ func TestParseKey(t *testing.T) {
 
 func putNative(hdr []byte, n int) { binary.NativeEndian.PutUint32(hdr, uint32(n)) }
 
-func TestSwapShown(t *testing.T) {
+func TestSwapView(t *testing.T) {
+	str := func(s string) *string { return &s }
+	el := func(ref uint64, role, name string, value *string, states ...string) shown {
+		return shown{ref: ref, el: protocol.Element{Ref: fmt.Sprintf("@e%d", ref), Role: role, Name: name, Value: value, States: states}}
+	}
+	lines := func(els []protocol.Element) string {
+		var out []string
+		for _, e := range els {
+			out = append(out, e.Ref)
+		}
+		return strings.Join(out, " ")
+	}
 	q := newTabQueues()
-	d := q.swapShown(1, []uint64{3, 1, 2})
-	if fmt.Sprint(d.Added, d.Gone) != "[1 2 3] []" {
-		t.Fatalf("first read: %v %v", d.Added, d.Gone)
+	d := q.swapView(1, protocol.ModeInteractive, []shown{el(3, "button", "C", nil), el(1, "button", "A", nil), el(2, "textbox", "B", str(""))})
+	if fmt.Sprint(d.added, d.gone) != "[1 2 3] []" || lines(d.appeared) != "@e3 @e1 @e2" || len(d.changed) != 0 {
+		t.Fatalf("first read: %v %v appeared %q changed %v", d.added, d.gone, lines(d.appeared), d.changed)
 	}
-	d = q.swapShown(1, []uint64{2, 4, 5})
-	if fmt.Sprint(d.Added, d.Gone) != "[4 5] [1 3]" {
-		t.Fatalf("second read: %v %v", d.Added, d.Gone)
+	if q.lastMode(1) != protocol.ModeInteractive || q.lastMode(9) != "" {
+		t.Errorf("lastMode %q, %q", q.lastMode(1), q.lastMode(9))
 	}
-	if d = q.swapShown(2, nil); len(d.Added)+len(d.Gone) != 0 {
-		t.Fatalf("other tab: %v", d)
+	// 2 got a value, 4 and 5 appeared (5 twice: one node, two shadow paths), 1 and 3 went.
+	d = q.swapView(1, protocol.ModeInteractive, []shown{el(2, "textbox", "B", str("x")), el(4, "combobox", "D", nil, "expanded"), el(5, "option", "E", nil), el(5, "option", "E", nil)})
+	if fmt.Sprint(d.added, d.gone) != "[4 5] [1 3]" || lines(d.appeared) != "@e4 @e5" || lines(d.changed) != "@e2" {
+		t.Fatalf("second read: %v %v appeared %q changed %q", d.added, d.gone, lines(d.appeared), lines(d.changed))
+	}
+	// Only states change: reported; nothing changes: nothing reported.
+	d = q.swapView(1, protocol.ModeInteractive, []shown{el(2, "textbox", "B", str("x")), el(4, "combobox", "D", nil), el(5, "option", "E", nil, "selected")})
+	if lines(d.changed) != "@e4 @e5" || len(d.added)+len(d.gone) != 0 {
+		t.Fatalf("third read: changed %q, %v %v", lines(d.changed), d.added, d.gone)
+	}
+	if d = q.swapView(2, protocol.ModeContent, nil); len(d.added)+len(d.gone)+len(d.changed) != 0 {
+		t.Fatalf("other tab: %+v", d)
 	}
 	if gone := q.forget(1); fmt.Sprint(gone) != "[2 4 5]" {
 		t.Fatalf("forget: %v", gone)

@@ -77,7 +77,7 @@ func parseKey(s string) (string, []string, error) {
 }
 
 // keyCommands builds a real key press (down, up) with its modifiers.
-func keyCommands(key string, modifiers []string) []cdpCommand {
+func keyCommands(key string, modifiers []string) []protocol.CDPCommand {
 	var bits int64
 	for _, m := range modifiers {
 		bits |= modifierBits[m]
@@ -109,5 +109,5 @@ func keyCommands(key string, modifiers []string) []cdpCommand {
 	}
 	up := input.DispatchKeyEventParams{Type: input.DispatchKeyEventTypeKeyUp, Modifiers: bits, Key: domKey,
 		Code: info.code, WindowsVirtualKeyCode: info.keyCode}
-	return []cdpCommand{{Method: input.CommandDispatchKeyEvent, Params: down}, {Method: input.CommandDispatchKeyEvent, Params: up}}
+	return []protocol.CDPCommand{{Method: input.CommandDispatchKeyEvent, Params: down}, {Method: input.CommandDispatchKeyEvent, Params: up}}
 }

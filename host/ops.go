@@ -1,11 +1,15 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/grip-dev/grip/frames"
@@ -23,7 +27,7 @@ func (h *Host) dispatch(ctx context.Context, req protocol.Request) (any, error) 
 		return h.status(), nil
 	case protocol.OpTabs:
 		var res protocol.TabsResult
-		if err := h.callExt(ctx, "tabs", map[string]any{}, &res); err != nil {
+		if err := h.callExt(ctx, protocol.ExtTabs, protocol.TabsParams{}, &res); err != nil {
 			return nil, err
 		}
 		if res.Tabs == nil {
@@ -72,7 +76,7 @@ func (h *Host) resolveTab(ctx context.Context, tab int) (int, error) {
 		return tab, nil
 	}
 	var res protocol.TabsResult
-	if err := h.callExt(ctx, "tabs", map[string]any{"active": true}, &res); err != nil {
+	if err := h.callExt(ctx, protocol.ExtTabs, protocol.TabsParams{Active: true}, &res); err != nil {
 		return 0, err
 	}
 	if len(res.Tabs) == 0 {
@@ -94,29 +98,6 @@ func (h *Host) lockTab(ctx context.Context, tab int) (resolved int, unlock func(
 	return resolved, unlock, nil
 }
 
-// extFrame and extElement are the extension's per-frame snapshot result.
-type extFrame struct {
-	FrameID    int          `json:"frameId"`
-	DocumentID string       `json:"documentId"`
-	URL        string       `json:"url"`
-	Title      string       `json:"title"`
-	Elements   []extElement `json:"elements"`
-	Error      string       `json:"error"`
-}
-
-type extElement struct {
-	ID     int      `json:"id"`
-	Role   string   `json:"role"`
-	Name   string   `json:"name"`
-	Value  *string  `json:"value"`
-	States []string `json:"states"`
-}
-
-type extSnapshot struct {
-	Tab    protocol.TabRef `json:"tab"`
-	Frames []extFrame      `json:"frames"`
-}
-
 // readTab takes a full snapshot of a tab through the extension and records
 // it in the allocator. The caller holds the tab's lock.
 //
@@ -127,11 +108,19 @@ type extSnapshot struct {
 // The returned diff is against the tab's previous read: the refs added and
 // gone since then, whatever made them go (this read, a navigation event,
 // a closed frame).
-func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures bool) (extSnapshot, []frames.FrameResult, refcache.Diff, error) {
-	var raw extSnapshot
-	if err := h.callExt(ctx, "snapshot", map[string]any{"tabId": tab, "mode": mode, "keepSignatures": keepSignatures}, &raw); err != nil {
-		return raw, nil, refcache.Diff{}, err
+func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures bool, timings *protocol.SnapshotTimings) (protocol.SnapshotReply, []frames.FrameResult, viewDiff, error) {
+	var raw protocol.SnapshotReply
+	lap := stopwatch(timings != nil)
+	var body json.RawMessage
+	if err := h.callExt(ctx, protocol.ExtSnapshot, protocol.SnapshotParams{TabID: tab, Mode: mode, KeepSignatures: keepSignatures}, &body); err != nil {
+		return raw, nil, viewDiff{}, err
 	}
+	extension := lap()
+	if err := json.Unmarshal(body, &raw); err != nil {
+		return raw, nil, viewDiff{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "",
+			"the extension's snapshot reply does not decode: %v", err)
+	}
+	decode := lap()
 	var obs []refcache.Observed
 	for _, f := range raw.Frames {
 		if f.Error != "" {
@@ -151,12 +140,17 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 		// that a later host could hand out again.
 		err := h.refs.Save()
 		h.noteError(fmt.Errorf("ledger: %d new elements got no ref: %w", withheld, err))
-		return raw, nil, refcache.Diff{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryHost,
+		if errors.Is(err, refcache.ErrTabFull) {
+			return raw, nil, viewDiff{}, protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryHost,
+				"the page has more elements than grip keeps refs for; act with CSS locators, or reload the tab",
+				"%d new elements got no ref: %v", withheld, err)
+		}
+		return raw, nil, viewDiff{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryHost,
 			"free space in or make writable "+h.cfg.Dirs.Ledger+", then take the snapshot again; grip status shows the last errors",
 			"the ledger cannot record new refs, so %d new elements got none: %v", withheld, err)
 	}
-	diff := h.tabs.swapShown(tab, refs)
 	results := make([]frames.FrameResult, 0, len(raw.Frames))
+	read := make([]shown, 0, len(refs))
 	i := 0
 	for _, f := range raw.Frames {
 		fr := frames.FrameResult{FrameID: f.FrameID, DocumentID: f.DocumentID, URL: f.URL, Err: f.Error}
@@ -164,6 +158,7 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 			fr.Elements = make([]protocol.Element, len(f.Elements))
 			for j, e := range f.Elements {
 				fr.Elements[j] = protocol.Element{Ref: refcache.FormatRef(refs[i]), Role: e.Role, Name: e.Name, Value: e.Value, States: e.States}
+				read = append(read, shown{ref: refs[i], frame: f.FrameID, el: fr.Elements[j]})
 				i++
 			}
 		}
@@ -172,10 +167,43 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 			h.tabs.observe(tab, f.DocumentID)
 		}
 	}
+	// In page order, as the snapshot lists them: frames by frameId.
+	slices.SortStableFunc(read, func(a, b shown) int { return cmp.Compare(a.frame, b.frame) })
+	diff := h.tabs.swapView(tab, mode, read)
+	refsMS := lap()
 	if err := h.refs.Save(); err != nil {
 		h.noteError(fmt.Errorf("ledger: save failed, refs stay valid in memory: %w", err))
 	}
+	if timings != nil {
+		*timings = protocol.SnapshotTimings{Extension: extension, Decode: decode, Refs: refsMS, Ledger: lap(), Bytes: len(body),
+			Frames: make([]protocol.FrameTiming, 0, len(raw.Frames))}
+		if raw.Timing != nil {
+			timings.Inject, timings.Worker = raw.Timing.InjectMS, raw.Timing.TotalMS
+		}
+		for _, f := range raw.Frames {
+			ft := protocol.FrameTiming{FrameID: f.FrameID, Elements: len(f.Elements)}
+			if f.Stats != nil {
+				ft.Nodes, ft.WalkMS = f.Stats.Nodes, f.Stats.MS
+			}
+			timings.Frames = append(timings.Frames, ft)
+		}
+	}
 	return raw, results, diff, nil
+}
+
+// stopwatch returns a lap timer: each call gives the milliseconds since the
+// previous one. Off, it reads no clock and answers 0.
+func stopwatch(on bool) func() float64 {
+	if !on {
+		return func() float64 { return 0 }
+	}
+	t := time.Now()
+	return func() float64 {
+		now := time.Now()
+		d := float64(now.Sub(t).Microseconds()) / 1000
+		t = now
+		return d
+	}
 }
 
 func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*protocol.Snapshot, error) {
@@ -200,17 +228,31 @@ func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*proto
 		return nil, err
 	}
 	defer unlock()
-	return h.snapshotLocked(ctx, tab, mode, args.Budget, args.After)
-}
-
-// snapshotLocked reads and renders a tab; the caller holds its lock.
-func (h *Host) snapshotLocked(ctx context.Context, tab int, mode string, budget int, after string) (*protocol.Snapshot, error) {
-	raw, results, _, err := h.readTab(ctx, tab, mode, false)
+	var timings *protocol.SnapshotTimings
+	if args.Timings {
+		timings = &protocol.SnapshotTimings{}
+	}
+	raw, results, _, err := h.readTab(ctx, tab, mode, false, timings)
 	if err != nil {
 		return nil, err
 	}
+	lap := stopwatch(timings != nil)
+	snap, err := h.render(tab, raw.Tab, results, frames.Options{Budget: args.Budget, After: args.After})
+	if err != nil {
+		return nil, err
+	}
+	if timings != nil {
+		timings.Render = lap()
+		snap.Timings = timings
+	}
+	return snap, nil
+}
+
+// render merges a read's frames and renders them as the agent sees them,
+// stamped with the tab's epoch, and keeps its figures for status.
+func (h *Host) render(tab int, ref protocol.TabRef, results []frames.FrameResult, opt frames.Options) (*protocol.Snapshot, error) {
 	answered, skipped := frames.Merge(results)
-	snap, err := frames.Render(raw.Tab, answered, skipped, frames.Options{Budget: budget, After: after})
+	snap, err := frames.Render(ref, answered, skipped, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -248,11 +290,8 @@ func (h *Host) screenshot(ctx context.Context, args protocol.ScreenshotArgs) (*p
 		return nil, err
 	}
 	defer unlock()
-	var res struct {
-		Tab  protocol.TabRef `json:"tab"`
-		Data string          `json:"data"`
-	}
-	if err := h.callExt(ctx, "screenshot", map[string]any{"tabId": tab}, &res); err != nil {
+	var res protocol.ScreenshotReply
+	if err := h.callExt(ctx, protocol.ExtScreenshot, protocol.TabParams{TabID: tab}, &res); err != nil {
 		return nil, err
 	}
 	png, err := base64.StdEncoding.DecodeString(res.Data)
@@ -265,39 +304,62 @@ func (h *Host) screenshot(ctx context.Context, args protocol.ScreenshotArgs) (*p
 // onEvent reacts to the extension's notices: a committed navigation or a
 // closed tab makes refs of the documents that are gone stale at once.
 func (h *Host) onEvent(ctx context.Context, params json.RawMessage) {
-	var ev struct {
-		Kind       string `json:"kind"`
-		TabID      int    `json:"tabId"`
-		FrameID    int    `json:"frameId"`
-		DocumentID string `json:"documentId"`
-	}
+	var ev protocol.Event
 	if err := json.Unmarshal(params, &ev); err != nil {
 		h.log.Warn("bad event from the extension", "err", err)
 		return
 	}
 	switch ev.Kind {
-	case "tab_removed":
+	case protocol.EventTabRemoved:
 		h.refs.InvalidateTab(ev.TabID)
 		h.tabs.forget(ev.TabID)
-	case "navigated":
+	case protocol.EventNavigated:
 		if ev.FrameID == 0 {
 			h.tabs.observe(ev.TabID, ev.DocumentID)
 		}
-		h.refreshLiveDocuments(ctx)
+		h.docRefresh.trigger(func() { h.refreshLiveDocuments(ctx) })
 	}
+}
+
+// coalescer runs a job at most once at a time: a trigger while it runs
+// asks for one more run after it, however many triggers came. A page that
+// reloads an iframe in a loop thus costs one listing of the browser's
+// documents at a time, not one per navigation.
+type coalescer struct {
+	mu      sync.Mutex
+	running bool // a run is in progress; guarded by mu
+	again   bool // triggered during the run; guarded by mu
+}
+
+func (c *coalescer) trigger(run func()) {
+	c.mu.Lock()
+	if c.running {
+		c.again = true
+		c.mu.Unlock()
+		return
+	}
+	c.running = true
+	c.mu.Unlock()
+	go func() {
+		for {
+			run()
+			c.mu.Lock()
+			if !c.again {
+				c.running = false
+				c.mu.Unlock()
+				return
+			}
+			c.again = false
+			c.mu.Unlock()
+		}
+	}()
 }
 
 // refreshLiveDocuments asks the extension which documents are alive and
 // makes every ref of any other document stale.
 func (h *Host) refreshLiveDocuments(ctx context.Context) {
-	var res struct {
-		Documents []struct {
-			TabID      int    `json:"tabId"`
-			FrameID    int    `json:"frameId"`
-			DocumentID string `json:"documentId"`
-		} `json:"documents"`
-	}
-	if err := h.callExt(ctx, "documents", map[string]any{}, &res); err != nil {
+	var res protocol.DocumentsReply
+	if err := h.callExt(ctx, protocol.ExtDocuments, nil, &res); err != nil {
 		h.log.Warn("could not list live documents", "err", err)
 		return
 	}
@@ -314,9 +376,9 @@ func (h *Host) onExtensionRequest(ctx context.Context, msg protocol.NativeMessag
 	var res any
 	var err error
 	switch msg.Type {
-	case "status":
+	case protocol.HostStatus:
 		res = h.status()
-	case "snapshot":
+	case protocol.HostSnapshot:
 		var args protocol.SnapshotArgs
 		if jerr := json.Unmarshal(msg.Params, &args); jerr != nil {
 			err = protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", jerr)
@@ -326,7 +388,7 @@ func (h *Host) onExtensionRequest(ctx context.Context, msg protocol.NativeMessag
 	default:
 		err = protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "unknown request %q", msg.Type)
 	}
-	reply := protocol.NativeMessage{ID: msg.ID, Type: "reply"}
+	reply := protocol.NativeMessage{ID: msg.ID, Type: protocol.MsgReply}
 	if err != nil {
 		reply.Error = protocol.AsError(err)
 	} else {
@@ -389,7 +451,7 @@ func (h *Host) wait(ctx context.Context, args protocol.WaitArgs) (*protocol.Acti
 		}
 		if met {
 			var info protocol.TabRef
-			_ = h.callExt(ctx, "tab_info", map[string]any{"tabId": tab}, &info)
+			_ = h.callExt(ctx, protocol.ExtTabInfo, protocol.TabParams{TabID: tab}, &info)
 			return &protocol.ActionResult{OK: true, Tab: info, Detail: detail, Changes: protocol.Changes{URL: info.URL, Title: info.Title, Added: []string{}, Gone: []string{}}}, nil
 		}
 		if time.Now().After(deadline) {
@@ -408,23 +470,19 @@ func (h *Host) checkWait(ctx context.Context, tab int, args protocol.WaitArgs, e
 	switch {
 	case args.URL != "":
 		var info protocol.TabRef
-		if err := h.callExt(ctx, "tab_info", map[string]any{"tabId": tab}, &info); err != nil {
+		if err := h.callExt(ctx, protocol.ExtTabInfo, protocol.TabParams{TabID: tab}, &info); err != nil {
 			return false, "", err
 		}
 		return info.URL == args.URL || strings.Contains(info.URL, args.URL), "url is " + info.URL, nil
 	case args.Text != "":
-		var res struct {
-			TextFound bool `json:"textFound"`
-		}
-		if err := h.callExt(ctx, "probe", map[string]any{"tabId": tab, "text": args.Text}, &res); err != nil {
+		var res protocol.ProbeReply
+		if err := h.callExt(ctx, protocol.ExtProbe, protocol.ProbeParams{TabID: tab, Text: args.Text}, &res); err != nil {
 			return false, "", err
 		}
 		return res.TextFound, "text is on the page", nil
 	default: // gone
-		var res struct {
-			Present bool `json:"present"`
-		}
-		if err := h.callExt(ctx, "probe", map[string]any{"tabId": tab, "documentId": entry.Key.DocumentID, "localId": entry.Key.LocalID}, &res); err != nil {
+		var res protocol.ProbeReply
+		if err := h.callExt(ctx, protocol.ExtProbe, protocol.ProbeParams{TabID: tab, DocumentID: entry.Key.DocumentID, LocalID: entry.Key.LocalID}, &res); err != nil {
 			return false, "", err
 		}
 		return !res.Present, args.Gone + " is gone", nil

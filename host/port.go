@@ -72,9 +72,12 @@ var errExtensionGone = protocol.Errorf(protocol.CodeNoBrowser, protocol.Boundary
 // call sends a request and waits for its reply, the context's end, or the
 // channel closing.
 func (p *extensionPort) call(ctx context.Context, typ string, params, result any) error {
-	raw, err := json.Marshal(params)
-	if err != nil {
-		return fmt.Errorf("host: encode %s params: %w", typ, err)
+	var raw json.RawMessage
+	if params != nil {
+		var err error
+		if raw, err = json.Marshal(params); err != nil {
+			return fmt.Errorf("host: encode %s params: %w", typ, err)
+		}
 	}
 	reply := make(chan protocol.NativeMessage, 1)
 	p.mu.Lock()

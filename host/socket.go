@@ -138,7 +138,10 @@ func checkPeer(c *net.UnixConn) error {
 // goroutine and its reply is written by one writer, matched by id.
 func (h *Host) serveConn(ctx context.Context, c net.Conn) {
 	defer c.Close()
-	r := protocol.NewSocketReader(c, 0)
+	// Requests are small (see protocol.MaxRequestFrame): a larger frame is
+	// refused before its body is read, and protocol.Unmarshal refuses a
+	// body nested too deep or claiming more than it holds before decoding.
+	r := protocol.NewSocketReader(c, protocol.MaxRequestFrame)
 	var wmu sync.Mutex
 	w := protocol.NewSocketWriter(c, 0)
 	reply := func(rep protocol.Reply) {
@@ -168,7 +171,7 @@ func (h *Host) serveConn(ctx context.Context, c net.Conn) {
 				h.log.Debug("socket: connection ended", "err", err)
 			}
 			if errors.Is(err, protocol.ErrFrameTooLarge) || errors.Is(err, protocol.ErrEmptyFrame) {
-				reply(protocol.Reply{Error: protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryPayload, "", "%v", err)})
+				reply(protocol.Reply{Error: protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryPayload, "send less in one request", "%v", err)})
 			}
 			return
 		}

@@ -2,10 +2,11 @@ package host
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"sync"
 
-	"github.com/grip-dev/grip/refcache"
+	"github.com/grip-dev/grip/protocol"
 )
 
 // tabQueues serialises operations per tab and keeps each tab's epoch: a
@@ -16,8 +17,16 @@ type tabQueues struct {
 	mu     sync.Mutex
 	queues map[int]chan struct{} // guarded by mu; a one-slot semaphore per tab
 	epochs map[int]tabEpoch      // guarded by mu
-	shown  map[int][]uint64      // guarded by mu; the refs of each tab's last read, ascending
+	views  map[int]tabView       // guarded by mu; what the agent was last shown of each tab
 	clock  uint64                // guarded by mu; the last epoch handed out
+}
+
+// tabView is what the agent was last shown of a tab: the elements of its
+// last read, by ref, and the read's mode. A reply's added, gone and
+// changed are relative to it.
+type tabView struct {
+	mode     string
+	elements map[uint64]protocol.Element
 }
 
 type tabEpoch struct {
@@ -26,7 +35,7 @@ type tabEpoch struct {
 }
 
 func newTabQueues() *tabQueues {
-	return &tabQueues{queues: map[int]chan struct{}{}, epochs: map[int]tabEpoch{}, shown: map[int][]uint64{}}
+	return &tabQueues{queues: map[int]chan struct{}{}, epochs: map[int]tabEpoch{}, views: map[int]tabView{}}
 }
 
 // lock waits for the tab's turn; the returned func releases it.
@@ -67,40 +76,84 @@ func (q *tabQueues) current(tab int) uint64 {
 	return q.epochs[tab].epoch
 }
 
-// forget drops a closed tab and returns the refs its last read showed.
+// forget drops a closed tab and returns the refs it last showed, ascending.
 func (q *tabQueues) forget(tab int) []uint64 {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	delete(q.epochs, tab)
-	gone := q.shown[tab]
-	delete(q.shown, tab)
+	gone := slices.Sorted(maps.Keys(q.views[tab].elements))
+	delete(q.views, tab)
 	return gone
 }
 
-// swapShown records refs as the tab's latest read and returns what was
-// added and what is gone since the previous one.
-func (q *tabQueues) swapShown(tab int, refs []uint64) refcache.Diff {
-	cur := slices.Clone(refs)
-	slices.Sort(cur)
-	cur = slices.Compact(cur)
+// lastMode is the mode of the tab's last read, "" when it was never read:
+// the host's own reads after an action use it, so that what they report
+// as gone or added compares like with like.
+func (q *tabQueues) lastMode(tab int) string {
 	q.mu.Lock()
-	prev := q.shown[tab]
-	q.shown[tab] = cur
+	defer q.mu.Unlock()
+	return q.views[tab].mode
+}
+
+// shown is one element of a read, with its ref as a number.
+type shown struct {
+	ref   uint64
+	frame int
+	el    protocol.Element
+}
+
+// viewDiff is how a read differs from what the agent was shown before:
+// refs added and gone (ascending), and the elements that appeared and the
+// known ones whose role, name, value or states changed, in page order.
+type viewDiff struct {
+	added, gone       []uint64
+	appeared, changed []protocol.Element
+}
+
+// swapView records a read in mode as the tab's latest view and returns how
+// it differs from the previous one.
+func (q *tabQueues) swapView(tab int, mode string, read []shown) viewDiff {
+	cur := tabView{mode: mode, elements: make(map[uint64]protocol.Element, len(read))}
+	for _, s := range read {
+		cur.elements[s.ref] = s.el
+	}
+	q.mu.Lock()
+	prev := q.views[tab]
+	q.views[tab] = cur
 	q.mu.Unlock()
-	d := refcache.Diff{Added: []uint64{}, Gone: []uint64{}}
-	i, j := 0, 0
-	for i < len(prev) || j < len(cur) {
+	d := viewDiff{added: []uint64{}, gone: []uint64{}}
+	seen := make(map[uint64]bool, len(read))
+	for _, s := range read {
+		if seen[s.ref] {
+			continue // one node reported twice (two open shadow paths)
+		}
+		seen[s.ref] = true
+		was, ok := prev.elements[s.ref]
 		switch {
-		case j == len(cur) || (i < len(prev) && prev[i] < cur[j]):
-			d.Gone = append(d.Gone, prev[i])
-			i++
-		case i == len(prev) || cur[j] < prev[i]:
-			d.Added = append(d.Added, cur[j])
-			j++
-		default:
-			i++
-			j++
+		case !ok:
+			d.added = append(d.added, s.ref)
+			d.appeared = append(d.appeared, s.el)
+		case !sameState(was, s.el):
+			d.changed = append(d.changed, s.el)
 		}
 	}
+	slices.Sort(d.added)
+	for ref := range prev.elements {
+		if _, ok := cur.elements[ref]; !ok {
+			d.gone = append(d.gone, ref)
+		}
+	}
+	slices.Sort(d.gone)
 	return d
+}
+
+// sameState reports whether an element still reads the same.
+func sameState(a, b protocol.Element) bool {
+	if a.Role != b.Role || a.Name != b.Name || !slices.Equal(a.States, b.States) {
+		return false
+	}
+	if (a.Value == nil) != (b.Value == nil) {
+		return false
+	}
+	return a.Value == nil || *a.Value == *b.Value
 }

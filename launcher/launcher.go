@@ -9,6 +9,7 @@ package launcher
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -26,6 +27,9 @@ const EnvBrowser = "GRIP_BROWSER"
 // EnvNoSandbox, when set to anything, adds --no-sandbox to every launch
 // (a container whose kernel does not allow Chromium's sandbox).
 const EnvNoSandbox = "GRIP_NO_SANDBOX"
+
+// NoSandboxFlag turns Chromium's sandbox off.
+const NoSandboxFlag = "--no-sandbox"
 
 // Names are the executables Find looks for on PATH, in order.
 var Names = []string{
@@ -230,11 +234,12 @@ func WriteExtension(dir string) error {
 
 // Flags returns the browser's command line, without the program and the
 // start URL: a dedicated profile with only grip's extension loaded, no
-// first-run UI, nothing that talks to the network on its own (DESIGN §9),
-// and headless unless headed. --no-sandbox is added when headless (as the
-// tests always ran), when running as root (Chromium refuses to start as
-// root with its sandbox) or when GRIP_NO_SANDBOX is set; a headed browser
-// of a normal user keeps its sandbox.
+// first-run UI, nothing that talks to the network on its own, and
+// headless unless headed. Chromium's sandbox stays on, headless or not:
+// this browser keeps logins and opens ordinary sites, so a renderer bug on
+// a hostile page must stay inside the sandbox. --no-sandbox is added only
+// where NoSandboxReason(false) gives a reason; Options.NoSandbox adds it
+// when the user asks.
 func Flags(profileDir, extDir string, headed bool) []string {
 	flags := []string{
 		"--user-data-dir=" + profileDir,
@@ -252,10 +257,48 @@ func Flags(profileDir, extDir string, headed bool) []string {
 	if !headed {
 		flags = append(flags, "--headless=new")
 	}
-	if !headed || isRoot() || os.Getenv(EnvNoSandbox) != "" {
-		flags = append(flags, "--no-sandbox")
+	if NoSandboxReason(false) != "" {
+		flags = append(flags, NoSandboxFlag)
 	}
 	return flags
+}
+
+// NoSandboxReason says why a browser started now runs without Chromium's
+// sandbox, or "" when it keeps it. asked is the user's own request (grip
+// launch --no-sandbox); otherwise the sandbox is off only as root, where
+// Chromium refuses to start with it, or when GRIP_NO_SANDBOX is set.
+func NoSandboxReason(asked bool) string {
+	switch {
+	case asked:
+		return "asked for with " + NoSandboxFlag
+	case isRoot():
+		return "running as root, where Chromium's sandbox cannot start"
+	case os.Getenv(EnvNoSandbox) != "":
+		return EnvNoSandbox + " is set"
+	}
+	return ""
+}
+
+// SandboxHint returns advice when the browser's log (the file given as
+// Options.Output) says Chromium found no usable sandbox, and "" otherwise.
+// It reads at most the last 64 KiB.
+func SandboxHint(logPath string) string {
+	f, err := os.Open(logPath)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	const tail = 64 << 10
+	if st, err := f.Stat(); err == nil && st.Size() > tail {
+		_, _ = f.Seek(st.Size()-tail, io.SeekStart)
+	}
+	b, _ := io.ReadAll(io.LimitReader(f, tail))
+	if !strings.Contains(string(b), "No usable sandbox") {
+		return ""
+	}
+	return "Chromium's sandbox cannot run on this machine (no user namespaces and no setuid chrome-sandbox); " +
+		"install a browser whose sandbox works here, or accept the risk with " + NoSandboxFlag + " (or " + EnvNoSandbox + "=1): " +
+		"without it, a bug in a page's renderer runs as you"
 }
 
 // SplitFlag splits "--name=value" into ("name", "value") and "--name" into

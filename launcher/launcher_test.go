@@ -150,22 +150,34 @@ func TestFlags(t *testing.T) {
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--disable-dev-shm-usage",
 	}
+	// The sandbox stays on unless it cannot work (root) or the user turns
+	// it off (GRIP_NO_SANDBOX, or --no-sandbox: Options.NoSandbox):
+	// headless or not, this browser keeps logins and opens ordinary sites.
 	tests := []struct {
 		name          string
 		headed, root  bool
 		noSandboxEnv  string
 		headless, nsb bool
+		why           string // NoSandboxReason's gist; "" when sandboxed
 	}{
-		{"headless user", false, false, "", true, true},
-		{"headless root", false, true, "", true, true},
-		{"headed user keeps the sandbox", true, false, "", false, false},
-		{"headed root", true, true, "", false, true},
-		{"headed user, GRIP_NO_SANDBOX", true, false, "1", false, true},
+		{"headless user keeps the sandbox", false, false, "", true, false, ""},
+		{"headless root", false, true, "", true, true, "root"},
+		{"headed user keeps the sandbox", true, false, "", false, false, ""},
+		{"headed root", true, true, "", false, true, "root"},
+		{"headed user, GRIP_NO_SANDBOX", true, false, "1", false, true, EnvNoSandbox},
+		{"headless user, GRIP_NO_SANDBOX", false, false, "1", true, true, EnvNoSandbox},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			isRoot = func() bool { return tt.root }
 			t.Setenv(EnvNoSandbox, tt.noSandboxEnv)
+			why := NoSandboxReason(false)
+			if (why == "") != (tt.why == "") || !strings.Contains(why, tt.why) {
+				t.Errorf("NoSandboxReason = %q, want one naming %q", why, tt.why)
+			}
+			if asked := NoSandboxReason(true); !strings.Contains(asked, "--no-sandbox") {
+				t.Errorf("NoSandboxReason(asked) = %q, want it to name --no-sandbox", asked)
+			}
 			got := Flags("/p", "/x", tt.headed)
 			for _, f := range base {
 				if !slices.Contains(got, f) {
@@ -241,5 +253,29 @@ func TestPrepareProfile(t *testing.T) {
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("stale extension file survived: %v", err)
+	}
+}
+
+func TestSandboxHint(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		log  string
+		hint bool
+	}{
+		{"[1:1:FATAL:zygote_host_impl_linux.cc(128)] No usable sandbox! If you are running on Ubuntu 23.10+ …\n", true},
+		{"DevTools listening on ws://127.0.0.1:9222/devtools/browser/x\n", false},
+		{strings.Repeat("x", 200<<10) + "No usable sandbox!\n", true},
+	} {
+		p := filepath.Join(dir, "browser.log")
+		if err := os.WriteFile(p, []byte(tc.log), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got := SandboxHint(p)
+		if (got != "") != tc.hint || tc.hint && !strings.Contains(got, NoSandboxFlag) {
+			t.Errorf("SandboxHint(%.40q…) = %q", tc.log, got)
+		}
+	}
+	if SandboxHint(filepath.Join(dir, "none")) != "" {
+		t.Error("a missing log gave a hint")
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 )
@@ -27,6 +28,10 @@ type Options struct {
 	// Detach lets the browser outlive this process. Without it, on Linux,
 	// the kernel kills the browser if this process dies without Stop.
 	Detach bool
+	// NoSandbox turns Chromium's sandbox off: the user asked for it (grip
+	// launch --no-sandbox), or the browser opens only grip's own pages
+	// (the test harness). Flags turns it off by itself where it cannot run.
+	NoSandbox bool
 }
 
 // Process is a running browser in its own process group.
@@ -34,6 +39,9 @@ type Process struct {
 	PID  int      // the browser's pid, also its process group id
 	Path string   // the binary
 	Args []string // the command line after Path
+	// NoSandbox says why the browser runs without Chromium's sandbox; ""
+	// when it has it.
+	NoSandbox string
 
 	cmd      *exec.Cmd
 	done     chan struct{} // closed when the browser process has exited
@@ -58,13 +66,17 @@ func Start(ctx context.Context, opt Options) (*Process, error) {
 	if url == "" {
 		url = "about:blank"
 	}
-	args := append(Flags(opt.ProfileDir, opt.ExtDir, opt.Headed), opt.Args...)
-	args = append(args, url)
+	args := Flags(opt.ProfileDir, opt.ExtDir, opt.Headed)
+	why := NoSandboxReason(opt.NoSandbox)
+	if why != "" && !slices.Contains(args, NoSandboxFlag) {
+		args = append(args, NoSandboxFlag)
+	}
+	args = append(append(args, opt.Args...), url)
 	cmd := exec.Command(opt.Path, args...)
 	cmd.Env = append(os.Environ(), opt.Env...)
 	cmd.Stdout, cmd.Stderr = opt.Output, opt.Output
 	cmd.SysProcAttr = sysProcAttr(!opt.Detach)
-	p := &Process{Path: opt.Path, Args: args, cmd: cmd, done: make(chan struct{})}
+	p := &Process{Path: opt.Path, Args: args, NoSandbox: why, cmd: cmd, done: make(chan struct{})}
 	started := make(chan error, 1)
 	go func() {
 		// The parent-death signal follows the thread that started the
@@ -88,6 +100,21 @@ func Start(ctx context.Context, opt Options) (*Process, error) {
 
 // Done is closed when the browser process has exited.
 func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Context returns a context that ends when parent does or when the
+// browser exits: waits for something the browser should bring (its host)
+// give up at once when it is gone.
+func (p *Process) Context(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(parent)
+	go func() {
+		select {
+		case <-p.done:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, cancel
+}
 
 // Err is how the browser exited; it is valid once Done is closed.
 func (p *Process) Err() error {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,5 +66,31 @@ func TestStartMissingBinary(t *testing.T) {
 	}
 	if _, err := Start(context.Background(), Options{}); err == nil {
 		t.Fatal("Start without a path succeeded")
+	}
+}
+
+// Start keeps Chromium's sandbox for a user who did not turn it off, adds
+// --no-sandbox when asked (Options.NoSandbox), and says why on Process.
+func TestStartSandbox(t *testing.T) {
+	defer func(f func() bool) { isRoot = f }(isRoot)
+	isRoot = func() bool { return false }
+	t.Setenv(EnvNoSandbox, "")
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "fake-browser")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, asked := range []bool{false, true} {
+		p, err := Start(context.Background(), Options{Path: fake, ProfileDir: dir, ExtDir: dir, NoSandbox: asked})
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-p.Done()
+		if has := slices.Contains(p.Args, "--no-sandbox"); has != asked {
+			t.Errorf("asked %v: --no-sandbox in %q = %v", asked, p.Args, has)
+		}
+		if (p.NoSandbox != "") != asked {
+			t.Errorf("asked %v: Process.NoSandbox = %q", asked, p.NoSandbox)
+		}
 	}
 }

@@ -1,4 +1,5 @@
-// Package locator parses the targets of actions (DESIGN §5): a ref "@eN",
+// Package locator parses the targets of actions (docs/ARCHITECTURE.md,
+// "Locators"): a ref "@eN",
 // a CSS selector in the top frame, or a chain "sel >>> sel >>> …" where
 // every segment but the last selects an iframe. Everything the host can
 // refuse without the browser is refused here, with invalid_locator.

@@ -9,9 +9,11 @@ package mcp
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -36,7 +38,8 @@ type Options struct {
 	// Version is reported to the client in the initialize reply.
 	Version string
 	// Logger receives debug logs; nil logs to stderr when GRIP_DEBUG is
-	// set and nowhere otherwise (stdout belongs to the MCP messages).
+	// set and nowhere otherwise (stdout belongs to the MCP messages). It
+	// gets tool names, refs and lengths, never typed text or values.
 	Logger *slog.Logger
 	// GonePoll is how often browser_wait_for re-checks a textGone
 	// condition; zero means 250ms.
@@ -127,7 +130,7 @@ func (s *Server) call(ctx context.Context, op string, args, result any) error {
 		}
 		s.c = c
 	}
-	s.log.Debug("call", "op", op, "args", args)
+	s.log.Debug("call", append([]any{"op", op}, argAttrs(args)...)...)
 	err := s.c.Call(ctx, op, args, result)
 	if err != nil {
 		s.log.Debug("call failed", "op", op, "err", err)
@@ -149,6 +152,68 @@ func (s *Server) closeLocked() {
 		_ = cl.Close()
 	}
 	s.c = nil
+}
+
+// publicRef matches a grip ref (or a bare one, e3), which is safe to log.
+var publicRef = regexp.MustCompile(`^@?e[1-9][0-9]*$`)
+
+// argAttrs describes a call's arguments for the debug log without their
+// text: numbers, booleans, the action and the mode as they are, refs as
+// they are; every other string or list only by its length. Typed text,
+// option values, keys, URLs and selectors may hold what the user would
+// never log (a password typed into a field), and so may fields added
+// later: they get a length by default.
+func argAttrs(args any) []any {
+	v := reflect.ValueOf(args)
+	if v.Kind() == reflect.Pointer && !v.IsNil() {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return []any{"args", fmt.Sprintf("%T", args)}
+	}
+	return structAttrs(v, nil)
+}
+
+// structAttrs appends argAttrs' description of struct v's fields to out.
+// Values are read with the typed getters, not Interface: the fields of the
+// tools' embedded (unexported) structs refuse that.
+func structAttrs(v reflect.Value, out []any) []any {
+	t := v.Type()
+	for i := range t.NumField() {
+		f, fv := t.Field(i), v.Field(i)
+		if f.Anonymous && fv.Kind() == reflect.Struct {
+			out = structAttrs(fv, out) // the tools' shared target and options
+			continue
+		}
+		if !f.IsExported() || fv.IsZero() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" {
+			name = f.Name
+		}
+		switch fv.Kind() {
+		case reflect.Bool:
+			out = append(out, name, fv.Bool())
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			out = append(out, name, fv.Int())
+		case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+			out = append(out, name, fv.Uint())
+		case reflect.Float32, reflect.Float64:
+			out = append(out, name, fv.Float())
+		case reflect.String:
+			if str := fv.String(); name == "action" || name == "mode" || publicRef.MatchString(str) {
+				out = append(out, name, str)
+			} else {
+				out = append(out, name+"_len", len(str))
+			}
+		case reflect.Slice, reflect.Array, reflect.Map:
+			out = append(out, name+"_len", fv.Len())
+		default:
+			out = append(out, name, fv.Type().String())
+		}
+	}
+	return out
 }
 
 // bareRef is a Playwright-style ref ("e3"); grip's CLI refuses it on

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"reflect"
 	"slices"
 	"strings"
@@ -114,6 +115,13 @@ type harness struct {
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
+	return newHarnessWith(t, Options{})
+}
+
+// newHarnessWith is newHarness with opt (its Version and GonePoll are set).
+func newHarnessWith(t *testing.T, opt Options) *harness {
+	t.Helper()
+	opt.Version, opt.GonePoll = "test", time.Millisecond
 	h := &harness{host: &fakeHost{}, done: make(chan error, 1)}
 	srv := New(func(ctx context.Context) (Caller, error) {
 		h.mu.Lock()
@@ -124,7 +132,7 @@ func newHarness(t *testing.T) *harness {
 			return nil, err
 		}
 		return h.host, nil
-	}, Options{Version: "test", GonePoll: time.Millisecond})
+	}, opt)
 	ct, st := sdk.NewInMemoryTransports()
 	ctx, cancel := context.WithCancel(context.Background())
 	go func() { h.done <- srv.Run(ctx, st) }()
@@ -282,7 +290,7 @@ func TestToolsMapToOps(t *testing.T) {
 			[]call{{protocol.OpSnapshot, protocol.SnapshotArgs{Tab: 7, Mode: "content", Budget: 500, After: "@e40"}}}, nil},
 		{"browser_click", map[string]any{"ref": "e3", "element": "Go button"},
 			[]call{{protocol.OpAct, protocol.ActArgs{Action: "click", Target: "@e3"}}},
-			[]string{"Clicked @e3 (Go button)", "Tab 7 · Fixture · http://x.test/", "Refs added: @e9", "Refs gone: @e4"}},
+			[]string{"Clicked @e3 (Go button)", "Tab 7 · Fixture · http://x.test/", "added: @e9", "gone: @e4"}},
 		{"browser_click", map[string]any{"ref": "@e3", "doubleClick": true, "trusted": true},
 			[]call{{protocol.OpAct, protocol.ActArgs{Action: "dblclick", Target: "@e3", Trusted: true}}},
 			[]string{"Double-clicked @e3"}},
@@ -564,4 +572,55 @@ func TestNormRef(t *testing.T) {
 			t.Errorf("normRef(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// TestDebugLogHoldsNoTypedText: with debug logging on (GRIP_DEBUG), the
+// log names the tool, the op, the action and the target, and gives the
+// length of typed text, option values, keys and URLs, never the text.
+func TestDebugLogHoldsNoTypedText(t *testing.T) {
+	const secret = "hunter2-Zq9"
+	var logs lockedBuffer
+	h := newHarnessWith(t, Options{Logger: slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"browser_type", map[string]any{"ref": "e5", "text": secret, "submit": true}},
+		{"browser_fill", map[string]any{"ref": "@e6", "text": secret}},
+		{"browser_select_option", map[string]any{"ref": "@e7", "values": []string{secret}}},
+		{"browser_press_key", map[string]any{"key": secret}},
+		{"browser_navigate", map[string]any{"url": "https://x.test/reset?token=" + secret}},
+		{"browser_tabs", map[string]any{"action": "new", "url": "https://x.test/?t=" + secret}},
+		{"browser_wait_for", map[string]any{"text": secret, "timeout": 0.01}},
+		{"browser_snapshot", map[string]any{"after": "@e3"}},
+	} {
+		h.callTool(t, c.tool, c.args)
+	}
+	got := logs.String()
+	if strings.Contains(got, secret) {
+		t.Errorf("the debug log holds typed text:\n%s", got)
+	}
+	for _, want := range []string{"op=act", "action=type", "target=@e5", "text_len=11", "tool=browser_type", "ref=e5", "target=@e6", "op=wait", "op=snapshot"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the debug log lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the logger's concurrent writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/protocol"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -187,6 +188,7 @@ func addTool[In any](s *Server, t *sdk.Tool, tweak func(map[string]*jsonschema.S
 	}
 	t.InputSchema = schema
 	sdk.AddTool(s.sdk, t, func(ctx context.Context, _ *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+		s.log.Debug("tool", append([]any{"tool", t.Name}, argAttrs(in)...)...)
 		res, err := h(ctx, in)
 		if err != nil {
 			s.log.Debug("tool refused", "tool", t.Name, "err", err)
@@ -221,7 +223,7 @@ func (s *Server) act(ctx context.Context, args protocol.ActArgs, what string) (*
 	if err != nil {
 		return nil, err
 	}
-	return textResult(actionText(what, res)), nil
+	return textResult(frames.ActionText(what, res)), nil
 }
 
 func (s *Server) doAct(ctx context.Context, args protocol.ActArgs) (protocol.ActionResult, error) {
@@ -274,7 +276,7 @@ func (s *Server) typeText(ctx context.Context, in typeIn) (*sdk.CallToolResult, 
 		pe.Message = "typed the text, but pressing Enter failed: " + pe.Message
 		return nil, &pe
 	}
-	return textResult(actionText(what+" and pressed Enter", res)), nil
+	return textResult(frames.ActionText(what+" and pressed Enter", res)), nil
 }
 
 func (s *Server) fill(ctx context.Context, in fillIn) (*sdk.CallToolResult, error) {
@@ -351,7 +353,7 @@ func (s *Server) tabs(ctx context.Context, in tabsIn) (*sdk.CallToolResult, erro
 		if err != nil {
 			return nil, err
 		}
-		return textResult(actionText(fmt.Sprintf("Opened tab %d", res.Tab.ID), res)), nil
+		return textResult(frames.ActionText(fmt.Sprintf("Opened tab %d", res.Tab.ID), res)), nil
 	case "close", "select":
 		id, err := s.pickTab(ctx, in)
 		if err != nil {
@@ -376,7 +378,7 @@ func (s *Server) tabs(ctx context.Context, in tabsIn) (*sdk.CallToolResult, erro
 		if action == protocol.ActTabSelect {
 			verb = "Selected"
 		}
-		return textResult(actionText(fmt.Sprintf("%s tab %d", verb, id), res)), nil
+		return textResult(frames.ActionText(fmt.Sprintf("%s tab %d", verb, id), res)), nil
 	}
 	return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 		"action is one of list, new, close, select", "unknown tabs action %q", in.Action)
@@ -475,7 +477,7 @@ func (s *Server) waitFor(ctx context.Context, in waitIn) (*sdk.CallToolResult, e
 	if last == nil {
 		return textResult(what + "\n"), nil
 	}
-	return textResult(actionText(what, *last)), nil
+	return textResult(frames.ActionText(what, *last)), nil
 }
 
 // waitGone waits until text (or a ref's element) is no longer on the page.
@@ -523,37 +525,4 @@ func (s *Server) screenshot(ctx context.Context, in screenshotIn) (*sdk.CallTool
 		&sdk.TextContent{Text: fmt.Sprintf("Screenshot of tab %d · %s · %s", res.Tab.ID, res.Tab.Title, res.Tab.URL)},
 		&sdk.ImageContent{Data: res.PNG, MIMEType: "image/png"},
 	}}, nil
-}
-
-// actionText says what was done and what changed, then the snapshot if
-// one was asked for:
-//
-//	Clicked @e3 (Submit button)
-//	Tab 412 · Checkout — Shop · https://shop.example/checkout
-//	Refs added: @e9 @e10
-//	Refs gone: @e4
-func actionText(what string, res protocol.ActionResult) string {
-	var b strings.Builder
-	b.WriteString(what)
-	if res.Detail != "" && !strings.Contains(what, res.Detail) {
-		b.WriteString(" (" + res.Detail + ")")
-	}
-	b.WriteString("\n")
-	url, title := res.Changes.URL, res.Changes.Title
-	if url == "" {
-		url, title = res.Tab.URL, res.Tab.Title
-	}
-	if res.Tab.ID != 0 || url != "" {
-		fmt.Fprintf(&b, "Tab %d · %s · %s\n", res.Tab.ID, title, url)
-	}
-	if len(res.Changes.Added) > 0 {
-		b.WriteString("Refs added: " + strings.Join(res.Changes.Added, " ") + "\n")
-	}
-	if len(res.Changes.Gone) > 0 {
-		b.WriteString("Refs gone: " + strings.Join(res.Changes.Gone, " ") + "\n")
-	}
-	if res.Snapshot != nil {
-		b.WriteString(res.Snapshot.Text)
-	}
-	return b.String()
 }

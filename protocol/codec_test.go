@@ -171,7 +171,7 @@ var socketReadCases = []struct {
 	{"short header", []byte{0, 0}, ErrShortFrame},
 	{"truncated body", socketFrame([]byte{0x81, 0xa2, 'i', 'd', 1})[:6], ErrShortFrame},
 	{"lying header", lyingHeader(50<<20, binary.BigEndian), ErrShortFrame},
-	{"over the limit", lyingHeader(MaxSocketFrame+1, binary.BigEndian), ErrFrameTooLarge},
+	{"over the limit", lyingHeader(MaxReplyFrame+1, binary.BigEndian), ErrFrameTooLarge},
 	{"zero length", lyingHeader(0, binary.BigEndian), ErrEmptyFrame},
 }
 

@@ -5,10 +5,11 @@ import (
 	"fmt"
 )
 
-// Code is a machine-readable error code (DESIGN §6).
+// Code is a machine-readable error code.
 type Code string
 
-// The error codes of DESIGN §6. Anything unknown maps to CodeInternal.
+// The error codes (docs/ARCHITECTURE.md, "Errors"). Anything unknown maps
+// to CodeInternal.
 const (
 	CodeStaleRef        Code = "stale_ref"
 	CodeUnknownRef      Code = "unknown_ref"
@@ -25,10 +26,11 @@ const (
 	CodeInternal        Code = "internal"
 )
 
-// Boundary names the check that refused an operation (DESIGN §3).
+// Boundary names the check that refused an operation.
 type Boundary string
 
-// The boundaries of DESIGN §3, plus the ones outside the page: the wire
+// The boundaries of the checks in the page (docs/ARCHITECTURE.md, "Acting
+// on a ref"), plus the ones outside the page: the wire
 // (payload), the host's ref table (ref) and the browser connection.
 const (
 	BoundaryTask          Boundary = "task"
@@ -107,7 +109,7 @@ func AsError(err error) *Error {
 	return &Error{Code: CodeInternal, Boundary: BoundaryHost, Message: err.Error()}
 }
 
-// KnownCode reports whether c is one of the codes of DESIGN §6.
+// KnownCode reports whether c is one of the codes above.
 func KnownCode(c Code) bool {
 	switch c {
 	case CodeStaleRef, CodeUnknownRef, CodeMeaningChanged, CodeNotActionable,
@@ -127,4 +129,11 @@ var (
 	ErrShortFrame = errors.New("protocol: truncated frame")
 	// ErrEmptyFrame is returned for a zero-length frame, which neither wire allows.
 	ErrEmptyFrame = errors.New("protocol: empty frame")
+	// ErrTooDeep is returned for a socket message whose containers nest
+	// more than MaxDepth deep; nothing of it is decoded.
+	ErrTooDeep = errors.New("protocol: msgpack nested too deep")
+	// ErrBadMsgpack is returned for a socket message that is not one
+	// well-formed msgpack value, or claims more than its bytes hold;
+	// nothing of it is decoded.
+	ErrBadMsgpack = errors.New("protocol: malformed msgpack")
 )

@@ -2,8 +2,6 @@ package protocol
 
 import (
 	"encoding/json"
-	"fmt"
-	"strings"
 
 	"github.com/vmihailenco/msgpack/v5"
 )
@@ -102,9 +100,11 @@ type SnapshotArgs struct {
 	Mode   string `json:"mode,omitempty"`
 	Budget int    `json:"budget,omitempty"`
 	After  string `json:"after,omitempty"`
+	// Timings asks for Snapshot.Timings.
+	Timings bool `json:"timings,omitempty"`
 }
 
-// Snapshot modes (DESIGN §4).
+// Snapshot modes: controls only, or also headings and text blocks.
 const (
 	ModeInteractive = "interactive"
 	ModeContent     = "content"
@@ -113,7 +113,7 @@ const (
 // DefaultBudget is the token allowance of a snapshot when none is given.
 const DefaultBudget = 40000
 
-// Element is one reported element (DESIGN §7a).
+// Element is one reported element, as `grip snapshot --json` prints it.
 type Element struct {
 	Ref    string   `json:"ref"`
 	Role   string   `json:"role"`
@@ -136,7 +136,7 @@ type SkippedFrame struct {
 	Reason  string `json:"reason"`
 }
 
-// Snapshot is the result of OpSnapshot (DESIGN §7a); Text is exactly what
+// Snapshot is the result of OpSnapshot; Text is exactly what
 // the plain `grip snapshot` prints.
 type Snapshot struct {
 	Tab           TabRef         `json:"tab"`
@@ -148,9 +148,34 @@ type Snapshot struct {
 	Omitted       int            `json:"omitted"`
 	Next          string         `json:"next,omitempty"`
 	Text          string         `json:"text"`
+	// Timings, when SnapshotArgs.Timings asked for them.
+	Timings *SnapshotTimings `json:"timings,omitempty"`
 }
 
-// ActArgs are the arguments of OpAct. Target is a locator (DESIGN §5);
+// SnapshotTimings say where a snapshot's time went, in milliseconds: the
+// worker's own clock and each frame's walk, then the host's steps. The
+// socket round trip around them is the client's to measure.
+type SnapshotTimings struct {
+	Extension float64       `json:"extension_ms"` // host: request sent until its reply arrived
+	Inject    float64       `json:"inject_ms"`    // worker: until every frame answered
+	Worker    float64       `json:"worker_ms"`    // worker: until its reply was built
+	Decode    float64       `json:"decode_ms"`    // host: decoding the reply
+	Refs      float64       `json:"refs_ms"`      // host: giving elements their refs
+	Ledger    float64       `json:"ledger_ms"`    // host: saving the ledger
+	Render    float64       `json:"render_ms"`    // host: merging frames and writing the text
+	Bytes     int           `json:"bytes"`        // the extension's reply, as JSON
+	Frames    []FrameTiming `json:"frames"`
+}
+
+// FrameTiming is one frame's walk in the page, by the kernel's clock.
+type FrameTiming struct {
+	FrameID  int     `json:"frameId"`
+	Nodes    int     `json:"nodes"`
+	Elements int     `json:"elements"`
+	WalkMS   float64 `json:"walk_ms"`
+}
+
+// ActArgs are the arguments of OpAct. Target is a locator (package locator);
 // actions that need none (navigate, back, press without a target…) leave
 // it empty.
 type ActArgs struct {
@@ -164,37 +189,29 @@ type ActArgs struct {
 	// Mode and Budget shape the snapshot that Snapshot asks for.
 	Mode   string `json:"mode,omitempty"`
 	Budget int    `json:"budget,omitempty"`
+	// ChangesBudget is the token allowance of the reply's element lines;
+	// 0 means DefaultChangesBudget.
+	ChangesBudget int `json:"changes_budget,omitempty"`
 }
 
-// Actions understood by OpAct.
-const (
-	ActClick     = "click"
-	ActDblClick  = "dblclick"
-	ActHover     = "hover"
-	ActFocus     = "focus"
-	ActType      = "type"
-	ActFill      = "fill"
-	ActSelect    = "select"
-	ActCheck     = "check"
-	ActUncheck   = "uncheck"
-	ActPress     = "press"
-	ActScroll    = "scroll"
-	ActNavigate  = "navigate"
-	ActBack      = "back"
-	ActForward   = "forward"
-	ActReload    = "reload"
-	ActTabNew    = "tab_new"
-	ActTabClose  = "tab_close"
-	ActTabSelect = "tab_select"
-)
-
-// Changes says what an action changed, so the agent need not re-read.
+// Changes says what an action changed, so the agent need not re-read:
+// refs added and gone since the agent's last view of the tab, with the
+// lines of the elements that appeared and of the known ones whose role,
+// name, value or states changed, in page order, within the action's
+// ChangesBudget (Changed first); Omitted counts the lines left out.
 type Changes struct {
-	URL   string   `json:"url,omitempty"`
-	Title string   `json:"title,omitempty"`
-	Added []string `json:"added"`
-	Gone  []string `json:"gone"`
+	URL      string    `json:"url,omitempty"`
+	Title    string    `json:"title,omitempty"`
+	Added    []string  `json:"added"`
+	Gone     []string  `json:"gone"`
+	Changed  []Element `json:"changed,omitempty"`
+	Appeared []Element `json:"appeared,omitempty"`
+	Omitted  int       `json:"omitted,omitempty"`
 }
+
+// DefaultChangesBudget is the token allowance of an action reply's element
+// lines when none is given: a menu's or a picker's worth.
+const DefaultChangesBudget = 300
 
 // ActionResult answers OpAct and OpWait.
 type ActionResult struct {
@@ -203,31 +220,6 @@ type ActionResult struct {
 	Changes  Changes   `json:"changes"`
 	Detail   string    `json:"detail,omitempty"`
 	Snapshot *Snapshot `json:"snapshot,omitempty"`
-}
-
-// Text renders the reply as the CLI prints it for action: "ok: click",
-// the tab's title and url, the refs added and gone, then the snapshot if
-// one came with it.
-func (r ActionResult) Text(action string) string {
-	var b strings.Builder
-	b.WriteString("ok: " + action)
-	if r.Detail != "" {
-		b.WriteString(" (" + r.Detail + ")")
-	}
-	if r.Changes.URL != "" {
-		fmt.Fprintf(&b, "\ntab %d · %s · %s", r.Tab.ID, r.Changes.Title, r.Changes.URL)
-	}
-	if len(r.Changes.Added) > 0 {
-		b.WriteString("\nadded: " + strings.Join(r.Changes.Added, " "))
-	}
-	if len(r.Changes.Gone) > 0 {
-		b.WriteString("\ngone: " + strings.Join(r.Changes.Gone, " "))
-	}
-	b.WriteString("\n")
-	if r.Snapshot != nil {
-		b.WriteString(r.Snapshot.Text)
-	}
-	return b.String()
 }
 
 // WaitArgs are the arguments of OpWait; exactly one condition is set.

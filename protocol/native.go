@@ -9,7 +9,7 @@ import (
 	"io"
 )
 
-// Limits of the native-messaging channel (DESIGN §6). Chrome closes the
+// Limits of the native-messaging channel. Chrome closes the
 // channel when a host sends more than 1 MiB, and sends at most 64 MiB.
 const (
 	MaxToExtension   = 1 << 20

@@ -9,10 +9,18 @@ import (
 	"github.com/vmihailenco/msgpack/v5"
 )
 
-// MaxSocketFrame bounds an agent-socket frame in either direction: large
-// enough for a full screenshot or a 20,000-element snapshot, small enough
-// that a confused client cannot make the host buffer gigabytes.
-const MaxSocketFrame = 64 << 20
+// Limits of agent-socket frames, one per direction.
+const (
+	// MaxReplyFrame bounds a reply (host to agent): large enough for a
+	// full screenshot or a 20,000-element snapshot, small enough that a
+	// confused host cannot make a client buffer gigabytes.
+	MaxReplyFrame = 64 << 20
+	// MaxRequestFrame bounds a request (agent to host). Requests are
+	// small: the largest carries text to type or fill, which the host
+	// passes on to the extension in one native message, itself at most
+	// MaxToExtension; a larger request could never be carried out.
+	MaxRequestFrame = MaxToExtension
+)
 
 // SocketReader reads big-endian length-prefixed msgpack frames.
 type SocketReader struct {
@@ -22,10 +30,10 @@ type SocketReader struct {
 }
 
 // NewSocketReader returns a reader that refuses frames over max bytes; max
-// <= 0 means MaxSocketFrame.
+// <= 0 means MaxReplyFrame. The host reads requests with MaxRequestFrame.
 func NewSocketReader(r io.Reader, max int) *SocketReader {
 	if max <= 0 {
-		max = MaxSocketFrame
+		max = MaxReplyFrame
 	}
 	return &SocketReader{r: r, max: max}
 }
@@ -51,8 +59,14 @@ func (sr *SocketReader) Read(v any) error {
 
 // Unmarshal decodes msgpack bytes into v using the json struct tags, the
 // same tags the writer encodes with, so one set of tags serves the socket,
-// the CLI's --json output and the native-messaging JSON.
+// the CLI's --json output and the native-messaging JSON. raw must pass
+// Check first: the decoder recurses once per nesting level and sizes
+// slices by the counts the bytes claim, so only bytes that hold what they
+// claim reach it.
 func Unmarshal(raw []byte, v any) error {
+	if err := Check(raw); err != nil {
+		return err
+	}
 	dec := msgpack.NewDecoder(bytes.NewReader(raw))
 	dec.SetCustomStructTag("json")
 	if err := dec.Decode(v); err != nil {
@@ -83,10 +97,10 @@ type SocketWriter struct {
 }
 
 // NewSocketWriter returns a writer that refuses frames over max bytes; max
-// <= 0 means MaxSocketFrame.
+// <= 0 means MaxReplyFrame. A client writes requests with MaxRequestFrame.
 func NewSocketWriter(w io.Writer, max int) *SocketWriter {
 	if max <= 0 {
-		max = MaxSocketFrame
+		max = MaxReplyFrame
 	}
 	sw := &SocketWriter{w: w, max: max}
 	sw.enc = msgpack.NewEncoder(&sw.buf)

@@ -8,7 +8,7 @@ import (
 
 func ExampleAllocator_Replace() {
 	a := refcache.New()
-	key := refcache.Key{DocumentID: "8F1C…", FrameID: 0, LocalID: 42}
+	key := refcache.Key{DocumentID: "8F1C2D0E6B7A4C3D9E0F1A2B3C4D5E6F", FrameID: 0, LocalID: 42}
 	refs, d := a.Replace(412, []refcache.Observed{{Key: key, Role: "button", Name: "Accept cookies"}})
 	fmt.Println(refcache.FormatRef(refs[0]), d.Added)
 

@@ -6,13 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/grip-dev/grip/internal/atomicfile"
 	"io"
 	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,11 +19,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/gofrs/flock"
+	"github.com/grip-dev/grip/internal/atomicfile"
 )
 
 const (
-	// ledgerVersion is the version of the ledger and hwm file formats.
-	ledgerVersion = 1
+	// ledgerVersion is the version of the ledger format that Save writes.
+	// Version 1 kept each element's role and name; it is still read (the
+	// two hashed into a signature), and Open rewrites it at once.
+	ledgerVersion = 2
+
+	// hwmVersion is the version of the hwm file format.
+	hwmVersion = 1
 
 	// reserveBlock is how many numbers one write of the hwm file reserves
 	// beyond what the current call needs.
@@ -35,9 +39,32 @@ const (
 	// profile to let go of the ledger before it gives up.
 	DefaultLockWait = 2 * time.Second
 
-	// maxFileSize bounds what Open reads of a ledger: a bigger file is not
-	// one grip wrote, and reading it could exhaust memory.
-	maxFileSize = 1 << 30
+	// maxEntries bounds the entries of a ledger: every kept entry, active
+	// or not. A ledger with more is not one grip wrote.
+	maxEntries = MaxInactive + MaxActive
+
+	// maxEntryBytes bounds one entry as encodeLocked writes it, with every
+	// number at its widest (135 bytes), and its document's id (quoted,
+	// and a comma).
+	maxEntryBytes = 160 + maxDocID + 3
+
+	// maxLedgerSize bounds what Open reads of a ledger: the most that
+	// maxEntries entries can take. A bigger file is not one grip wrote; it
+	// is refused (and moved aside) without being read, since reading it
+	// could exhaust memory before anything was moved aside.
+	maxLedgerSize = 4096 + maxEntries*maxEntryBytes
+
+	// maxHWMSize bounds what Open reads of an hwm file (grip's are under
+	// 200 bytes).
+	maxHWMSize = 4096
+
+	// maxSalvageScan bounds how much of a refused file is scanned for
+	// numbers to start above.
+	maxSalvageScan = 1 << 30
+
+	// keepBad is how many refused copies of each file are kept aside, the
+	// newest ones, for a bug report; older ones are deleted.
+	keepBad = 3
 
 	// maxSeq bounds an entry's seq in a ledger, so the counter cannot wrap.
 	maxSeq = 1 << 62
@@ -97,11 +124,14 @@ type ledger struct {
 //	<profile>.lock   held while the allocator is open
 //
 // A ledger or hwm file that fails validation does not make Open fail: it
-// is moved aside to <name>.bad-<time>, the allocator starts empty with a
-// counter above every number it can still read, and LoadError reports the
-// refusal. Open fails when another host holds the profile (ErrLocked, after
-// waiting DefaultLockWait) or when profile cannot name a file
-// (ErrBadProfile). When the lock cannot be taken for another reason (an
+// is moved aside to <name>.bad-<time> (the newest keepBad of these are
+// kept), the allocator starts empty with a counter above every number it
+// can still read, and LoadError reports the refusal; a ledger larger than
+// any the allocator writes is refused so without being read. A ledger of
+// the first format, which kept page text (names), is loaded and rewritten
+// at once without it. Open fails when another host holds the profile
+// (ErrLocked, after waiting DefaultLockWait) or when profile cannot name a
+// file (ErrBadProfile). When the lock cannot be taken for another reason (an
 // unwritable dir, say) Open still succeeds: the allocator works in memory,
 // LoadError says why, and Save returns ErrNotLocked.
 func Open(dir, profile string) (*Allocator, error) {
@@ -137,6 +167,8 @@ func OpenWith(dir, profile string, o Options) (*Allocator, error) {
 	case ok:
 		l.lock = lk
 		removeLeftovers(dir, filepath.Base(l.path), filepath.Base(l.hwmPath))
+		pruneAside(l.path)
+		pruneAside(l.hwmPath)
 	case err == nil || errors.Is(err, context.DeadlineExceeded):
 		return nil, fmt.Errorf("%w: profile %q: %s is held (waited %v); stop the other host or give this one another profile",
 			ErrLocked, profile, lockPath, wait)
@@ -150,22 +182,33 @@ func OpenWith(dir, profile string, o Options) (*Allocator, error) {
 
 	a := newAllocator()
 	a.ledger = l
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	hwm, floor, err := a.loadHWMLocked()
-	if err != nil {
-		problems = append(problems, err)
-	}
-	l.durable = hwm
-	ledgerFloor, err := a.loadLedgerLocked()
-	if err != nil {
-		problems = append(problems, err)
-		a.version++ // write a fresh ledger at the next Save
-	}
-	a.next = max(a.next, hwm, floor, ledgerFloor)
-	a.reserved = l.durable
-	if l.durable < a.next {
-		a.reserveLocked(0) // make the floor durable before anything is handed out
+	migrate := func() bool {
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		hwm, floor, err := a.loadHWMLocked()
+		if err != nil {
+			problems = append(problems, err)
+		}
+		l.durable = hwm
+		ledgerFloor, old, err := a.loadLedgerLocked()
+		if err != nil {
+			problems = append(problems, err)
+			a.version++ // write a fresh ledger at the next Save
+		}
+		if old {
+			a.version++ // rewrite it without the names, below
+		}
+		a.next = max(a.next, hwm, floor, ledgerFloor)
+		a.reserved = l.durable
+		if l.durable < a.next {
+			a.reserveLocked(0) // make the floor durable before anything is handed out
+		}
+		return old
+	}()
+	if migrate && l.readOnly == nil {
+		if err := a.Save(); err != nil {
+			problems = append(problems, fmt.Errorf("refcache: rewriting %s without page text: %w", l.path, err))
+		}
 	}
 	l.loadErr = errors.Join(problems...)
 	return a, nil
@@ -185,7 +228,9 @@ func (a *Allocator) LoadError() error {
 // last successful Save, and first reserves in the hwm file any number
 // handed out above the last reservation that reached the disk. An error
 // leaves the allocator working: it is for the host to log and report, and
-// the next Save tries again. Save does nothing for New.
+// the next Save tries again. It also reports, once, elements that got no
+// ref because their tab alone holds MaxActive entries. Save does nothing
+// for New.
 func (a *Allocator) Save() error {
 	l := a.ledger
 	if l == nil {
@@ -207,7 +252,8 @@ func (a *Allocator) Save() error {
 	} else {
 		l.hwmErr = nil // nothing handed out is at risk
 	}
-	hwmErr := l.hwmErr
+	hwmErr := errors.Join(l.hwmErr, a.overflow)
+	a.overflow = nil
 	if a.version == l.saved {
 		a.mu.Unlock()
 		return hwmErr
@@ -277,42 +323,52 @@ func (a *Allocator) reserveLocked(more uint64) {
 // disk, and for a refused file the highest number salvaged from it.
 func (a *Allocator) loadHWMLocked() (hwm, floor uint64, err error) {
 	l := a.ledger
-	data, err := readFile(l.hwmPath)
-	if errors.Is(err, fs.ErrNotExist) {
+	data, err := readFile(l.hwmPath, maxHWMSize)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return 0, 0, nil
-	}
-	if err == nil {
+	case err == nil:
 		hwm, err = decodeHWM(data, l.profile)
 		if err == nil {
 			return hwm, 0, nil
 		}
-		floor = salvage(data, hwmNumber)
+		floor = salvage(data, hwmNumbers)
 		if floor == 0 {
-			floor = salvage(data, anyNumber)
+			floor = salvage(data, anyNumbers)
+		}
+	case errors.Is(err, errTooLarge):
+		floor = salvageFile(l.hwmPath, hwmNumbers)
+		if floor == 0 {
+			floor = salvageFile(l.hwmPath, anyNumbers)
 		}
 	}
 	return 0, floor, a.refuseLocked(l.hwmPath, err)
 }
 
-// loadLedgerLocked reads the ledger into a. For a refused ledger it leaves
+// loadLedgerLocked reads the ledger into a, and reports whether it is of
+// the first format (old), which kept names. For a refused ledger it leaves
 // a empty and returns a counter above every number salvaged from it.
-func (a *Allocator) loadLedgerLocked() (floor uint64, err error) {
+func (a *Allocator) loadLedgerLocked() (floor uint64, old bool, err error) {
 	l := a.ledger
-	data, err := readFile(l.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return 0, nil
-	}
-	if err == nil {
-		err = a.decodeLocked(data, l.profile)
+	data, err := readFile(l.path, maxLedgerSize)
+	var n uint64
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return 0, false, nil
+	case err == nil:
+		old, err = a.decodeLocked(data, l.profile)
 		if err == nil {
-			return 0, nil // l.saved is 0, the version decoded
+			return 0, old, nil // l.saved is 0, the version decoded
 		}
 		a.resetLocked()
-		if n := salvage(data, ledgerNumber); n > 0 {
-			floor = n + 1
-		}
+		n = salvage(data, ledgerNumbers)
+	case errors.Is(err, errTooLarge):
+		n = salvageFile(l.path, ledgerNumbers)
 	}
-	return floor, a.refuseLocked(l.path, err)
+	if n > 0 {
+		floor = n + 1
+	}
+	return floor, false, a.refuseLocked(l.path, err)
 }
 
 // refuseLocked moves a refused file aside and says so. When it cannot be
@@ -341,7 +397,7 @@ func (a *Allocator) resetLocked() {
 }
 
 // moveAside renames a refused file to <path>.bad-<time>, never over an
-// existing file.
+// existing file, and deletes all but the newest keepBad of these.
 func moveAside(path string) (string, error) {
 	stamp := time.Now().UTC().Format("20060102T150405.000000000Z")
 	for i := 0; i < 100; i++ {
@@ -358,9 +414,35 @@ func moveAside(path string) (string, error) {
 			return "", err
 		}
 		_ = atomicfile.SyncDir(filepath.Dir(path))
+		pruneAside(path)
 		return dst, nil
 	}
 	return "", fmt.Errorf("no free name for %s.bad-%s", path, stamp)
+}
+
+// pruneAside deletes all but the newest keepBad files that moveAside made
+// of path: they may hold page text, and a host that keeps refusing a file
+// must not fill the disk. Their names sort by time. The caller holds the
+// lock.
+func pruneAside(path string) {
+	ents, err := os.ReadDir(filepath.Dir(path))
+	if err != nil {
+		return
+	}
+	prefix := filepath.Base(path) + ".bad-"
+	var aside []string
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), prefix) && !e.IsDir() {
+			aside = append(aside, e.Name())
+		}
+	}
+	if len(aside) <= keepBad {
+		return
+	}
+	slices.Sort(aside)
+	for _, name := range aside[:len(aside)-keepBad] {
+		_ = os.Remove(filepath.Join(filepath.Dir(path), name))
+	}
 }
 
 // removeLeftovers deletes the temp files ("." + name + random digits) of
@@ -380,17 +462,41 @@ func removeLeftovers(dir string, names ...string) {
 	}
 }
 
-func readFile(path string) ([]byte, error) {
+// errTooLarge is readFile's refusal of a file over its limit.
+var errTooLarge = errors.New("larger than a ledger grip writes")
+
+// readFile reads a whole file of at most limit bytes. A bigger one is
+// refused with errTooLarge before any of it is read.
+func readFile(path string, limit int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err == nil && len(data) > maxFileSize {
-		err = fmt.Errorf("larger than %d bytes", maxFileSize)
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
 	}
-	return data, err
+	if st.Size() > limit {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", errTooLarge, st.Size(), limit)
+	}
+	data := make([]byte, 0, st.Size()+1) // +1: a file that grew shows at the end
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if int64(len(data)) > limit {
+			return nil, fmt.Errorf("%w: more than %d bytes", errTooLarge, limit)
+		}
+		if errors.Is(err, io.EOF) {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(data) == cap(data) {
+			data = slices.Grow(data, 4096)
+		}
+	}
 }
 
 // validProfile reports whether a profile id can name the ledger's files.
@@ -408,24 +514,86 @@ func validProfile(p string) bool {
 	return true
 }
 
-// The lenient scans of a refused file: every number that may be a ref or a
-// counter. An over-estimate only skips numbers; an under-estimate could
-// repeat one.
-var (
-	ledgerNumber = regexp.MustCompile(`(?:\[|"next"\s*:)\s*([0-9]{1,16})`)
-	hwmNumber    = regexp.MustCompile(`"reserved"\s*:\s*([0-9]{1,16})`)
-	anyNumber    = regexp.MustCompile(`([0-9]{1,16})`)
+// numbers says which numbers of a refused file salvage takes: the lenient
+// scans for every number that may be a ref or a counter. An over-estimate
+// only skips numbers; an under-estimate could repeat one.
+type numbers int
+
+const (
+	ledgerNumbers numbers = iota // after '[' or "next": (up to 16 digits)
+	hwmNumbers                   // after "reserved":
+	anyNumbers                   // every run of up to 16 digits
 )
 
-// salvage returns the largest number at most MaxRef that re finds in data.
-func salvage(data []byte, re *regexp.Regexp) uint64 {
+// salvage returns the largest number at most MaxRef that which finds in
+// data. It is a plain byte scan, fast enough for a file of any size.
+func salvage(data []byte, which numbers) uint64 {
 	var top uint64
-	for _, m := range re.FindAllSubmatch(data, -1) {
-		if n, err := strconv.ParseUint(string(m[1]), 10, 64); err == nil && n <= MaxRef {
+	take := func(i int) int { // reads up to 16 digits at i
+		var n uint64
+		j := i
+		for ; j < len(data) && j-i < 16 && data[j] >= '0' && data[j] <= '9'; j++ {
+			n = n*10 + uint64(data[j]-'0')
+		}
+		if j > i && n <= MaxRef {
 			top = max(top, n)
+		}
+		return j
+	}
+	skipSpace := func(i int) int {
+		for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+			i++
+		}
+		return i
+	}
+	afterColon := func(i int) int { // i is past a key; -1 when no ':' follows
+		if i = skipSpace(i); i < len(data) && data[i] == ':' {
+			return skipSpace(i + 1)
+		}
+		return -1
+	}
+	for i := 0; i < len(data); i++ {
+		switch {
+		case which == anyNumbers && data[i] >= '0' && data[i] <= '9':
+			i = take(i) - 1
+		case which == ledgerNumbers && data[i] == '[':
+			take(skipSpace(i + 1))
+		case which == ledgerNumbers && bytes.HasPrefix(data[i:], []byte(`"next"`)):
+			if j := afterColon(i + 6); j >= 0 {
+				take(j)
+			}
+		case which == hwmNumbers && bytes.HasPrefix(data[i:], []byte(`"reserved"`)):
+			if j := afterColon(i + 10); j >= 0 {
+				take(j)
+			}
 		}
 	}
 	return top
+}
+
+// salvageFile is salvage of a file too large to read whole: it scans the
+// first maxSalvageScan bytes in chunks, each overlapping the last so that
+// a number cut by a chunk's end is read whole from the next.
+func salvageFile(path string, which numbers) uint64 {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	const chunk, overlap = 1 << 20, 64
+	r := io.LimitReader(f, maxSalvageScan)
+	buf := make([]byte, overlap+chunk)
+	var top uint64
+	kept := 0
+	for {
+		n, err := io.ReadFull(r, buf[kept:])
+		win := buf[:kept+n]
+		top = max(top, salvage(win, which))
+		if err != nil {
+			return top
+		}
+		kept = copy(buf, win[len(win)-overlap:])
+	}
 }
 
 // The hwm file: {"version":1,"profile":"…","reserved":N}.
@@ -451,7 +619,7 @@ func decodeHWM(data []byte, profile string) (uint64, error) {
 	switch {
 	case f.Version == nil || f.Profile == nil || f.Reserved == nil:
 		return 0, errors.New("missing version, profile or reserved")
-	case *f.Version != ledgerVersion:
+	case *f.Version != hwmVersion:
 		return 0, fmt.Errorf("unsupported version %d", *f.Version)
 	case *f.Profile != profile:
 		return 0, fmt.Errorf("written for profile %q", *f.Profile)
@@ -461,20 +629,15 @@ func decodeHWM(data []byte, profile string) (uint64, error) {
 	return *f.Reserved, nil
 }
 
-// The ledger file:
+// The ledger file (version 2):
 //
-//	{"version":1,"profile":"…","next":N,"documents":["docid",…],"entries":[
-//	[ref,doc,frameId,localId,tab,active,"role","name",seq],
+//	{"version":2,"profile":"…","next":N,"documents":["docid",…],"entries":[
+//	[ref,doc,frameId,localId,tab,active,"sig",seq],
 //	…]}
 //
-// doc indexes documents; seq orders forgetting among inactive entries.
-type ledgerFile struct {
-	Version   *int            `json:"version"`
-	Profile   *string         `json:"profile"`
-	Next      *uint64         `json:"next"`
-	Documents json.RawMessage `json:"documents"`
-	Entries   json.RawMessage `json:"entries"`
-}
+// doc indexes documents; sig is the element's Signature in 16 hex digits;
+// seq orders forgetting among inactive entries. Version 1 had "role","name"
+// where version 2 has "sig". decodeLocked reads both.
 
 // decodeStrict decodes one JSON object into v, refusing unknown fields and
 // anything after it.
@@ -494,23 +657,74 @@ func decodeStrict(data []byte, v any) error {
 }
 
 // decodeLocked loads a ledger into an empty allocator, refusing anything
-// that fails validation. a may hold part of it after a refusal.
-func (a *Allocator) decodeLocked(data []byte, profile string) error {
-	var f ledgerFile
-	if err := decodeStrict(data, &f); err != nil {
-		return err
+// that fails validation; a may hold part of it after a refusal. It reads
+// data in place, so that memory follows the entries decoded, never what
+// the bytes claim, and refuses more than maxEntries entries. old reports a
+// ledger of version 1, whose names are hashed as they are read.
+func (a *Allocator) decodeLocked(data []byte, profile string) (old bool, err error) {
+	if !json.Valid(data) {
+		// Let encoding/json say what is wrong; it checks the syntax before
+		// it decodes anything, into nothing here.
+		if err := json.Unmarshal(data, new(struct{})); err != nil {
+			return false, err
+		}
+		return false, errors.New("not valid JSON")
+	}
+	var (
+		version, next uint64
+		prof          string
+		docs, entries []byte
+		seen          = map[string]bool{}
+		sc            = scanner{b: data}
+	)
+	if !sc.expect('{') {
+		return false, errors.New("not an object")
+	}
+	for !sc.expect('}') {
+		if len(seen) > 0 && !sc.expect(',') {
+			return false, errors.New("malformed object")
+		}
+		key, err := sc.str()
+		if err != nil {
+			return false, err
+		}
+		if seen[key] {
+			return false, fmt.Errorf("field %q twice", key)
+		}
+		seen[key] = true
+		if !sc.expect(':') {
+			return false, errors.New("malformed object")
+		}
+		switch key {
+		case "version":
+			version, err = sc.uint("version", math.MaxInt32)
+		case "profile":
+			prof, err = sc.str()
+		case "next":
+			next, err = sc.uint("next", math.MaxUint64)
+		case "documents":
+			docs, err = sc.value()
+		case "entries":
+			entries, err = sc.value()
+		default:
+			err = fmt.Errorf("unknown field %q", key)
+		}
+		if err != nil {
+			return false, err
+		}
 	}
 	switch {
-	case f.Version == nil || f.Profile == nil || f.Next == nil || f.Documents == nil || f.Entries == nil:
-		return errors.New("missing version, profile, next, documents or entries")
-	case *f.Version != ledgerVersion:
-		return fmt.Errorf("unsupported version %d", *f.Version)
-	case *f.Profile != profile:
-		return fmt.Errorf("written for profile %q", *f.Profile)
-	case *f.Next < 1 || *f.Next > MaxRef+1:
-		return fmt.Errorf("counter %d out of range", *f.Next)
+	case len(seen) != 5:
+		return false, errors.New("missing version, profile, next, documents or entries")
+	case version != 1 && version != ledgerVersion:
+		return false, fmt.Errorf("unsupported version %d", version)
+	case prof != profile:
+		return false, fmt.Errorf("written for profile %q", prof)
+	case next < 1 || next > MaxRef+1:
+		return false, fmt.Errorf("counter %d out of range", next)
 	}
-	sc := scanner{b: f.Documents}
+	old = version == 1
+	sc = scanner{b: docs}
 	if err := sc.array(func() error {
 		id, err := sc.str()
 		if err != nil {
@@ -519,23 +733,29 @@ func (a *Allocator) decodeLocked(data []byte, profile string) error {
 		if _, dup := a.docIdx[id]; dup {
 			return fmt.Errorf("document %q listed twice", id)
 		}
+		if len(a.docs) >= maxEntries {
+			return fmt.Errorf("more than %d documents", maxEntries)
+		}
 		a.internDocLocked(id)
 		return nil
 	}); err != nil {
-		return fmt.Errorf("documents: %w", err)
+		return old, fmt.Errorf("documents: %w", err)
 	}
-	sc = scanner{b: f.Entries}
-	a.slots = make([]slot, 0, bytes.Count(f.Entries, []byte("["))) // a bound: one per entry, plus some
+	sc = scanner{b: entries}
 	if err := sc.array(func() error {
-		s, err := a.decodeEntry(&sc)
+		if len(a.slots) >= maxEntries {
+			return fmt.Errorf("more than %d entries", maxEntries)
+		}
+		s, err := a.decodeEntry(&sc, old)
 		if err != nil {
 			return fmt.Errorf("entry %d: %w", len(a.slots)+1, err)
 		}
 		a.slots = append(a.slots, s)
 		return nil
 	}); err != nil {
-		return fmt.Errorf("entries: %w", err)
+		return old, fmt.Errorf("entries: %w", err)
 	}
+	a.slots = slices.Clip(a.slots)
 	cmp := func(x, y slot) int {
 		switch {
 		case x.ref < y.ref:
@@ -548,27 +768,29 @@ func (a *Allocator) decodeLocked(data []byte, profile string) error {
 	if !slices.IsSortedFunc(a.slots, cmp) {
 		slices.SortFunc(a.slots, cmp)
 	}
-	a.next = *f.Next
+	a.next = next
 	for i := range a.slots {
 		s := &a.slots[i]
 		if i > 0 && a.slots[i-1].ref == s.ref {
-			return fmt.Errorf("duplicate ref %s", FormatRef(s.ref))
+			return old, fmt.Errorf("duplicate ref %s", FormatRef(s.ref))
 		}
 		if s.ref >= a.next {
-			return fmt.Errorf("counter %d not above ref %s", a.next, FormatRef(s.ref))
+			return old, fmt.Errorf("counter %d not above ref %s", a.next, FormatRef(s.ref))
 		}
 		a.seq = max(a.seq, s.seq+1)
 	}
 	if err := a.rebuildLocked(); err != nil {
-		return err
+		return old, err
 	}
 	a.version = 0
 	a.trimLocked()
-	return nil
+	return old, nil
 }
 
-// decodeEntry reads [ref,doc,frameId,localId,tab,active,"role","name",seq].
-func (a *Allocator) decodeEntry(sc *scanner) (slot, error) {
+// decodeEntry reads [ref,doc,frameId,localId,tab,active,"sig",seq], or
+// for a version 1 ledger (old) [ref,doc,frameId,localId,tab,active,"role",
+// "name",seq].
+func (a *Allocator) decodeEntry(sc *scanner, old bool) (slot, error) {
 	var s slot
 	if !sc.expect('[') {
 		return s, errors.New("not an array")
@@ -606,13 +828,24 @@ func (a *Allocator) decodeEntry(sc *scanner) (slot, error) {
 	if err != nil {
 		return s, err
 	}
-	var strs [2]string
-	for i, what := range []string{"role", "name"} {
-		if !sc.expect(',') {
-			return s, fmt.Errorf("no %s", what)
+	var sig uint64
+	if old {
+		var strs [2][]byte
+		for i, what := range []string{"role", "name"} {
+			if !sc.expect(',') {
+				return s, fmt.Errorf("no %s", what)
+			}
+			if strs[i], err = sc.strBytes(); err != nil {
+				return s, fmt.Errorf("%s: %w", what, err)
+			}
 		}
-		if strs[i], err = sc.str(); err != nil {
-			return s, fmt.Errorf("%s: %w", what, err)
+		sig = signature(strs[0], strs[1])
+	} else {
+		if !sc.expect(',') {
+			return s, errors.New("no sig")
+		}
+		if sig, err = sc.hex64(); err != nil {
+			return s, fmt.Errorf("sig: %w", err)
 		}
 	}
 	if !sc.expect(',') {
@@ -623,14 +856,13 @@ func (a *Allocator) decodeEntry(sc *scanner) (slot, error) {
 		return s, err
 	}
 	if !sc.expect(']') {
-		return s, errors.New("more than 9 fields")
+		return s, errors.New("too many fields")
 	}
 	d := uint32(doc)
 	return slot{
 		ref:     ref,
 		seq:     seq,
-		role:    a.internRoleLocked(strs[0]),
-		name:    strs[1],
+		sig:     sig,
 		frame:   ints[0],
 		local:   ints[1],
 		tab:     ints[2],
@@ -756,8 +988,15 @@ func (sc *scanner) boolean() (bool, error) {
 }
 
 func (sc *scanner) str() (string, error) {
+	b, err := sc.strBytes()
+	return string(b), err
+}
+
+// strBytes reads a string; unless it has escapes, the bytes returned are
+// the input's own, valid until the input changes.
+func (sc *scanner) strBytes() ([]byte, error) {
 	if sc.peek() != '"' {
-		return "", errors.New("not a string")
+		return nil, errors.New("not a string")
 	}
 	start := sc.i
 	escaped := false
@@ -770,21 +1009,93 @@ func (sc *scanner) str() (string, error) {
 			sc.i++
 			raw := sc.b[start:sc.i]
 			if !escaped && utf8.Valid(raw) {
-				return string(raw[1 : len(raw)-1]), nil
+				return raw[1 : len(raw)-1], nil
 			}
 			var s string
 			err := json.Unmarshal(raw, &s)
-			return s, err
+			return []byte(s), err
 		}
 	}
-	return "", io.ErrUnexpectedEOF
+	return nil, io.ErrUnexpectedEOF
 }
 
-// encodeLocked appends the whole ledger to b. Documents no kept entry names
-// are left out; a document that is not a valid key (empty, or not UTF-8,
-// which JSON cannot carry) is written as "", which stays invalid.
+// hex64 reads a string of 16 hex digits, as appendSig writes a signature.
+func (sc *scanner) hex64() (uint64, error) {
+	b, err := sc.strBytes()
+	if err != nil {
+		return 0, err
+	}
+	if len(b) != 16 {
+		return 0, errors.New("not 16 hex digits")
+	}
+	var n uint64
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		default:
+			return 0, errors.New("not 16 hex digits")
+		}
+		n = n<<4 | uint64(c)
+	}
+	return n, nil
+}
+
+// value skips one value of input that encoding/json has checked to be
+// valid JSON, and returns its bytes.
+func (sc *scanner) value() ([]byte, error) {
+	c := sc.peek()
+	start := sc.i
+	switch c {
+	case '"':
+		sc.skipString()
+	case '[', '{':
+		for depth := 0; sc.i < len(sc.b); {
+			switch sc.b[sc.i] {
+			case '"':
+				sc.skipString()
+				continue
+			case '[', '{':
+				depth++
+			case ']', '}':
+				depth--
+			}
+			sc.i++
+			if depth == 0 {
+				break
+			}
+		}
+	default:
+		for sc.i < len(sc.b) && !strings.ContainsRune(",]} \t\n\r", rune(sc.b[sc.i])) {
+			sc.i++
+		}
+	}
+	if sc.i == start {
+		return nil, io.ErrUnexpectedEOF
+	}
+	return sc.b[start:sc.i], nil
+}
+
+// skipString moves past the string that starts at sc.i.
+func (sc *scanner) skipString() {
+	for sc.i++; sc.i < len(sc.b); sc.i++ {
+		switch sc.b[sc.i] {
+		case '\\':
+			sc.i++
+		case '"':
+			sc.i++
+			return
+		}
+	}
+}
+
+// encodeLocked appends the whole ledger to b, in the current version.
+// Documents no kept entry names are left out; a document that is not a
+// valid key (validDocID) is written as "", which stays invalid.
 func (a *Allocator) encodeLocked(b []byte) []byte {
-	b = append(b, `{"version":1,"profile":`...)
+	b = append(b, `{"version":2,"profile":`...)
 	b = appendString(b, a.ledger.profile)
 	b = append(b, `,"next":`...)
 	b = strconv.AppendUint(b, a.next, 10)
@@ -840,14 +1151,22 @@ func (a *Allocator) encodeLocked(b []byte) []byte {
 		b = append(b, ',')
 		b = strconv.AppendBool(b, s.active)
 		b = append(b, ',')
-		b = appendString(b, s.role)
-		b = append(b, ',')
-		b = appendString(b, s.name)
+		b = appendSig(b, s.sig)
 		b = append(b, ',')
 		b = strconv.AppendUint(b, s.seq, 10)
 		b = append(b, ']')
 	}
 	return append(b, "\n]}\n"...)
+}
+
+// appendSig appends a signature as a string of 16 hex digits.
+func appendSig(b []byte, sig uint64) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for shift := 60; shift >= 0; shift -= 4 {
+		b = append(b, hex[sig>>shift&0xf])
+	}
+	return append(b, '"')
 }
 
 // appendString appends s as a JSON string; bytes that are not UTF-8 become

@@ -73,7 +73,7 @@ func TestRestoreKeepsRefs(t *testing.T) {
 		t.Fatalf("LoadError: %v", err)
 	}
 	checkInvariants(t, b)
-	if e := mustResolve(t, b, 2); e.Name != `Email "work"` || e.Tab != 412 || e.Key != (Key{"doc-1", 0, 3}) {
+	if e := mustResolve(t, b, 2); e.Sig != Signature("textbox", `Email "work"`) || e.Tab != 412 || e.Key != (Key{"doc-1", 0, 3}) {
 		t.Fatalf("restored %+v", e)
 	}
 	wantRefused(t, b, 4, protocol.CodeStaleRef)
@@ -140,6 +140,21 @@ type ledgerCase struct {
 
 var ledgerCases = []ledgerCase{
 	{name: "empty table", data: `{"version":1,"profile":"p","next":1,"documents":[],"entries":[]}`, floor: 1},
+	{name: "version 2", data: `{"version":2,"profile":"p","next":9,"documents":["d1","d2"],"entries":[
+[1,0,0,1,412,true,"0123456789abcdef",1],
+[5,1,7,1,412,false,"ffffffffffffffff",2],
+[8,0,-1,1,412,true,"0000000000000000",3]]}`, floor: 9},
+	{name: "fields in another order", data: `{"entries":[[1,0,0,1,4,true,"0123456789abcdef",1]],"next":2,"profile":"p","documents":["d"],"version":2}`, floor: 2},
+	{name: "version 2 sig of 15 digits", bad: true, floor: 10,
+		data: `{"version":2,"profile":"p","next":10,"documents":["d"],"entries":[[2,0,0,1,1,true,"0123456789abcde",1]]}`},
+	{name: "version 2 sig not hex", bad: true, floor: 10,
+		data: `{"version":2,"profile":"p","next":10,"documents":["d"],"entries":[[2,0,0,1,1,true,"0123456789abcdeg",1]]}`},
+	{name: "version 2 with a name", bad: true, floor: 10,
+		data: `{"version":2,"profile":"p","next":10,"documents":["d"],"entries":[[2,0,0,1,1,true,"button","OK",1]]}`},
+	{name: "version 1 without a name", bad: true, floor: 10,
+		data: `{"version":1,"profile":"p","next":10,"documents":["d"],"entries":[[2,0,0,1,1,true,"0123456789abcdef",1]]}`},
+	{name: "field twice", bad: true, floor: 10,
+		data: `{"version":2,"version":2,"profile":"p","next":10,"documents":[],"entries":[]}`},
 	{name: "good", data: `{"version":1,"profile":"p","next":9,"documents":["d1","d2"],"entries":[
 [1,0,0,1,412,true,"button","OK",1],
 [5,1,7,1,412,false,"textbox","Card \"no\"",2],
@@ -192,7 +207,7 @@ var ledgerCases = []ledgerCase{
 	{name: "unknown field", bad: true, floor: 10,
 		data: `{"version":1,"profile":"p","next":10,"documents":[],"entries":[],"extra":true}`},
 	{name: "other version", bad: true, floor: 10,
-		data: `{"version":2,"profile":"p","next":10,"documents":[],"entries":[]}`},
+		data: `{"version":3,"profile":"p","next":10,"documents":[],"entries":[]}`},
 	{name: "other profile", bad: true, floor: 10,
 		data: `{"version":1,"profile":"q","next":10,"documents":[],"entries":[]}`},
 	{name: "data after the object", bad: true, floor: 10,
@@ -596,13 +611,14 @@ func FuzzLoad(f *testing.F) {
 	a.ledger = &ledger{profile: testProfile}
 	f.Add(a.encodeLocked(nil))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		salvage(data, ledgerNumber)
-		salvage(data, anyNumber)
+		salvage(data, ledgerNumbers)
+		salvage(data, hwmNumbers)
+		salvage(data, anyNumbers)
 		decodeHWM(data, testProfile)
 		a := newAllocator()
 		a.ledger = &ledger{profile: testProfile}
 		a.mu.Lock()
-		err := a.decodeLocked(data, testProfile)
+		_, err := a.decodeLocked(data, testProfile)
 		a.mu.Unlock()
 		if err != nil {
 			return
@@ -614,7 +630,7 @@ func FuzzLoad(f *testing.F) {
 		b := newAllocator()
 		b.ledger = a.ledger
 		b.mu.Lock()
-		err = b.decodeLocked(again, testProfile)
+		_, err = b.decodeLocked(again, testProfile)
 		b.mu.Unlock()
 		if err != nil {
 			t.Fatalf("re-encoded ledger refused: %v\n%s", err, again)
@@ -623,9 +639,15 @@ func FuzzLoad(f *testing.F) {
 		if b.next != a.next || len(b.slots) != len(a.slots)-a.holes || b.live != a.live || b.inactive != a.inactive {
 			t.Fatalf("round trip changed the table: next %d/%d, slots %d/%d", a.next, b.next, len(a.slots)-a.holes, len(b.slots))
 		}
+		kept := slices.DeleteFunc(slices.Clone(a.slots), func(s slot) bool { return s.trimmed })
+		for i := range kept {
+			if x, y := kept[i], b.slots[i]; x.ref != y.ref || x.sig != y.sig || x.seq != y.seq || x.active != y.active || x.tab != y.tab {
+				t.Fatalf("round trip changed entry %d: %+v, then %+v", i, x, y)
+			}
+		}
 		// Were this ledger damaged, the lenient scan would still see its
 		// counter.
-		if floor := salvage(again, ledgerNumber); floor < min(a.next, MaxRef) {
+		if floor := salvage(again, ledgerNumbers); floor < min(a.next, MaxRef) {
 			t.Fatalf("salvage found %d in a ledger with counter %d", floor, a.next)
 		}
 	})

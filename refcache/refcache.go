@@ -1,5 +1,5 @@
 // Package refcache hands out grip's public element refs (@e1, @e2, …) and
-// remembers which element each one names (DESIGN §2).
+// remembers which element each one names (docs/ARCHITECTURE.md, "Identity").
 //
 // An element is known by its identity key (documentId, frameId, localId): the
 // document Chrome reports for the frame, the frame, and the id the in-page
@@ -10,13 +10,15 @@
 //
 // An Allocator serves one browser profile. New makes one that lives in
 // memory only; Open makes one backed by a ledger in the state dir, which
-// survives restarts (see Open for the files it keeps).
+// survives restarts (see Open for the files it keeps). It keeps no page
+// text: of an element's role and name only a hash (Signature), so that the
+// ledger on disk holds identities, never what the page said.
 package refcache
 
 import (
+	"fmt"
 	"slices"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/grip-dev/grip/protocol"
 )
@@ -27,19 +29,30 @@ const (
 	// refs answer unknown_ref instead of stale_ref.
 	MaxInactive = 10000
 
+	// MaxActive is how many active entries are kept, over all tabs. When a
+	// snapshot needs more, the tabs read least recently are made inactive
+	// first, whole (their refs answer stale_ref until the tab is read
+	// again, which gives them back their numbers); the elements of one tab
+	// past the limit get no ref. It bounds the host's memory and the
+	// ledger's size, so that a ledger the host wrote can always be read
+	// back: 500,000 is fifty tabs of 10,000 elements.
+	MaxActive = 500_000
+
 	// MaxRef is the largest ref number the allocator hands out or accepts
 	// from a ledger, 2^53-1, so that a ref survives a JavaScript number.
 	MaxRef = 1<<53 - 1
 
-	// maxInterned bounds the table of interned role strings: roles come
-	// from the page, which may make up any number of them.
-	maxInterned = 4096
+	// maxDocID bounds a document id that can be a key. Chrome's are 32
+	// hex digits; a longer one, or one with other than printable ASCII,
+	// never matches, and the ledger keeps it as "".
+	maxDocID = 64
 )
 
 // Key is an element's identity: the document Chrome reported for the frame,
 // the frame, and the kernel's local id for the node within that document.
-// A key whose DocumentID is empty (or not valid UTF-8) or whose FrameID is
-// negative is unknown: it never matches an earlier entry.
+// A key whose DocumentID is not shaped like Chrome's (empty, longer than 64
+// bytes, or other than printable ASCII) or whose FrameID is negative is
+// unknown: it never matches an earlier entry.
 type Key struct {
 	DocumentID string
 	FrameID    int
@@ -55,12 +68,33 @@ type Observed struct {
 
 // Entry is what the allocator knows about a ref.
 type Entry struct {
-	Ref    uint64
-	Key    Key
-	Tab    int
-	Role   string
-	Name   string
+	Ref uint64
+	Key Key
+	Tab int
+	// Sig is Signature of the role and name the element had when a
+	// snapshot last saw it: enough to tell whether its meaning changed,
+	// without keeping the page's text.
+	Sig    uint64
 	Active bool
+}
+
+// Signature returns the hash the allocator keeps of an element's role and
+// name (64-bit FNV-1a, the two separated by a byte that UTF-8 never uses).
+func Signature(role, name string) uint64 { return signature(role, name) }
+
+// signature is Signature of strings or bytes (a version 1 ledger's names,
+// hashed where they lie in the file).
+func signature[T string | []byte](role, name T) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(role); i++ {
+		h = (h ^ uint64(role[i])) * prime
+	}
+	h = (h ^ 0xff) * prime
+	for i := 0; i < len(name); i++ {
+		h = (h ^ uint64(name[i])) * prime
+	}
+	return h
 }
 
 // Diff lists the refs that became active and inactive in one tab by one
@@ -78,8 +112,7 @@ type slot struct {
 	// seq is the operation that last flipped active; among inactive
 	// entries the lowest (seq, ref) is forgotten first.
 	seq   uint64
-	role  string
-	name  string
+	sig   uint64 // Signature(role, name)
 	frame int
 	local int
 	tab   int
@@ -102,8 +135,8 @@ type skey struct {
 // docInfo is an interned document id.
 type docInfo struct {
 	id string
-	// valid is false for an empty id or one that is not UTF-8: such a
-	// document never matches (and the ledger could not keep it apart).
+	// valid is false for an id that validDocID refuses: such a document
+	// never matches (and the ledger does not keep it apart).
 	valid bool
 	// active counts the document's active entries, so that
 	// InvalidateDocuments can skip the scan when nothing is to go.
@@ -117,6 +150,9 @@ type tabList struct {
 	// clean is the length of slots after it was last rebuilt; Merge
 	// filters the list when it has grown well past that.
 	clean int
+	// read is the operation (seq) that last recorded a snapshot of the
+	// tab: past MaxActive, the tab read least recently goes first.
+	read uint64
 }
 
 // queued is an inactive entry waiting to be forgotten. It is out of date
@@ -138,7 +174,6 @@ type Allocator struct {
 	byKey  map[skey]uint32   // known key → slot
 	docs   []docInfo         // interned documents
 	docIdx map[string]uint32 // document id → index in docs
-	roles  map[string]string // interned roles
 	tabs   map[int]*tabList
 	queue  []queued // inactive entries, oldest first, from qhead on
 	qhead  int
@@ -156,6 +191,9 @@ type Allocator struct {
 	// noRoomSeq is the operation (seq) in which a reservation last failed:
 	// the rest of that operation does not try again.
 	noRoomSeq uint64
+	// overflow says how many elements of a tab got no ref because the tab
+	// alone holds MaxActive entries; Save reports it once.
+	overflow error
 
 	ledger *ledger // nil for New
 }
@@ -172,7 +210,6 @@ func newAllocator() *Allocator {
 	return &Allocator{
 		byKey:  make(map[skey]uint32),
 		docIdx: make(map[string]uint32),
-		roles:  make(map[string]string),
 		tabs:   make(map[int]*tabList),
 		next:   1,
 		seq:    1,
@@ -204,6 +241,8 @@ func (a *Allocator) update(tab int, obs []Observed, full bool) (refs []uint64, d
 		tl = &tabList{}
 		a.tabs[tab] = tl
 	}
+	tl.read = a.seq
+	withheld := 0
 	var fresh []uint32 // slots of tab in this snapshot (Replace) or new to it (Merge)
 	if full {
 		fresh = make([]uint32, 0, len(obs))
@@ -211,9 +250,14 @@ func (a *Allocator) update(tab int, obs []Observed, full bool) (refs []uint64, d
 	for i := range obs {
 		idx, created := a.findOrAddLocked(tab, &obs[i], len(obs)-i)
 		if idx == noSlot {
+			withheld++
 			continue // no number could be reserved durably: refs[i] stays 0
 		}
 		s := &a.slots[idx]
+		if !created && !s.active && a.live >= MaxActive && !a.shedLocked(tab) {
+			withheld++
+			continue // no room to make it active again: refs[i] stays 0
+		}
 		refs[i] = s.ref
 		if a.seen.has(idx) {
 			continue // the same key twice in one snapshot: the first one counts
@@ -251,6 +295,9 @@ func (a *Allocator) update(tab int, obs []Observed, full bool) (refs []uint64, d
 	}
 	a.seen.reset()
 	slices.Sort(d.Added)
+	if withheld > 0 && a.live >= MaxActive {
+		a.overflow = fmt.Errorf("%w: %d elements of tab %d got no ref: the tab alone holds %d active refs", ErrTabFull, withheld, tab, a.live)
+	}
 	a.trimLocked()
 	return refs, d
 }
@@ -264,7 +311,7 @@ const noSlot = ^uint32(0)
 // may still need, counting this one, so a reservation covers the batch.
 // It returns noSlot, adding nothing, when the key is new and no number
 // can be reserved on disk (a full or read-only disk past the reserved
-// block).
+// block), or when tab alone holds MaxActive active entries.
 func (a *Allocator) findOrAddLocked(tab int, o *Observed, more int) (idx uint32, created bool) {
 	doc := a.internDocLocked(o.Key.DocumentID)
 	k := skey{doc: doc, frame: o.Key.FrameID, local: o.Key.LocalID}
@@ -273,6 +320,9 @@ func (a *Allocator) findOrAddLocked(tab int, o *Observed, more int) (idx uint32,
 		if idx, ok := a.byKey[k]; ok {
 			return idx, false
 		}
+	}
+	if a.live >= MaxActive && !a.shedLocked(tab) {
+		return noSlot, false
 	}
 	if a.next >= a.reserved {
 		if a.noRoomSeq == a.seq {
@@ -287,8 +337,7 @@ func (a *Allocator) findOrAddLocked(tab int, o *Observed, more int) (idx uint32,
 	a.slots = append(a.slots, slot{
 		ref:     a.next,
 		seq:     a.seq,
-		role:    a.internRoleLocked(o.Role),
-		name:    o.Name,
+		sig:     Signature(o.Role, o.Name),
 		frame:   o.Key.FrameID,
 		local:   o.Key.LocalID,
 		tab:     tab,
@@ -307,7 +356,7 @@ func (a *Allocator) findOrAddLocked(tab int, o *Observed, more int) (idx uint32,
 }
 
 // refreshLocked makes an existing entry active in tab with o's role and
-// name.
+// name (their signature).
 func (a *Allocator) refreshLocked(idx uint32, tab int, o *Observed) {
 	s := &a.slots[idx]
 	changed := false
@@ -323,12 +372,8 @@ func (a *Allocator) refreshLocked(idx uint32, tab int, o *Observed) {
 		s.tab = tab
 		changed = true
 	}
-	if s.role != o.Role {
-		s.role = a.internRoleLocked(o.Role)
-		changed = true
-	}
-	if s.name != o.Name {
-		s.name = o.Name
+	if sig := Signature(o.Role, o.Name); s.sig != sig {
+		s.sig = sig
 		changed = true
 	}
 	if changed {
@@ -359,6 +404,35 @@ func (a *Allocator) deactivateLocked(idxs []uint32) []uint64 {
 	}
 	a.version++
 	return refs
+}
+
+// shedLocked makes room for one more active entry: it makes inactive,
+// whole, the tabs other than keep that were read least recently, until
+// fewer than MaxActive entries are active. It reports whether there is
+// room; there is none when keep alone holds MaxActive entries. It does not
+// use a.seen, which the update calling it holds.
+func (a *Allocator) shedLocked(keep int) bool {
+	for a.live >= MaxActive {
+		oldest, found := 0, false
+		for t, tl := range a.tabs {
+			if t != keep && (!found || tl.read < a.tabs[oldest].read || tl.read == a.tabs[oldest].read && t < oldest) {
+				oldest, found = t, true
+			}
+		}
+		if !found {
+			return false
+		}
+		tl := a.tabs[oldest]
+		delete(a.tabs, oldest)
+		var idxs []uint32
+		for _, idx := range tl.slots {
+			if s := &a.slots[idx]; s.active && s.tab == oldest {
+				idxs = append(idxs, idx) // a slot listed twice is skipped by deactivateLocked
+			}
+		}
+		a.deactivateLocked(idxs)
+	}
+	return true
 }
 
 // cleanTabLocked drops from a tab's list the slots no longer active in it.
@@ -461,8 +535,7 @@ func (a *Allocator) entryLocked(idx uint32) Entry {
 		Ref:    s.ref,
 		Key:    Key{DocumentID: a.docs[s.doc].id, FrameID: s.frame, LocalID: s.local},
 		Tab:    s.tab,
-		Role:   s.role,
-		Name:   s.name,
+		Sig:    s.sig,
 		Active: s.active,
 	}
 }
@@ -503,7 +576,6 @@ func (a *Allocator) trimLocked() {
 			continue // out of date
 		}
 		s.trimmed = true
-		s.role, s.name = "", ""
 		if s.indexed {
 			delete(a.byKey, skey{doc: s.doc, frame: s.frame, local: s.local})
 		}
@@ -613,19 +685,24 @@ func (a *Allocator) internDocLocked(id string) uint32 {
 		return i
 	}
 	i := uint32(len(a.docs))
-	a.docs = append(a.docs, docInfo{id: id, valid: id != "" && utf8.ValidString(id)})
+	a.docs = append(a.docs, docInfo{id: id, valid: validDocID(id)})
 	a.docIdx[id] = i
 	return i
 }
 
-func (a *Allocator) internRoleLocked(role string) string {
-	if r, ok := a.roles[role]; ok {
-		return r
+// validDocID reports whether id can be part of a key: 1 to maxDocID bytes
+// of printable ASCII other than '"' and '\', as Chrome's ids are. It bounds
+// what the ledger writes of a document.
+func validDocID(id string) bool {
+	if id == "" || len(id) > maxDocID {
+		return false
 	}
-	if len(a.roles) < maxInterned {
-		a.roles[role] = role
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; c <= ' ' || c > '~' || c == '"' || c == '\\' {
+			return false
+		}
 	}
-	return role
+	return true
 }
 
 // bitset is a set of slot indexes.

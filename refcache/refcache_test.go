@@ -22,6 +22,13 @@ func checkInvariants(tb testing.TB, a *Allocator) {
 	defer a.mu.Unlock()
 	live, inactive, indexed := 0, 0, 0
 	docActive := make([]int, len(a.docs))
+	listed := map[int]map[uint32]bool{} // tab → the slots its list holds
+	for tab, tl := range a.tabs {
+		listed[tab] = map[uint32]bool{}
+		for _, idx := range tl.slots {
+			listed[tab][idx] = true
+		}
+	}
 	for i := range a.slots {
 		s := &a.slots[i]
 		if s.ref == 0 || s.ref >= a.next {
@@ -45,7 +52,7 @@ func checkInvariants(tb testing.TB, a *Allocator) {
 		if s.active {
 			live++
 			docActive[s.doc]++
-			if tl := a.tabs[s.tab]; tl == nil || !slices.Contains(tl.slots, uint32(i)) {
+			if !listed[s.tab][uint32(i)] {
 				tb.Fatalf("slot %d: active in tab %d but not in its list", i, s.tab)
 			}
 		} else {
@@ -141,9 +148,9 @@ type step struct {
 	refs     []uint64 // want; nil skips the check
 	added    []uint64
 	gone     []uint64
-	active   []uint64 // must resolve afterwards
-	stale    []uint64 // must answer stale_ref
-	names    map[uint64]string
+	active   []uint64          // must resolve afterwards
+	stale    []uint64          // must answer stale_ref
+	sigs     map[uint64]uint64 // ref → Signature(role, name)
 	tabs     map[uint64]int
 	wantNext uint64
 }
@@ -182,7 +189,7 @@ func TestAllocator(t *testing.T) {
 			steps: []step{
 				{op: "replace", tab: 1, obs: []Observed{ob("d", 0, 5, "button", "Add to cart")}, refs: []uint64{1}},
 				{op: "replace", tab: 1, obs: []Observed{ob("d", 0, 5, "link", "Added ✓")}, refs: []uint64{1},
-					added: []uint64{}, gone: []uint64{}, names: map[uint64]string{1: "Added ✓"}},
+					added: []uint64{}, gone: []uint64{}, sigs: map[uint64]uint64{1: Signature("link", "Added ✓")}},
 			},
 		},
 		{
@@ -290,9 +297,9 @@ func TestAllocator(t *testing.T) {
 				for _, r := range st.stale {
 					wantRefused(t, a, r, protocol.CodeStaleRef)
 				}
-				for r, name := range st.names {
-					if e := mustResolve(t, a, r); e.Name != name {
-						t.Fatalf("step %d: %s is named %q, want %q", i, FormatRef(r), e.Name, name)
+				for r, sig := range st.sigs {
+					if e := mustResolve(t, a, r); e.Sig != sig {
+						t.Fatalf("step %d: %s has signature %x, want %x", i, FormatRef(r), e.Sig, sig)
 					}
 				}
 				for r, tab := range st.tabs {
@@ -313,7 +320,7 @@ func TestResolveEntry(t *testing.T) {
 	a := New()
 	a.Replace(412, []Observed{ob("doc-1", 7, 42, "textbox", "Email")})
 	got := mustResolve(t, a, 1)
-	want := Entry{Ref: 1, Key: Key{"doc-1", 7, 42}, Tab: 412, Role: "textbox", Name: "Email", Active: true}
+	want := Entry{Ref: 1, Key: Key{"doc-1", 7, 42}, Tab: 412, Sig: Signature("textbox", "Email"), Active: true}
 	if got != want {
 		t.Fatalf("Resolve = %+v, want %+v", got, want)
 	}
@@ -429,7 +436,7 @@ func TestConcurrentUse(t *testing.T) {
 }
 
 // TestBytesPerEntry keeps the table within its memory target: under 200
-// bytes per live entry, names included.
+// bytes per live entry.
 func TestBytesPerEntry(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocates 100,000 entries")

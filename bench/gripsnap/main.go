@@ -1,14 +1,12 @@
 // Command gripsnap is the Go side of grip's benchmarks (bench/run): it
 // prepares a browser profile with grip installed, times snapshots through
 // the host's socket without a process start per snapshot, runs the
-// snapshot + click cycles of the memory figure, and replays a captured
-// extension result through the host's own merge, allocation and rendering
-// code to time the host's spans from outside.
+// snapshot + click cycles of the memory figure. The host times its own
+// spans (snapshot with timings): nothing here repeats the host's code.
 //
 //	gripsnap prepare -profile DIR -grip BIN        JSON {ext_dir, flags}
 //	gripsnap bench -n N [-tab ID] [-mode M]        JSON {ms:[…], text}
 //	gripsnap serve                                 JSON lines on stdin/stdout
-//	gripsnap hostpath -capture FILE [-n N]         JSON {spans}
 //
 // Every command that talks to a host uses GRIP_STATE_DIR like the CLI.
 package main
@@ -21,22 +19,19 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/grip-dev/grip/client"
-	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/protocol"
-	"github.com/grip-dev/grip/refcache"
 )
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: gripsnap prepare|bench|serve|hostpath [flags]")
+		fmt.Fprintln(os.Stderr, "usage: gripsnap prepare|bench|serve [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -47,8 +42,6 @@ func main() {
 		err = benchCmd(os.Args[2:])
 	case "serve":
 		err = serve()
-	case "hostpath":
-		err = hostpath(os.Args[2:])
 	default:
 		err = fmt.Errorf("unknown command %q", os.Args[1])
 	}
@@ -194,13 +187,13 @@ func handle(ctx context.Context, c *client.Client, req request) (any, error) {
 	case "snap":
 		var snap protocol.Snapshot
 		t0 := time.Now()
-		err := c.Call(ctx, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: req.Tab, Mode: req.Mode, Budget: req.Budget}, &snap)
+		err := c.Call(ctx, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: req.Tab, Mode: req.Mode, Budget: req.Budget, Timings: true}, &snap)
 		ms := msSince(t0)
 		if err != nil {
 			return nil, err
 		}
 		return map[string]any{"ms": ms, "elements": countElements(&snap), "tokens": snap.Tokens, "omitted": snap.Omitted,
-			"skipped": len(snap.SkippedFrames), "text": snap.Text}, nil
+			"skipped": len(snap.SkippedFrames), "text": snap.Text, "timings": snap.Timings}, nil
 	case "cycles":
 		return cycles(ctx, c, req)
 	}
@@ -276,151 +269,4 @@ func vmRSS(pid int) (int, error) {
 		}
 	}
 	return 0, errors.New("no VmRSS line")
-}
-
-// The extension's snapshot result, as host/ops.go decodes it (host.extFrame
-// and friends are unexported; these mirror them field for field).
-type extElement struct {
-	ID     int      `json:"id"`
-	Role   string   `json:"role"`
-	Name   string   `json:"name"`
-	Value  *string  `json:"value"`
-	States []string `json:"states"`
-}
-
-type extFrame struct {
-	FrameID    int          `json:"frameId"`
-	DocumentID string       `json:"documentId"`
-	URL        string       `json:"url"`
-	Title      string       `json:"title"`
-	Elements   []extElement `json:"elements"`
-	Error      string       `json:"error"`
-}
-
-type extSnapshot struct {
-	Tab    protocol.TabRef `json:"tab"`
-	Frames []extFrame      `json:"frames"`
-}
-
-// hostpath replays a captured extension result through the same steps as
-// host.readTab + snapshotLocked (JSON decode of the native message,
-// refcache Replace, ledger Save, frames Merge + Render, msgpack encoding of
-// the reply) and times each one. "first" is a fresh allocator (every
-// element new, as on a first snapshot), "repeat" the same result again (the
-// steady state of an agent re-reading a page).
-func hostpath(argv []string) error {
-	f := flag.NewFlagSet("hostpath", flag.ExitOnError)
-	capture := f.String("capture", "", "the extension's snapshot result, as JSON")
-	n := f.Int("n", 20, "repetitions")
-	budget := f.Int("budget", 0, "token budget (0: grip's default)")
-	f.Parse(argv)
-	body, err := os.ReadFile(*capture)
-	if err != nil {
-		return err
-	}
-	dir, err := os.MkdirTemp("", "gripsnap-ledger-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-
-	type spans struct{ Decode, Observe, Replace, Save, Build, Merge, Render, Encode, Total float64 }
-	run := func(a *refcache.Allocator) (spans, *protocol.Snapshot, error) {
-		var s spans
-		t := time.Now()
-		lap := func() float64 { d := msSince(t); t = time.Now(); return d }
-		t0 := t
-		var raw extSnapshot
-		if err := json.Unmarshal(body, &raw); err != nil {
-			return s, nil, err
-		}
-		s.Decode = lap()
-		var obs []refcache.Observed
-		for _, f := range raw.Frames {
-			if f.Error != "" {
-				continue
-			}
-			for _, e := range f.Elements {
-				obs = append(obs, refcache.Observed{Key: refcache.Key{DocumentID: f.DocumentID, FrameID: f.FrameID, LocalID: e.ID}, Role: e.Role, Name: e.Name})
-			}
-		}
-		s.Observe = lap()
-		refs, _ := a.Replace(1, obs)
-		s.Replace = lap()
-		if err := a.Save(); err != nil {
-			return s, nil, err
-		}
-		s.Save = lap()
-		results := make([]frames.FrameResult, 0, len(raw.Frames))
-		i := 0
-		for _, f := range raw.Frames {
-			fr := frames.FrameResult{FrameID: f.FrameID, DocumentID: f.DocumentID, URL: f.URL, Err: f.Error}
-			if f.Error == "" {
-				fr.Elements = make([]protocol.Element, len(f.Elements))
-				for j, e := range f.Elements {
-					fr.Elements[j] = protocol.Element{Ref: refcache.FormatRef(refs[i]), Role: e.Role, Name: e.Name, Value: e.Value, States: e.States}
-					i++
-				}
-			}
-			results = append(results, fr)
-		}
-		s.Build = lap()
-		answered, skipped := frames.Merge(results)
-		s.Merge = lap()
-		snap, err := frames.Render(raw.Tab, answered, skipped, frames.Options{Budget: *budget})
-		if err != nil {
-			return s, nil, err
-		}
-		s.Render = lap()
-		if _, err := protocol.Marshal(snap); err != nil {
-			return s, nil, err
-		}
-		s.Encode = lap()
-		s.Total = msSince(t0)
-		return s, &snap, nil
-	}
-	medianOf := func(all []spans) spans {
-		pick := func(get func(spans) float64) float64 {
-			xs := make([]float64, len(all))
-			for i, s := range all {
-				xs[i] = get(s)
-			}
-			return median(xs)
-		}
-		return spans{
-			Decode: pick(func(s spans) float64 { return s.Decode }), Observe: pick(func(s spans) float64 { return s.Observe }),
-			Replace: pick(func(s spans) float64 { return s.Replace }), Save: pick(func(s spans) float64 { return s.Save }),
-			Build: pick(func(s spans) float64 { return s.Build }), Merge: pick(func(s spans) float64 { return s.Merge }),
-			Render: pick(func(s spans) float64 { return s.Render }), Encode: pick(func(s spans) float64 { return s.Encode }),
-			Total: pick(func(s spans) float64 { return s.Total }),
-		}
-	}
-	var first, repeat []spans
-	var last *protocol.Snapshot
-	var allocMB float64
-	for k := range *n {
-		a, err := refcache.Open(fmt.Sprintf("%s/%d", dir, k), "bench")
-		if err != nil {
-			return err
-		}
-		s, _, err := run(a)
-		if err != nil {
-			return err
-		}
-		first = append(first, s)
-		var m0, m1 runtime.MemStats
-		runtime.ReadMemStats(&m0)
-		s, snap, err := run(a)
-		runtime.ReadMemStats(&m1)
-		if err != nil {
-			return err
-		}
-		allocMB = float64(m1.TotalAlloc-m0.TotalAlloc) / (1 << 20)
-		repeat = append(repeat, s)
-		last = snap
-		a.Close()
-	}
-	printJSON(map[string]any{"bytes": len(body), "elements": countElements(last), "tokens": last.Tokens,
-		"first": medianOf(first), "repeat": medianOf(repeat), "repeat_alloc_mb": allocMB, "n": *n})
-	return nil
 }

@@ -213,12 +213,14 @@ func FixtureHandler(files fs.FS) http.Handler {
 	})
 }
 
-// BrowserFlags are the flags `grip demo` and `grip launch` use
-// (launcher.Flags: a dedicated profile with only grip's extension, nothing
-// that talks to the network on its own), as chromedp options.
+// BrowserFlags are the flags verified to work on a machine without network,
+// the same list `grip demo` and `grip launch` use (launcher.Flags), as
+// chromedp options, with Chromium's sandbox off: a test browser opens only
+// the harness's own fixture pages, keeps no logins, and must start in
+// containers where the sandbox cannot run.
 func BrowserFlags(profileDir, extDir string, headed bool) []chromedp.ExecAllocatorOption {
 	var opts []chromedp.ExecAllocatorOption
-	for _, f := range launcher.Flags(profileDir, extDir, headed) {
+	for _, f := range append(launcher.Flags(profileDir, extDir, headed), launcher.NoSandboxFlag) {
 		opts = append(opts, chromedp.Flag(launcher.SplitFlag(f)))
 	}
 	return opts

@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grip-dev/grip/protocol"
+)
+
+func mustAction(t *testing.T, name string) protocol.Action {
+	t.Helper()
+	a, ok := protocol.LookupAction(name)
+	if !ok {
+		t.Fatalf("no action %s", name)
+	}
+	return a
+}
+
+// TestTextFromStdinOrFile: a secret can reach fill without being an
+// argument other users see in the process table.
+func TestTextFromStdinOrFile(t *testing.T) {
+	secretFile := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secretFile, []byte("4242 4242\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name       string
+		action     string
+		pos        []string
+		src        textSource
+		wantTarget string
+		wantText   string
+		wantErr    string
+	}{
+		{"argument", "fill", []string{"@e7", "hunter2"}, textSource{}, "@e7", "hunter2", ""},
+		{"stdin", "fill", []string{"@e7", "-"}, textSource{stdin: strings.NewReader("s3cret\n")}, "@e7", "s3cret", ""},
+		{"stdin crlf, inner newlines kept", "type", []string{"@e7", "-"}, textSource{stdin: strings.NewReader("a\nb\r\n")}, "@e7", "a\nb", ""},
+		{"file", "fill", []string{"@e7"}, textSource{file: secretFile}, "@e7", "4242 4242", ""},
+		{"file and text", "fill", []string{"@e7", "x"}, textSource{file: secretFile}, "", "", "usage: grip fill TARGET TEXT"},
+		{"missing file", "fill", []string{"@e7"}, textSource{file: filepath.Join(t.TempDir(), "nope")}, "", "", "--text-file"},
+		{"too much on stdin", "fill", []string{"@e7", "-"}, textSource{stdin: strings.NewReader(strings.Repeat("x", maxText+1))}, "", "", "over"},
+		{"dash is literal for select", "select", []string{"@e7", "-"}, textSource{stdin: strings.NewReader("x")}, "@e7", "-", ""},
+		{"press KEY [TARGET]", "press", []string{"Enter", "@e2"}, textSource{}, "@e2", "Enter", ""},
+		{"press without target", "press", []string{"Tab"}, textSource{}, "", "Tab", ""},
+		{"too many", "click", []string{"@e1", "@e2"}, textSource{}, "", "", "usage: grip click TARGET"},
+		{"navigate", "navigate", []string{"http://x/"}, textSource{}, "", "http://x/", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			spec := mustAction(t, tt.action)
+			got, err := actionArgs(spec, protocol.ActArgs{Action: spec.Name}, tt.pos, tt.src)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want one saying %q", err, tt.wantErr)
+				}
+				var ue errUsage
+				if !errors.As(err, &ue) {
+					t.Errorf("%v is not a usage error (exit 2)", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Target != tt.wantTarget || got.Text != tt.wantText {
+				t.Errorf("target %q text %q, want %q %q", got.Target, got.Text, tt.wantTarget, tt.wantText)
+			}
+		})
+	}
+}
+
+// TestScreenshotFileIsPrivateAndNew: 0600, never through a link, never over
+// a file, and a default name that does not collide.
+func TestScreenshotFileIsPrivateAndNew(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	png := []byte("\x89PNG fake")
+
+	first, err := writeScreenshot("", 7, now, png)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := writeScreenshot("", 7, now, png)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first == second {
+		t.Fatalf("two screenshots in the same second share the name %s", first)
+	}
+	for _, name := range []string{first, second} {
+		fi, err := os.Lstat(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s mode %o, want 600", name, fi.Mode().Perm())
+		}
+	}
+
+	// A link planted at the name: refused, its target untouched.
+	victim := filepath.Join(dir, "victim")
+	if err := os.WriteFile(victim, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "shot.png")
+	if err := os.Symlink(victim, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := writeScreenshot(link, 7, now, png); err == nil {
+		t.Fatal("wrote through a symlink")
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep" {
+		t.Errorf("the link's target was changed: %q", b)
+	}
+	// An existing file: refused, kept.
+	if _, err := writeScreenshot(victim, 7, now, png); !errors.Is(err, protocol.ErrBadRequest) {
+		t.Errorf("over an existing file: %v, want bad_request", err)
+	}
+}

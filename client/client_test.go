@@ -1,0 +1,125 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grip-dev/grip/protocol"
+)
+
+// fakeHost listens on a socket in a temp dir and answers each request
+// with answer(req); it returns the HostInfo to dial.
+func fakeHost(t *testing.T, answer func(req protocol.Request) protocol.Reply) protocol.HostInfo {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "gripc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	path := filepath.Join(dir, "h.sock")
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				r := protocol.NewSocketReader(c, protocol.MaxRequestFrame)
+				w := protocol.NewSocketWriter(c, 0)
+				for {
+					var req protocol.Request
+					if err := r.Read(&req); err != nil {
+						return
+					}
+					if req.Op == protocol.OpHello {
+						raw, _ := protocol.Marshal(protocol.HostInfo{Protocol: protocol.Version, Profile: "p"})
+						_ = w.Write(protocol.Reply{ID: req.ID, Result: raw})
+						continue
+					}
+					_ = w.Write(answer(req))
+				}
+			}()
+		}
+	}()
+	return protocol.HostInfo{Profile: "p", Socket: path}
+}
+
+func mustDial(t *testing.T, info protocol.HostInfo) *Client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := Dial(ctx, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// TestHostileReplies: a reply nested deeper than protocol.MaxDepth, or one
+// claiming more than it holds, ends the connection with a clear error,
+// before the decoder recurses or allocates by the claim. A million nested
+// arrays (1 MB) cost msgpack's recursive decoder over 100 MiB of stack, a
+// few million more a fatal stack overflow; an array claiming 2^24 frames
+// in 13 bytes, decoded as a snapshot, allocated 2 GiB.
+func TestHostileReplies(t *testing.T) {
+	n := uint32(1 << 24)
+	tests := []struct {
+		name   string
+		result []byte
+		want   error
+	}{
+		{"nested a million deep", append(bytes.Repeat([]byte{0x91}, 1_000_000), 0xc0), protocol.ErrTooDeep},
+		{"claims 2^24 frames in 13 bytes", []byte{0x81, 0xa6, 'f', 'r', 'a', 'm', 'e', 's', 0xdd, byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}, protocol.ErrBadMsgpack},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			info := fakeHost(t, func(req protocol.Request) protocol.Reply { return protocol.Reply{ID: req.ID, Result: tc.result} })
+			c := mustDial(t, info)
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			var snap protocol.Snapshot
+			err := c.Call(context.Background(), protocol.OpSnapshot, protocol.SnapshotArgs{}, &snap)
+			runtime.ReadMemStats(&after)
+			if !errors.Is(err, ErrConnectionLost) || !strings.Contains(err.Error(), tc.want.Error()) {
+				t.Errorf("err = %v, want the connection lost to %q", err, tc.want)
+			}
+			if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+				t.Errorf("a %d-byte reply made the client allocate %d bytes", len(tc.result), got)
+			}
+			if got := after.StackSys - before.StackSys; int64(got) > 16<<20 {
+				t.Errorf("a %d-byte reply grew the stacks by %d bytes", len(tc.result), got)
+			}
+		})
+	}
+}
+
+// TestRequestOverTheLimit: a request the host would refuse for its size is
+// refused here, with too_large, and the connection stays usable.
+func TestRequestOverTheLimit(t *testing.T) {
+	info := fakeHost(t, func(req protocol.Request) protocol.Reply { return protocol.Reply{ID: req.ID} })
+	c := mustDial(t, info)
+	err := c.Call(context.Background(), protocol.OpAct,
+		protocol.ActArgs{Action: protocol.ActFill, Target: "@e1", Text: strings.Repeat("x", protocol.MaxRequestFrame)}, nil)
+	if !errors.Is(err, protocol.ErrTooLarge) {
+		t.Fatalf("err = %v, want too_large", err)
+	}
+	if err := c.Call(context.Background(), protocol.OpStatus, struct{}{}, nil); err != nil {
+		t.Fatalf("the next call: %v", err)
+	}
+}

@@ -1,0 +1,158 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/grip-dev/grip/client"
+	"github.com/grip-dev/grip/protocol"
+	"github.com/grip-dev/grip/statedir"
+)
+
+// fakeSnapshot is an extension snapshot reply as the worker builds it:
+// frames of buttons with the kernel's stats, and the worker's clock.
+func fakeSnapshot(frameCount, perFrame int) protocol.SnapshotReply {
+	r := protocol.SnapshotReply{Tab: protocol.TabRef{ID: 5, URL: "http://x/", Title: "X"},
+		Timing: &protocol.ExtTiming{InjectMS: 40, TotalMS: 42}}
+	for f := range frameCount {
+		fr := protocol.ExtFrame{FrameID: f, DocumentID: fmt.Sprintf("DOC%d", f), URL: fmt.Sprintf("http://x/%d", f),
+			Stats: &protocol.FrameStats{Nodes: perFrame * 3, MS: float64(f + 1)}}
+		for i := range perFrame {
+			fr.Elements = append(fr.Elements, protocol.ExtElement{ID: i + 1, Role: "button", Name: fmt.Sprintf("Save item f%d-%d", f, i)})
+		}
+		r.Frames = append(r.Frames, fr)
+	}
+	return r
+}
+
+func connectTo(t testing.TB, dirs statedir.Dirs) *client.Client {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := client.Connect(ctx, client.Options{RuntimeDir: dirs.Runtime, Wait: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// TestSnapshotTimings: the host reports the worker's clock, each frame's
+// walk and its own steps when asked, and nothing when not.
+func TestSnapshotTimings(t *testing.T) {
+	fx, _, dirs := startHost(t, "timings1")
+	fx.mu.Lock()
+	fx.snap = mustJSON(fakeSnapshot(3, 4))
+	fx.mu.Unlock()
+	c := connectTo(t, dirs)
+	ctx := context.Background()
+
+	var plain protocol.Snapshot
+	if err := c.Call(ctx, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: 5}, &plain); err != nil {
+		t.Fatal(err)
+	}
+	if plain.Timings != nil {
+		t.Errorf("timings without asking: %+v", plain.Timings)
+	}
+	var snap protocol.Snapshot
+	if err := c.Call(ctx, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: 5, Timings: true}, &snap); err != nil {
+		t.Fatal(err)
+	}
+	tm := snap.Timings
+	if tm == nil {
+		t.Fatal("no timings")
+	}
+	if tm.Inject != 40 || tm.Worker != 42 {
+		t.Errorf("worker clock inject %v total %v, want 40 and 42", tm.Inject, tm.Worker)
+	}
+	if tm.Extension <= 0 || tm.Bytes == 0 {
+		t.Errorf("extension round trip %v ms, %d bytes", tm.Extension, tm.Bytes)
+	}
+	if len(tm.Frames) != 3 {
+		t.Fatalf("frames %+v", tm.Frames)
+	}
+	for i, f := range tm.Frames {
+		if f.FrameID != i || f.Elements != 4 || f.Nodes != 12 || f.WalkMS != float64(i+1) {
+			t.Errorf("frame %d: %+v", i, f)
+		}
+	}
+}
+
+// BenchmarkSnapshotHostPath times one snapshot through the whole host
+// (socket, native messaging to a fake extension answering a 5,000-element
+// reply in 10 frames, JSON decode, refs, ledger, merge and render, msgpack
+// back) and reports the host's own spans as metrics, medians of the run.
+func BenchmarkSnapshotHostPath(b *testing.B) {
+	fx, _, dirs := startHost(b, "hostpath1")
+	fx.mu.Lock()
+	fx.snap = mustJSON(fakeSnapshot(10, 500))
+	fx.mu.Unlock()
+	c := connectTo(b, dirs)
+	ctx := context.Background()
+	var spans []protocol.SnapshotTimings
+	b.ReportAllocs()
+	for b.Loop() {
+		var snap protocol.Snapshot
+		if err := c.Call(ctx, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: 5, Timings: true}, &snap); err != nil {
+			b.Fatal(err)
+		}
+		spans = append(spans, *snap.Timings)
+	}
+	med := func(get func(protocol.SnapshotTimings) float64) float64 {
+		xs := make([]float64, len(spans))
+		for i, s := range spans {
+			xs[i] = get(s)
+		}
+		return median(xs)
+	}
+	b.ReportMetric(med(func(s protocol.SnapshotTimings) float64 { return s.Extension }), "extension-ms")
+	b.ReportMetric(med(func(s protocol.SnapshotTimings) float64 { return s.Decode }), "decode-ms")
+	b.ReportMetric(med(func(s protocol.SnapshotTimings) float64 { return s.Refs }), "refs-ms")
+	b.ReportMetric(med(func(s protocol.SnapshotTimings) float64 { return s.Ledger }), "ledger-ms")
+	b.ReportMetric(med(func(s protocol.SnapshotTimings) float64 { return s.Render }), "render-ms")
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// TestNavigationStormCoalesced: a page reloading an iframe in a loop sends
+// a navigated event per reload; the host lists the browser's documents at
+// most once at a time, not once per event, and still lists them after the
+// last event.
+func TestNavigationStormCoalesced(t *testing.T) {
+	fx, _, dirs := startHost(t, "storm1")
+	waitPublished(t, dirs, "storm1")
+	before := fx.docs.Load()
+	const events = 300
+	for i := range events {
+		fx.send(protocol.NativeMessage{Type: protocol.MsgEvent, Params: mustJSON(protocol.Event{
+			Kind: protocol.EventNavigated, TabID: 5, FrameID: 3, DocumentID: fmt.Sprintf("D%d", i)})})
+	}
+	// Wait until the listings stop.
+	last, stable := fx.docs.Load(), 0
+	for stable < 10 {
+		time.Sleep(20 * time.Millisecond)
+		if n := fx.docs.Load(); n == last {
+			stable++
+		} else {
+			last, stable = n, 0
+		}
+	}
+	got := last - before
+	if got < 1 {
+		t.Fatal("no listing after the events: refs of gone documents would stay live")
+	}
+	if got > events/10 {
+		t.Errorf("%d events caused %d listings of every document; want them coalesced", events, got)
+	}
+	t.Logf("%d events → %d listings", events, got)
+}

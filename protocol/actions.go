@@ -1,0 +1,87 @@
+package protocol
+
+// Actions understood by OpAct.
+const (
+	ActClick     = "click"
+	ActDblClick  = "dblclick"
+	ActHover     = "hover"
+	ActFocus     = "focus"
+	ActType      = "type"
+	ActFill      = "fill"
+	ActSelect    = "select"
+	ActCheck     = "check"
+	ActUncheck   = "uncheck"
+	ActPress     = "press"
+	ActScroll    = "scroll"
+	ActNavigate  = "navigate"
+	ActBack      = "back"
+	ActForward   = "forward"
+	ActReload    = "reload"
+	ActTabNew    = "tab_new"
+	ActTabClose  = "tab_close"
+	ActTabSelect = "tab_select"
+)
+
+// TargetNeed says whether an action names an element.
+type TargetNeed int
+
+const (
+	TargetNone     TargetNeed = iota // acts on a tab (navigate, back…)
+	TargetOptional                   // an element, else the page (press, scroll)
+	TargetRequired                   // an element
+)
+
+// Action describes one verb of OpAct: what it takes and who carries it out.
+// The host checks requests against it, the CLI builds its commands and
+// usage from it, and the kernel's list of element actions is tested
+// against it, so a new action is added here once.
+type Action struct {
+	Name   string
+	Target TargetNeed
+	// Text names what ActArgs.Text carries in usage lines ("TEXT",
+	// "VALUE", "KEY", "URL"), or is empty when the action takes none.
+	Text string
+	// Trusted says the action has a real mouse or keyboard form for
+	// --trusted; the others stay synthetic in trusted mode.
+	Trusted bool
+	// Ext is the extension request of an action on a whole tab; empty for
+	// actions the kernel runs in the page.
+	Ext string
+	// Help is the one-line description of the usage text.
+	Help string
+}
+
+// Actions is every action, in the order the usage text lists them.
+var Actions = []Action{
+	{Name: ActClick, Target: TargetRequired, Trusted: true, Help: "click an element"},
+	{Name: ActDblClick, Target: TargetRequired, Trusted: true, Help: "double-click an element"},
+	{Name: ActHover, Target: TargetRequired, Trusted: true, Help: "move the mouse over an element"},
+	{Name: ActFocus, Target: TargetRequired, Help: "focus an element"},
+	{Name: ActType, Target: TargetRequired, Text: "TEXT", Trusted: true, Help: "type after what the field holds"},
+	{Name: ActFill, Target: TargetRequired, Text: "TEXT", Trusted: true, Help: "replace what the field holds"},
+	{Name: ActSelect, Target: TargetRequired, Text: "VALUE", Help: "pick an option by value or visible label"},
+	{Name: ActCheck, Target: TargetRequired, Trusted: true, Help: "check a checkbox or radio"},
+	{Name: ActUncheck, Target: TargetRequired, Trusted: true, Help: "uncheck a checkbox"},
+	{Name: ActPress, Target: TargetOptional, Text: "KEY", Trusted: true, Help: "Enter, Tab, Escape, ArrowDown, Control+A…"},
+	{Name: ActScroll, Target: TargetOptional, Help: "scroll an element into view, or the page by a screen"},
+	{Name: ActNavigate, Text: "URL", Ext: ExtNavigate, Help: "open a URL in the tab"},
+	{Name: ActBack, Ext: ExtBack, Help: "go back in the tab's history"},
+	{Name: ActForward, Ext: ExtForward, Help: "go forward in the tab's history"},
+	{Name: ActReload, Ext: ExtReload, Help: "reload the tab"},
+	{Name: ActTabNew, Text: "URL", Ext: ExtTabNew, Help: "open a tab"},
+	{Name: ActTabClose, Ext: ExtTabClose, Help: "close a tab"},
+	{Name: ActTabSelect, Ext: ExtTabSelect, Help: "make a tab the active one"},
+}
+
+// LookupAction returns the action called name.
+func LookupAction(name string) (Action, bool) {
+	for _, a := range Actions {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Action{}, false
+}
+
+// InPage reports whether the kernel carries the action out in a page.
+func (a Action) InPage() bool { return a.Ext == "" }

@@ -1,0 +1,214 @@
+package protocol
+
+import "encoding/json"
+
+// The host↔extension contract: every native-messaging frame is a
+// NativeMessage whose Type is one of the names below and whose Params and
+// Result are the types below, encoded as JSON. extension/router.js switches
+// on exactly the ExtRequests names (a test in this package reads it), and
+// the worker builds the replies these types describe. docs/ARCHITECTURE.md
+// follows one request through both sides.
+
+// Requests the host sends the extension; each has an ID and gets one reply.
+const (
+	ExtTabs       = "tabs"       // TabsParams → TabsResult
+	ExtTabInfo    = "tab_info"   // TabParams → TabRef
+	ExtSnapshot   = "snapshot"   // SnapshotParams → SnapshotReply
+	ExtAct        = "act"        // ActParams → ActReply
+	ExtProbe      = "probe"      // ProbeParams → ProbeReply
+	ExtCDP        = "cdp"        // CDPParams → CDPReply
+	ExtNavigate   = "navigate"   // TabParams (URL set) → TabRef
+	ExtBack       = "back"       // TabParams → TabRef
+	ExtForward    = "forward"    // TabParams → TabRef
+	ExtReload     = "reload"     // TabParams → TabRef
+	ExtTabNew     = "tab_new"    // TabParams (URL, no tab) → Tab
+	ExtTabClose   = "tab_close"  // TabParams → TabRef
+	ExtTabSelect  = "tab_select" // TabParams → TabRef
+	ExtScreenshot = "screenshot" // TabParams → ScreenshotReply
+	ExtDocuments  = "documents"  // no params → DocumentsReply
+	ExtPing       = "ping"       // no params → {ok}
+)
+
+// ExtRequests lists every request the extension must answer.
+var ExtRequests = []string{
+	ExtTabs, ExtTabInfo, ExtSnapshot, ExtAct, ExtProbe, ExtCDP, ExtNavigate, ExtBack, ExtForward,
+	ExtReload, ExtTabNew, ExtTabClose, ExtTabSelect, ExtScreenshot, ExtDocuments, ExtPing,
+}
+
+// Messages that are not requests. The extension opens with MsgHello
+// (ExtensionHello); the host answers MsgWelcome (HostInfo) or MsgRefused
+// (Error) and later sends MsgReply to the extension's own requests. The
+// extension reports browser events with MsgEvent (Event).
+const (
+	MsgHello   = "hello"
+	MsgWelcome = "welcome"
+	MsgRefused = "refused"
+	MsgReply   = "reply"
+	MsgEvent   = "event"
+)
+
+// Requests the extension sends the host for its popup; the host answers
+// with MsgReply.
+const (
+	HostStatus   = "status"   // no params → Status
+	HostSnapshot = "snapshot" // SnapshotArgs → Snapshot
+)
+
+// Event kinds the extension reports.
+const (
+	EventNavigated  = "navigated"   // a frame committed a new document
+	EventTabRemoved = "tab_removed" // a tab closed
+)
+
+// Event is the Params of a MsgEvent.
+type Event struct {
+	Kind       string `json:"kind"`
+	TabID      int    `json:"tabId"`
+	FrameID    int    `json:"frameId,omitempty"`
+	DocumentID string `json:"documentId,omitempty"`
+}
+
+// TabsParams asks for every tab, or only the focused window's active one.
+type TabsParams struct {
+	Active bool `json:"active,omitempty"`
+}
+
+// TabParams names a tab, and the URL of navigate and tab_new.
+type TabParams struct {
+	TabID int    `json:"tabId,omitempty"`
+	URL   string `json:"url,omitempty"`
+}
+
+// SnapshotParams asks for a snapshot of every frame of a tab. KeepSignatures
+// keeps each element's meaning as the agent last saw it (the host's own
+// reads after an action, which the agent does not see).
+type SnapshotParams struct {
+	TabID          int    `json:"tabId"`
+	Mode           string `json:"mode"`
+	KeepSignatures bool   `json:"keepSignatures,omitempty"`
+}
+
+// SnapshotReply is the extension's answer to ExtSnapshot: one entry per frame
+// of the tab, answered or not, and how long the page took.
+type SnapshotReply struct {
+	Tab    TabRef     `json:"tab"`
+	Frames []ExtFrame `json:"frames"`
+	Timing *ExtTiming `json:"timing,omitempty"`
+}
+
+// ExtTiming is the worker's own clock around a snapshot, in milliseconds:
+// InjectMS until every frame answered, TotalMS until the reply was built.
+type ExtTiming struct {
+	InjectMS float64 `json:"injectMs"`
+	TotalMS  float64 `json:"totalMs"`
+}
+
+// ExtFrame is one frame's snapshot. Error is set, and Elements empty, for a
+// frame that did not answer (navigated, not permitted, blank).
+type ExtFrame struct {
+	FrameID    int          `json:"frameId"`
+	DocumentID string       `json:"documentId"`
+	URL        string       `json:"url"`
+	Title      string       `json:"title,omitempty"`
+	Elements   []ExtElement `json:"elements,omitempty"`
+	Stats      *FrameStats  `json:"stats,omitempty"`
+	Error      string       `json:"error,omitempty"`
+}
+
+// ExtElement is one element as the kernel reports it. ID is its local id in
+// its document: the kernel's cache keeps it for the node's whole life.
+type ExtElement struct {
+	ID     int      `json:"id"`
+	Role   string   `json:"role"`
+	Name   string   `json:"name"`
+	Value  *string  `json:"value,omitempty"`
+	States []string `json:"states,omitempty"`
+}
+
+// FrameStats are the kernel's own figures for one frame's walk.
+type FrameStats struct {
+	Nodes int     `json:"nodes"`
+	MS    float64 `json:"ms"`
+}
+
+// ActParams asks the extension to run one action in a page. The element is
+// named either by its identity (DocumentID + LocalID, the ref's key) or by
+// a CSS Chain whose segments but the last select iframes; neither means the
+// page itself (keys, scrolling). Key and Modifiers are press's parsed key.
+type ActParams struct {
+	TabID      int      `json:"tabId"`
+	Action     string   `json:"action"`
+	Text       string   `json:"text,omitempty"`
+	Key        string   `json:"key,omitempty"`
+	Modifiers  []string `json:"modifiers,omitempty"`
+	Trusted    bool     `json:"trusted,omitempty"`
+	DocumentID string   `json:"documentId,omitempty"`
+	FrameID    int      `json:"frameId,omitempty"`
+	LocalID    int      `json:"localId,omitempty"`
+	Chain      []string `json:"chain,omitempty"`
+}
+
+// ActReply is what the page answers after acting: Detail for the agent, and
+// for trusted input the point to press, in the top frame's viewport.
+type ActReply struct {
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail,omitempty"`
+	Point  *Point `json:"point,omitempty"`
+}
+
+// Point is a position in a viewport, in CSS pixels.
+type Point struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
+
+// ProbeParams asks whether Text is on the page (every frame), or whether the
+// element DocumentID + LocalID is still there.
+type ProbeParams struct {
+	TabID      int    `json:"tabId"`
+	Text       string `json:"text,omitempty"`
+	DocumentID string `json:"documentId,omitempty"`
+	LocalID    int    `json:"localId,omitempty"`
+}
+
+// ProbeReply answers ProbeParams.
+type ProbeReply struct {
+	TextFound bool `json:"textFound"`
+	Present   bool `json:"present"`
+}
+
+// CDPParams are Chrome DevTools Protocol commands the extension sends in
+// order through chrome.debugger (trusted input).
+type CDPParams struct {
+	TabID    int          `json:"tabId"`
+	Commands []CDPCommand `json:"commands"`
+}
+
+// CDPCommand is one DevTools Protocol call; Params is a cdproto type.
+type CDPCommand struct {
+	Method string `json:"method"`
+	Params any    `json:"params"`
+}
+
+// CDPReply holds each command's result, in order.
+type CDPReply struct {
+	Results []json.RawMessage `json:"results"`
+}
+
+// ScreenshotReply carries a PNG of the tab's visible part, base64-encoded.
+type ScreenshotReply struct {
+	Tab  TabRef `json:"tab"`
+	Data string `json:"data"`
+}
+
+// LiveDocument is one document alive in the browser.
+type LiveDocument struct {
+	TabID      int    `json:"tabId"`
+	FrameID    int    `json:"frameId"`
+	DocumentID string `json:"documentId"`
+}
+
+// DocumentsReply lists every live document of every tab.
+type DocumentsReply struct {
+	Documents []LiveDocument `json:"documents"`
+}

@@ -2,32 +2,8 @@
 // Actions run the kernel in exactly the document a ref belongs to
 // (documentIds), so they land in that frame or fail; a document that is
 // gone is a refusal, never an action in its successor.
-import { gripKernel } from './kernel.js';
-import { withDeadline } from './snapshot.js';
-import { wireError } from './tabs.js';
-
-/**
- * @param {chrome.scripting.InjectionTarget} target
- * @param {any} req
- */
-async function runKernel(target, req) {
-  let results;
-  try {
-    results = await withDeadline(chrome.scripting.executeScript({ target, world: 'ISOLATED', func: gripKernel, args: [req] }), 'the page');
-  } catch (err) {
-    if (err && /** @type {any} */ (err).code) throw err;
-    const text = String(err && /** @type {any} */ (err).message || err);
-    if (/no document|no frame|frame with id|document with id|cannot access|no tab/i.test(text)) {
-      throw wireError(`the element's document is gone (${text})`, 'document_changed', 'document', 'the page navigated or the frame was removed; take a new snapshot');
-    }
-    throw wireError(text, 'not_actionable', 'document', 'grip cannot act on this page');
-  }
-  const r = results && results[0];
-  if (!r || r.result == null) throw wireError('the page returned nothing', 'document_changed', 'document', 'take a new snapshot');
-  const res = r.result;
-  if (res.error) throw Object.assign(new Error(res.error.message), res.error);
-  return res;
-}
+import { wireError } from './errors.js';
+import { runInDocument, runKernel } from './inject.js';
 
 /**
  * Finds the frame a CSS chain names: every segment but the last selects an
@@ -38,7 +14,7 @@ async function runKernel(target, req) {
 async function resolveChain(tabId, chain) {
   let frameId = 0;
   for (const selector of chain.slice(0, -1)) {
-    const res = await runKernel({ tabId, frameIds: [frameId] }, { op: 'frameId', selector });
+    const res = await runInDocument({ tabId, frameIds: [frameId] }, { op: 'frameId', selector });
     frameId = res.frameId;
   }
   return frameId;
@@ -60,7 +36,7 @@ async function toTopPoint(tabId, frameId, point) {
   while (child !== 0) {
     const parent = parentOf.get(child);
     if (parent === undefined || parent < 0) break;
-    const off = await runKernel({ tabId, frameIds: [parent] }, { op: 'frameOffset', frameId: child });
+    const off = await runInDocument({ tabId, frameIds: [parent] }, { op: 'frameOffset', frameId: child });
     x += off.x;
     y += off.y;
     child = parent;
@@ -89,7 +65,7 @@ export async function act(params) {
     // No element: keyboard and scrolling go to the focused element / page.
     target = { tabId, frameIds: [0] };
   }
-  const res = await runKernel(target, req);
+  const res = await runInDocument(target, req);
   if (params.trusted && res.point) {
     res.point = await toTopPoint(tabId, frameId, res.point);
   }
@@ -101,15 +77,13 @@ export async function probe(params) {
   const { tabId } = params;
   if (params.documentId) {
     try {
-      return await runKernel({ tabId, documentIds: [params.documentId] }, { op: 'probe', id: params.localId });
+      return await runInDocument({ tabId, documentIds: [params.documentId] }, { op: 'probe', id: params.localId });
     } catch (err) {
       if (err && /** @type {any} */ (err).code === 'document_changed') return { present: false, textFound: false };
       throw err;
     }
   }
-  const results = await withDeadline(chrome.scripting.executeScript({
-    target: { tabId, allFrames: true }, world: 'ISOLATED', func: gripKernel, args: [{ op: 'probe', text: params.text }],
-  }), 'the page');
+  const results = await runKernel({ tabId, allFrames: true }, { op: 'probe', text: params.text });
   return { textFound: results.some((r) => r.result && r.result.textFound), present: false };
 }
 

@@ -70,6 +70,9 @@ type Options struct {
 	SkipManifest bool
 	// ExtraFlags are added to the browser's command line.
 	ExtraFlags map[string]any
+	// Extension is loaded instead of the embedded one (e.g. another build,
+	// to compare against); nil loads the embedded extension.
+	Extension fs.FS
 }
 
 // ForMain starts an Env for a package's TestMain, or returns nil (and
@@ -123,7 +126,11 @@ func Start(opt Options) (*Env, error) {
 			return nil, err
 		}
 	}
-	if err := WriteExtension(e.ExtDir); err != nil {
+	if opt.Extension != nil {
+		if err := os.CopyFS(e.ExtDir, opt.Extension); err != nil {
+			return nil, err
+		}
+	} else if err := WriteExtension(e.ExtDir); err != nil {
 		return nil, err
 	}
 	if !opt.SkipManifest {

@@ -7,13 +7,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/grip-dev/grip/internal/browsertest"
 	"github.com/grip-dev/grip/internal/kerneltest"
 )
 
@@ -26,16 +26,6 @@ var (
 	serverURL   string
 )
 
-func findBrowser() string {
-	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
-		return "/usr/bin/chromium"
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	return ""
-}
-
 func TestMain(m *testing.M) {
 	os.Exit(runMain(m))
 }
@@ -45,17 +35,17 @@ func runMain(m *testing.M) int {
 	defer srv.Close()
 	serverURL = srv.URL
 
-	browserPath = findBrowser()
+	browserPath = browsertest.FindBrowser()
 	if browserPath == "" {
-		if os.Getenv("GRIP_REQUIRE_BROWSER") != "" {
-			fmt.Fprintln(os.Stderr, "kernel: GRIP_REQUIRE_BROWSER is set but no chromium was found (/usr/bin/chromium or chromium on PATH)")
+		if os.Getenv(browsertest.RequireEnv) != "" {
+			fmt.Fprintln(os.Stderr, "kerneltest: no Chromium-family browser found and "+browsertest.RequireEnv+" is set; apt-get install chromium")
 			return 1
 		}
 		return m.Run()
 	}
 	profile, err := os.MkdirTemp("", "grip-kernel-test-")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "kernel:", err)
+		fmt.Fprintln(os.Stderr, "kerneltest:", err)
 		return 1
 	}
 	defer os.RemoveAll(profile)
@@ -90,7 +80,7 @@ func runMain(m *testing.M) int {
 func newTab(tb testing.TB, page string) context.Context {
 	tb.Helper()
 	if browserPath == "" {
-		tb.Skip("no chromium (/usr/bin/chromium or chromium on PATH); set GRIP_REQUIRE_BROWSER=1 to fail instead")
+		tb.Skip("no browser installed (set " + browsertest.RequireEnv + "=1 to make this a failure)")
 	}
 	if browserErr != nil {
 		tb.Fatalf("browser did not start: %v", browserErr)

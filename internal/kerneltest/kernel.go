@@ -1,6 +1,6 @@
-// Package kerneltest evaluates grip's in-page kernel (extension/kernel.js)
+// Package kerneltest evaluates grip's in-page kernel (extension/kernel/*.js)
 // in an ordinary page, for tests: the host never runs it itself; the
-// extension injects it into every frame.
+// extension injects its files into every document's isolated world.
 //
 // The kernel answers one request per call: {op:"snapshot"}, {op:"act"},
 // {op:"probe"}, {op:"frameOffset"} and {op:"frameId"}; the reply types below
@@ -9,37 +9,38 @@ package kerneltest
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/grip-dev/grip/extension"
 )
 
 // CacheGlobal is the property of globalThis that holds the kernel's
-// per-document element cache. Every injected function spells it literally.
+// per-document element cache. Every file that names it spells it
+// literally.
 const CacheGlobal = "__gripRefCache__"
 
-const exportPrefix = "export function gripKernel"
+// KernelGlobal is the property of globalThis that holds the kernel's own
+// object (base.js makes it, every other file adds its part).
+const KernelGlobal = "__gripKernel__"
 
-// Source returns the kernel function's source, `function gripKernel(req) {…}`,
-// without the `export` keyword and the file's leading comments.
+// Source returns a JavaScript expression that installs the kernel in the
+// page (its files in injection order, evaluated in the main world here: no
+// chrome.* APIs, so frame ops refuse) and evaluates to its entry point, a
+// function of one request. globalThis.__gripKernel__ holds its parts.
 func Source() string {
-	js := extension.KernelJS
-	if i := strings.Index(js, exportPrefix); i >= 0 {
-		return strings.TrimSpace(js[i+len("export "):])
-	}
-	return js
+	return "(() => {\n" + extension.KernelSource() + "return globalThis." + KernelGlobal + ".run;\n})()"
 }
 
-// Expr returns a JavaScript expression that calls the kernel with req
-// (encoded as JSON) and evaluates to its reply. A req that cannot be encoded
-// gives an expression that evaluates to a bad_request reply.
+// Expr returns a JavaScript expression that installs the kernel afresh,
+// calls it with req (encoded as JSON) and evaluates to its reply. A req that
+// cannot be encoded gives an expression that evaluates to a bad_request
+// reply.
 func Expr(req any) string {
 	b, err := json.Marshal(req)
 	if err != nil {
 		reply, _ := json.Marshal(Reply{Error: &Error{Code: "bad_request", Boundary: "document", Message: "cannot encode the request: " + err.Error()}})
 		return "(" + string(reply) + ")"
 	}
-	return "(" + Source() + ")(" + string(b) + ")"
+	return Source() + "(" + string(b) + ")"
 }
 
 // Element is one element a snapshot reports. ID is the element's local id in
@@ -64,7 +65,7 @@ type Point struct {
 	Y float64 `json:"y"`
 }
 
-// Error is a refusal or failure in the page: a machine code (DESIGN §6), the
+// Error is a refusal or failure in the page: a machine code, the
 // boundary that refused (node, meaning, actionability, point, document) and
 // a message naming the reason.
 type Error struct {

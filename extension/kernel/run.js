@@ -12,6 +12,8 @@
     isDisabled, describe, brief, snapshot, probe, frameOffset, frameIdOf, actionable, done, hoverAt, clickAt,
     mouse, editKind, selectAllIn, caretToEnd, typeInto, selectIn, checkable, setChecked, doScroll, doPress } = K;
 
+  // The actions the page carries out: protocol/actions.go lists the same
+  // ones as in-page actions (a test compares the two lists).
   const NEEDS_NODE = new Set(['click', 'dblclick', 'hover', 'focus', 'type', 'fill', 'select', 'check', 'uncheck']);
   const KNOWN = new Set([...NEEDS_NODE, 'press', 'scroll']);
 

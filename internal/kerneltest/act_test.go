@@ -6,12 +6,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/grip-dev/grip/internal/kerneltest"
 )
 
 // ref snapshots the page and returns the id of [role name].
-func ref(tb testing.TB, ctx context.Context, role, name string) int64 {
+func ref(tb testing.TB, ctx context.Context, role, name string) int {
 	tb.Helper()
 	return mustFind(tb, snap(tb, ctx, "interactive").Elements, role, name).ID
 }
@@ -238,5 +236,3 @@ func TestFrameOpsNeedTheExtension(t *testing.T) {
 }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-
-var _ kerneltest.Reply

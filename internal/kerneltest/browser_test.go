@@ -15,6 +15,7 @@ import (
 
 	"github.com/grip-dev/grip/internal/browsertest"
 	"github.com/grip-dev/grip/internal/kerneltest"
+	"github.com/grip-dev/grip/protocol"
 )
 
 // One browser and one fixture server for the whole package; every test gets
@@ -141,7 +142,7 @@ func act(tb testing.TB, ctx context.Context, req map[string]any) kerneltest.Repl
 }
 
 // find returns the element with that role and name, or nil.
-func find(els []kerneltest.Element, role, name string) *kerneltest.Element {
+func find(els []protocol.ExtElement, role, name string) *protocol.ExtElement {
 	for i := range els {
 		if els[i].Role == role && els[i].Name == name {
 			return &els[i]
@@ -150,7 +151,7 @@ func find(els []kerneltest.Element, role, name string) *kerneltest.Element {
 	return nil
 }
 
-func mustFind(tb testing.TB, els []kerneltest.Element, role, name string) kerneltest.Element {
+func mustFind(tb testing.TB, els []protocol.ExtElement, role, name string) protocol.ExtElement {
 	tb.Helper()
 	e := find(els, role, name)
 	if e == nil {
@@ -159,7 +160,7 @@ func mustFind(tb testing.TB, els []kerneltest.Element, role, name string) kernel
 	return *e
 }
 
-func dump(els []kerneltest.Element) string {
+func dump(els []protocol.ExtElement) string {
 	var b strings.Builder
 	for _, e := range els {
 		fmt.Fprintf(&b, "  %d [%s %q", e.ID, e.Role, e.Name)
@@ -184,7 +185,7 @@ func wantError(tb testing.TB, r kerneltest.Reply, code, boundary, msgPart string
 	if r.Error == nil {
 		tb.Fatalf("want %s/%s error, got %+v", code, boundary, r)
 	}
-	if r.Error.Code != code || r.Error.Boundary != boundary || !strings.Contains(r.Error.Message, msgPart) {
+	if string(r.Error.Code) != code || string(r.Error.Boundary) != boundary || !strings.Contains(r.Error.Message, msgPart) {
 		tb.Fatalf("want %s/%s containing %q, got %s/%s %q", code, boundary, msgPart, r.Error.Code, r.Error.Boundary, r.Error.Message)
 	}
 }

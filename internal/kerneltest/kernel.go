@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 
 	"github.com/grip-dev/grip/extension"
+	"github.com/grip-dev/grip/protocol"
 )
 
 // CacheGlobal is the property of globalThis that holds the kernel's
@@ -37,59 +38,26 @@ func Source() string {
 func Expr(req any) string {
 	b, err := json.Marshal(req)
 	if err != nil {
-		reply, _ := json.Marshal(Reply{Error: &Error{Code: "bad_request", Boundary: "document", Message: "cannot encode the request: " + err.Error()}})
+		reply, _ := json.Marshal(Reply{Error: &protocol.Error{Code: protocol.CodeBadRequest, Boundary: protocol.BoundaryDocument, Message: "cannot encode the request: " + err.Error()}})
 		return "(" + string(reply) + ")"
 	}
 	return Source() + "(" + string(b) + ")"
 }
 
-// Element is one element a snapshot reports. ID is the element's local id in
-// its document: it follows the node for the life of the document.
-type Element struct {
-	ID     int64    `json:"id"`
-	Role   string   `json:"role"`
-	Name   string   `json:"name"`
-	Value  *string  `json:"value,omitempty"`
-	States []string `json:"states,omitempty"`
-}
-
-// Stats are the figures of one in-page snapshot.
-type Stats struct {
-	Nodes int     `json:"nodes"`
-	MS    float64 `json:"ms"`
-}
-
-// Point is a position in the frame's viewport, in CSS pixels.
-type Point struct {
-	X float64 `json:"x"`
-	Y float64 `json:"y"`
-}
-
-// Error is a refusal or failure in the page: a machine code, the
-// boundary that refused (node, meaning, actionability, point, document) and
-// a message naming the reason.
-type Error struct {
-	Code     string `json:"code"`
-	Boundary string `json:"boundary"`
-	Message  string `json:"message"`
-	Hint     string `json:"hint"`
-}
-
-func (e *Error) Error() string { return e.Code + ": " + e.Message }
-
-// Reply is the union of the kernel's replies; which fields are set depends
-// on the op. Error is set on any refusal.
+// Reply is the union of the kernel's replies, in the contract's types
+// (protocol/extension.go); which fields are set depends on the op. Error is
+// set on any refusal.
 type Reply struct {
 	// snapshot
-	URL      string    `json:"url,omitempty"`
-	Title    string    `json:"title,omitempty"`
-	Elements []Element `json:"elements,omitempty"`
-	Stats    *Stats    `json:"stats,omitempty"`
+	URL      string                `json:"url,omitempty"`
+	Title    string                `json:"title,omitempty"`
+	Elements []protocol.ExtElement `json:"elements,omitempty"`
+	Stats    *protocol.FrameStats  `json:"stats,omitempty"`
 	// act
-	OK     bool   `json:"ok,omitempty"`
-	ID     int64  `json:"id,omitempty"`
-	Detail string `json:"detail,omitempty"`
-	Point  *Point `json:"point,omitempty"`
+	OK     bool            `json:"ok,omitempty"`
+	ID     int             `json:"id,omitempty"`
+	Detail string          `json:"detail,omitempty"`
+	Point  *protocol.Point `json:"point,omitempty"`
 	// probe
 	TextFound bool `json:"textFound,omitempty"`
 	Present   bool `json:"present,omitempty"`
@@ -99,5 +67,5 @@ type Reply struct {
 	// frameId
 	FrameID *int `json:"frameId,omitempty"`
 
-	Error *Error `json:"error,omitempty"`
+	Error *protocol.Error `json:"error,omitempty"`
 }

@@ -82,6 +82,7 @@ interface GripKernel {
 
   // states.js
   FORM_TAGS: Set<string>;
+  isSecret(el: Element): boolean;
   valueText(el: Element, role: string): string;
   checkedOf(el: Element, role: string): string;
   isDisabled(el: Element): boolean;

@@ -31,7 +31,6 @@ interface GripKernel {
   attr(el: Element, name: string): string | null;
   hasAttr(el: Element, name: string): boolean;
   attrMemo(on: boolean): void;
-  runtimeApi: any;
   domApi: any;
 
   // cache.js
@@ -100,8 +99,8 @@ interface GripKernel {
   probe(r: { text?: string; id?: number }): { textFound: boolean; present: boolean };
 
   // frames.js
-  frameOffset(r: { frameId?: number }): Point | Failure;
-  frameIdOf(r: { selector?: string }): { frameId: number } | Failure;
+  frameOffset(r: { index?: number }): Point | Failure;
+  frameIndexOf(r: { selector?: string }): { index: number } | Failure;
 
   // acts.js
   actionable(el: Element, needEnabled: boolean): { point: Point } | Failure;

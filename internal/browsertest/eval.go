@@ -152,3 +152,35 @@ func (e *Env) TabURL(t testing.TB, tab int) string {
 
 // Sprint is fmt.Sprint, for building grip arguments.
 func Sprint(v any) string { return fmt.Sprint(v) }
+
+// WorkerTarget returns the target id of grip's service worker.
+func (e *Env) WorkerTarget(t testing.TB) target.ID {
+	t.Helper()
+	infos, err := chromedp.Targets(e.BrowserContext())
+	if err != nil {
+		t.Fatalf("list targets: %v", err)
+	}
+	for _, info := range infos {
+		if info.Type == "service_worker" && strings.HasPrefix(info.URL, "chrome-extension://") && strings.HasSuffix(info.URL, "/background.js") {
+			return info.TargetID
+		}
+	}
+	t.Fatalf("no grip service worker among %d targets", len(infos))
+	return ""
+}
+
+// EvalWorker evaluates expr in grip's service worker (awaiting a promise)
+// and decodes the result into T: how tests reach chrome.* state and the
+// worker's test hooks. It detaches without closing the worker.
+func EvalWorker[T any](t testing.TB, e *Env, expr string) T {
+	t.Helper()
+	sw, cancel := chromedp.NewContext(e.BrowserContext(), chromedp.WithTargetID(e.WorkerTarget(t)), chromedp.WithDetachOnCancel())
+	defer cancel()
+	tctx, tcancel := context.WithTimeout(sw, 20*time.Second)
+	defer tcancel()
+	v, err := chromedp.Run(tctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("eval %s in grip's service worker: %v", expr, err)
+	}
+	return v
+}

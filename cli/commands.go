@@ -295,6 +295,7 @@ func (a *App) printAction(f *flags, what string, res protocol.ActionResult) {
 func cmdWait(ctx context.Context, a *App, argv []string) (bool, error) {
 	f := newFlags(a, "wait")
 	text := f.String("text", "", "wait until this text is on the page")
+	textGone := f.String("text-gone", "", "wait until this text is no longer on the page")
 	gone := f.String("gone", "", "wait until this ref's element is gone")
 	url := f.String("url", "", "wait until the tab's URL is or contains this")
 	ms := f.Int("ms", 0, "just wait this many milliseconds")
@@ -308,16 +309,16 @@ func cmdWait(ctx context.Context, a *App, argv []string) (bool, error) {
 		return *f.json, usagef("wait takes flags only, got %q", pos[0])
 	}
 	n := 0
-	for _, set := range []bool{*text != "", *gone != "", *url != "", *ms > 0} {
+	for _, set := range []bool{*text != "", *textGone != "", *gone != "", *url != "", *ms > 0} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		return *f.json, usagef("give exactly one of --text, --gone, --url, --ms")
+		return *f.json, usagef("give exactly one of --text, --text-gone, --gone, --url, --ms")
 	}
 	var res protocol.ActionResult
-	args := protocol.WaitArgs{Tab: *tab, Text: *text, Gone: *gone, URL: *url, MS: *ms, TimeoutMS: int(timeout.Milliseconds())}
+	args := protocol.WaitArgs{Tab: *tab, Text: *text, TextGone: *textGone, Gone: *gone, URL: *url, MS: *ms, TimeoutMS: int(timeout.Milliseconds())}
 	if err := a.call(ctx, f, protocol.OpWait, args, &res); err != nil {
 		return *f.json, err
 	}

@@ -3,7 +3,7 @@
 // (documentIds), so they land in that frame or fail; a document that is
 // gone is a refusal, never an action in its successor.
 import { wireError } from './errors.js';
-import { runInDocument, runKernel, withDeadline } from './inject.js';
+import { runInDocument, withDeadline } from './inject.js';
 
 /**
  * The document a frame holds now, to pin the next step to it.
@@ -137,21 +137,6 @@ export async function act(params) {
     res.point = await toTopPoint(tabId, frameId, res.point);
   }
   return res;
-}
-
-/** @param {any} params */
-export async function probe(params) {
-  const { tabId } = params;
-  if (params.documentId) {
-    try {
-      return await runInDocument({ tabId, documentIds: [params.documentId] }, { op: 'probe', id: params.localId });
-    } catch (err) {
-      if (err && /** @type {any} */ (err).code === 'document_changed') return { present: false, textFound: false };
-      throw err;
-    }
-  }
-  const results = await runKernel({ tabId, allFrames: true }, { op: 'probe', text: params.text });
-  return { textFound: results.some((r) => r.result && r.result.textFound), present: false };
 }
 
 // Trusted input: the host builds the CDP commands (cdproto types) and we

@@ -17,7 +17,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/grip-dev/grip/client"
 	"github.com/grip-dev/grip/protocol"
@@ -41,16 +40,12 @@ type Options struct {
 	// set and nowhere otherwise (stdout belongs to the MCP messages). It
 	// gets tool names, refs and lengths, never typed text or values.
 	Logger *slog.Logger
-	// GonePoll is how often browser_wait_for re-checks a textGone
-	// condition; zero means 250ms.
-	GonePoll time.Duration
 }
 
 // Server is grip's MCP server: the SDK's server with grip's tools on it.
 type Server struct {
-	sdk      *sdk.Server
-	log      *slog.Logger
-	gonePoll time.Duration
+	sdk *sdk.Server
+	log *slog.Logger
 
 	connect ConnectFunc
 	// mu serialises calls to the host: a client.Session swaps its
@@ -78,10 +73,7 @@ func New(connect ConnectFunc, opt Options) *Server {
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{log: log, connect: connect, gonePoll: opt.GonePoll}
-	if s.gonePoll <= 0 {
-		s.gonePoll = 250 * time.Millisecond
-	}
+	s := &Server{log: log, connect: connect}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "grip", Title: "grip — your own Chrome", Version: version},
 		&sdk.ServerOptions{Instructions: instructions, Logger: log})
 	s.addTools()

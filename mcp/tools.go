@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -480,40 +479,18 @@ func (s *Server) waitFor(ctx context.Context, in waitIn) (*sdk.CallToolResult, e
 	return textResult(frames.ActionText(what, *last)), nil
 }
 
-// waitGone waits until text (or a ref's element) is no longer on the page.
-// The host waits for text to appear; for text to go we probe with a tiny
-// timeout until the probe times out.
+// waitGone waits until text (or a ref's element) is no longer on the page;
+// the page itself watches for it (see host/wait.go).
 func (s *Server) waitGone(ctx context.Context, tab int, text string, timeout time.Duration) (*protocol.ActionResult, error) {
+	args := protocol.WaitArgs{Tab: tab, TextGone: text, TimeoutMS: int(timeout.Milliseconds())}
 	if refLike(text) {
-		var res protocol.ActionResult
-		ref := normRef(strings.TrimPrefix(strings.TrimSpace(text), "@"))
-		args := protocol.WaitArgs{Tab: tab, Gone: ref, TimeoutMS: int(timeout.Milliseconds())}
-		if err := s.call(ctx, protocol.OpWait, args, &res); err != nil {
-			return nil, err
-		}
-		return &res, nil
+		args = protocol.WaitArgs{Tab: tab, Gone: normRef(strings.TrimPrefix(strings.TrimSpace(text), "@")), TimeoutMS: int(timeout.Milliseconds())}
 	}
-	deadline := time.Now().Add(timeout)
-	for {
-		var res protocol.ActionResult
-		err := s.call(ctx, protocol.OpWait, protocol.WaitArgs{Tab: tab, Text: text, TimeoutMS: 1}, &res)
-		if errors.Is(err, &protocol.Error{Code: protocol.CodeTimeout}) {
-			return nil, nil // the probe found no such text: it is gone
-		}
-		if err != nil {
-			return nil, err
-		}
-		if time.Now().After(deadline) {
-			return nil, protocol.Errorf(protocol.CodeTimeout, protocol.BoundaryTask,
-				"raise timeout, or take a snapshot to see what the page shows",
-				"%s was still on the page after %s", strconv.Quote(text), timeout)
-		}
-		select {
-		case <-time.After(s.gonePoll):
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
+	var res protocol.ActionResult
+	if err := s.call(ctx, protocol.OpWait, args, &res); err != nil {
+		return nil, err
 	}
+	return &res, nil
 }
 
 func (s *Server) screenshot(ctx context.Context, in screenshotIn) (*sdk.CallToolResult, error) {

@@ -226,6 +226,7 @@ type ActionResult struct {
 type WaitArgs struct {
 	Tab       int    `json:"tab,omitempty"`
 	Text      string `json:"text,omitempty"`
+	TextGone  string `json:"text_gone,omitempty"`
 	Gone      string `json:"gone,omitempty"`
 	URL       string `json:"url,omitempty"`
 	MS        int    `json:"ms,omitempty"`

@@ -168,14 +168,14 @@ func (a *App) session(ctx context.Context, f *flags) (*client.Session, error) {
 	})
 }
 
-// call runs one socket operation.
-func (a *App) call(ctx context.Context, f *flags, op string, args, result any) error {
+// ops connects to the host and returns its typed operations, and the
+// function that closes the connection.
+func (a *App) ops(ctx context.Context, f *flags) (client.Ops, func(), error) {
 	s, err := a.session(ctx, f)
 	if err != nil {
-		return err
+		return client.Ops{}, nil, err
 	}
-	defer s.Close()
-	return s.Call(ctx, op, args, result)
+	return s.Ops, func() { s.Close() }, nil
 }
 
 // usage is the help text; the actions come from protocol.Actions.

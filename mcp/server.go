@@ -24,9 +24,7 @@ import (
 )
 
 // Caller makes one socket operation; *client.Session satisfies it.
-type Caller interface {
-	Call(ctx context.Context, op string, args, result any) error
-}
+type Caller = client.Caller
 
 // ConnectFunc opens a Caller to the host. It is called on the first tool
 // call and again after the connection was lost.
@@ -48,10 +46,12 @@ type Server struct {
 	log *slog.Logger
 
 	connect ConnectFunc
-	// mu serialises calls to the host: a client.Session swaps its
-	// connection when it reconnects and is not safe for concurrent use.
+	// mu serialises calls to the host and guards connecting on the first
+	// one and again after a loss.
 	mu sync.Mutex
 	c  Caller // guarded by mu; nil until the first call or after a loss
+	// ops are the client's typed operations over call.
+	ops client.Ops
 }
 
 // Serve runs grip's MCP server on in/out (newline-delimited JSON-RPC)
@@ -74,6 +74,7 @@ func New(connect ConnectFunc, opt Options) *Server {
 		version = "dev"
 	}
 	s := &Server{log: log, connect: connect}
+	s.ops = client.Ops{Caller: client.CallerFunc(s.call)}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "grip", Title: "grip — your own Chrome", Version: version},
 		&sdk.ServerOptions{Instructions: instructions, Logger: log})
 	s.addTools()

@@ -209,8 +209,8 @@ func (s *Server) snapshot(ctx context.Context, in snapshotIn) (*sdk.CallToolResu
 	if args.Mode == "" {
 		args.Mode = protocol.ModeInteractive
 	}
-	var snap protocol.Snapshot
-	if err := s.call(ctx, protocol.OpSnapshot, args, &snap); err != nil {
+	snap, err := s.ops.Snapshot(ctx, args)
+	if err != nil {
 		return nil, err
 	}
 	return textResult(snap.Text), nil
@@ -229,9 +229,11 @@ func (s *Server) doAct(ctx context.Context, args protocol.ActArgs) (protocol.Act
 	if args.Snapshot {
 		args.Budget = budgetOr(args.Budget)
 	}
-	var res protocol.ActionResult
-	err := s.call(ctx, protocol.OpAct, args, &res)
-	return res, err
+	res, err := s.ops.Act(ctx, args)
+	if err != nil {
+		return protocol.ActionResult{}, err
+	}
+	return *res, nil
 }
 
 // actArgs builds the common part of an action on a target.
@@ -384,11 +386,7 @@ func (s *Server) tabs(ctx context.Context, in tabsIn) (*sdk.CallToolResult, erro
 }
 
 func (s *Server) listTabs(ctx context.Context) ([]protocol.Tab, error) {
-	var res protocol.TabsResult
-	if err := s.call(ctx, protocol.OpTabs, struct{}{}, &res); err != nil {
-		return nil, err
-	}
-	return res.Tabs, nil
+	return s.ops.Tabs(ctx)
 }
 
 // pickTab turns index or tab into a tab id; 0 means the active tab.
@@ -440,8 +438,7 @@ func (s *Server) waitFor(ctx context.Context, in waitIn) (*sdk.CallToolResult, e
 		if ms < 1 {
 			ms = 1
 		}
-		var res protocol.ActionResult
-		if err := s.call(ctx, protocol.OpWait, protocol.WaitArgs{Tab: in.Tab, MS: ms}, &res); err != nil {
+		if _, err := s.ops.Wait(ctx, protocol.WaitArgs{Tab: in.Tab, MS: ms}); err != nil {
 			return nil, err
 		}
 		done = append(done, fmt.Sprintf("waited %gs", in.Time))
@@ -465,11 +462,11 @@ func (s *Server) waitFor(ctx context.Context, in waitIn) (*sdk.CallToolResult, e
 			continue
 		}
 		c.args.Tab, c.args.TimeoutMS = in.Tab, int(timeout.Milliseconds())
-		var res protocol.ActionResult
-		if err := s.call(ctx, protocol.OpWait, c.args, &res); err != nil {
+		res, err := s.ops.Wait(ctx, c.args)
+		if err != nil {
 			return nil, err
 		}
-		last = &res
+		last = res
 		done = append(done, c.what)
 	}
 	what := "Done: " + strings.Join(done, ", ")
@@ -486,16 +483,12 @@ func (s *Server) waitGone(ctx context.Context, tab int, text string, timeout tim
 	if refLike(text) {
 		args = protocol.WaitArgs{Tab: tab, Gone: normRef(strings.TrimPrefix(strings.TrimSpace(text), "@")), TimeoutMS: int(timeout.Milliseconds())}
 	}
-	var res protocol.ActionResult
-	if err := s.call(ctx, protocol.OpWait, args, &res); err != nil {
-		return nil, err
-	}
-	return &res, nil
+	return s.ops.Wait(ctx, args)
 }
 
 func (s *Server) screenshot(ctx context.Context, in screenshotIn) (*sdk.CallToolResult, error) {
-	var res protocol.ScreenshotResult
-	if err := s.call(ctx, protocol.OpScreenshot, protocol.ScreenshotArgs{Tab: in.Tab}, &res); err != nil {
+	res, err := s.ops.Screenshot(ctx, in.Tab)
+	if err != nil {
 		return nil, err
 	}
 	return &sdk.CallToolResult{Content: []sdk.Content{

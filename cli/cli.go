@@ -156,8 +156,10 @@ func (f *flags) parse(args []string) ([]string, error) {
 }
 
 // session connects to the host, waiting up to --wait for one.
+// A host that warns (an extension from another build) says so on stderr,
+// where it cannot spoil --json output.
 func (a *App) session(ctx context.Context, f *flags) (*client.Session, error) {
-	return client.NewSession(ctx, client.Options{
+	s, err := client.NewSession(ctx, client.Options{
 		Profile: *f.profile,
 		Wait:    *f.wait,
 		Waiting: func(msg string) {
@@ -166,6 +168,10 @@ func (a *App) session(ctx context.Context, f *flags) (*client.Session, error) {
 			}
 		},
 	})
+	if err == nil && s.Info().Warning != "" {
+		fmt.Fprintln(a.Stderr, "grip: warning: "+s.Info().Warning)
+	}
+	return s, err
 }
 
 // ops connects to the host and returns its typed operations, and the

@@ -52,6 +52,17 @@ type Server struct {
 	c  Caller // guarded by mu; nil until the first call or after a loss
 	// ops are the client's typed operations over call.
 	ops client.Ops
+	// warning is the connected host's warning, not yet shown; guarded by mu.
+	warning string
+}
+
+// takeWarning returns the host's warning once.
+func (s *Server) takeWarning() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.warning
+	s.warning = ""
+	return w
 }
 
 // Serve runs grip's MCP server on in/out (newline-delimited JSON-RPC)
@@ -122,6 +133,11 @@ func (s *Server) call(ctx context.Context, op string, args, result any) error {
 			return err
 		}
 		s.c = c
+		// A host that warns (an extension from another build) is said
+		// once, in the next tool result.
+		if h, ok := c.(interface{ Info() protocol.HostInfo }); ok && h.Info().Warning != "" {
+			s.warning = h.Info().Warning
+		}
 	}
 	s.log.Debug("call", append([]any{"op", op}, argAttrs(args)...)...)
 	err := s.c.Call(ctx, op, args, result)

@@ -191,7 +191,10 @@ func addTool[In any](s *Server, t *sdk.Tool, tweak func(map[string]*jsonschema.S
 		res, err := h(ctx, in)
 		if err != nil {
 			s.log.Debug("tool refused", "tool", t.Name, "err", err)
-			return toolError(err), nil, nil
+			res = toolError(err)
+		}
+		if w := s.takeWarning(); w != "" {
+			res.Content = append([]sdk.Content{&sdk.TextContent{Text: "Warning: " + w}}, res.Content...)
 		}
 		return res, nil, nil
 	})

@@ -57,6 +57,10 @@ func cmdTabs(ctx context.Context, a *App, args []string) (bool, error) {
 		if t.Active {
 			mark = "*"
 		}
+		if t.Blocked {
+			fmt.Fprintf(a.Stdout, "%s %d\t(blocked by the policy)\n", mark, t.ID)
+			continue
+		}
 		fmt.Fprintf(a.Stdout, "%s %d\t%s\t%s\n", mark, t.ID, t.Title, t.URL)
 	}
 	return false, nil

@@ -85,8 +85,10 @@ func Run(ctx context.Context, env Env) Report {
 		r.add(c)
 	}
 	r.add(checkHostLog(env))
+	pol := checkPolicy(env)
+	r.add(pol)
 
-	r.OK = exe.OK && manifestsOK && connected
+	r.OK = exe.OK && manifestsOK && connected && pol.OK
 	return r
 }
 

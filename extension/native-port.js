@@ -5,6 +5,7 @@
 // profile id and the last errors live in chrome.storage.
 import { handleHostRequest } from './router.js';
 import { recordError, getProfileId } from './state.js';
+import { helloState } from './user-state.js';
 
 export const HOST_NAME = 'dev.grip.host';
 export const PROTOCOL = 1;
@@ -39,6 +40,7 @@ async function connect() {
   connecting = true;
   try {
     const profile = await getProfileId();
+    const user = await helloState(); // the pause and shared tabs, before any agent can reach a host
     const p = chrome.runtime.connectNative(HOST_NAME);
     port = p;
     p.onMessage.addListener((msg) => onMessage(p, msg));
@@ -50,6 +52,7 @@ async function connect() {
         profile,
         extension_version: chrome.runtime.getManifest().version,
         browser: navigator.userAgent,
+        ...user,
       },
     });
     setState('connecting', '');

@@ -62,7 +62,9 @@ const readPopupJS = `(() => {
 })()`
 
 // openPopup opens the extension's popup page as a tab whose snapshot
-// button reads tab, and returns its URL.
+// button reads tab, and returns its URL. It opens it through the DevTools
+// protocol, as a person would by hand: agents cannot open or read grip's
+// own pages (the policy's built-in rule), or they could click Allow.
 func openPopup(t *testing.T, tab int) string {
 	t.Helper()
 	id, err := manifest.ExtensionID(extension.ManifestJSON)
@@ -70,17 +72,23 @@ func openPopup(t *testing.T, tab int) string {
 		t.Fatal(err)
 	}
 	url := fmt.Sprintf("chrome-extension://%s/popup.html?tab=%d", id, tab)
-	var res protocol.ActionResult
-	if code := env.GripJSON(t, &res, "tabs", "new", url); code != 0 || res.Tab.ID == 0 {
-		t.Fatalf("grip tabs new %s: exit %d: %+v", url, code, res)
-	}
-	popupTab := res.Tab.ID
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		env.Grip(ctx, "tabs", "close", fmt.Sprint(popupTab))
-	})
+	openCDPTab(t, url)
 	return url
+}
+
+// openCDPTab opens url in a new tab through the DevTools protocol, not
+// through grip; the tab closes at the end of the test.
+func openCDPTab(t *testing.T, url string) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(env.BrowserContext())
+	nctx, ncancel := context.WithTimeout(ctx, 30*time.Second)
+	defer ncancel()
+	if _, err := chromedp.Run(nctx, chromedp.Navigate(url)); err != nil {
+		cancel()
+		t.Fatalf("open %s: %v", url, err)
+	}
+	t.Cleanup(cancel) // closes the tab
+	return ctx
 }
 
 // waitPopup re-reads the popup until ok accepts what it shows.

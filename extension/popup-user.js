@@ -55,8 +55,6 @@ function logText(e) {
   return `${when} ${what} — ${outcome} (${e.client})`;
 }
 
-let paused = false;
-let shared = false;
 let tabId = 0;
 
 async function refresh() {
@@ -71,8 +69,8 @@ async function refresh() {
     return;
   }
   if (!v) return;
-  paused = !!v.paused;
-  shared = !!v.shared;
+  const paused = !!v.paused;
+  const shared = !!v.shared;
   const state = el('pause-state');
   state.textContent = paused ? 'agents paused' : 'agents may act';
   state.className = 'state ' + (paused ? 'paused' : 'connected');
@@ -170,9 +168,11 @@ async function answer(id, allowed) {
   }
 }
 
+// The button does what its label says, even if the state changed since
+// it was drawn (grip pause or resume meanwhile).
 el('pause').addEventListener('click', async () => {
   try {
-    await ask({ type: 'set_paused', paused: !paused });
+    await ask({ type: 'set_paused', paused: el('pause').textContent === 'Pause agents' });
   } catch (err) {
     el('policy-error').hidden = false;
     el('policy-error').textContent = `pause: ${err && /** @type {any} */ (err).message || err}`;
@@ -182,7 +182,7 @@ el('pause').addEventListener('click', async () => {
 
 el('share').addEventListener('click', async () => {
   try {
-    await ask({ type: 'share', tabId, shared: !shared });
+    await ask({ type: 'share', tabId, shared: el('share').textContent === 'Let agents use this tab' });
   } catch (err) {
     el('policy-error').hidden = false;
     el('policy-error').textContent = `share: ${err && /** @type {any} */ (err).message || err}`;

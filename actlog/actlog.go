@@ -182,13 +182,14 @@ func (l *Log) Recent(q Query) []Entry {
 	return out
 }
 
-// CountOthers counts the entries kept in memory for tabs other than tab.
+// CountOthers counts the entries kept in memory for tabs other than tab
+// (entries of no tab, such as a pause, are not counted).
 func (l *Log) CountOthers(tab int) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	n := 0
 	for _, e := range l.entries {
-		if e.Tab != tab {
+		if e.Tab != tab && e.Tab != 0 {
 			n++
 		}
 	}

@@ -105,7 +105,11 @@ func (h *Host) serve(ctx context.Context, req protocol.Request) (any, error) {
 			return nil, err
 		}
 		args.Tab = tab
-		return h.dispatchWith(ctx, req, args)
+		res, err := h.dispatchWith(ctx, req, args)
+		if r, ok := res.(*protocol.ActionResult); ok && r != nil {
+			h.maskResult(r) // the page may have gone to a blocked site meanwhile
+		}
+		return res, err
 	case protocol.OpScreenshot:
 		var args protocol.ScreenshotArgs
 		if err := decodeArgs(req.Args, &args); err != nil {
@@ -116,7 +120,14 @@ func (h *Host) serve(ctx context.Context, req protocol.Request) (any, error) {
 			return nil, err
 		}
 		args.Tab = tab
-		return h.dispatchWith(ctx, req, args)
+		res, err := h.dispatchWith(ctx, req, args)
+		if r, ok := res.(*protocol.ScreenshotResult); ok && r != nil {
+			// The page may have gone to a blocked site after the check.
+			if d := u.policy.Current().Decide(r.Tab.URL); d.Rule == policy.Block {
+				return nil, h.refuseBlocked(originOf(r.Tab.URL), d)
+			}
+		}
+		return res, err
 	case protocol.OpAct:
 		return h.guardAct(ctx, req)
 	}
@@ -247,7 +258,7 @@ func (h *Host) guardAct(ctx context.Context, req protocol.Request) (any, error) 
 	rec.Outcome = "ok"
 	if err != nil {
 		rec.Outcome = string(protocol.AsError(err).Code)
-	} else if r, ok := res.(*protocol.ActionResult); ok {
+	} else if r, ok := res.(*protocol.ActionResult); ok && r != nil {
 		if rec.Tab == 0 {
 			rec.Tab = r.Tab.ID
 		}
@@ -353,7 +364,7 @@ func (h *Host) guardedAct(ctx context.Context, req protocol.Request, spec protoc
 	}
 	res, err := h.dispatchWith(ctx, req, *args)
 	if err == nil && spec.Name == protocol.ActTabNew {
-		if r, ok := res.(*protocol.ActionResult); ok && r.Tab.ID > 0 {
+		if r, ok := res.(*protocol.ActionResult); ok && r != nil && r.Tab.ID > 0 {
 			// A tab an agent opened is one it may use in the shared mode.
 			u.share(r.Tab.ID, true)
 			rec.Tab = r.Tab.ID

@@ -418,6 +418,10 @@ func tabsText(list []protocol.Tab) string {
 		if t.Active {
 			mark = " (active)"
 		}
+		if t.Blocked {
+			fmt.Fprintf(&b, "- %d: tab %d%s · blocked by the person's policy\n", i, t.ID, mark)
+			continue
+		}
 		fmt.Fprintf(&b, "- %d: tab %d%s · %s · %s\n", i, t.ID, mark, t.Title, t.URL)
 	}
 	return b.String()

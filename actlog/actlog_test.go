@@ -19,17 +19,18 @@ func TestAddRecentAndReadBack(t *testing.T) {
 		t.Fatalf("new log holds %v", got)
 	}
 	for i := 1; i <= 5; i++ {
-		e := Entry{Tab: i % 2, Action: "click", Target: fmt.Sprintf("@e%d: [button 'B%d']", i, i), Outcome: "ok", Client: "cli"}
+		e := Entry{Tab: i%2 + 1, Action: "click", Target: fmt.Sprintf("@e%d: [button 'B%d']", i, i), Outcome: "ok", Client: "cli"}
 		if err := l.Add(e); err != nil {
 			t.Fatal(err)
 		}
 	}
-	tab1 := l.Recent(Query{Tab: 1, Limit: 2})
-	if len(tab1) != 2 || tab1[0].Target != "@e3: [button 'B3']" || tab1[1].Target != "@e5: [button 'B5']" {
-		t.Errorf("Recent(tab 1, 2) = %+v", tab1)
+	tab2 := l.Recent(Query{Tab: 2, Limit: 2})
+	if len(tab2) != 2 || tab2[0].Target != "@e3: [button 'B3']" || tab2[1].Target != "@e5: [button 'B5']" {
+		t.Errorf("Recent(tab 2, 2) = %+v", tab2)
 	}
-	if n := l.CountOthers(1); n != 2 {
-		t.Errorf("CountOthers(1) = %d", n)
+	l.Add(Entry{Action: "pause", Outcome: "ok", Client: "cli"}) // no tab
+	if n := l.CountOthers(2); n != 2 {
+		t.Errorf("CountOthers(2) = %d, want tab 1's two", n)
 	}
 	fi, err := os.Stat(l.Path())
 	if err != nil || fi.Mode().Perm() != 0o600 {
@@ -44,7 +45,7 @@ func TestAddRecentAndReadBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	all := again.Recent(Query{})
-	if len(all) != 5 || all[4].Target != "@e5: [button 'B5']" || all[0].Time.IsZero() {
+	if len(all) != 6 || all[4].Target != "@e5: [button 'B5']" || all[0].Time.IsZero() {
 		t.Errorf("read back %+v", all)
 	}
 }

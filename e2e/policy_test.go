@@ -674,3 +674,17 @@ func clickAnswer(t *testing.T, url, q string, allow bool) {
 		t.Fatalf("no question %q to answer", q)
 	}
 }
+
+// An action through grip mcp is recorded under the MCP client's own name,
+// from its initialize.
+func TestLogNamesTheMCPClient(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, snap := openAct(t)
+	m := startMCP(t)
+	m.must("browser_click", map[string]any{"ref": mustRef(t, snap, "button", "Alpha"), "element": "Alpha"})
+	var lg protocol.LogResult
+	env.GripJSON(t, &lg, "log", "--tab", fmt.Sprint(tab), "--limit", "1")
+	if len(lg.Entries) != 1 || lg.Entries[0].Client != "grip-e2e" || lg.Entries[0].Action != "click" {
+		t.Errorf("log %+v, want the click by the MCP client grip-e2e", lg.Entries)
+	}
+}

@@ -57,10 +57,6 @@ type Server struct {
 	// connection when it reconnects and is not safe for concurrent use.
 	mu sync.Mutex
 	c  Caller // guarded by mu; nil until the first call or after a loss
-	// client is the MCP client's name from its initialize, which the
-	// host records with every action (its log of what agents did);
-	// guarded by mu.
-	client string
 }
 
 // Serve runs grip's MCP server on in/out (newline-delimited JSON-RPC)
@@ -87,7 +83,7 @@ func New(connect ConnectFunc, opt Options) *Server {
 		s.gonePoll = 250 * time.Millisecond
 	}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "grip", Title: "grip — your own Chrome", Version: version},
-		&sdk.ServerOptions{Instructions: instructions, Logger: log, InitializedHandler: s.initialized})
+		&sdk.ServerOptions{Instructions: instructions, Logger: log})
 	s.addTools()
 	return s
 }
@@ -127,7 +123,7 @@ func (s *Server) call(ctx context.Context, op string, args, result any) error {
 	defer s.mu.Unlock()
 	if s.c == nil {
 		s.log.Debug("connecting to the grip host")
-		c, err := s.connect(context.WithValue(ctx, clientNameKey{}, s.client))
+		c, err := s.connect(ctx) // ctx names the MCP client: see addTool
 		if err != nil {
 			s.log.Debug("connect failed", "err", err)
 			return err
@@ -145,19 +141,19 @@ func (s *Server) call(ctx context.Context, op string, args, result any) error {
 	return err
 }
 
-// initialized keeps the client's name from its initialize.
-func (s *Server) initialized(_ context.Context, req *sdk.InitializedRequest) {
+type clientNameKey struct{}
+
+// withClientName puts the name the MCP client gave in its initialize into
+// ctx, for ClientName.
+func withClientName(ctx context.Context, req *sdk.CallToolRequest) context.Context {
 	if req == nil || req.Session == nil {
-		return
+		return ctx
 	}
 	if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
-		s.mu.Lock()
-		s.client = p.ClientInfo.Name
-		s.mu.Unlock()
+		return context.WithValue(ctx, clientNameKey{}, p.ClientInfo.Name)
 	}
+	return ctx
 }
-
-type clientNameKey struct{}
 
 // ClientName is the MCP client's name (from its initialize) in the
 // context a ConnectFunc is called with, "mcp" when it gave none: the

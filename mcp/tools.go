@@ -187,8 +187,9 @@ func addTool[In any](s *Server, t *sdk.Tool, tweak func(map[string]*jsonschema.S
 		tweak(schema.Properties)
 	}
 	t.InputSchema = schema
-	sdk.AddTool(s.sdk, t, func(ctx context.Context, _ *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+	sdk.AddTool(s.sdk, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
 		s.log.Debug("tool", append([]any{"tool", t.Name}, argAttrs(in)...)...)
+		ctx = withClientName(ctx, req) // the host records who acted
 		res, err := h(ctx, in)
 		if err != nil {
 			s.log.Debug("tool refused", "tool", t.Name, "err", err)

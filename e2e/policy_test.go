@@ -517,7 +517,7 @@ func TestLogHoldsNoTypedText(t *testing.T) {
 	}
 
 	// The latest first.
-	v := waitPopupUser(t, url, "this tab's latest actions", func(v userView) bool { return len(v.Log) >= 4 })
+	v := waitPopupUser(t, url, "this tab's latest actions", func(v userView) bool { return len(v.Log) >= 4 && strings.Contains(v.Log[0], "select") })
 	if !strings.Contains(v.Log[3], "fill "+name+": [textbox 'Name'] — ok (cli)") || !strings.Contains(v.Log[0], "select") {
 		t.Errorf("popup's log %q", v.Log)
 	}

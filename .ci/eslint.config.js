@@ -1,4 +1,5 @@
-// Flat eslint config for the extension (plain JavaScript, ES modules).
+// Flat eslint config for the extension (plain JavaScript: ES modules in the
+// service worker and the popup, classic scripts for the in-page kernel).
 import js from '@eslint/js';
 import globals from 'globals';
 
@@ -18,6 +19,20 @@ export default [
         { property: 'outerHTML', message: 'build DOM with textContent and createElement' }],
       'no-eval': 'error',
       'no-implied-eval': 'error',
+    },
+  },
+  {
+    // The in-page kernel: classic scripts injected in order into a page's
+    // isolated world, each adding its part to globalThis.__gripKernel__ and
+    // declaring nothing else globally.
+    files: ['extension/kernel/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { ...globals.browser },
+    },
+    rules: {
+      'no-implicit-globals': 'error',
+      strict: ['error', 'function'],
     },
   },
 ];

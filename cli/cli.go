@@ -15,13 +15,15 @@ import (
 	"time"
 
 	"github.com/grip-dev/grip/client"
+	"github.com/grip-dev/grip/internal/version"
 	"github.com/grip-dev/grip/protocol"
 )
 
-// Version is grip's release, shown by the host and the CLI.
-var Version = "0.1.0"
+// Version is this grip's version (internal/version): `grip --version`
+// prints it and the host reports it as host_version, so the two agree.
+var Version = version.String()
 
-// Exit codes (DESIGN §7).
+// Exit codes: 0 ok, 1 a refused or failed action, 2 a usage error.
 const (
 	ExitOK      = 0
 	ExitFailed  = 1
@@ -59,7 +61,7 @@ func (a *App) Run(ctx context.Context) int {
 		return ExitOK
 	}
 	if a.Args[0] == "version" || a.Args[0] == "--version" {
-		fmt.Fprintf(a.Stdout, "grip %s (protocol %d)\n", Version, protocol.Version)
+		fmt.Fprint(a.Stdout, versionLine())
 		return ExitOK
 	}
 	cmd, ok := commands[a.Args[0]]
@@ -70,7 +72,14 @@ func (a *App) Run(ctx context.Context) int {
 	return a.finish(cmd(ctx, a, a.Args[1:]))
 }
 
-// finish prints an error the way DESIGN §7a says and picks the exit code.
+// versionLine is what `grip --version` prints: the version the host
+// reports as host_version, and the socket protocol it speaks.
+func versionLine() string {
+	return fmt.Sprintf("grip %s (protocol %d)\n", Version, protocol.Version)
+}
+
+// finish prints an error (JSON on stdout with --json, else one line on
+// stderr: "grip: <code>: <message> (<hint>)") and picks the exit code.
 func (a *App) finish(jsonOut bool, err error) int {
 	if err == nil {
 		return ExitOK
@@ -190,11 +199,13 @@ Acting (a target is a ref @eN, a CSS selector, or a frame chain "iframe >>> sel"
   Action flags: --tab ID, --epoch N, --trusted, --snapshot; scroll also --up
 Setting up:
   grip install [--browser chrome|chromium|edge|brave|vivaldi|all] [--user-data-dir DIR]
-  grip uninstall | grip doctor | grip status
+  sudo grip install --system [--browser …]    Linux: every user, no Developer mode
+  grip uninstall [--system] | grip doctor | grip status
   grip demo [--headed] [--browser-path PATH]   see it work on a bundled site
   grip launch [--headed] [--profile-dir DIR] [--detach] [--no-sandbox] [URL]
                                                a separate Chromium with grip connected
   grip mcp                                     MCP server on stdio for agent runners
+  grip --version                               this grip's version (the host reports the same)
 You stay in charge:
   grip pause | grip resume                     refuse every agent action / allow again (resume asks in the browser)
   grip log [--tab ID] [--limit N]              what agents did: time, tab, site, action, outcome, client

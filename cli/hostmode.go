@@ -12,6 +12,7 @@ import (
 
 	"github.com/grip-dev/grip/extension"
 	"github.com/grip-dev/grip/host"
+	"github.com/grip-dev/grip/install"
 	"github.com/grip-dev/grip/manifest"
 	"github.com/grip-dev/grip/statedir"
 )
@@ -59,14 +60,19 @@ func (a *App) runHost(ctx context.Context) int {
 }
 
 // allowedExtensionIDs are the IDs that may start the host: the embedded
-// extension's, plus any listed in GRIP_EXTENSION_IDS (comma-separated)
-// for a build of the extension with another key.
+// extension's, the one `grip install --system` packed for this machine
+// (named by a root-owned system receipt), plus any listed in
+// GRIP_EXTENSION_IDS (comma-separated) for a build of the extension with
+// another key.
 func allowedExtensionIDs(getenv func(string) string) ([]string, error) {
 	id, err := manifest.ExtensionID(extension.ManifestJSON)
 	if err != nil {
 		return nil, err
 	}
 	ids := []string{id}
+	if sys := install.SystemExtensionID(""); sys != "" && sys != id {
+		ids = append(ids, sys)
+	}
 	for _, extra := range splitList(getenv("GRIP_EXTENSION_IDS")) {
 		if manifest.ValidExtensionID(extra) {
 			ids = append(ids, extra)

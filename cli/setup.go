@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 
 	"github.com/grip-dev/grip/client"
 	"github.com/grip-dev/grip/doctor"
@@ -48,12 +49,19 @@ func cmdInstall(ctx context.Context, a *App, argv []string) (bool, error) {
 	var browsers stringList
 	f.Var(&browsers, "browser", "chrome, chromium, edge, brave, vivaldi or all (repeatable; default: the detected ones)")
 	udd := f.String("user-data-dir", "", "also install for a browser started with this --user-data-dir")
+	system := f.Bool("system", false, "install for every user of this Linux machine, without Developer mode (needs root)")
 	pos, err := f.parse(argv)
 	if err != nil {
 		return *f.json, err
 	}
 	if len(pos) > 0 {
 		return *f.json, usagef("install takes flags only, got %q", pos[0])
+	}
+	if *system {
+		if *udd != "" {
+			return *f.json, usagef("--system installs for every profile; --user-data-dir does not go with it")
+		}
+		return *f.json, a.installSystem(browsers, *f.json)
 	}
 	opt, err := installOptions(browsers, *udd)
 	if err != nil {
@@ -80,14 +88,27 @@ func cmdUninstall(ctx context.Context, a *App, argv []string) (bool, error) {
 	var browsers stringList
 	f.Var(&browsers, "browser", "only these browsers (repeatable)")
 	udd := f.String("user-data-dir", "", "the custom profile folder install was given")
+	system := f.Bool("system", false, "remove what `grip install --system` wrote (needs root)")
 	if _, err := f.parse(argv); err != nil {
 		return *f.json, err
 	}
-	opt, err := installOptions(browsers, *udd)
-	if err != nil {
-		return *f.json, err
+	var removed []string
+	var err error
+	if *system {
+		if len(browsers) > 0 || *udd != "" {
+			return *f.json, usagef("uninstall --system removes the system-wide install for every browser; --browser and --user-data-dir do not go with it")
+		}
+		if err := needRoot(runtime.GOOS, os.Geteuid(), "uninstall"); err != nil {
+			return *f.json, err
+		}
+		removed, err = install.UninstallSystem(install.SystemOptions{GOOS: runtime.GOOS})
+	} else {
+		opt, oerr := installOptions(browsers, *udd)
+		if oerr != nil {
+			return *f.json, oerr
+		}
+		removed, err = install.Uninstall(opt)
 	}
-	removed, err := install.Uninstall(opt)
 	var warning string
 	if err != nil {
 		if !errors.Is(err, install.ErrLeftAlone) {
@@ -155,3 +176,72 @@ func cmdDoctor(ctx context.Context, a *App, argv []string) (bool, error) {
 // errSilent fails the command (exit 1) without printing anything more:
 // the command already said what is wrong.
 var errSilent = errors.New("")
+
+// needRoot refuses a system-wide install or uninstall on an OS that has
+// none, or when not running as root (euid), saying how to run it.
+func needRoot(goos string, euid int, verb string) error {
+	if goos != "linux" {
+		return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryHost,
+			"run `grip install` and load the extension unpacked (chrome://extensions → Developer mode → Load unpacked)",
+			"grip %s --system is Linux-only: Chrome on %s installs extensions from outside the Chrome Web Store only by enterprise policy", verb, goos)
+	}
+	if euid == 0 {
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		exe = "grip"
+	}
+	return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryHost,
+		"run: sudo "+exe+" "+verb+" --system",
+		"grip %s --system writes to /etc, /opt, /usr/lib and /var/lib, which needs root", verb)
+}
+
+// installSystem is `grip install --system`.
+func (a *App) installSystem(browsers []string, jsonOut bool) error {
+	if err := needRoot(runtime.GOOS, os.Geteuid(), "install"); err != nil {
+		return err
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	res, err := install.InstallSystem(install.SystemOptions{
+		Browsers: browsers, HostPath: exe, ExtensionFS: extension.Files(), GOOS: runtime.GOOS,
+	})
+	if err != nil {
+		if errors.Is(err, install.ErrUnknownBrowser) {
+			return usagef("%v", err)
+		}
+		return protocol.Errorf(protocol.CodeNoBrowser, protocol.BoundaryHost,
+			"install Chromium, Chrome, Edge, Brave or Vivaldi from its Linux package, or name one with --browser", "%v", err)
+	}
+	if jsonOut {
+		a.printJSON(res)
+	} else {
+		fmt.Fprint(a.Stdout, systemText(res))
+	}
+	return nil
+}
+
+// systemText renders a system-wide install for a person: what was written,
+// then what each user will see and do.
+func systemText(r install.SystemResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "grip host: %s\n", r.HostPath)
+	fmt.Fprintf(&b, "extension %s, version %s, packed at %s\n", r.ExtensionID, r.ExtensionVersion, r.CRX)
+	b.WriteString("listed for the browsers in:\n")
+	for _, p := range r.ExternalExtensions {
+		fmt.Fprintf(&b, "  %s\n", p)
+	}
+	b.WriteString("host manifests written:\n")
+	for _, p := range r.Manifests {
+		fmt.Fprintf(&b, "  %s\n", p)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	b.WriteString("\n")
+	b.WriteString(install.SystemInstructions(r.ExtensionID))
+	return b.String()
+}

@@ -210,6 +210,11 @@ func Connect(ctx context.Context, opt Options) (*Client, error) {
 	if err := statedir.Ensure(opt.RuntimeDir); err != nil {
 		return nil, err
 	}
+	// The common case: a host is there. Only without one is it worth
+	// setting up a watcher (an inotify instance) to wait for it.
+	if c, err := pick(ctx, opt); c != nil || err != nil {
+		return c, err
+	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return nil, err

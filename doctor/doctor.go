@@ -1,7 +1,10 @@
 // Package doctor checks that grip can work: a stable grip binary, a host
-// manifest each browser can find that starts it for the right extension,
-// a connected extension, a readable ledger and no recent host error. Each
-// check is a line with ✓ or ✗ and, for a ✗, how to fix it.
+// manifest each browser can find that starts it for the right extension
+// (or, on Linux, a sound `grip install --system`: the packed extension, its
+// listing for each browser, the system-wide manifests), a connected
+// extension, a readable ledger and no recent host error. Each check is a
+// line with ✓ or ✗ and, for a ✗, how to fix it — down to what to click in
+// chrome://extensions.
 package doctor
 
 import (
@@ -35,7 +38,7 @@ type Check struct {
 
 // Report is the whole check. OK is true when everything one browser needs
 // works: grip on a stable path, that browser's manifest right, and at
-// least one host connected.
+// least one host connected — and a system-wide install, if any, is sound.
 type Report struct {
 	Checks []Check `json:"checks"`
 	OK     bool    `json:"ok"`
@@ -57,6 +60,9 @@ type Env struct {
 	// Getenv reads PATH, XDG_CONFIG_HOME and the like for browser
 	// detection; nil means os.Getenv.
 	Getenv func(string) string
+	// SystemRoot is where system-wide files are looked for (the system
+	// manifests, a `grip install --system`); "" is the machine's root.
+	SystemRoot string
 }
 
 // Run performs every check.
@@ -67,12 +73,17 @@ func Run(ctx context.Context, env Env) Report {
 	exe := checkExecutable(env)
 	r.add(exe)
 
-	mcs, manifestsOK := checkManifests(env)
+	sys := checkSystem(env)
+	for _, c := range sys.checks {
+		r.add(c)
+	}
+
+	mcs, manifestsOK := checkManifests(env, sys)
 	for _, c := range mcs {
 		r.add(c)
 	}
 
-	conn := checkConnected(ctx, env)
+	conn := checkConnected(ctx, env, sys)
 	connected := false
 	for _, c := range conn {
 		r.add(c)
@@ -88,7 +99,10 @@ func Run(ctx context.Context, env Env) Report {
 	pol := checkPolicy(env)
 	r.add(pol)
 
-	r.OK = exe.OK && manifestsOK && connected && pol.OK
+	// A broken system-wide install is a fault even when this user's own
+	// set-up works: it serves every user.
+	sysOK := !slices.ContainsFunc(sys.checks, func(c Check) bool { return !c.OK })
+	r.OK = exe.OK && manifestsOK && connected && sysOK && pol.OK
 	return r
 }
 
@@ -143,11 +157,13 @@ type target struct {
 	label     string
 	installed bool // grip's receipt says it wrote this manifest
 	detected  bool // the browser looks installed
+	system    bool // a working `grip install --system` serves this browser
 }
 
 // targets returns the places to check: detected browsers, browsers on the
-// receipt, the receipt's custom profile dirs and env.UserDataDir.
-func targets(env Env) ([]target, []string) {
+// receipt or installed for system-wide, the receipt's custom profile dirs
+// and env.UserDataDir.
+func targets(env Env, sys systemState) ([]target, []string) {
 	rec, _, _ := install.ReadReceipt(env.StateRoot)
 	found, looked := install.Detect(env.GOOS, env.Home, env.Getenv)
 	var out []target
@@ -164,14 +180,15 @@ func targets(env Env) ([]target, []string) {
 	for _, b := range install.Browsers {
 		detected := slices.ContainsFunc(found, func(f install.Found) bool { return f.Browser == b })
 		installed := slices.ContainsFunc(rec.Manifests, func(m install.ManifestRecord) bool { return m.Browser == b })
-		if !detected && !installed {
+		system := sys.browsers[b]
+		if !detected && !installed && !system {
 			continue
 		}
 		loc, err := install.Locate(env.GOOS, env.Home, env.Getenv, b, install.User)
 		if err != nil {
 			continue
 		}
-		add(target{loc: loc, label: install.DisplayName(b), installed: installed, detected: detected})
+		add(target{loc: loc, label: install.DisplayName(b), installed: installed, detected: detected || system, system: system})
 	}
 	for _, m := range rec.Manifests {
 		if m.UserDataDir != "" {
@@ -191,8 +208,8 @@ func targets(env Env) ([]target, []string) {
 // env.UserDataDir names a profile, when that profile's browser can: the
 // person asked about that one, and another browser's manifest does not
 // help it.
-func checkManifests(env Env) (checks []Check, usable bool) {
-	ts, looked := targets(env)
+func checkManifests(env Env, sys systemState) (checks []Check, usable bool) {
+	ts, looked := targets(env, sys)
 	if len(ts) == 0 {
 		return []Check{{
 			Name:   "browsers",
@@ -209,14 +226,16 @@ func checkManifests(env Env) (checks []Check, usable bool) {
 	namedAt := -1
 	var mine []int // indexes of the manifest checks
 	for _, t := range ts {
-		c := checkManifest(env, t)
+		c := checkManifest(env, t, sys)
 		usable = usable || c.OK
 		if named != "" && t.loc.File == named {
 			namedAt = len(checks)
 		}
 		mine = append(mine, len(checks))
 		checks = append(checks, c)
-		if t.loc.Browser != "" && env.GOOS != "windows" {
+		// checkSystem already reported the system-wide manifest of a
+		// system-wide install.
+		if t.loc.Browser != "" && env.GOOS != "windows" && !t.system {
 			if c, ok := checkSystemManifest(env, t); ok {
 				checks = append(checks, c)
 			}
@@ -244,10 +263,17 @@ func installCmd(t target) string {
 	return "grip install --user-data-dir " + t.loc.UserDataDir
 }
 
-func checkManifest(env Env, t target) Check {
+func checkManifest(env Env, t target, sys systemState) Check {
 	c := Check{Name: t.label + " host manifest"}
 	fix := "run `" + installCmd(t) + "`"
 	file, ok, err := install.RegisteredFile(t.loc)
+	if err == nil && t.system {
+		if _, statErr := os.Stat(file); errors.Is(statErr, fs.ErrNotExist) {
+			c.OK = true
+			c.Detail = "none of your own; the system-wide install serves " + t.label
+			return c
+		}
+	}
 	switch {
 	case err != nil:
 		c.Detail, c.Fix = fmt.Sprintf("cannot read registry key %s: %v", t.loc.Registry(), err), fix
@@ -292,6 +318,13 @@ func checkManifest(env Env, t target) Check {
 			return c
 		}
 	}
+	if t.system && sys.id != "" {
+		if err := manifest.AllowedOrigin(manifest.Origin(sys.id), h.AllowedOrigins); err != nil {
+			c.Detail = fmt.Sprintf("%s does not allow the extension installed system-wide (%s); the browser reads it before the system-wide manifest, so that extension cannot start grip", file, sys.id)
+			c.Fix = fix + " (it allows both extensions)"
+			return c
+		}
+	}
 	c.OK = true
 	c.Detail = file + " → " + h.Path
 	if env.Executable != "" && !sameFile(h.Path, env.Executable) {
@@ -315,6 +348,7 @@ func checkSystemManifest(env Env, t target) (Check, bool) {
 	if err != nil {
 		return Check{}, false
 	}
+	loc.File = install.SystemPath(env.SystemRoot, loc.File)
 	data, err := os.ReadFile(loc.File)
 	if err != nil {
 		return Check{}, false
@@ -366,7 +400,7 @@ func looksLikeGrip(path string) bool {
 }
 
 // checkConnected asks Probe which hosts answer.
-func checkConnected(ctx context.Context, env Env) []Check {
+func checkConnected(ctx context.Context, env Env, sys systemState) []Check {
 	c := Check{Name: "extension connected"}
 	if env.Probe == nil {
 		c.Detail = "cannot look for running hosts"
@@ -384,7 +418,7 @@ func checkConnected(ctx context.Context, env Env) []Check {
 				Detail: fmt.Sprintf("%s speaks protocol %d, this grip %d", desc, h.Protocol, protocol.Version),
 				Fix:    "run `grip install` with this grip and reload the extension (chrome://extensions → grip → reload)",
 			})
-		case env.ExtensionID != "" && h.ExtensionID != "" && h.ExtensionID != env.ExtensionID:
+		case env.ExtensionID != "" && h.ExtensionID != "" && h.ExtensionID != env.ExtensionID && (sys.id == "" || h.ExtensionID != sys.id):
 			good = append(good, desc)
 			out = append(out, Check{
 				Name: "host " + h.Profile, OK: true, Warn: true,
@@ -410,8 +444,25 @@ func checkConnected(ctx context.Context, env Env) []Check {
 	if len(probs) > 0 {
 		c.Detail += ": " + strings.Join(probs, "; ")
 	}
-	c.Fix = "open the browser with the grip extension loaded (chrome://extensions → Developer mode → Load unpacked → the folder `grip install` printed); if it is loaded, click its reload arrow, then run `grip doctor` again"
+	c.Fix = connectFix(env.GOOS, sys)
 	return append([]Check{c}, out...)
+}
+
+// connectFix says how to get the extension running: on Linux with a
+// system-wide install, what the browser shows and what to click; else Load
+// unpacked, and on Linux the way around Developer mode.
+func connectFix(goos string, sys systemState) string {
+	if sys.id != "" {
+		return "quit the browser completely and start it again (it installs grip at start); in chrome://extensions make sure grip's switch is on, and if Safety Check lists grip (\"can't verify where this extension comes from\"), click ⋮ beside it, then \"Keep this extension\"; then run `grip doctor` again"
+	}
+	unpacked := "open the browser with the grip extension loaded (chrome://extensions → Developer mode → Load unpacked → the folder `grip install` printed); if it is loaded, click its reload arrow, then run `grip doctor` again"
+	switch goos {
+	case "linux":
+		return unpacked + "; to do without Developer mode, install for the whole machine: `sudo grip install --system`"
+	case "darwin", "windows":
+		return unpacked + " (Chrome on macOS and Windows installs extensions from outside the Chrome Web Store only by enterprise policy, so Load unpacked is the way there)"
+	}
+	return unpacked
 }
 
 func describeHost(h protocol.HostInfo) string {

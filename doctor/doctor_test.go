@@ -57,6 +57,9 @@ func mustInstall(t *testing.T) Env {
 		Home:    home,
 		GOOS:    "linux",
 		Getenv:  getenv,
+		// Not the machine's: a system-wide install there must not change
+		// these tests.
+		SystemRoot: filepath.Join(root, "sys"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -64,6 +67,7 @@ func mustInstall(t *testing.T) Env {
 	return Env{
 		Home: home, GOOS: "linux", Executable: bin, StateRoot: state,
 		ExtensionID: testID, Probe: connected, Getenv: getenv,
+		SystemRoot: filepath.Join(root, "sys"),
 	}
 }
 
@@ -264,6 +268,7 @@ func TestNoBrowserAtAll(t *testing.T) {
 	env := Env{
 		Home: t.TempDir(), GOOS: "linux", Executable: "/usr/local/bin/grip", StateRoot: t.TempDir(),
 		ExtensionID: testID, Probe: connected, Getenv: func(string) string { return "" },
+		SystemRoot: t.TempDir(),
 	}
 	r := Run(context.Background(), env)
 	if r.OK {

@@ -2,46 +2,85 @@
 // Actions run the kernel in exactly the document a ref belongs to
 // (documentIds), so they land in that frame or fail; a document that is
 // gone is a refusal, never an action in its successor.
-import { gripKernel } from './kernel.js';
-import { withDeadline } from './snapshot.js';
-import { wireError } from './tabs.js';
+import { wireError } from './errors.js';
+import { runInDocument, runKernel, withDeadline } from './inject.js';
 
 /**
- * @param {chrome.scripting.InjectionTarget} target
- * @param {any} req
+ * The document a frame holds now, to pin the next step to it.
+ * @param {number} tabId
+ * @param {number} frameId
+ * @returns {Promise<string>}
  */
-async function runKernel(target, req) {
-  let results;
-  try {
-    results = await withDeadline(chrome.scripting.executeScript({ target, world: 'ISOLATED', func: gripKernel, args: [req] }), 'the page');
-  } catch (err) {
-    if (err && /** @type {any} */ (err).code) throw err;
-    const text = String(err && /** @type {any} */ (err).message || err);
-    if (/no document|no frame|frame with id|document with id|cannot access|no tab/i.test(text)) {
-      throw wireError(`the element's document is gone (${text})`, 'document_changed', 'document', 'the page navigated or the frame was removed; take a new snapshot');
-    }
-    throw wireError(text, 'not_actionable', 'document', 'grip cannot act on this page');
+async function documentOf(tabId, frameId) {
+  const f = await chrome.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
+  if (!f || !f.documentId) {
+    throw wireError(`frame ${frameId} of tab ${tabId} is gone`, 'document_changed', 'document', 'the page changed; take a new snapshot');
   }
-  const r = results && results[0];
-  if (!r || r.result == null) throw wireError('the page returned nothing', 'document_changed', 'document', 'take a new snapshot');
-  const res = r.result;
-  if (res.error) throw Object.assign(new Error(res.error.message), res.error);
-  return res;
+  return f.documentId;
 }
 
 /**
- * Finds the frame a CSS chain names: every segment but the last selects an
- * iframe in the frame before it.
+ * Standalone, injected into child frames: this frame's index in its
+ * parent's window.frames, or -1. Comparing WindowProxies works across
+ * origins and shows nothing to the page.
+ * @returns {number}
+ */
+function indexInParent() {
+  try {
+    const p = window.parent;
+    for (let i = 0; i < p.length; i++) if (p[i] === window) return i;
+  } catch (_) { /* detached */ }
+  return -1;
+}
+
+/**
+ * Each child frame of parentFrameId by its index in the parent's
+ * window.frames, with the document it holds.
+ * @param {number} tabId
+ * @param {number} parentFrameId
+ * @returns {Promise<Map<number, {frameId: number, documentId: string}>>}
+ */
+async function childrenByIndex(tabId, parentFrameId) {
+  const frames = await chrome.webNavigation.getAllFrames({ tabId }) || [];
+  const frameIds = frames.filter((f) => f.parentFrameId === parentFrameId).map((f) => f.frameId);
+  /** @type {Map<number, {frameId: number, documentId: string}>} */
+  const byIndex = new Map();
+  if (frameIds.length === 0) return byIndex;
+  const results = await withDeadline(chrome.scripting.executeScript({ target: { tabId, frameIds }, world: 'ISOLATED', func: indexInParent }), 'the frames')
+    .catch((err) => { if (err && err.code) throw err; return []; });
+  for (const r of results) {
+    if (typeof r.result === 'number' && r.result >= 0) byIndex.set(r.result, { frameId: r.frameId, documentId: /** @type {any} */ (r).documentId || '' });
+  }
+  return byIndex;
+}
+
+/**
+ * Finds the document a CSS chain names: every segment but the last selects
+ * an iframe in the document before it. Each step runs in the document the
+ * previous one found (documentIds, not frameIds), so a frame that
+ * navigates meanwhile makes the action fail instead of landing in its new
+ * document.
  * @param {number} tabId
  * @param {string[]} chain
+ * @returns {Promise<{frameId: number, documentId: string}>}
  */
 async function resolveChain(tabId, chain) {
   let frameId = 0;
+  let documentId = await documentOf(tabId, 0);
   for (const selector of chain.slice(0, -1)) {
-    const res = await runKernel({ tabId, frameIds: [frameId] }, { op: 'frameId', selector });
-    frameId = res.frameId;
+    const { index } = await runInDocument({ tabId, documentIds: [documentId] }, { op: 'frameIndex', selector });
+    const child = (await childrenByIndex(tabId, frameId)).get(index);
+    if (!child || !child.documentId) {
+      throw wireError(`the iframe ${JSON.stringify(selector)} has no document grip can reach`, 'not_actionable', 'node',
+        'wait for the frame to load, or take a snapshot and act on a ref');
+    }
+    ({ frameId, documentId } = child);
   }
-  return frameId;
+  // A test hook, settable only by code in this worker (no page can reach
+  // it): the e2e suite navigates the frame here to prove the pin holds.
+  const hook = /** @type {any} */ (globalThis).__gripAfterChainLookup;
+  if (typeof hook === 'function') await hook(tabId, frameId);
+  return { frameId, documentId };
 }
 
 /**
@@ -60,7 +99,10 @@ async function toTopPoint(tabId, frameId, point) {
   while (child !== 0) {
     const parent = parentOf.get(child);
     if (parent === undefined || parent < 0) break;
-    const off = await runKernel({ tabId, frameIds: [parent] }, { op: 'frameOffset', frameId: child });
+    const [r] = await withDeadline(chrome.scripting.executeScript({ target: { tabId, frameIds: [child] }, world: 'ISOLATED', func: indexInParent }), 'the frame');
+    const index = r && typeof r.result === 'number' ? r.result : -1;
+    if (index < 0) throw wireError(`frame ${child} is not in its parent's frames`, 'not_actionable', 'point', 'take a new snapshot');
+    const off = await runInDocument({ tabId, frameIds: [parent] }, { op: 'frameOffset', index });
     x += off.x;
     y += off.y;
     child = parent;
@@ -82,14 +124,15 @@ export async function act(params) {
     target = { tabId, documentIds: [params.documentId] };
     Object.assign(req, { id: params.localId });
   } else if (Array.isArray(params.chain) && params.chain.length > 0) {
-    frameId = await resolveChain(tabId, params.chain);
-    target = { tabId, frameIds: [frameId] };
+    const found = await resolveChain(tabId, params.chain);
+    frameId = found.frameId;
+    target = { tabId, documentIds: [found.documentId] };
     Object.assign(req, { selector: params.chain[params.chain.length - 1] });
   } else {
     // No element: keyboard and scrolling go to the focused element / page.
     target = { tabId, frameIds: [0] };
   }
-  const res = await runKernel(target, req);
+  const res = await runInDocument(target, req);
   if (params.trusted && res.point) {
     res.point = await toTopPoint(tabId, frameId, res.point);
   }
@@ -101,15 +144,13 @@ export async function probe(params) {
   const { tabId } = params;
   if (params.documentId) {
     try {
-      return await runKernel({ tabId, documentIds: [params.documentId] }, { op: 'probe', id: params.localId });
+      return await runInDocument({ tabId, documentIds: [params.documentId] }, { op: 'probe', id: params.localId });
     } catch (err) {
       if (err && /** @type {any} */ (err).code === 'document_changed') return { present: false, textFound: false };
       throw err;
     }
   }
-  const results = await withDeadline(chrome.scripting.executeScript({
-    target: { tabId, allFrames: true }, world: 'ISOLATED', func: gripKernel, args: [{ op: 'probe', text: params.text }],
-  }), 'the page');
+  const results = await runKernel({ tabId, allFrames: true }, { op: 'probe', text: params.text });
   return { textFound: results.some((r) => r.result && r.result.textFound), present: false };
 }
 

@@ -5,6 +5,7 @@
 // profile id and the last errors live in chrome.storage.
 import { handleHostRequest } from './router.js';
 import { recordError, getProfileId } from './state.js';
+import { toWireError } from './errors.js';
 import { helloState } from './user-state.js';
 
 export const HOST_NAME = 'dev.grip.host';
@@ -137,17 +138,6 @@ async function onMessage(p, msg) {
       try { p.postMessage(reply); } catch (err) { recordError(`reply: ${err}`); }
     }
   }
-}
-
-/**
- * @param {any} err
- * @returns {{code: string, boundary: string, message: string, hint?: string}}
- */
-export function toWireError(err) {
-  if (err && typeof err.code === 'string' && typeof err.message === 'string') {
-    return { code: err.code, boundary: err.boundary || 'browser', message: err.message, hint: err.hint || '' };
-  }
-  return { code: 'internal', boundary: 'browser', message: String(err && err.message || err) };
 }
 
 /**

@@ -1,13 +1,9 @@
 // @ts-check
 // Tab-level requests: list, open, close, select, navigate, history,
 // screenshot, and the live documents the host checks its refs against.
+import { wireError } from './errors.js';
 
 const LOAD_TIMEOUT_MS = 15000;
-
-/** @param {any} err @param {string} code @param {string} boundary @param {string} [hint] */
-export function wireError(err, code, boundary, hint) {
-  return Object.assign(new Error(String(err && err.message || err)), { code, boundary, hint: hint || '' });
-}
 
 /** @param {chrome.tabs.Tab} t */
 function describe(t) {

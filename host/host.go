@@ -12,7 +12,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"regexp"
 	"sync"
 	"time"
 
@@ -43,7 +42,24 @@ var (
 	ErrHostRunning   = errors.New("host: another host already serves this profile")
 )
 
-var profilePattern = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{3,63}$`)
+// validProfile says whether a profile id from the extension's hello is
+// one grip makes (it names files): checked by hand rather than with a
+// regexp compiled at every start of the CLI, which links this package.
+func validProfile(s string) bool {
+	if len(s) < 4 || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		case (c == '_' || c == '-') && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // Host is one running host: one browser profile, one extension channel.
 type Host struct {
@@ -150,7 +166,7 @@ func Run(ctx context.Context, cfg Config) error {
 			"update grip and the extension to the same release",
 			"the extension speaks protocol %d, this host %d", eh.Protocol, protocol.Version))
 	}
-	if !profilePattern.MatchString(eh.Profile) {
+	if !validProfile(eh.Profile) {
 		return h.refuse(fmt.Errorf("%w: bad profile id %q", ErrNoHello, eh.Profile))
 	}
 	h.info = protocol.HostInfo{

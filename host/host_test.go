@@ -419,3 +419,16 @@ func TestRequestsEndWithTheirConnection(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+func TestValidProfile(t *testing.T) {
+	for _, ok := range []string{"abcd", "a1b2", "33624b818b833d35", "a_b-c", strings.Repeat("a", 64)} {
+		if !validProfile(ok) {
+			t.Errorf("%q refused", ok)
+		}
+	}
+	for _, bad := range []string{"", "abc", "_abc", "-abc", "Abcd", "ab/cd", "ab.cd", "../../x", strings.Repeat("a", 65), "abcé"} {
+		if validProfile(bad) {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -140,6 +141,11 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 		// that a later host could hand out again.
 		err := h.refs.Save()
 		h.noteError(fmt.Errorf("ledger: %d new elements got no ref: %w", withheld, err))
+		if errors.Is(err, refcache.ErrTabFull) {
+			return raw, nil, viewDiff{}, protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryHost,
+				"the page has more elements than grip keeps refs for; act with CSS locators, or reload the tab",
+				"%d new elements got no ref: %v", withheld, err)
+		}
 		return raw, nil, viewDiff{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryHost,
 			"free space in or make writable "+h.cfg.Dirs.Ledger+", then take the snapshot again; grip status shows the last errors",
 			"the ledger cannot record new refs, so %d new elements got none: %v", withheld, err)

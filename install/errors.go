@@ -22,6 +22,9 @@ var (
 	// ErrRegistryUnsupported means a Windows registry write was asked for on
 	// another OS (a faked GOOS).
 	ErrRegistryUnsupported = errors.New("install: the Windows registry is only reachable on Windows")
+	// ErrSystemUnsupported means a system-wide install was asked for on an
+	// OS where Chrome does not install extensions listed by local files.
+	ErrSystemUnsupported = errors.New("install: grip install --system is not supported")
 	// ErrLeftAlone marks a file Uninstall did not remove because someone
 	// else changed it since grip wrote it. It is a warning, not a failure:
 	// everything else was removed.

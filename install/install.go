@@ -7,6 +7,42 @@
 // Where each browser looks is a pure function of (GOOS, home, environment,
 // browser, level): see Locate. Only the registry calls are Windows-only
 // (registry_windows.go, with stubs elsewhere).
+//
+// # System-wide, without Developer mode (Linux)
+//
+// InstallSystem (`sudo grip install --system`) packs the extension into a
+// CRX and lists it in each browser's external-extensions folder, which
+// Chromium-family browsers on Linux read at start and install from, with
+// no Developer mode and no --load-extension. On macOS and Windows Chrome
+// installs external extensions only from the Chrome Web Store (or by
+// enterprise policy), so there the unpacked extension stays the way.
+//
+// The signing key is made on the machine, by the first `grip install
+// --system`, and kept in SystemDir readable by root alone; grip's
+// repository holds no private key. Chrome names a packed extension after
+// the key that signed it, so the packed extension's ID is this machine's,
+// not the unpacked extension's fixed one (extension/manifest.json's public
+// "key", whose private half nobody publishes). The choice, and what it
+// costs:
+//
+//   - A private key in the repository would give one ID everywhere, but
+//     anyone could sign a CRX with grip's ID — an extension that the host
+//     trusts, installable on any machine where someone can write an
+//     external-extension file, and an "update" Chrome would accept. A
+//     signing secret cannot be public.
+//   - A key per machine means no secret leaves the machine and only its
+//     root can sign for its ID. The cost is a second ID: host manifests
+//     allow both (the system-wide one, and a user's own, which Chrome reads
+//     first — Install adds the machine's ID from the system receipt), and
+//     the host allows the ID a root-owned system receipt names
+//     (SystemExtensionID). The key is kept, so reinstalling and upgrading
+//     keep the ID; `grip uninstall --system` removes it, and a later
+//     install makes a new one (a new ID: profiles forget the old
+//     extension's storage).
+//
+// The external-extension file goes beside each browser's binary
+// (SystemExtensionsDir), and the CRX's version gets a build number that
+// rises with its content, so that browsers install an upgraded grip.
 package install
 
 import (
@@ -53,6 +89,10 @@ type Options struct {
 	Home string
 	// GOOS picks the path table ("linux", "darwin", "windows").
 	GOOS string
+	// SystemRoot is where to look for a system-wide install (see
+	// InstallSystem) whose extension ID the manifests must also allow;
+	// "" is the machine's root. Tests point it elsewhere.
+	SystemRoot string
 	// Getenv reads XDG_CONFIG_HOME, CHROME_CONFIG_HOME, PATH, LOCALAPPDATA
 	// and ProgramData; nil means os.Getenv. Tests pass a map lookup.
 	Getenv func(string) string
@@ -64,6 +104,9 @@ type Result struct {
 	ExtensionDir string   `json:"extension_dir"`
 	HostPath     string   `json:"host_path"`
 	Manifests    []string `json:"manifests"`
+	// SystemExtensionID is the ID of the extension `grip install --system`
+	// installed on this machine, which the manifests allow as well.
+	SystemExtensionID string `json:"system_extension_id,omitempty"`
 	// Notes are things a person should know, e.g. a manifest that pointed
 	// at another binary and was replaced.
 	Notes []string `json:"notes,omitempty"`
@@ -235,7 +278,18 @@ func Install(opt Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	host, err := manifest.NewHost(opt.HostPath, id)
+	// A user's manifest is read before the system-wide one, so it must
+	// also let the system-wide extension start the host.
+	ids := []string{id}
+	var sysID string
+	if opt.GOOS == "linux" {
+		if sysID = SystemExtensionID(opt.SystemRoot); sysID == id {
+			sysID = ""
+		} else if sysID != "" {
+			ids = append(ids, sysID)
+		}
+	}
+	host, err := manifest.NewHost(opt.HostPath, ids...)
 	if err != nil {
 		return Result{}, err
 	}
@@ -258,6 +312,8 @@ func Install(opt Options) (Result, error) {
 		HostPath:     opt.HostPath,
 		Manifests:    []string{},
 		Notes:        notes,
+
+		SystemExtensionID: sysID,
 	}
 	// Whatever happens below, record what was written so far.
 	save := func(err error) error {

@@ -51,6 +51,9 @@ func newFixture(t *testing.T) *fixture {
 		Home:        home,
 		GOOS:        "linux",
 		Getenv:      envMap(map[string]string{"PATH": ""}),
+		// Not the machine's: a system-wide install there must not
+		// change these tests.
+		SystemRoot: filepath.Join(root, "sys"),
 	}}
 }
 

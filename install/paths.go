@@ -63,6 +63,14 @@ type browserInfo struct {
 	linuxSystem string
 	// linuxBinaries are commands whose presence on PATH shows the browser.
 	linuxBinaries []string
+	// linuxInstallDirs are the folders the browser's binary is installed
+	// in by its Linux packages, most common first. Chromium reads
+	// external-extension files (<extension-id>.json) from the "extensions"
+	// folder beside its binary on Linux (DIR_EXTERNAL_EXTENSIONS =
+	// DIR_MODULE/extensions in chrome/common/chrome_paths.cc), whatever the
+	// brand, so `grip install --system` writes there; see
+	// SystemExtensionsDir.
+	linuxInstallDirs []string
 	// macConfig is the user data dir under ~/Library/Application Support.
 	macConfig string
 	// macSystem is the system-wide host manifest folder on macOS.
@@ -80,10 +88,13 @@ var browserTable = map[string]browserInfo{
 		linuxConfig:   "google-chrome",
 		linuxSystem:   "/etc/opt/chrome/native-messaging-hosts",
 		linuxBinaries: []string{"google-chrome", "google-chrome-stable"},
-		macConfig:     "Google/Chrome",
-		macSystem:     "/Library/Google/Chrome/NativeMessagingHosts",
-		macApp:        "Google Chrome.app",
-		winVendor:     `Google\Chrome`,
+		// Chrome's own docs ("Alternative extension distribution options")
+		// list /opt/google/chrome/extensions.
+		linuxInstallDirs: []string{"/opt/google/chrome"},
+		macConfig:        "Google/Chrome",
+		macSystem:        "/Library/Google/Chrome/NativeMessagingHosts",
+		macApp:           "Google Chrome.app",
+		winVendor:        `Google\Chrome`,
 	},
 	"chromium": {
 		display:     "Chromium",
@@ -92,40 +103,48 @@ var browserTable = map[string]browserInfo{
 		// A snap-packaged Chromium keeps its profile under ~/snap and its
 		// confinement blocks most native hosts; it is not handled here.
 		linuxBinaries: []string{"chromium", "chromium-browser"},
-		macConfig:     "Chromium",
-		macSystem:     "/Library/Application Support/Chromium/NativeMessagingHosts",
-		macApp:        "Chromium.app",
-		winVendor:     `Chromium`,
+		// Debian and Arch, Fedora, older Ubuntu debs.
+		linuxInstallDirs: []string{"/usr/lib/chromium", "/usr/lib64/chromium-browser", "/usr/lib/chromium-browser"},
+		macConfig:        "Chromium",
+		macSystem:        "/Library/Application Support/Chromium/NativeMessagingHosts",
+		macApp:           "Chromium.app",
+		winVendor:        `Chromium`,
 	},
 	"edge": {
 		display:       "Microsoft Edge",
 		linuxConfig:   "microsoft-edge",
 		linuxSystem:   "/etc/opt/edge/native-messaging-hosts", // per installers, unverified
 		linuxBinaries: []string{"microsoft-edge", "microsoft-edge-stable"},
-		macConfig:     "Microsoft Edge",
-		macSystem:     "/Library/Microsoft/Edge/NativeMessagingHosts", // per installers, unverified
-		macApp:        "Microsoft Edge.app",
-		winVendor:     `Microsoft\Edge`,
+		// Microsoft's "Alternative ways to distribute an extension" names
+		// /usr/share/microsoft-edge/extensions; Edge, a Chromium, also reads
+		// the folder beside its binary.
+		linuxInstallDirs: []string{"/opt/microsoft/msedge"},
+		macConfig:        "Microsoft Edge",
+		macSystem:        "/Library/Microsoft/Edge/NativeMessagingHosts", // per installers, unverified
+		macApp:           "Microsoft Edge.app",
+		winVendor:        `Microsoft\Edge`,
 	},
 	"brave": {
-		display:       "Brave",
-		linuxConfig:   "BraveSoftware/Brave-Browser",
-		linuxSystem:   "/etc/opt/brave/native-messaging-hosts", // per browserpass-native, unverified
-		linuxBinaries: []string{"brave-browser", "brave-browser-stable", "brave"},
-		macConfig:     "BraveSoftware/Brave-Browser",
-		macSystem:     "/Library/Application Support/BraveSoftware/Brave-Browser/NativeMessagingHosts", // per browserpass-native, unverified
-		macApp:        "Brave Browser.app",
-		winVendor:     `BraveSoftware\Brave-Browser`,
+		display:          "Brave",
+		linuxConfig:      "BraveSoftware/Brave-Browser",
+		linuxSystem:      "/etc/opt/brave/native-messaging-hosts", // per browserpass-native, unverified
+		linuxBinaries:    []string{"brave-browser", "brave-browser-stable", "brave"},
+		linuxInstallDirs: []string{"/opt/brave.com/brave"},
+		macConfig:        "BraveSoftware/Brave-Browser",
+		macSystem:        "/Library/Application Support/BraveSoftware/Brave-Browser/NativeMessagingHosts", // per browserpass-native, unverified
+		macApp:           "Brave Browser.app",
+		winVendor:        `BraveSoftware\Brave-Browser`,
 	},
 	"vivaldi": {
-		display:       "Vivaldi",
-		linuxConfig:   "vivaldi",
-		linuxSystem:   "/etc/opt/vivaldi/native-messaging-hosts", // per browserpass-native, unverified
-		linuxBinaries: []string{"vivaldi", "vivaldi-stable"},
-		macConfig:     "Vivaldi",
-		macSystem:     "/Library/Application Support/Vivaldi/NativeMessagingHosts", // per browserpass-native, unverified
-		macApp:        "Vivaldi.app",
-		winVendor:     `Vivaldi`,
+		display:          "Vivaldi",
+		linuxConfig:      "vivaldi",
+		linuxSystem:      "/etc/opt/vivaldi/native-messaging-hosts", // per browserpass-native, unverified
+		linuxBinaries:    []string{"vivaldi", "vivaldi-stable"},
+		linuxInstallDirs: []string{"/opt/vivaldi"},
+		macConfig:        "Vivaldi",
+		macSystem:        "/Library/Application Support/Vivaldi/NativeMessagingHosts", // per browserpass-native, unverified
+		macApp:           "Vivaldi.app",
+		winVendor:        `Vivaldi`,
 	},
 }
 

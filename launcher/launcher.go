@@ -240,11 +240,16 @@ func WriteExtension(dir string) error {
 // a hostile page must stay inside the sandbox. --no-sandbox is added only
 // where NoSandboxReason(false) gives a reason; Options.NoSandbox adds it
 // when the user asks.
+//
+// An empty extDir loads no unpacked extension and leaves out
+// --disable-extensions-except, so the browser loads what it would anyway:
+// an extension `grip install --system` registered, for one.
 func Flags(profileDir, extDir string, headed bool) []string {
-	flags := []string{
-		"--user-data-dir=" + profileDir,
-		"--load-extension=" + extDir,
-		"--disable-extensions-except=" + extDir,
+	flags := []string{"--user-data-dir=" + profileDir}
+	if extDir != "" {
+		flags = append(flags, "--load-extension="+extDir, "--disable-extensions-except="+extDir)
+	}
+	flags = append(flags,
 		"--no-first-run",
 		"--no-default-browser-check",
 		"--disable-gpu",
@@ -253,7 +258,7 @@ func Flags(profileDir, extDir string, headed bool) []string {
 		"--disable-component-update",
 		"--disable-sync",
 		"--disable-dev-shm-usage",
-	}
+	)
 	if !headed {
 		flags = append(flags, "--headless=new")
 	}

@@ -279,3 +279,18 @@ func TestSandboxHint(t *testing.T) {
 		t.Error("a missing log gave a hint")
 	}
 }
+
+// Without an extension folder the browser gets no --load-extension and no
+// --disable-extensions-except, which would turn off an extension `grip
+// install --system` registered.
+func TestFlagsNoExtension(t *testing.T) {
+	got := Flags("/p", "", false)
+	for _, f := range got {
+		if strings.HasPrefix(f, "--load-extension") || strings.HasPrefix(f, "--disable-extensions-except") {
+			t.Errorf("Flags(\"/p\", \"\", false) has %s: %q", f, got)
+		}
+	}
+	if !slices.Contains(got, "--user-data-dir=/p") || !slices.Contains(got, "--no-first-run") {
+		t.Errorf("Flags lost the profile or the quiet flags: %q", got)
+	}
+}

@@ -103,3 +103,44 @@ func TestActionTable(t *testing.T) {
 		t.Error("LookupAction found an action that does not exist")
 	}
 }
+
+// TestKernelKnowsTheInPageActions: the kernel carries out exactly the
+// actions the table says run in the page, and needs an element for exactly
+// those that require a target.
+func TestKernelKnowsTheInPageActions(t *testing.T) {
+	src := readExtensionFile(t, "kernel/run.js")
+	list := func(name string) []string {
+		m := regexp.MustCompile(`const ` + name + ` = new Set\(\[([^\]]*)\]\)`).FindStringSubmatch(src)
+		if m == nil {
+			t.Fatalf("kernel/run.js has no %s set", name)
+		}
+		var out []string
+		for _, q := range regexp.MustCompile(`'([a-z_]+)'`).FindAllStringSubmatch(m[1], -1) {
+			out = append(out, q[1])
+		}
+		return out
+	}
+	needsNode := list("NEEDS_NODE")
+	known := append(slices.Clone(needsNode), "press", "scroll")
+	if !strings.Contains(src, "const KNOWN = new Set([...NEEDS_NODE, 'press', 'scroll'])") {
+		t.Fatal("kernel/run.js's KNOWN is no longer NEEDS_NODE + press + scroll: update this test")
+	}
+	var inPage, required []string
+	for _, a := range protocol.Actions {
+		if a.InPage() {
+			inPage = append(inPage, a.Name)
+			if a.Target == protocol.TargetRequired {
+				required = append(required, a.Name)
+			}
+		}
+	}
+	for _, l := range [][]string{known, inPage, needsNode, required} {
+		slices.Sort(l)
+	}
+	if !slices.Equal(known, inPage) {
+		t.Errorf("the kernel knows %v, the table runs %v in the page", known, inPage)
+	}
+	if !slices.Equal(needsNode, required) {
+		t.Errorf("the kernel needs an element for %v, the table for %v", needsNode, required)
+	}
+}

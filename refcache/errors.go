@@ -22,6 +22,9 @@ var (
 	// ErrBadProfile is returned by Open for a profile id that cannot name
 	// a file.
 	ErrBadProfile = errors.New("refcache: bad profile id")
+
+	// ErrTabFull: one tab alone holds MaxActive active refs, the most kept.
+	ErrTabFull = errors.New("refcache: a tab holds the most refs kept")
 )
 
 // dupKeyError reports two entries with the same identity key.

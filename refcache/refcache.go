@@ -296,7 +296,7 @@ func (a *Allocator) update(tab int, obs []Observed, full bool) (refs []uint64, d
 	a.seen.reset()
 	slices.Sort(d.Added)
 	if withheld > 0 && a.live >= MaxActive {
-		a.overflow = fmt.Errorf("refcache: %d elements of tab %d got no ref: the tab alone holds %d active refs, the most kept", withheld, tab, a.live)
+		a.overflow = fmt.Errorf("%w: %d elements of tab %d got no ref: the tab alone holds %d active refs", ErrTabFull, withheld, tab, a.live)
 	}
 	a.trimLocked()
 	return refs, d

@@ -70,6 +70,9 @@ type Options struct {
 	SkipManifest bool
 	// ExtraFlags are added to the browser's command line.
 	ExtraFlags map[string]any
+	// Extension is loaded instead of the embedded one (e.g. another build,
+	// to compare against); nil loads the embedded extension.
+	Extension fs.FS
 }
 
 // ForMain starts an Env for a package's TestMain, or returns nil (and
@@ -123,7 +126,11 @@ func Start(opt Options) (*Env, error) {
 			return nil, err
 		}
 	}
-	if err := WriteExtension(e.ExtDir); err != nil {
+	if opt.Extension != nil {
+		if err := os.CopyFS(e.ExtDir, opt.Extension); err != nil {
+			return nil, err
+		}
+	} else if err := WriteExtension(e.ExtDir); err != nil {
 		return nil, err
 	}
 	if !opt.SkipManifest {
@@ -158,6 +165,7 @@ func BuildGrip(dir string) (string, error) {
 	bin := filepath.Join(dir, "grip")
 	cmd := exec.Command("go", "build", "-o", bin, "./cmd/grip")
 	cmd.Dir = modRoot
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as scripts/demo and the release build it
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("go build ./cmd/grip: %v\n%s", err, out)
 	}

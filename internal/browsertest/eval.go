@@ -2,11 +2,14 @@ package browsertest
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
@@ -60,6 +63,74 @@ func Eval[T any](t testing.TB, e *Env, urlPrefix, expr string) T {
 	return v
 }
 
+// EvalGripWorld evaluates expr in grip's own isolated world (the
+// extension's content-script context, where its kernel lives) in the top
+// frame of the page whose URL starts with urlPrefix, and decodes the
+// result into T. The world exists once grip has run something in the page.
+func EvalGripWorld[T any](t testing.TB, e *Env, urlPrefix, expr string) T {
+	t.Helper()
+	v, err := TryEvalGripWorld[T](t, e, urlPrefix, expr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TryEvalGripWorld is EvalGripWorld returning its error, e.g. when the
+// page has no grip world.
+func TryEvalGripWorld[T any](t testing.TB, e *Env, urlPrefix, expr string) (T, error) {
+	t.Helper()
+	var zero T
+	ctx, cancel := e.TabContext(t, urlPrefix)
+	defer cancel()
+	tctx, tcancel := context.WithTimeout(ctx, 20*time.Second)
+	defer tcancel()
+	top := string(chromedp.FromContext(ctx).Target.TargetID)
+	found := make(chan runtime.ExecutionContextID, 1)
+	lctx, lcancel := context.WithCancel(ctx)
+	defer lcancel()
+	err := chromedp.Listen(lctx, func(ev any) {
+		c, ok := ev.(*runtime.EventExecutionContextCreated)
+		if !ok || c.Context == nil || !strings.HasPrefix(c.Context.Origin, "chrome-extension://") {
+			return
+		}
+		var aux struct {
+			FrameID   string `json:"frameId"`
+			IsDefault bool   `json:"isDefault"`
+		}
+		if json.Unmarshal(c.Context.AuxData, &aux) != nil || aux.IsDefault || aux.FrameID != top {
+			return
+		}
+		select {
+		case found <- c.Context.ID:
+		default:
+		}
+	})
+	if err != nil {
+		return zero, fmt.Errorf("listen to %s: %w", urlPrefix, err)
+	}
+	// Runtime.enable reports every context that exists, grip's included.
+	if _, err := chromedp.Call(tctx, runtime.Disable, cdp.Empty{}); err != nil {
+		return zero, fmt.Errorf("Runtime.disable: %w", err)
+	}
+	if _, err := chromedp.Call(tctx, runtime.Enable, cdp.Empty{}); err != nil {
+		return zero, fmt.Errorf("Runtime.enable: %w", err)
+	}
+	var id runtime.ExecutionContextID
+	select {
+	case id = <-found:
+	case <-time.After(3 * time.Second):
+		return zero, fmt.Errorf("no grip world in %s (has grip run in it?)", urlPrefix)
+	}
+	v, err := chromedp.Run(tctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise, func(p *runtime.EvaluateParams) {
+		p.ContextID = id
+	}))
+	if err != nil {
+		return zero, fmt.Errorf("eval %s in grip's world of %s: %w", expr, urlPrefix, err)
+	}
+	return v, nil
+}
+
 // TabURL returns the URL grip reports for tab.
 func (e *Env) TabURL(t testing.TB, tab int) string {
 	t.Helper()
@@ -81,3 +152,35 @@ func (e *Env) TabURL(t testing.TB, tab int) string {
 
 // Sprint is fmt.Sprint, for building grip arguments.
 func Sprint(v any) string { return fmt.Sprint(v) }
+
+// WorkerTarget returns the target id of grip's service worker.
+func (e *Env) WorkerTarget(t testing.TB) target.ID {
+	t.Helper()
+	infos, err := chromedp.Targets(e.BrowserContext())
+	if err != nil {
+		t.Fatalf("list targets: %v", err)
+	}
+	for _, info := range infos {
+		if info.Type == "service_worker" && strings.HasPrefix(info.URL, "chrome-extension://") && strings.HasSuffix(info.URL, "/background.js") {
+			return info.TargetID
+		}
+	}
+	t.Fatalf("no grip service worker among %d targets", len(infos))
+	return ""
+}
+
+// EvalWorker evaluates expr in grip's service worker (awaiting a promise)
+// and decodes the result into T: how tests reach chrome.* state and the
+// worker's test hooks. It detaches without closing the worker.
+func EvalWorker[T any](t testing.TB, e *Env, expr string) T {
+	t.Helper()
+	sw, cancel := chromedp.NewContext(e.BrowserContext(), chromedp.WithTargetID(e.WorkerTarget(t)), chromedp.WithDetachOnCancel())
+	defer cancel()
+	tctx, tcancel := context.WithTimeout(sw, 20*time.Second)
+	defer tcancel()
+	v, err := chromedp.Run(tctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("eval %s in grip's service worker: %v", expr, err)
+	}
+	return v
+}

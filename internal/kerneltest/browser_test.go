@@ -7,14 +7,15 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/grip-dev/grip/internal/browsertest"
 	"github.com/grip-dev/grip/internal/kerneltest"
+	"github.com/grip-dev/grip/protocol"
 )
 
 // One browser and one fixture server for the whole package; every test gets
@@ -26,16 +27,6 @@ var (
 	serverURL   string
 )
 
-func findBrowser() string {
-	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
-		return "/usr/bin/chromium"
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	return ""
-}
-
 func TestMain(m *testing.M) {
 	os.Exit(runMain(m))
 }
@@ -45,17 +36,17 @@ func runMain(m *testing.M) int {
 	defer srv.Close()
 	serverURL = srv.URL
 
-	browserPath = findBrowser()
+	browserPath = browsertest.FindBrowser()
 	if browserPath == "" {
-		if os.Getenv("GRIP_REQUIRE_BROWSER") != "" {
-			fmt.Fprintln(os.Stderr, "kernel: GRIP_REQUIRE_BROWSER is set but no chromium was found (/usr/bin/chromium or chromium on PATH)")
+		if os.Getenv(browsertest.RequireEnv) != "" {
+			fmt.Fprintln(os.Stderr, "kerneltest: no Chromium-family browser found and "+browsertest.RequireEnv+" is set; apt-get install chromium")
 			return 1
 		}
 		return m.Run()
 	}
 	profile, err := os.MkdirTemp("", "grip-kernel-test-")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "kernel:", err)
+		fmt.Fprintln(os.Stderr, "kerneltest:", err)
 		return 1
 	}
 	defer os.RemoveAll(profile)
@@ -90,7 +81,7 @@ func runMain(m *testing.M) int {
 func newTab(tb testing.TB, page string) context.Context {
 	tb.Helper()
 	if browserPath == "" {
-		tb.Skip("no chromium (/usr/bin/chromium or chromium on PATH); set GRIP_REQUIRE_BROWSER=1 to fail instead")
+		tb.Skip("no browser installed (set " + browsertest.RequireEnv + "=1 to make this a failure)")
 	}
 	if browserErr != nil {
 		tb.Fatalf("browser did not start: %v", browserErr)
@@ -151,7 +142,7 @@ func act(tb testing.TB, ctx context.Context, req map[string]any) kerneltest.Repl
 }
 
 // find returns the element with that role and name, or nil.
-func find(els []kerneltest.Element, role, name string) *kerneltest.Element {
+func find(els []protocol.ExtElement, role, name string) *protocol.ExtElement {
 	for i := range els {
 		if els[i].Role == role && els[i].Name == name {
 			return &els[i]
@@ -160,7 +151,7 @@ func find(els []kerneltest.Element, role, name string) *kerneltest.Element {
 	return nil
 }
 
-func mustFind(tb testing.TB, els []kerneltest.Element, role, name string) kerneltest.Element {
+func mustFind(tb testing.TB, els []protocol.ExtElement, role, name string) protocol.ExtElement {
 	tb.Helper()
 	e := find(els, role, name)
 	if e == nil {
@@ -169,7 +160,7 @@ func mustFind(tb testing.TB, els []kerneltest.Element, role, name string) kernel
 	return *e
 }
 
-func dump(els []kerneltest.Element) string {
+func dump(els []protocol.ExtElement) string {
 	var b strings.Builder
 	for _, e := range els {
 		fmt.Fprintf(&b, "  %d [%s %q", e.ID, e.Role, e.Name)
@@ -194,7 +185,7 @@ func wantError(tb testing.TB, r kerneltest.Reply, code, boundary, msgPart string
 	if r.Error == nil {
 		tb.Fatalf("want %s/%s error, got %+v", code, boundary, r)
 	}
-	if r.Error.Code != code || r.Error.Boundary != boundary || !strings.Contains(r.Error.Message, msgPart) {
+	if string(r.Error.Code) != code || string(r.Error.Boundary) != boundary || !strings.Contains(r.Error.Message, msgPart) {
 		tb.Fatalf("want %s/%s containing %q, got %s/%s %q", code, boundary, msgPart, r.Error.Code, r.Error.Boundary, r.Error.Message)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/grip-dev/grip/internal/kerneltest"
+	"github.com/grip-dev/grip/protocol"
 )
 
 func TestSnapshotSkipsWhatIsNotThere(t *testing.T) {
@@ -136,8 +137,8 @@ func TestAccessibleNames(t *testing.T) {
 }
 
 // byName maps name → id for the elements of a snapshot.
-func byName(els []kerneltest.Element) map[string]int64 {
-	m := map[string]int64{}
+func byName(els []protocol.ExtElement) map[string]int {
+	m := map[string]int{}
 	for _, e := range els {
 		m[e.Name] = e.ID
 	}
@@ -179,7 +180,7 @@ func TestIDsFollowTheNode(t *testing.T) {
 			t.Errorf("%s: id %d after banner, was %d", name, m[name], ids[name])
 		}
 	}
-	var max int64
+	var max int
 	for _, id := range ids {
 		max = maxInt(max, id)
 	}
@@ -191,7 +192,7 @@ func TestIDsFollowTheNode(t *testing.T) {
 	}
 }
 
-func maxInt(a, b int64) int64 {
+func maxInt(a, b int) int {
 	if a > b {
 		return a
 	}

@@ -1,0 +1,28 @@
+// @ts-check
+// Errors as they cross to the host: a machine code, the boundary that
+// refused (payload, browser, document, node, meaning, actionability,
+// point), a message naming the reason and a hint. Anything thrown without a
+// code goes out as `internal`.
+
+/**
+ * An Error carrying a wire code, boundary and hint.
+ * @param {any} err an Error or a message
+ * @param {string} code
+ * @param {string} boundary
+ * @param {string} [hint]
+ */
+export function wireError(err, code, boundary, hint) {
+  return Object.assign(new Error(String(err && err.message || err)), { code, boundary, hint: hint || '' });
+}
+
+/**
+ * The wire shape of anything thrown while answering a request.
+ * @param {any} err
+ * @returns {{code: string, boundary: string, message: string, hint?: string}}
+ */
+export function toWireError(err) {
+  if (err && typeof err.code === 'string' && typeof err.message === 'string') {
+    return { code: err.code, boundary: err.boundary || 'browser', message: err.message, hint: err.hint || '' };
+  }
+  return { code: 'internal', boundary: 'browser', message: String(err && err.message || err) };
+}

@@ -1,0 +1,133 @@
+// @ts-check
+// Before and after an action. Actionability: the element is visible,
+// enabled, not inert or aria-hidden, scrolled into view, and the element
+// at its action point (elementFromPoint at its centre) is it or inside it;
+// otherwise the refusal names the boundary and the reason, e.g.
+// `occluded by [button 'Accept cookies']`. After: the signatures our action
+// may have changed are read again.
+(() => {
+  'use strict';
+
+  const K = globalThis.__gripKernel__;
+  const { fail, attr, idOf, elementOf, setSig, shadowOf, flatParent, containsFlat, hiddenReason, isVisible,
+    CONTROL_ROLES, declaredRole, inputType, roleOf, labelsOf, isDisabled, describe, brief } = K;
+
+  /** Visibility, enabled state, scrolling and the hit test at the action point.
+   * @param {Element} el @param {boolean} needEnabled
+   * @returns {{point: {x: number, y: number}} | {error: GripError}} */
+  function actionable(el, needEnabled) {
+    const hid = hiddenReason(el);
+    if (hid) return fail('not_actionable', 'actionability', hid);
+    if (!isVisible(el)) return fail('not_actionable', 'actionability', 'element is not visible');
+    if (needEnabled && isDisabled(el)) return fail('not_actionable', 'actionability', 'element is disabled');
+    let rects = el.getClientRects();
+    if (!hasArea(rects)) return fail('not_actionable', 'actionability', 'element has no size');
+    const vw = window.innerWidth, vh = window.innerHeight;
+    const b = el.getBoundingClientRect();
+    if (b.top < 0 || b.left < 0 || b.bottom > vh || b.right > vw) {
+      el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      rects = el.getClientRects();
+    }
+    /** @type {{x: number, y: number}|null} */
+    let point = null;
+    for (let i = 0; i < rects.length && !point; i++) {
+      const r = rects[i];
+      const left = Math.max(r.left, 0), right = Math.min(r.right, vw);
+      const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, vh);
+      if (right - left >= 1 && bottom - top >= 1) {
+        point = { x: round2((left + right) / 2), y: round2((top + bottom) / 2) };
+      }
+    }
+    if (!point) return fail('not_actionable', 'actionability', 'element is outside the viewport and could not be scrolled into view');
+    const hit = hitAt(point.x, point.y);
+    if (!hit) return fail('not_actionable', 'point', 'nothing is at the action point (' + point.x + ', ' + point.y + ')');
+    if (!containsFlat(el, hit) && !labelOf(el, hit)) {
+      return fail('not_actionable', 'point', 'occluded by ' + brief(occluder(hit)),
+        'close or dismiss the covering element first, or scroll');
+    }
+    return { point };
+  }
+
+  /** @param {DOMRectList} rects */
+  function hasArea(rects) {
+    for (let i = 0; i < rects.length; i++) if (rects[i].width > 0 && rects[i].height > 0) return true;
+    return false;
+  }
+
+  /** @param {number} v */
+  function round2(v) {
+    return Math.round(v * 100) / 100;
+  }
+
+  /** The deepest element at the point, through shadow roots.
+   * @param {number} x @param {number} y @returns {Element|null} */
+  function hitAt(x, y) {
+    let e = document.elementFromPoint(x, y);
+    for (let i = 0; e && i < 32; i++) {
+      const sr = shadowOf(e);
+      if (!sr) break;
+      const inner = sr.elementFromPoint(x, y);
+      if (!inner || inner === e) break;
+      e = inner;
+    }
+    return e;
+  }
+
+  /** Whether hit is inside a <label> of el (clicking it activates el).
+   * @param {Element} el @param {Element} hit */
+  function labelOf(el, hit) {
+    const labels = labelsOf(el);
+    for (let i = 0; i < labels.length; i++) if (containsFlat(labels[i], hit)) return true;
+    return false;
+  }
+
+  /** The nearest element at or above hit worth naming.
+   * @param {Element} hit */
+  function occluder(hit) {
+    /** @type {Node|null} */
+    let n = hit;
+    for (let i = 0; n && i < 8; i++, n = flatParent(n)) {
+      if (n.nodeType !== 1) continue;
+      const e = /** @type {Element} */ (n);
+      const role = roleOf(e);
+      if (role && role !== 'generic' && (CONTROL_ROLES.has(role) || declaredRole(e))) return e;
+    }
+    return hit;
+  }
+
+  /** Refresh the signature of el (and of the radio / tab / option group it
+   * belongs to, whose state our action may have changed) and return reply.
+   * @param {Element} el @param {number} id @param {any} reply */
+  function done(el, id, reply) {
+    if (el.isConnected) {
+      setSig(id, describe(el).sig);
+      refreshGroup(el);
+    }
+    if (reply.ok && reply.id === undefined) reply.id = id;
+    return reply;
+  }
+
+  /** @param {Element} el */
+  function refreshGroup(el) {
+    /** @type {Element[]} */
+    let peers = [];
+    if (el.localName === 'input' && inputType(el) === 'radio') {
+      const name = attr(el, 'name');
+      const root = /** @type {Document|ShadowRoot} */ (el.getRootNode());
+      if (name) peers = Array.from(root.querySelectorAll('input[type=radio]')).filter((p) => attr(p, 'name') === name);
+    } else {
+      const role = roleOf(el);
+      const container = role === 'tab' ? '[role=tablist]' : role === 'option' ? '[role=listbox]' :
+        role === 'treeitem' ? '[role=tree]' : role === 'radio' ? '[role=radiogroup]' :
+          role === 'menuitemradio' ? '[role=menu],[role=menubar],[role=group]' : '';
+      const box = container ? el.closest(container) : null;
+      if (box) peers = Array.from(box.querySelectorAll('[role=' + role + ']'));
+    }
+    for (const p of peers) {
+      const pid = idOf(p);
+      if (typeof pid === 'number' && elementOf(pid) === p) setSig(pid, describe(p).sig);
+    }
+  }
+
+  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ actionable, done }));
+})();

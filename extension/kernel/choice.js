@@ -1,0 +1,156 @@
+// @ts-check
+// Choosing: select an option (of a native <select>, or of a custom listbox
+// or combobox, opened first when needed), check and uncheck.
+(() => {
+  'use strict';
+
+  const K = globalThis.__gripKernel__;
+  const { fail, fold, quote, attr, idFor, setSig, hiddenReason, isHiddenAttr, isVisible, deepActive,
+    inputType, roleOf, nameOf, checkedOf, describe, brief, actionable, done, fireChange, clickAt } = K;
+
+  /** @param {Element} el @param {number} id @param {string} want */
+  function selectIn(el, id, want) {
+    if (el.localName === 'select') {
+      const s = /** @type {HTMLSelectElement} */ (el);
+      const opts = Array.from(s.options);
+      const w = fold(want);
+      const match = opts.find((o) => o.value === want) ||
+        opts.find((o) => fold(o.label || o.text) === w) ||
+        opts.find((o) => fold(o.label || o.text).toLowerCase() === w.toLowerCase());
+      if (!match) {
+        const labels = opts.slice(0, 10).map((o) => quote(fold(o.label || o.text)));
+        return fail('not_actionable', 'actionability', 'no option ' + quote(want) + ' in ' + brief(el) +
+          '; options: ' + labels.join(', ') + (opts.length > 10 ? ' … (' + (opts.length - 10) + ' more)' : ''),
+          'give an option label or value');
+      }
+      if (match.disabled || (match.parentElement && match.parentElement.localName === 'optgroup' &&
+        /** @type {HTMLOptGroupElement} */ (match.parentElement).disabled)) {
+        return fail('not_actionable', 'actionability', 'option ' + quote(fold(match.label || match.text)) + ' is disabled');
+      }
+      if (deepActive() !== el) s.focus();
+      if (s.multiple) {
+        for (const o of opts) o.selected = o === match;
+      } else {
+        s.selectedIndex = match.index;
+      }
+      s.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      fireChange(s);
+      return done(el, id, { ok: true, detail: 'selected ' + quote(fold(match.label || match.text)) });
+    }
+    // Custom listbox / combobox: open it, then click the matching option.
+    const role = roleOf(el);
+    if (role === 'option') {
+      const check = actionable(el, true);
+      if ('error' in check) return check;
+      clickAt(el, check.point, 1);
+      return done(el, id, { ok: true, detail: 'selected ' + quote(nameOf(el, 'option')) });
+    }
+    if (role !== 'combobox' && role !== 'listbox' && role !== 'button') {
+      return fail('not_actionable', 'actionability', 'element is not a select, listbox or combobox: ' + brief(el));
+    }
+    const pick = () => {
+      const o = findOption(el, want);
+      if (!o) return null;
+      const check = actionable(o, true);
+      if ('error' in check) return check;
+      clickAt(o, check.point, 1);
+      const oid = idFor(o);
+      setSig(oid, describe(o).sig);
+      return done(el, id, { ok: true, detail: 'selected ' + quote(nameOf(o, 'option')) });
+    };
+    let got = role === 'listbox' ? pick() : null;
+    if (got) return got;
+    const first = actionable(el, true);
+    if ('error' in first) return first;
+    clickAt(el, first.point, 1);
+    got = pick();
+    if (got) return got;
+    // The options may render after the click's tasks and microtasks: poll.
+    return new Promise((resolve) => {
+      const t0 = Date.now();
+      const tick = () => {
+        try {
+          const r = el.isConnected ? pick() : fail('stale_ref', 'node', 'the element was removed while opening it');
+          if (r) { resolve(r); return; }
+          if (Date.now() - t0 > 1500) {
+            const names = listOptions(el).slice(0, 10).map((o) => quote(nameOf(o, 'option')));
+            resolve(fail('not_actionable', 'actionability', 'no option ' + quote(want) + ' in ' + brief(el) +
+              (names.length ? '; options: ' + names.join(', ') : '; no options appeared after opening it'),
+              'give the option text as shown'));
+            return;
+          }
+          setTimeout(tick, 50);
+        } catch (e) {
+          resolve(fail('internal', 'document', String(/** @type {any} */ (e) && /** @type {any} */ (e).message || e)));
+        }
+      };
+      setTimeout(tick, 0);
+    });
+  }
+
+  /** Visible [role=option] elements that belong to el: in its aria-controls /
+   * aria-owns targets, its subtree, else the whole document.
+   * @param {Element} el */
+  function listOptions(el) {
+    /** @type {Element[]} */
+    const scopes = [];
+    const root = /** @type {Document|ShadowRoot} */ (el.getRootNode());
+    for (const which of ['aria-controls', 'aria-owns']) {
+      const ids = attr(el, which);
+      if (!ids) continue;
+      for (const x of ids.trim().split(/\s+/)) {
+        const t = root.getElementById ? root.getElementById(x) : document.getElementById(x);
+        if (t) scopes.push(t);
+      }
+    }
+    scopes.push(el);
+    for (const s of scopes) {
+      const found = Array.from(s.querySelectorAll('[role=option]')).filter((o) => !isHiddenAttr(o) && isVisible(o));
+      if (found.length) return found;
+    }
+    const all = Array.from(root.querySelectorAll('[role=option]'));
+    if (root !== document) all.push(...Array.from(document.querySelectorAll('[role=option]')));
+    return all.filter((o) => !hiddenReason(o) && isVisible(o));
+  }
+
+  /** The option of el named (or valued) want: exact name, then value, then
+   * the name ignoring case.
+   * @param {Element} el @param {string} want */
+  function findOption(el, want) {
+    const w = fold(want);
+    const opts = listOptions(el);
+    return opts.find((o) => nameOf(o, 'option') === w) ||
+      opts.find((o) => attr(o, 'data-value') === want || attr(o, 'value') === want || o.id === want) ||
+      opts.find((o) => nameOf(o, 'option').toLowerCase() === w.toLowerCase()) || null;
+  }
+
+  /** @param {Element} el */
+  function checkable(el) {
+    if (el.localName === 'input') {
+      const t = inputType(el);
+      return t === 'checkbox' || t === 'radio';
+    }
+    const role = roleOf(el);
+    return role === 'checkbox' || role === 'radio' || role === 'switch' || role === 'menuitemcheckbox' || role === 'menuitemradio';
+  }
+
+  /** check (want true) or uncheck el by clicking it, unless it already is.
+   * @param {Element} el @param {number} id @param {boolean} want @param {{x: number, y: number}} pt */
+  function setChecked(el, id, want, pt) {
+    const role = roleOf(el);
+    const word = role === 'switch' ? 'switch' : role === 'radio' || role === 'menuitemradio' ? 'radio button' : 'checkbox';
+    const before = checkedOf(el, role) === 'checked';
+    if (before === want) return done(el, id, { ok: true, detail: 'already ' + (want ? 'checked' : 'unchecked') });
+    if (!want && (role === 'radio' || role === 'menuitemradio')) {
+      return fail('not_actionable', 'actionability', 'a radio button cannot be unchecked', 'check another option of its group');
+    }
+    clickAt(el, pt, 1);
+    const after = el.isConnected && checkedOf(el, roleOf(el)) === 'checked';
+    if (after !== want) {
+      return fail('not_actionable', 'actionability', 'the ' + word + ' did not become ' + (want ? 'checked' : 'unchecked'));
+    }
+    return done(el, id, { ok: true, detail: want ? 'checked' : 'unchecked' });
+  }
+
+  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ selectIn, checkable, setChecked }));
+})();

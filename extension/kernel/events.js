@@ -1,0 +1,92 @@
+// @ts-check
+// The synthetic events grip dispatches from the isolated world: mouse,
+// pointer, keyboard, input and change, built the way a browser fills them.
+(() => {
+  'use strict';
+
+  const K = globalThis.__gripKernel__;
+
+  /** @param {string} type @param {{x: number, y: number}} pt @param {number} detail @param {number} buttons */
+  function mouse(type, pt, detail, buttons) {
+    const win = window;
+    const noBubble = type === 'mouseenter' || type === 'mouseleave';
+    return new MouseEvent(type, {
+      bubbles: !noBubble, cancelable: !noBubble, composed: true, view: win,
+      clientX: pt.x, clientY: pt.y, screenX: pt.x + (win.screenX || 0), screenY: pt.y + (win.screenY || 0),
+      button: 0, buttons, detail,
+    });
+  }
+
+  /** @param {string} type @param {{x: number, y: number}} pt @param {number} buttons */
+  function pointer(type, pt, buttons) {
+    const win = window;
+    const noBubble = type === 'pointerenter' || type === 'pointerleave';
+    const init = {
+      bubbles: !noBubble, cancelable: !noBubble, composed: true, view: win,
+      clientX: pt.x, clientY: pt.y, screenX: pt.x + (win.screenX || 0), screenY: pt.y + (win.screenY || 0),
+      button: type === 'pointermove' || type === 'pointerover' || type === 'pointerenter' ? -1 : 0,
+      buttons, pointerId: 1, pointerType: 'mouse', isPrimary: true, width: 1, height: 1,
+      pressure: buttons ? 0.5 : 0,
+    };
+    return typeof PointerEvent === 'function' ? new PointerEvent(type, init) : new MouseEvent(type, init);
+  }
+
+  /** key name → [key, code, keyCode] */
+  /** @type {Record<string, [string, string, number]>} */
+  const KEYS = {
+    Enter: ['Enter', 'Enter', 13], Tab: ['Tab', 'Tab', 9], Escape: ['Escape', 'Escape', 27],
+    Esc: ['Escape', 'Escape', 27], Backspace: ['Backspace', 'Backspace', 8], Delete: ['Delete', 'Delete', 46],
+    ArrowUp: ['ArrowUp', 'ArrowUp', 38], ArrowDown: ['ArrowDown', 'ArrowDown', 40],
+    ArrowLeft: ['ArrowLeft', 'ArrowLeft', 37], ArrowRight: ['ArrowRight', 'ArrowRight', 39],
+    Home: ['Home', 'Home', 36], End: ['End', 'End', 35], PageUp: ['PageUp', 'PageUp', 33],
+    PageDown: ['PageDown', 'PageDown', 34], Space: [' ', 'Space', 32], Insert: ['Insert', 'Insert', 45],
+    F1: ['F1', 'F1', 112], F2: ['F2', 'F2', 113], F3: ['F3', 'F3', 114], F4: ['F4', 'F4', 115],
+    F5: ['F5', 'F5', 116], F6: ['F6', 'F6', 117], F7: ['F7', 'F7', 118], F8: ['F8', 'F8', 119],
+    F9: ['F9', 'F9', 120], F10: ['F10', 'F10', 121], F11: ['F11', 'F11', 122], F12: ['F12', 'F12', 123],
+  };
+
+  /** The key, code and keyCode of a named key or one character.
+   * @param {string} ch @returns {KeyInit} */
+  function keyInit(ch) {
+    const named = KEYS[ch];
+    if (named) return { key: named[0], code: named[1], keyCode: named[2] };
+    let code = '';
+    let keyCode = ch.toUpperCase().charCodeAt(0);
+    if (/^[a-z]$/i.test(ch)) code = 'Key' + ch.toUpperCase();
+    else if (/^[0-9]$/.test(ch)) code = 'Digit' + ch;
+    else if (ch === ' ') { code = 'Space'; keyCode = 32; }
+    else keyCode = 0;
+    return { key: ch, code, keyCode };
+  }
+
+  /** Dispatches one key event; false when the page cancelled it.
+   * @param {Element} target @param {string} type @param {KeyInit} k @param {Modifiers} m */
+  function keyEvent(target, type, k, m) {
+    const charCode = type === 'keypress' ? (k.key === 'Enter' ? 13 : k.key.charCodeAt(0)) : 0;
+    const ev = new KeyboardEvent(type, {
+      bubbles: true, cancelable: true, composed: true, view: window,
+      key: k.key, code: k.code, keyCode: type === 'keypress' ? charCode : k.keyCode,
+      which: type === 'keypress' ? charCode : k.keyCode, charCode,
+      ctrlKey: m.ctrl, shiftKey: m.shift, altKey: m.alt, metaKey: m.meta,
+    });
+    return target.dispatchEvent(ev);
+  }
+
+  /** @type {Modifiers} */
+  const NO_MODS = { ctrl: false, shift: false, alt: false, meta: false };
+
+  /** Dispatches a (before)input event; false when the page cancelled it.
+   * @param {Element} el @param {string} type @param {string} inputType @param {string|null} data @param {boolean} cancelable */
+  function inputEvent(el, type, inputType, data, cancelable) {
+    return el.dispatchEvent(new InputEvent(type, { bubbles: true, cancelable, composed: true, inputType, data }));
+  }
+
+  /** @param {Element} el */
+  function fireChange(el) {
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  }
+
+  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
+    mouse, pointer, KEYS, keyInit, keyEvent, NO_MODS, inputEvent, fireChange,
+  }));
+})();

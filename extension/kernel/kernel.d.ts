@@ -1,0 +1,150 @@
+// Types of the in-page kernel, for tsc only (never injected): the object
+// the files in KERNEL_FILES (extension/inject.js) build on the isolated
+// world's globalThis, one part per file, in that order. Each file takes
+// what it uses from the files before it. A test checks that each file adds
+// exactly the names listed under it here.
+
+type GripError = { code: string; boundary: string; message: string; hint: string };
+type Failure = { error: GripError };
+type Signature = {
+  tag: string; type: string; role: string; name: string; href: string; action: string; checked: string; selected: string;
+};
+type RefCache = { byNode: WeakMap<Element, number>; byId: Map<number, Element>; next: number; sig: Map<number, Signature> };
+type Reported = { id: number; role: string; name: string; value?: string; states?: string[] };
+type Point = { x: number; y: number };
+type KeyInit = { key: string; code: string; keyCode: number };
+type Modifiers = { ctrl: boolean; shift: boolean; alt: boolean; meta: boolean };
+type EditKind = 'input' | 'textarea' | 'editable' | '';
+type TextOptions = { stopBlocks?: boolean; checkVis?: boolean; inLabel?: boolean };
+
+interface GripKernel {
+  // base.js
+  /** Which instance of the extension installed this kernel (kernelBuild
+   * in inject.js), stamped by the worker's caller right after it injected
+   * these files ('' until then): a kernel whose build differs from the
+   * worker's is never run. */
+  build: string;
+  fail(code: string, boundary: string, message: string, hint?: string): Failure;
+  fold(s: string): string;
+  cut(s: string, n: number): string;
+  quote(s: string): string;
+  attr(el: Element, name: string): string | null;
+  hasAttr(el: Element, name: string): boolean;
+  attrMemo(on: boolean): void;
+  domApi: any;
+
+  // cache.js
+  openCache(): void;
+  idFor(el: Element): number;
+  idOf(el: Element): number | undefined;
+  elementOf(id: number): Element | undefined;
+  sigOf(id: number): Signature | undefined;
+  setSig(id: number, sig: Signature): void;
+  pruneCache(): void;
+
+  // tree.js
+  SKIP_WALK: Set<string>;
+  shadowOf(el: Element): ShadowRoot | null;
+  flatParent(n: Node): Node | null;
+  containsFlat(outer: Node, inner: Node | null): boolean;
+  closestFlat(el: Element, sel: string): Element | null;
+  deepActive(): Element | null;
+
+  // visibility.js
+  isHiddenAttr(el: Element): boolean;
+  hiddenReason(el: Element): string;
+  isVisible(el: Element): boolean;
+  noBox(el: Element): boolean;
+
+  // roles.js
+  CONTROL_ROLES: Set<string>;
+  NAME_FROM_CONTENT: Set<string>;
+  TEXT_ROLES: Set<string>;
+  PROSE_TAGS: Map<string, string>;
+  HEADING_TAGS: Set<string>;
+  TEXT_INPUTS: Set<string>;
+  BUTTON_INPUTS: Set<string>;
+  declaredRole(el: Element): string;
+  inputType(el: Element): string;
+  isEditingHost(el: Element): boolean;
+  roleOf(el: Element): string;
+  implicitRole(el: Element): string;
+
+  // names.js
+  textOf(n: Node, opt: TextOptions): string;
+  selectValue(s: HTMLSelectElement): string;
+  forgetLabels(): void;
+  setWalkRoot(root: Node | null): Node | null;
+  labelsOf(el: Element): Element[];
+  nameOf(el: Element, role: string): string;
+  hasOwnText(el: Element): boolean;
+
+  // states.js
+  FORM_TAGS: Set<string>;
+  isSecret(el: Element): boolean;
+  valueText(el: Element, role: string): string;
+  checkedOf(el: Element, role: string): string;
+  isDisabled(el: Element): boolean;
+  statesOf(el: Element, role: string, content: boolean): string[];
+  signatureOf(el: Element, role: string, name: string): Signature;
+  describe(el: Element): { role: string; name: string; sig: Signature };
+  brief(el: Element): string;
+
+  // snapshot.js
+  snapshot(mode: string, keepSignatures: boolean): {
+    url: string; title: string; elements: Reported[]; stats: { nodes: number; ms: number };
+  };
+
+  // probe.js
+  probe(r: { text?: string; id?: number }): { textFound: boolean; present: boolean };
+
+  // frames.js
+  frameOffset(r: { index?: number }): Point | Failure;
+  frameIndexOf(r: { selector?: string }): { index: number } | Failure;
+
+  // acts.js
+  actionable(el: Element, needEnabled: boolean): { point: Point } | Failure;
+  done(el: Element, id: number, reply: any): any;
+
+  // events.js
+  mouse(type: string, pt: Point, detail: number, buttons: number): MouseEvent;
+  pointer(type: string, pt: Point, buttons: number): MouseEvent;
+  KEYS: Record<string, [string, string, number]>;
+  keyInit(ch: string): KeyInit;
+  keyEvent(target: Element, type: string, k: KeyInit, m: Modifiers): boolean;
+  NO_MODS: Modifiers;
+  inputEvent(el: Element, type: string, inputType: string, data: string | null, cancelable: boolean): boolean;
+  fireChange(el: Element): void;
+
+  // pointer.js
+  hoverAt(el: Element, pt: Point): void;
+  clickAt(el: Element, pt: Point, detail: number): void;
+  focusable(e: Element): boolean;
+
+  // editing.js
+  editKind(el: Element): EditKind;
+  setValue(el: Element, v: string): void;
+  selectAllIn(el: Element): void;
+  caretToEnd(el: Element): void;
+  insertInto(el: Element, text: string, how: string): boolean;
+  typeInto(el: Element, id: number, text: string, replace: boolean): any;
+  implicitSubmit(el: Element): boolean;
+
+  // choice.js
+  selectIn(el: Element, id: number, want: string): any;
+  checkable(el: Element): boolean;
+  setChecked(el: Element, id: number, want: boolean, pt: Point): any;
+
+  // scroll.js
+  scrollPage(fy: number, fx: number): void;
+  doScroll(el: Element | null, r: { text?: string; value?: string }): any;
+
+  // keys.js
+  doPress(el: Element | null, r: { key?: string; modifiers?: string[]; trusted?: boolean }): any;
+
+  // run.js
+  run(req: any): any;
+}
+
+// The kernel's object on the isolated world's globalThis (base.js makes it).
+declare var __gripKernel__: GripKernel | undefined;

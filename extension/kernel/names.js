@@ -1,0 +1,261 @@
+// @ts-check
+// Accessible names, in accname's order (simplified): aria-labelledby,
+// aria-label, what the control is (input values, labels, alt), its content
+// for roles named from content, then title and placeholder. Texts are
+// folded, and read through the flat tree, skipping hidden parts.
+(() => {
+  'use strict';
+
+  const K = globalThis.__gripKernel__;
+  const { fold, cut, attr, shadowOf, isHiddenAttr, isVisible, noBox, declaredRole, inputType,
+    NAME_FROM_CONTENT, TEXT_ROLES, PROSE_TAGS, HEADING_TAGS } = K;
+
+  const NAME_MAX = 300;
+  const TEXT_SCAN_MAX = 2000;
+  const SKIP_TEXT = new Set(['script', 'style', 'template', 'noscript', 'iframe', 'frame', 'object',
+    'embed', 'datalist', 'title', 'meta', 'link', 'head']);
+  const CONTROL_TAGS_IN_LABEL = new Set(['input', 'select', 'textarea', 'button']);
+  const BLOCKISH = new Set(['br', 'div', 'p', 'li', 'ul', 'ol', 'dl', 'dt', 'dd', 'tr', 'td', 'th',
+    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'article', 'header', 'footer', 'nav', 'aside',
+    'main', 'blockquote', 'pre', 'table', 'tbody', 'thead', 'tfoot', 'figure', 'figcaption', 'form',
+    'fieldset', 'legend', 'hr', 'address', 'details', 'summary', 'caption', 'option', 'label']);
+
+  // State of the running textOf (hoisted, so a call allocates no closures).
+  /** @type {string[]} */
+  const tParts = [];
+  let tLen = 0;
+  let tStop = false, tVis = false, tLabel = false;
+
+  /** Text of n's subtree in the flat tree, with alt text and aria-label of
+   * descendants, skipping hidden ones; folded.
+   * @param {Node} n
+   * @param {{stopBlocks?: boolean, checkVis?: boolean, inLabel?: boolean}} opt
+   */
+  function textOf(n, opt) {
+    // Not re-entrant: nothing textChildren calls comes back here.
+    tParts.length = 0;
+    tLen = 0;
+    tStop = !!opt.stopBlocks; tVis = !!opt.checkVis; tLabel = !!opt.inLabel;
+    textChildren(n);
+    const s = tParts.length === 1 ? tParts[0] : tParts.join('');
+    tParts.length = 0;
+    return fold(s);
+  }
+
+  /** @param {Node} c */
+  function textNode(c) {
+    if (tLen > TEXT_SCAN_MAX) return;
+    const t = c.nodeType;
+    if (t === 3) {
+      const d = /** @type {Text} */ (c).data;
+      tParts.push(d);
+      tLen += d.length;
+      return;
+    }
+    if (t !== 1) return;
+    const e = /** @type {Element} */ (c);
+    const ln = e.localName;
+    if (SKIP_TEXT.has(ln) || isHiddenAttr(e)) return;
+    if (tVis && !isVisible(e) && (noBox(e) || !e.firstElementChild)) return;
+    if (tStop && (PROSE_TAGS.has(ln) || HEADING_TAGS.has(ln) || TEXT_ROLES.has(declaredRole(e)))) return;
+    if (tLabel && CONTROL_TAGS_IN_LABEL.has(ln)) return;
+    if (ln === 'img' || ln === 'area' || (ln === 'input' && inputType(e) === 'image')) {
+      const alt = attr(e, 'aria-label') || attr(e, 'alt') || '';
+      if (alt) { tParts.push(' ', alt, ' '); tLen += alt.length; }
+      return;
+    }
+    const aria = attr(e, 'aria-label');
+    if (aria && aria.trim()) { tParts.push(' ', aria, ' '); tLen += aria.length; return; }
+    if (ln === 'select') {
+      tParts.push(' ', selectValue(/** @type {HTMLSelectElement} */ (e)), ' ');
+      return;
+    }
+    const block = BLOCKISH.has(ln);
+    if (block) tParts.push(' ');
+    textChildren(e);
+    if (block) tParts.push(' ');
+  }
+
+  /** @param {Node} p */
+  function textChildren(p) {
+    if (p.nodeType === 1) {
+      const e = /** @type {Element} */ (p);
+      const sr = shadowOf(e);
+      if (sr) { textChildren(sr); return; }
+      if (e.localName === 'slot') {
+        const assigned = /** @type {HTMLSlotElement} */ (e).assignedNodes();
+        if (assigned.length) { for (const a of assigned) textNode(a); return; }
+      }
+    }
+    for (let c = p.firstChild; c; c = c.nextSibling) textNode(c);
+  }
+
+  /** Text of the elements named by an id-list attribute, in el's tree.
+   * @param {Element} el @param {string} ids */
+  function textOfIds(el, ids) {
+    const root = /** @type {Document|ShadowRoot} */ (el.getRootNode());
+    /** @type {string[]} */
+    const out = [];
+    for (const id of ids.trim().split(/\s+/)) {
+      if (!id) continue;
+      const ref = typeof root.getElementById === 'function' ? root.getElementById(id) : document.getElementById(id);
+      if (!ref) continue;
+      const aria = ref !== el ? attr(ref, 'aria-label') : null;
+      const t = aria && aria.trim() ? fold(aria) : textOf(ref, { checkVis: false });
+      if (t) out.push(t);
+    }
+    return out.join(' ');
+  }
+
+  /** The labels of a select's chosen options, joined by ', '.
+   * @param {HTMLSelectElement} s */
+  function selectValue(s) {
+    if (!s.multiple) {
+      const o = s.selectedIndex >= 0 ? s.options[s.selectedIndex] : null;
+      return o ? fold(o.label || o.text) : '';
+    }
+    /** @type {string[]} */
+    const picked = [];
+    const opts = s.options;
+    for (let i = 0; i < opts.length; i++) {
+      const o = opts[i];
+      if (o.selected) picked.push(fold(o.label || o.text));
+      if (!s.multiple && picked.length) break;
+    }
+    return picked.join(', ');
+  }
+
+  // Per call: tree root → (control → its labels). el.labels walks the whole
+  // tree scope for every control, which is quadratic over a snapshot. Each
+  // call of the kernel starts with forgetLabels: the page may have changed.
+  /** @type {Map<Node, Map<Element, Element[]>>} */
+  const labelIndex = new Map();
+  // The tree (document or shadow root) the snapshot walk is in; null outside it.
+  /** @type {Node|null} */
+  let walkRoot = null;
+
+  function forgetLabels() {
+    labelIndex.clear();
+  }
+
+  /** Tells labelsOf which tree the walk is in (null: none, ask the node);
+   * returns the one it was in.
+   * @param {Node|null} root @returns {Node|null} */
+  function setWalkRoot(root) {
+    const outer = walkRoot;
+    walkRoot = root;
+    return outer;
+  }
+
+  /** The <label>s of a labelable control (label[for] and wrapping label).
+   * @param {Element} el @returns {Element[]} */
+  function labelsOf(el) {
+    const root = walkRoot || el.getRootNode();
+    let index = labelIndex.get(root);
+    if (!index) {
+      index = new Map();
+      const all = /** @type {Document|ShadowRoot} */ (root).querySelectorAll ? /** @type {Document|ShadowRoot} */ (root).querySelectorAll('label') : [];
+      for (let i = 0; i < all.length; i++) {
+        const label = /** @type {HTMLLabelElement} */ (all[i]);
+        const control = label.control;
+        if (!control) continue;
+        const list = index.get(control);
+        if (list) list.push(label); else index.set(control, [label]);
+      }
+      labelIndex.set(root, index);
+    }
+    return index.get(el) || [];
+  }
+
+  /** Labels of a labelable control (label[for] and wrapping label), without
+   * the text of controls inside them.
+   * @param {Element} el */
+  function labelText(el) {
+    const labels = labelsOf(el);
+    if (!labels.length) return '';
+    /** @type {string[]} */
+    const out = [];
+    for (let i = 0; i < labels.length; i++) {
+      const t = textOf(labels[i], { checkVis: true, inLabel: true });
+      if (t) out.push(t);
+    }
+    return out.join(' ');
+  }
+
+  /** The accessible name (accname order, simplified), folded and cut.
+   * @param {Element} el @param {string} role @returns {string} */
+  function nameOf(el, role) {
+    const tag = el.localName;
+    const by = attr(el, 'aria-labelledby');
+    if (by) {
+      const t = textOfIds(el, by);
+      if (t) return cut(t, NAME_MAX);
+    }
+    const aria = attr(el, 'aria-label');
+    if (aria && aria.trim()) return cut(fold(aria), NAME_MAX);
+
+    if (tag === 'input') {
+      const t = inputType(el);
+      if (t === 'submit' || t === 'reset' || t === 'button') {
+        const v = attr(el, 'value');
+        if (v !== null && fold(v)) return cut(fold(v), NAME_MAX);
+        if (t === 'submit') return 'Submit';
+        if (t === 'reset') return 'Reset';
+      } else if (t === 'image') {
+        const alt = fold(attr(el, 'alt') || attr(el, 'value') || attr(el, 'title') || '');
+        return cut(alt || 'Submit', NAME_MAX);
+      }
+    }
+    if (tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'button' ||
+      tag === 'meter' || tag === 'output' || tag === 'progress') {
+      const l = labelText(el);
+      if (l) return cut(l, NAME_MAX);
+    }
+    if (tag === 'img' || tag === 'area') {
+      const alt = attr(el, 'alt');
+      if (alt && fold(alt)) return cut(fold(alt), NAME_MAX);
+    }
+    if (tag === 'input' && inputType(el) === 'file') {
+      const title = attr(el, 'title');
+      return cut(fold(title || '') || 'Choose file', NAME_MAX);
+    }
+    if (NAME_FROM_CONTENT.has(role) && tag !== 'input' && tag !== 'select' && tag !== 'textarea') {
+      const t = role === 'row' ? rowText(el) : textOf(el, { checkVis: true });
+      if (t) return cut(t, NAME_MAX);
+    } else if (TEXT_ROLES.has(role)) {
+      const t = textOf(el, { checkVis: true, stopBlocks: true });
+      if (t) return cut(t, NAME_MAX);
+    }
+    const title = attr(el, 'title');
+    if (title && fold(title)) return cut(fold(title), NAME_MAX);
+    const ph = attr(el, 'placeholder') || attr(el, 'aria-placeholder');
+    if (ph && fold(ph)) return cut(fold(ph), NAME_MAX);
+    return '';
+  }
+
+  /** A table row as its cells' texts joined by ' | '.
+   * @param {Element} el */
+  function rowText(el) {
+    /** @type {string[]} */
+    const cells = [];
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+      if (isHiddenAttr(c)) continue;
+      const t = textOf(c, { checkVis: true, stopBlocks: true });
+      if (t) cells.push(t);
+    }
+    return cells.length ? cells.join(' | ') : textOf(el, { checkVis: true, stopBlocks: true });
+  }
+
+  /** Whether el has a non-blank text node child.
+   * @param {Element} el */
+  function hasOwnText(el) {
+    for (let c = el.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3 && /\S/.test(/** @type {Text} */ (c).data)) return true;
+    }
+    return false;
+  }
+
+  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
+    textOf, selectValue, forgetLabels, setWalkRoot, labelsOf, nameOf, hasOwnText,
+  }));
+})();

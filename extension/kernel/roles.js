@@ -1,0 +1,108 @@
+// @ts-check
+// Roles: declared (the first token of role=, unless it means "no role"),
+// else implicit from the tag (ARIA in HTML, the parts grip reports).
+(() => {
+  'use strict';
+
+  const K = globalThis.__gripKernel__;
+  const { attr, hasAttr } = K;
+
+  // Roles a snapshot reports in every mode.
+  const CONTROL_ROLES = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem',
+    'menuitemcheckbox', 'menuitemradio', 'option', 'combobox', 'textbox', 'searchbox', 'slider',
+    'spinbutton', 'listbox', 'treeitem']);
+  // Roles whose name comes from their content.
+  const NAME_FROM_CONTENT = new Set(['button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem',
+    'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'heading', 'cell', 'gridcell',
+    'columnheader', 'rowheader', 'tooltip', 'row']);
+  // Non-control roles that report their own text in content mode.
+  const TEXT_ROLES = new Set(['heading', 'paragraph', 'listitem', 'blockquote', 'term', 'definition',
+    'caption', 'row', 'cell', 'gridcell', 'columnheader', 'rowheader', 'alert', 'status', 'note',
+    'tooltip', 'log', 'marquee', 'timer', 'code', 'math', 'mark', 'comment', 'text']);
+  // Declared roles that mean "no role": the element keeps its implicit one.
+  const NO_ROLE = new Set(['none', 'presentation', 'generic']);
+  const PROSE_TAGS = new Map([['p', 'paragraph'], ['li', 'listitem'], ['blockquote', 'blockquote'],
+    ['pre', 'paragraph'], ['dt', 'term'], ['dd', 'definition'], ['figcaption', 'caption'],
+    ['caption', 'caption'], ['tr', 'row']]);
+  const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+  const TEXT_INPUTS = new Set(['text', 'email', 'search', 'tel', 'url', 'password', 'number', 'date',
+    'datetime-local', 'month', 'time', 'week', 'color']);
+  const BUTTON_INPUTS = new Set(['submit', 'reset', 'button', 'image', 'file']);
+
+  /** The declared role, or '' when none or one that means "no role".
+   * @param {Element} el @returns {string} */
+  function declaredRole(el) {
+    const r = attr(el, 'role');
+    if (!r) return '';
+    const first = r.trim().split(/\s+/)[0].toLowerCase();
+    return NO_ROLE.has(first) ? '' : first;
+  }
+
+  /** The input's type, lower case ('text' when absent or unknown).
+   * @param {Element} el */
+  function inputType(el) {
+    return /** @type {HTMLInputElement} */ (el).type || 'text';
+  }
+
+  /** Whether el is the top of a contenteditable region.
+   * @param {Element} el */
+  function isEditingHost(el) {
+    const h = /** @type {HTMLElement} */ (el);
+    if (!h.isContentEditable) return false;
+    const p = h.parentElement;
+    return !p || !p.isContentEditable;
+  }
+
+  /** The element's role: declared, else implicit, else ''.
+   * @param {Element} el @returns {string} */
+  function roleOf(el) {
+    const declared = declaredRole(el);
+    if (declared) return declared;
+    return implicitRole(el);
+  }
+
+  /** @param {Element} el @returns {string} */
+  function implicitRole(el) {
+    const tag = el.localName;
+    switch (tag) {
+      case 'a': case 'area':
+        return hasAttr(el, 'href') || hasAttr(el, 'xlink:href') ? 'link' : '';
+      case 'button': case 'summary':
+        return 'button';
+      case 'input': {
+        const t = inputType(el);
+        if (t === 'hidden') return '';
+        if (t === 'checkbox' || t === 'radio') return t;
+        if (t === 'range') return 'slider';
+        if (t === 'number') return 'spinbutton';
+        if (BUTTON_INPUTS.has(t)) return 'button';
+        if (hasAttr(el, 'list') && t !== 'password') return 'combobox';
+        if (t === 'search') return 'searchbox';
+        return 'textbox';
+      }
+      case 'select': {
+        const s = /** @type {HTMLSelectElement} */ (el);
+        return s.multiple || s.size > 1 ? 'listbox' : 'combobox';
+      }
+      case 'textarea':
+        return 'textbox';
+      case 'h1': case 'h2': case 'h3': case 'h4': case 'h5': case 'h6':
+        return 'heading';
+      case 'img':
+        return 'img';
+      case 'th':
+        return attr(el, 'scope') === 'row' ? 'rowheader' : 'columnheader';
+      case 'td':
+        return 'cell';
+    }
+    const prose = PROSE_TAGS.get(tag);
+    if (prose) return prose;
+    if (hasAttr(el, 'contenteditable') && isEditingHost(el)) return 'textbox';
+    return '';
+  }
+
+  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
+    CONTROL_ROLES, NAME_FROM_CONTENT, TEXT_ROLES, PROSE_TAGS, HEADING_TAGS, TEXT_INPUTS, BUTTON_INPUTS,
+    declaredRole, inputType, isEditingHost, roleOf, implicitRole,
+  }));
+})();

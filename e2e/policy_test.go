@@ -116,8 +116,17 @@ func TestPolicyBlock(t *testing.T) {
 		t.Errorf("plain grip tabs:\n%s", r)
 	}
 
-	wantPolicyRefusal(t, refusal(t, "snapshot", "--tab", fmt.Sprint(page)), rule)
+	perr := refusal(t, "snapshot", "--tab", fmt.Sprint(page))
+	wantPolicyRefusal(t, perr, rule)
+	if strings.Contains(perr.Message, env.Origin2) {
+		t.Errorf("the refusal names the blocked page's origin: %q", perr.Message)
+	}
 	wantPolicyRefusal(t, refusal(t, "click", "#b1", "--tab", fmt.Sprint(page)), rule)
+	var lg protocol.LogResult
+	env.GripJSON(t, &lg, "log", "--tab", fmt.Sprint(page), "--limit", "1")
+	if len(lg.Entries) != 1 || lg.Entries[0].Outcome != "policy" || lg.Entries[0].Origin != "" || !strings.Contains(lg.Entries[0].Rule, rule) {
+		t.Errorf("the record of the refused click: %+v", lg.Entries)
+	}
 	wantPolicyRefusal(t, refusal(t, "tabs", "new", env.Origin2+"/home.html"), rule)
 	wantPolicyRefusal(t, refusal(t, "navigate", env.Origin2+"/home.html", "--tab", fmt.Sprint(tab)), rule)
 	wantPolicyRefusal(t, refusal(t, "screenshot", "--tab", fmt.Sprint(tab), "-o", filepath.Join(t.TempDir(), "x.png")), rule)

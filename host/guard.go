@@ -124,7 +124,7 @@ func (h *Host) serve(ctx context.Context, req protocol.Request) (any, error) {
 		if r, ok := res.(*protocol.ScreenshotResult); ok && r != nil {
 			// The page may have gone to a blocked site after the check.
 			if d := u.policy.Current().Decide(r.Tab.URL); d.Rule == policy.Block {
-				return nil, h.refuseBlocked(originOf(r.Tab.URL), d)
+				return nil, h.refuseBlocked(fmt.Sprintf("tab %d", r.Tab.ID), d)
 			}
 		}
 		return res, err
@@ -177,7 +177,7 @@ func (h *Host) guardRead(ctx context.Context, tab int, kind readKind) (int, erro
 		return 0, err
 	}
 	if tr.top.Rule == policy.Block {
-		return 0, h.refuseBlocked(tr.topOrigin, tr.top)
+		return 0, h.refuseBlocked(fmt.Sprintf("tab %d", tab), tr.top)
 	}
 	if kind == readProbe || kind == readScreenshot {
 		if id, d, ok := tr.blockedFrame(); ok {
@@ -187,7 +187,7 @@ func (h *Host) guardRead(ctx context.Context, tab int, kind readKind) (int, erro
 			}
 			return 0, protocol.Errorf(protocol.CodePolicy, protocol.BoundaryPolicy,
 				"take a snapshot instead: it leaves the blocked frame out",
-				"%s of tab %d would look into its frame %d (%s), which is blocked: %s of %s", what, tab, id, tr.origins[id], d.Why(), h.user.policy.File())
+				"%s of tab %d would look into its frame %d, which is blocked: %s of %s", what, tab, id, d.Why(), h.user.policy.File())
 		}
 	}
 	return tab, nil
@@ -232,14 +232,14 @@ func (h *Host) agentTab(ctx context.Context, p *policy.Policy, tab int) (int, er
 		"no tab is shared with agents: tabs = shared in %s", u.policy.File())
 }
 
-// refuseBlocked is the refusal of anything on a blocked origin.
-func (h *Host) refuseBlocked(origin string, d policy.Decision) error {
-	if origin == "" {
-		origin = "this page"
-	}
+// refuseBlocked is the refusal of anything on a blocked origin. where
+// names the place as the agent knows it — "tab 5", "frame 3 of tab 5",
+// or an origin the agent gave — never a blocked page's own URL, which
+// grip keeps from agents.
+func (h *Host) refuseBlocked(where string, d policy.Decision) error {
 	return protocol.Errorf(protocol.CodePolicy, protocol.BoundaryPolicy,
 		"the person keeps agents out of this site: leave it, and do not try to reach it another way; they can change the rule in that file (grip policy URL says which rule a URL falls under)",
-		"%s is blocked: %s of %s", origin, d.Why(), h.user.policy.File())
+		"%s is blocked: %s of %s", where, d.Why(), h.user.policy.File())
 }
 
 // guardAct runs OpAct behind the pause, the policy and the person's
@@ -312,18 +312,24 @@ func (h *Host) guardedAct(ctx context.Context, req protocol.Request, spec protoc
 			args.Tab = tab // the action lands on the tab checked here
 		}
 	}
-	decide := func(p *policy.Policy) (policy.Decision, string, error) {
+	// decide returns the rule the action falls under, the origin it
+	// lands on, and how to name the place to the agent.
+	decide := func(p *policy.Policy) (policy.Decision, string, string, error) {
 		if spec.Name == protocol.ActTabNew {
-			return p.Decide(args.Text), originOf(args.Text), nil
+			return p.Decide(args.Text), originOf(args.Text), nameURL(args.Text), nil
 		}
-		d, origin := policy.Decision{Rule: policy.Act}, ""
+		d, origin, where := policy.Decision{Rule: policy.Act}, "", fmt.Sprintf("tab %d", tab)
 		tr, err := h.frameRules(ctx, p, tab)
 		switch {
 		case err != nil && !p.Trivial():
-			return d, "", err
+			return d, "", "", err
 		case err == nil:
 			rec.Origin = tr.topOrigin
-			d, origin = tr.ruleFor(spec, *args, entry, chain)
+			var frame int
+			d, origin, frame = tr.ruleFor(spec, *args, entry, chain)
+			if frame != 0 {
+				where = fmt.Sprintf("frame %d of tab %d", frame, tab)
+			}
 			if entry == nil && args.Epoch == 0 && tr.topDoc != "" && (!p.Trivial() || d.Rule != policy.Act) {
 				// Pin the page the rule was decided on: if it navigates
 				// before the action lands, the action is refused.
@@ -332,16 +338,16 @@ func (h *Host) guardedAct(ctx context.Context, req protocol.Request, spec protoc
 		}
 		if spec.Name == protocol.ActNavigate {
 			if nd := p.Decide(args.Text); nd.Rule > d.Rule {
-				d, origin = nd, originOf(args.Text)
+				d, origin, where = nd, originOf(args.Text), nameURL(args.Text)
 			}
 		}
-		return d, origin, nil
+		return d, origin, where, nil
 	}
-	d, origin, err := decide(p)
+	d, origin, where, err := decide(p)
 	if err != nil {
 		return nil, err
 	}
-	if err := h.applyRule(ctx, p, d, origin, args.Action, rec); err != nil {
+	if err := h.applyRule(ctx, p, d, origin, where, args.Action, rec); err != nil {
 		return nil, err
 	}
 	if d.Rule == policy.Confirm {
@@ -351,12 +357,12 @@ func (h *Host) guardedAct(ctx context.Context, req protocol.Request, spec protoc
 			return nil, errPaused()
 		}
 		if p2 := u.policy.Current(); p2 != p {
-			d2, origin2, err := decide(p2)
+			d2, origin2, where2, err := decide(p2)
 			if err != nil {
 				return nil, err
 			}
 			if d2.Rule != policy.Confirm {
-				if err := h.applyRule(ctx, p2, d2, origin2, args.Action, rec); err != nil {
+				if err := h.applyRule(ctx, p2, d2, origin2, where2, args.Action, rec); err != nil {
 					return nil, err
 				}
 			}
@@ -375,15 +381,19 @@ func (h *Host) guardedAct(ctx context.Context, req protocol.Request, spec protoc
 }
 
 // applyRule refuses what the rule refuses and asks the person what the
-// rule puts to them.
-func (h *Host) applyRule(ctx context.Context, p *policy.Policy, d policy.Decision, origin, action string, rec *actlog.Entry) error {
+// rule puts to them. origin is where the action lands, where how to name
+// it to the agent if it is blocked.
+func (h *Host) applyRule(ctx context.Context, p *policy.Policy, d policy.Decision, origin, where, action string, rec *actlog.Entry) error {
 	if origin == "" {
 		origin = "this page"
 	}
 	switch d.Rule {
 	case policy.Block:
 		rec.Rule = d.Why()
-		return h.refuseBlocked(origin, d)
+		if p.Decide(rec.Origin).Rule == policy.Block {
+			rec.Origin = "" // the record is readable by agents (grip log); the rule says enough
+		}
+		return h.refuseBlocked(where, d)
 	case policy.Read:
 		rec.Rule = d.Why()
 		return protocol.Errorf(protocol.CodePolicy, protocol.BoundaryPolicy,
@@ -490,7 +500,7 @@ func (h *Host) guardOther(ctx context.Context, req protocol.Request) (any, error
 		return nil, err
 	}
 	rec := actlog.Entry{Time: time.Now(), Action: req.Op, Tab: tab, Origin: tr.topOrigin, Client: clientOf(ctx)}
-	if err := h.applyRule(ctx, p, tr.strictest(), tr.topOrigin, req.Op, &rec); err != nil {
+	if err := h.applyRule(ctx, p, tr.strictest(), tr.topOrigin, fmt.Sprintf("tab %d", tab), req.Op, &rec); err != nil {
 		return nil, err
 	}
 	return h.dispatch(ctx, req)
@@ -521,6 +531,15 @@ func actDetail(spec protocol.Action, args protocol.ActArgs) string {
 		}
 	}
 	return ""
+}
+
+// nameURL names a URL an agent gave by its origin, or "the page" for one
+// with none of its own (about:blank).
+func nameURL(rawURL string) string {
+	if o := originOf(rawURL); o != "" {
+		return o
+	}
+	return "the page"
 }
 
 // originOf is rawURL's origin, "" when it has none of its own.
@@ -704,24 +723,28 @@ func (tr *tabRules) blockedFrame() (int, policy.Decision, bool) {
 // whose frame is known only in the page, the strictest of the tab; for
 // selecting a tab, which changes nothing on a site, act unless the tab is
 // blocked; else the top frame's.
-func (tr *tabRules) ruleFor(spec protocol.Action, args protocol.ActArgs, entry *refcache.Entry, chain []string) (policy.Decision, string) {
+func (tr *tabRules) ruleFor(spec protocol.Action, args protocol.ActArgs, entry *refcache.Entry, chain []string) (d policy.Decision, origin string, frame int) {
 	switch {
 	case entry != nil:
 		if id, ok := tr.byDoc[entry.Key.DocumentID]; ok {
-			return tr.byFrame[id], tr.origins[id]
+			return tr.byFrame[id], tr.origins[id], id
 		}
 	case len(chain) > 1, spec.Name == protocol.ActPress && args.Target == "" && args.Trusted:
 		d := tr.strictest()
+		if d.Rule == tr.top.Rule {
+			return d, tr.topOrigin, 0
+		}
+		best := -1
 		for id, fd := range tr.byFrame {
-			if fd == d {
-				return d, tr.origins[id]
+			if fd.Rule == d.Rule && (best < 0 || id < best) {
+				best = id
 			}
 		}
-		return d, tr.topOrigin
+		return d, tr.origins[best], best
 	case spec.Name == protocol.ActTabSelect && tr.top.Rule != policy.Block:
-		return policy.Decision{Rule: policy.Act}, tr.topOrigin
+		return policy.Decision{Rule: policy.Act}, tr.topOrigin, 0
 	}
-	return tr.top, tr.topOrigin
+	return tr.top, tr.topOrigin, 0
 }
 
 // shownLine is the line of ref as the agent last saw it in tab, without

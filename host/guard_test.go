@@ -200,7 +200,7 @@ func TestGuardBlockedFrameAndTab(t *testing.T) {
 	g.topURL = "https://pay.example/"
 	g.mu.Unlock()
 	perr = call(t, c, protocol.OpSnapshot, protocol.SnapshotArgs{}, nil)
-	if perr == nil || perr.Code != protocol.CodePolicy || perr.Boundary != protocol.BoundaryPolicy || !strings.Contains(perr.Message, "https://pay.example is blocked") {
+	if perr == nil || perr.Code != protocol.CodePolicy || perr.Boundary != protocol.BoundaryPolicy || !strings.Contains(perr.Message, "tab 5 is blocked: rule") || strings.Contains(perr.Message, "https://pay.example") {
 		t.Errorf("snapshot of a blocked tab: %+v", perr)
 	}
 	perr = call(t, c, protocol.OpAct, protocol.ActArgs{Action: protocol.ActPress, Text: "Enter"}, nil)

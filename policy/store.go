@@ -36,7 +36,7 @@ const Template = `# grip policy: what AI agents may do in this browser.
 # (every site). Without a scheme it matches every scheme, without a port
 # every port. The most specific pattern wins (a host beats *.host, which
 # beats *); between equally specific ones, the stricter rule.
-# Extension pages (this popup's, password managers') are always blocked.
+# Extension pages (grip's popup, password managers, wallets) are always blocked.
 #
 # Settings (KEY = VALUE):
 #   default = act           the rule of every site no pattern names

@@ -62,6 +62,10 @@ func cmdTabs(ctx context.Context, a *App, args []string) (bool, error) {
 		if t.Active {
 			mark = "*"
 		}
+		if t.Blocked {
+			fmt.Fprintf(a.Stdout, "%s %d\t(blocked by the policy)\n", mark, t.ID)
+			continue
+		}
 		fmt.Fprintf(a.Stdout, "%s %d\t%s\t%s\n", mark, t.ID, t.Title, t.URL)
 	}
 	return false, nil
@@ -399,6 +403,12 @@ func cmdStatus(ctx context.Context, a *App, argv []string) (bool, error) {
 		st.Host.HostVersion, st.Host.PID, st.Host.ExtensionVersion, st.Host.Profile, st.LiveRefs, st.InactiveRefs, st.NextRef)
 	if st.LedgerError != "" {
 		fmt.Fprintf(a.Stdout, "ledger: %s\n", st.LedgerError)
+	}
+	if st.Paused {
+		fmt.Fprintln(a.Stdout, "agents are paused: every action is refused (grip resume, or the grip popup)")
+	}
+	if p := st.Policy; p != nil && p.Error != "" {
+		fmt.Fprintf(a.Stdout, "policy: %s\n", p.Error)
 	}
 	return false, nil
 }

@@ -127,7 +127,7 @@ func (s *Server) call(ctx context.Context, op string, args, result any) error {
 	defer s.mu.Unlock()
 	if s.c == nil {
 		s.log.Debug("connecting to the grip host")
-		c, err := s.connect(ctx)
+		c, err := s.connect(ctx) // ctx names the MCP client: see addTool
 		if err != nil {
 			s.log.Debug("connect failed", "err", err)
 			return err
@@ -148,6 +148,30 @@ func (s *Server) call(ctx context.Context, op string, args, result any) error {
 		}
 	}
 	return err
+}
+
+type clientNameKey struct{}
+
+// withClientName puts the name the MCP client gave in its initialize into
+// ctx, for ClientName.
+func withClientName(ctx context.Context, req *sdk.CallToolRequest) context.Context {
+	if req == nil || req.Session == nil {
+		return ctx
+	}
+	if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+		return context.WithValue(ctx, clientNameKey{}, p.ClientInfo.Name)
+	}
+	return ctx
+}
+
+// ClientName is the MCP client's name (from its initialize) in the
+// context a ConnectFunc is called with, "mcp" when it gave none: the
+// host records it with each action as who asked.
+func ClientName(ctx context.Context) string {
+	if s, _ := ctx.Value(clientNameKey{}).(string); s != "" {
+		return s
+	}
+	return "mcp"
 }
 
 func (s *Server) closeCaller() {

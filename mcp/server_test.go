@@ -110,6 +110,7 @@ type harness struct {
 	mu       sync.Mutex
 	connects int        // guarded by mu
 	connErr  error      // guarded by mu; returned by the next connect
+	client   string     // guarded by mu; ClientName of the last connect
 	done     chan error // Run's result
 }
 
@@ -127,6 +128,7 @@ func newHarnessWith(t *testing.T, opt Options) *harness {
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		h.connects++
+		h.client = ClientName(ctx)
 		if err := h.connErr; err != nil {
 			h.connErr = nil
 			return nil, err
@@ -620,4 +622,21 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// The host is dialled under the MCP client's own name, so its record of
+// what agents did says who acted.
+func TestConnectNamesTheClient(t *testing.T) {
+	h := newHarness(t)
+	if _, err := h.cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "browser_tabs", Arguments: map[string]any{"action": "list"}}); err != nil {
+		t.Fatal(err)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.client != "grip-test" {
+		t.Errorf("connected as %q, want the client's name grip-test", h.client)
+	}
+	if got := ClientName(context.Background()); got != "mcp" {
+		t.Errorf("ClientName of a bare context = %q", got)
+	}
 }

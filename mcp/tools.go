@@ -186,8 +186,9 @@ func addTool[In any](s *Server, t *sdk.Tool, tweak func(map[string]*jsonschema.S
 		tweak(schema.Properties)
 	}
 	t.InputSchema = schema
-	sdk.AddTool(s.sdk, t, func(ctx context.Context, _ *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+	sdk.AddTool(s.sdk, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
 		s.log.Debug("tool", append([]any{"tool", t.Name}, argAttrs(in)...)...)
+		ctx = withClientName(ctx, req) // the host records who acted
 		res, err := h(ctx, in)
 		if err != nil {
 			s.log.Debug("tool refused", "tool", t.Name, "err", err)
@@ -417,6 +418,10 @@ func tabsText(list []protocol.Tab) string {
 		mark := ""
 		if t.Active {
 			mark = " (active)"
+		}
+		if t.Blocked {
+			fmt.Fprintf(&b, "- %d: tab %d%s · blocked by the person's policy\n", i, t.ID, mark)
+			continue
 		}
 		fmt.Fprintf(&b, "- %d: tab %d%s · %s · %s\n", i, t.ID, mark, t.Title, t.URL)
 	}

@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/grip-dev/grip/protocol"
+)
+
+// The person's controls (docs/ARCHITECTURE.md, "The person's controls"):
+// the pause switch, the record of what agents did, the policy in force.
+func init() {
+	commands["pause"] = cmdPause
+	commands["resume"] = cmdResume
+	commands["log"] = cmdLog
+	commands["policy"] = cmdPolicy
+}
+
+// cmdPause is `grip pause`: every action of every agent is refused until
+// the person resumes.
+func cmdPause(ctx context.Context, a *App, argv []string) (bool, error) {
+	return switchCommand(ctx, a, "pause", protocol.OpPause, argv,
+		"paused: every agent action is refused until you resume (the grip popup, or grip resume)\n")
+}
+
+// cmdResume is `grip resume`: the person allows it in the browser first.
+func cmdResume(ctx context.Context, a *App, argv []string) (bool, error) {
+	return switchCommand(ctx, a, "resume", protocol.OpResume, argv, "resumed: agents may act again\n")
+}
+
+func switchCommand(ctx context.Context, a *App, name, op string, argv []string, done string) (bool, error) {
+	f := newFlags(a, name)
+	pos, err := f.parse(argv)
+	if err != nil {
+		return *f.json, err
+	}
+	if len(pos) > 0 {
+		return *f.json, usagef("%s takes no arguments, got %q", name, pos[0])
+	}
+	if op == protocol.OpResume && !*f.json {
+		fmt.Fprintln(a.Stderr, "grip: allow it in the browser (a notification, or the grip popup)…")
+	}
+	ops, closeOps, err := a.ops(ctx, f)
+	if err != nil {
+		return *f.json, err
+	}
+	defer closeOps()
+	pause := ops.Pause
+	if op == protocol.OpResume {
+		pause = ops.Resume
+	}
+	st, err := pause(ctx)
+	if err != nil {
+		return *f.json, err
+	}
+	if *f.json {
+		a.printJSON(st)
+		return true, nil
+	}
+	fmt.Fprint(a.Stdout, done)
+	return false, nil
+}
+
+// cmdLog is `grip log [--tab ID] [--limit N] [--json]`: what agents did,
+// oldest first.
+func cmdLog(ctx context.Context, a *App, argv []string) (bool, error) {
+	f := newFlags(a, "log")
+	tab := f.Int("tab", 0, "only this tab's actions")
+	limit := f.Int("limit", 50, "the latest N actions (0: every one kept)")
+	pos, err := f.parse(argv)
+	if err != nil {
+		return *f.json, err
+	}
+	if len(pos) > 0 {
+		return *f.json, usagef("log takes flags only, got %q", pos[0])
+	}
+	if *limit < 0 {
+		return *f.json, usagef("--limit must not be negative")
+	}
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
+		return *f.json, err
+	}
+	defer done()
+	res, err := ops.Log(ctx, protocol.LogArgs{Tab: *tab, Limit: *limit})
+	if err != nil {
+		return *f.json, err
+	}
+	if *f.json {
+		a.printJSON(res)
+		return true, nil
+	}
+	if len(res.Entries) == 0 {
+		fmt.Fprintln(a.Stdout, "no agent actions recorded")
+		return false, nil
+	}
+	for _, e := range res.Entries {
+		fmt.Fprintln(a.Stdout, logLine(e))
+	}
+	return false, nil
+}
+
+// logLine is one entry as `grip log` prints it:
+// "2026-05-01 12:00:03  tab 412  https://mail.example.com  click @e3: [button 'Delete']  ok  (cli)".
+func logLine(e protocol.LogEntry) string {
+	when := e.Time
+	if t, err := time.Parse(time.RFC3339Nano, e.Time); err == nil {
+		when = t.Local().Format("2006-01-02 15:04:05")
+	}
+	parts := []string{when}
+	if e.Tab > 0 {
+		parts = append(parts, fmt.Sprintf("tab %d", e.Tab))
+	}
+	if e.Origin != "" {
+		parts = append(parts, e.Origin)
+	}
+	what := e.Action
+	if e.Target != "" {
+		what += " " + e.Target
+	}
+	if e.Detail != "" {
+		what += " (" + e.Detail + ")"
+	}
+	outcome := e.Outcome
+	if e.Confirmed {
+		outcome += ", allowed by you"
+	}
+	if e.Rule != "" && e.Outcome != "ok" {
+		outcome += ": " + e.Rule
+	}
+	parts = append(parts, what, outcome, "("+e.Client+")")
+	return strings.Join(parts, "  ")
+}
+
+// cmdPolicy is `grip policy [URL]`: the policy in force, or which rule
+// URL falls under.
+func cmdPolicy(ctx context.Context, a *App, argv []string) (bool, error) {
+	f := newFlags(a, "policy")
+	pos, err := f.parse(argv)
+	if err != nil {
+		return *f.json, err
+	}
+	if len(pos) > 1 {
+		return *f.json, usagef("usage: grip policy [URL]")
+	}
+	var args protocol.PolicyArgs
+	if len(pos) == 1 {
+		args.URL = pos[0]
+	}
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
+		return *f.json, err
+	}
+	defer done()
+	res, err := ops.Policy(ctx, args)
+	if err != nil {
+		return *f.json, err
+	}
+	if *f.json {
+		a.printJSON(res)
+		return true, nil
+	}
+	if res.Rule != nil {
+		name := res.Rule.Origin
+		if name == "" {
+			name = res.URL
+		}
+		fmt.Fprintf(a.Stdout, "%s: %s — %s of %s\n", name, res.Rule.Rule, res.Rule.Why, res.Policy.File)
+	} else {
+		fmt.Fprintf(a.Stdout, "# the policy in force, from %s", res.Policy.File)
+		if res.Policy.Missing && res.Policy.Error == "" {
+			fmt.Fprint(a.Stdout, " (no file: the default)")
+		}
+		fmt.Fprintln(a.Stdout)
+		fmt.Fprint(a.Stdout, res.Text)
+	}
+	if res.Policy.Error != "" {
+		fmt.Fprintf(a.Stderr, "grip: the policy file does not read well: %s\n", res.Policy.Error)
+	}
+	return false, nil
+}

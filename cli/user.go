@@ -3,9 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strings"
-	"time"
 
+	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -97,41 +96,9 @@ func cmdLog(ctx context.Context, a *App, argv []string) (bool, error) {
 		return false, nil
 	}
 	for _, e := range res.Entries {
-		fmt.Fprintln(a.Stdout, logLine(e))
+		fmt.Fprintln(a.Stdout, frames.LogLine(e))
 	}
 	return false, nil
-}
-
-// logLine is one entry as `grip log` prints it:
-// "2026-05-01 12:00:03  tab 412  https://mail.example.com  click @e3: [button 'Delete']  ok  (cli)".
-func logLine(e protocol.LogEntry) string {
-	when := e.Time
-	if t, err := time.Parse(time.RFC3339Nano, e.Time); err == nil {
-		when = t.Local().Format("2006-01-02 15:04:05")
-	}
-	parts := []string{when}
-	if e.Tab > 0 {
-		parts = append(parts, fmt.Sprintf("tab %d", e.Tab))
-	}
-	if e.Origin != "" {
-		parts = append(parts, e.Origin)
-	}
-	what := e.Action
-	if e.Target != "" {
-		what += " " + e.Target
-	}
-	if e.Detail != "" {
-		what += " (" + e.Detail + ")"
-	}
-	outcome := e.Outcome
-	if e.Confirmed {
-		outcome += ", allowed by you"
-	}
-	if e.Rule != "" && e.Outcome != "ok" {
-		outcome += ": " + e.Rule
-	}
-	parts = append(parts, what, outcome, "("+e.Client+")")
-	return strings.Join(parts, "  ")
 }
 
 // cmdPolicy is `grip policy [URL]`: the policy in force, or which rule
@@ -162,20 +129,7 @@ func cmdPolicy(ctx context.Context, a *App, argv []string) (bool, error) {
 		a.printJSON(res)
 		return true, nil
 	}
-	if res.Rule != nil {
-		name := res.Rule.Origin
-		if name == "" {
-			name = res.URL
-		}
-		fmt.Fprintf(a.Stdout, "%s: %s — %s of %s\n", name, res.Rule.Rule, res.Rule.Why, res.Policy.File)
-	} else {
-		fmt.Fprintf(a.Stdout, "# the policy in force, from %s", res.Policy.File)
-		if res.Policy.Missing && res.Policy.Error == "" {
-			fmt.Fprint(a.Stdout, " (no file: the default)")
-		}
-		fmt.Fprintln(a.Stdout)
-		fmt.Fprint(a.Stdout, res.Text)
-	}
+	fmt.Fprint(a.Stdout, frames.PolicyText(*res))
 	if res.Policy.Error != "" {
 		fmt.Fprintf(a.Stderr, "grip: the policy file does not read well: %s\n", res.Policy.Error)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/grip-dev/grip/frames"
+	"github.com/grip-dev/grip/internal/privatefile"
 	"github.com/grip-dev/grip/protocol"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -112,7 +113,8 @@ type waitIn struct {
 }
 
 type screenshotIn struct {
-	Tab int `json:"tab,omitempty" jsonschema:"Tab id from browser_tabs (default: the active tab)"`
+	Tab      int    `json:"tab,omitempty" jsonschema:"Tab id from browser_tabs (default: the active tab)"`
+	Filename string `json:"filename,omitempty" jsonschema:"Also save the PNG to this new file (never overwritten, readable by the user only)"`
 }
 
 // refHelp ends the description of every tool that takes a ref.
@@ -164,6 +166,7 @@ func (s *Server) addTools() {
 	addTool(s, &sdk.Tool{Name: "browser_take_screenshot", Title: "Screenshot", Annotations: ro,
 		Description: "Take a PNG screenshot of the visible part of the tab. Use browser_snapshot to find refs to act on; a screenshot is for seeing the page."},
 		func(p map[string]*jsonschema.Schema) { p["tab"].Minimum = ptr(1.0) }, s.screenshot)
+	s.addMoreTools()
 }
 
 // actTweaks constrains the fields the action inputs share.
@@ -498,6 +501,12 @@ func (s *Server) screenshot(ctx context.Context, in screenshotIn) (*sdk.CallTool
 	res, err := s.ops.Screenshot(ctx, in.Tab)
 	if err != nil {
 		return nil, err
+	}
+	if in.Filename != "" {
+		if err := privatefile.WriteNew(in.Filename, res.PNG); err != nil {
+			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+				"give a new file name; grip does not overwrite files", "cannot save the screenshot: %v", err)
+		}
 	}
 	return &sdk.CallToolResult{Content: []sdk.Content{
 		&sdk.TextContent{Text: fmt.Sprintf("Screenshot of tab %d · %s · %s", res.Tab.ID, res.Tab.Title, res.Tab.URL)},

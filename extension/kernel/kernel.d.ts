@@ -81,6 +81,7 @@ interface GripKernel {
   hasOwnText(el: Element): boolean;
 
   // widgets.js
+  clickableName(el: Element): string;
   hrefOf(el: Element): string;
   cursorOf(el: Element): string;
   clickStart(el: Element, cursor: string, parentCursor: string): boolean;

@@ -12,7 +12,7 @@
   const K = globalThis.__gripKernel__;
   const { attrMemo, idFor, sigOf, setSig, pruneCache, SKIP_WALK, shadowOf, isHiddenAttr, isVisible, noBox,
     CONTROL_ROLES, TEXT_ROLES, declaredRole, implicitRole, inputType, nameOf, hasOwnText, setWalkRoot,
-    valueText, statesOf, signatureOf, hrefOf, cursorOf, clickStart, isWidget, widgetStates, isControlRole } = K;
+    valueText, statesOf, signatureOf, clickableName, hrefOf, cursorOf, clickStart, isWidget, widgetStates, isControlRole } = K;
 
   // A subtree with this many children or more is tested for a box before
   // the walk enters it.
@@ -80,7 +80,7 @@
         visible = isVisible(el) ? 1 : 0;
         if (visible) {
           role = 'clickable';
-          report(el, role, nameOf(el, 'button'));
+          report(el, role, clickableName(el));
           reported = true;
         }
       }

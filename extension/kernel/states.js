@@ -8,7 +8,7 @@
 
   const K = globalThis.__gripKernel__;
   const { fold, cut, quote, attr, hasAttr, inputType, roleOf, HEADING_TAGS, nameOf, textOf, selectValue,
-    hasOwnText, CONTROL_ROLES, isWidget, isClickable } = K;
+    hasOwnText, CONTROL_ROLES, isWidget, isClickable, clickableName } = K;
 
   const VALUE_MAX = 200;
   // Form-associated tags: they can be :disabled and belong to a form.
@@ -139,7 +139,7 @@
   function describe(el) {
     let role = roleOf(el);
     if (!CONTROL_ROLES.has(role) && !isWidget(el, role) && isClickable(el)) {
-      const name = nameOf(el, 'button');
+      const name = clickableName(el);
       return { role: 'clickable', name, sig: signatureOf(el, 'clickable', name) };
     }
     if (!role) role = hasOwnText(el) ? 'text' : 'generic';

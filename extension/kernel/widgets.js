@@ -10,7 +10,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { attr, hasAttr, flatParent, CONTROL_ROLES } = K;
+  const { attr, hasAttr, cut, flatParent, CONTROL_ROLES, nameOf, textOf } = K;
 
   // Tags that never count as clickable on their own: the page itself, and
   // labels (a click on one is a click on its control, listed already).
@@ -141,6 +141,24 @@
     return CONTROL_ROLES.has(role) || role === 'clickable';
   }
 
+  /** A clickable's name: its label, else its text, with the items of a
+   * flex or grid box kept apart ('Ada Quarterly numbers', where the row's
+   * cells render as separate boxes, not 'AdaQuarterly numbers').
+   * @param {Element} el */
+  function clickableName(el) {
+    if (hasAttr(el, 'aria-labelledby') || hasAttr(el, 'aria-label') || !el.firstElementChild) return nameOf(el, 'button');
+    let d = '';
+    try { d = getComputedStyle(el).display; } catch (_) { d = ''; }
+    if (d.indexOf('flex') < 0 && d.indexOf('grid') < 0) return nameOf(el, 'button');
+    /** @type {string[]} */
+    const parts = [];
+    for (let c = /** @type {Node|null} */ (el.firstChild); c; c = c.nextSibling) {
+      const t = c.nodeType === 3 ? (c.textContent || '').trim() : c.nodeType === 1 ? textOf(c, { checkVis: true }) : '';
+      if (t) parts.push(t);
+    }
+    return parts.length ? cut(parts.join(' '), 300) : nameOf(el, 'button');
+  }
+
   /** A link's destination as the browser resolves it (absolute), or ''.
    * @param {Element} el */
   function hrefOf(el) {
@@ -152,6 +170,6 @@
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    hrefOf, cursorOf, clickStart, isClickable, isWidget, scrollerOf, scrollMarks, widgetStates, isControlRole,
+    clickableName, hrefOf, cursorOf, clickStart, isClickable, isWidget, scrollerOf, scrollMarks, widgetStates, isControlRole,
   }));
 })();

@@ -44,10 +44,39 @@
     }
     if (!hit) return fail('not_actionable', 'point', 'nothing is at the action point (' + point.x + ', ' + point.y + ')');
     if (!hits(el, hit)) {
+      // Covered at its centre but maybe not everywhere (a transparent
+      // select wider than its label, under the next one): a person clicks
+      // the part they see.
+      const other = uncovered(el, vw, vh);
+      if (other) return { point: other };
       return fail('not_actionable', 'point', 'occluded by ' + brief(occluder(hit)),
         'close or dismiss the covering element first, or scroll');
     }
     return { point };
+  }
+
+  // Where else in an element's box a press may land, as fractions of it.
+  const SPOTS = [[0.2, 0.5], [0.8, 0.5], [0.5, 0.2], [0.5, 0.8], [0.2, 0.2], [0.8, 0.2], [0.2, 0.8], [0.8, 0.8]];
+
+  /** A point of el's first visible box, other than its centre, where the
+   * hit test reaches el; null when it is covered at every one.
+   * @param {Element} el @param {number} vw @param {number} vh
+   * @returns {{x: number, y: number}|null} */
+  function uncovered(el, vw, vh) {
+    const rects = el.getClientRects();
+    for (let i = 0; i < rects.length; i++) {
+      const r = rects[i];
+      const left = Math.max(r.left, 0), right = Math.min(r.right, vw);
+      const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, vh);
+      if (right - left < 1 || bottom - top < 1) continue;
+      for (const [fx, fy] of SPOTS) {
+        const p = { x: round2(left + (right - left) * fx), y: round2(top + (bottom - top) * fy) };
+        const h = hitAt(p.x, p.y);
+        if (h && hits(el, h)) return p;
+      }
+      return null;
+    }
+    return null;
   }
 
   /** Whether a hit at el's action point reaches el (it, inside it, or its label).

@@ -27,6 +27,11 @@
         /** @type {HTMLOptGroupElement} */ (match.parentElement).disabled)) {
         return fail('not_actionable', 'actionability', 'option ' + quote(fold(match.label || match.text)) + ' is disabled');
       }
+      // Press it first, as a person opening it does: pages that close a
+      // popup on blur (a date picker holding this select) see the press
+      // inside it before the focus moves.
+      const at = actionable(el, true);
+      if (!('error' in at)) clickAt(el, at.point, 1);
       if (deepActive() !== el) s.focus();
       if (s.multiple) {
         for (const o of opts) o.selected = o === match;

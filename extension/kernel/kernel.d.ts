@@ -81,6 +81,7 @@ interface GripKernel {
   hasOwnText(el: Element): boolean;
 
   // widgets.js
+  comboValue(el: Element): string;
   clickableName(el: Element): string;
   hrefOf(el: Element): string;
   cursorOf(el: Element): string;

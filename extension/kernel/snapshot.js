@@ -12,7 +12,7 @@
   const K = globalThis.__gripKernel__;
   const { attrMemo, idFor, sigOf, setSig, pruneCache, SKIP_WALK, shadowOf, isHiddenAttr, isVisible, noBox,
     CONTROL_ROLES, TEXT_ROLES, declaredRole, implicitRole, inputType, nameOf, hasOwnText, setWalkRoot,
-    valueText, statesOf, signatureOf, clickableName, hrefOf, cursorOf, clickStart, isWidget, widgetStates, isControlRole } = K;
+    valueText, statesOf, signatureOf, comboValue, clickableName, hrefOf, cursorOf, clickStart, isWidget, widgetStates, isControlRole } = K;
 
   // A subtree with this many children or more is tested for a box before
   // the walk enters it.
@@ -48,7 +48,7 @@
       if (!keepSignatures || sigOf(id) === undefined) setSig(id, signatureOf(el, role, name));
       /** @type {Reported} */
       const r = { id, role, name };
-      const v = CONTROL_ROLES.has(role) ? valueText(el, role) : '';
+      const v = CONTROL_ROLES.has(role) ? valueText(el, role) || (role === 'combobox' ? comboValue(el) : '') : '';
       if (v) r.value = v;
       const st = statesOf(el, role, content);
       if (role === 'link') {

@@ -10,7 +10,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { attr, hasAttr, cut, flatParent, CONTROL_ROLES, nameOf, textOf } = K;
+  const { attr, hasAttr, cut, fold, flatParent, CONTROL_ROLES, nameOf, textOf } = K;
 
   // Tags that never count as clickable on their own: the page itself, and
   // labels (a click on one is a click on its control, listed already).
@@ -159,6 +159,23 @@
     return parts.length ? cut(parts.join(' '), 300) : nameOf(el, 'button');
   }
 
+  /** What a custom combobox has chosen when its own value is empty (an
+   * input that shows the choice beside it, as Tom Select does): the text
+   * of the option marked aria-selected in the listbox it controls, open or
+   * not; '' when there is none.
+   * @param {Element} el */
+  function comboValue(el) {
+    const ids = attr(el, 'aria-controls') || attr(el, 'aria-owns');
+    if (!ids) return '';
+    const root = /** @type {Document|ShadowRoot} */ (el.getRootNode());
+    for (const id of ids.trim().split(/\s+/)) {
+      const box = root.getElementById ? root.getElementById(id) : document.getElementById(id);
+      const o = box && box.querySelector('[role=option][aria-selected=true]');
+      if (o) return cut(fold(o.textContent || ''), 200);
+    }
+    return '';
+  }
+
   /** A link's destination as the browser resolves it (absolute), or ''.
    * @param {Element} el */
   function hrefOf(el) {
@@ -170,6 +187,6 @@
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    clickableName, hrefOf, cursorOf, clickStart, isClickable, isWidget, scrollerOf, scrollMarks, widgetStates, isControlRole,
+    comboValue, clickableName, hrefOf, cursorOf, clickStart, isClickable, isWidget, scrollerOf, scrollMarks, widgetStates, isControlRole,
   }));
 })();

@@ -25,6 +25,11 @@ func TestTomSelectChoosesCountryByLabel(t *testing.T) {
 	if got := eval[string](a, "document.getElementById('country').value"); got != "JP" {
 		t.Errorf("the underlying select's value is %q, want JP", got)
 	}
+	// The combobox itself says what it holds (its input is empty: Tom
+	// Select shows the choice beside it, and marks the option selected).
+	if c := a.find(a.snapshot(), "combobox", "Country"); !strings.Contains(c.rest, "value='Japan'") || !strings.Contains(c.rest, "collapsed") {
+		t.Errorf("after the choice the combobox reads %+v, want value='Japan' collapsed", c)
+	}
 	// An option that is not there: refused, naming the options, and
 	// nothing changes.
 	out, code := a.run("select", country.ref, "Narnia")
@@ -61,6 +66,37 @@ func TestFlatpickrPicksADateInAnotherMonth(t *testing.T) {
 	after := a.snapshot()
 	if date := a.find(after, "textbox", "Date"); !strings.Contains(date.rest, "value='2026-09-15'") {
 		t.Errorf("the field does not show the date: %+v", date)
+	}
+}
+
+// Pikaday draws its month as an ARIA grid (a table role=grid labelled by
+// the month's title) of day buttons. The task: pick 15 September 2026
+// from June, through the month select in the title, then the day.
+func TestPikadayPicksADayInItsGrid(t *testing.T) {
+	a := open(t, "/testdata/pikaday.html")
+	snap := a.until("textbox", "Delivery day")
+	a.must("click", a.find(snap, "textbox", "Delivery day").ref)
+	snap = a.snapshot()
+	grid := a.find(snap, "grid", "June")
+	if !strings.Contains(grid.name, "2026") {
+		t.Errorf("the calendar grid is not named by its month and year: %+v", grid)
+	}
+	if _, ok := lookup(snap, "row", ""); ok {
+		t.Errorf("the weeks are listed as rows beside their day buttons:\n%s", snap)
+	}
+	month := a.find(snap, "combobox", "")
+	for _, e := range elements(snap) {
+		if e.role == "combobox" && strings.Contains(e.rest, "value='June'") {
+			month = e
+		}
+	}
+	a.must("select", month.ref, "September")
+	snap = a.snapshot()
+	a.find(snap, "grid", "September")
+	a.must("click", a.find(snap, "button", "15").ref)
+	got := eval[string](a, "(d => d ? [d.getFullYear(), d.getMonth() + 1, d.getDate()].join('-') : '')(picker.getDate())")
+	if got != "2026-9-15" {
+		t.Fatalf("Pikaday's date is %q, want 2026-9-15", got)
 	}
 }
 

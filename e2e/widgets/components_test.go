@@ -41,6 +41,33 @@ func TestTomSelectChoosesCountryByLabel(t *testing.T) {
 	}
 }
 
+// A searchable Tom Select shows 8 of its 40 cities until one types: grip
+// select types the option's text when it is not among those shown.
+func TestTomSelectSearchesForAnOptionNotShown(t *testing.T) {
+	a := open(t, "/testdata/tomselect.html")
+	snap := a.until("combobox", "City")
+	city := a.find(snap, "combobox", "City")
+	a.must("click", city.ref)
+	if _, ok := lookup(a.snapshot(), "option", "Porto"); ok {
+		t.Fatalf("Porto is shown before any search; the test proves nothing")
+	}
+	a.must("press", "Escape", city.ref)
+	out := a.must("select", city.ref, "Porto")
+	if !strings.Contains(out, "selected 'Porto'") {
+		t.Errorf("select's reply:\n%s", out)
+	}
+	if got := eval[string](a, "cityTs.getValue()"); got != "porto" {
+		t.Fatalf("Tom Select's value is %q, want porto", got)
+	}
+	out, code := a.run("select", city.ref, "Atlantis")
+	if code != 1 || !strings.Contains(out, "no option 'Atlantis'") {
+		t.Errorf("select of a missing city: exit %d\n%s", code, out)
+	}
+	if got := eval[string](a, "cityTs.getValue() + '|' + cityTs.control_input.value"); got != "porto|" {
+		t.Errorf("after the refusal value|search = %q, want porto| (the search left empty)", got)
+	}
+}
+
 // flatpickr's calendar days are spans with a pointer cursor and no role:
 // grip lists them as clickable. The task: pick 15 September 2026, starting
 // from June, through the month select and the day.

@@ -6,7 +6,8 @@
 
   const K = globalThis.__gripKernel__;
   const { fail, fold, quote, attr, idFor, setSig, hiddenReason, isHiddenAttr, isVisible, deepActive,
-    inputType, roleOf, nameOf, checkedOf, valueText, describe, brief, actionable, done, fireChange, clickAt } = K;
+    inputType, roleOf, nameOf, checkedOf, valueText, describe, brief, actionable, done, fireChange, clickAt,
+    setValue, inputEvent } = K;
 
   /** @param {Element} el @param {number} id @param {string} want */
   function selectIn(el, id, want) {
@@ -77,12 +78,30 @@
     clickAt(el, first.point, 1);
     return new Promise((resolve) => {
       const t0 = Date.now();
+      let typed = false;
+      /** @type {string[]} the options shown before typing */
+      let shown = [];
       const tick = () => {
         try {
           const r = el.isConnected ? pick() : fail('stale_ref', 'node', 'the element was removed while opening it');
           if (r) { resolve(r); return; }
-          if (Date.now() - t0 > 1500) {
-            const names = listOptions(el).slice(0, 10).map((o) => quote(nameOf(o, 'option')));
+          if (!typed && Date.now() - t0 > SEARCH_MS && searchable(el)) {
+            // Not among the options shown: a searchable combobox lists
+            // only some (Tom Select's maxOptions, remote data) until one
+            // types, as a person would.
+            typed = true;
+            shown = listOptions(el).slice(0, 10).map((o) => quote(nameOf(o, 'option')));
+            setValue(el, want);
+            inputEvent(el, 'input', 'insertText', want, false);
+          }
+          if (Date.now() - t0 > 1500 + (typed ? SEARCH_MS : 0)) {
+            let names = listOptions(el).slice(0, 10).map((o) => quote(nameOf(o, 'option')));
+            if (typed) {
+              // Leave the search as it was found: empty.
+              setValue(el, '');
+              inputEvent(el, 'input', 'deleteContentBackward', null, false);
+              if (!names.length) names = shown;
+            }
             resolve(fail('not_actionable', 'actionability', 'no option ' + quote(want) + ' in ' + brief(el) +
               (names.length ? '; options: ' + names.join(', ') : '; no options appeared after opening it'),
               'give the option text as shown'));
@@ -101,6 +120,17 @@
   // and to show a choice after the option was clicked.
   const OPEN_MS = 50;
   const CONFIRM_MS = 600;
+  // How long the options shown after opening are looked through before a
+  // searchable combobox gets the option's text typed into it.
+  const SEARCH_MS = 250;
+
+  /** Whether el is a combobox one types into to filter its options.
+   * @param {Element} el */
+  function searchable(el) {
+    if (el.localName !== 'input' || inputType(el) !== 'text' && inputType(el) !== 'search') return false;
+    const i = /** @type {HTMLInputElement} */ (el);
+    return !i.readOnly && !i.disabled;
+  }
 
   /** The text around a custom select's input, where libraries show the
    * chosen item beside it (Tom Select's .item, react-select's value).

@@ -63,6 +63,10 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 			t.chain = loc.Chain
 		}
 	}
+	drop, err := h.resolveDrop(spec, args, t)
+	if err != nil {
+		return nil, err
+	}
 	tab, unlock, err := h.lockTab(ctx, t.tab)
 	if err != nil {
 		return nil, err
@@ -85,6 +89,9 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 		params.DocumentID, params.FrameID, params.LocalID = t.entry.Key.DocumentID, t.entry.Key.FrameID, t.entry.Key.LocalID
 	} else if len(t.chain) > 0 {
 		params.Chain = t.chain
+	}
+	if err := drop.fill(h, &params); err != nil {
+		return nil, err
 	}
 	var res protocol.ActReply
 	if err := h.callExt(ctx, protocol.ExtAct, params, &res); err != nil {

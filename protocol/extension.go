@@ -124,6 +124,7 @@ type ExtElement struct {
 	Name   string   `json:"name"`
 	Value  *string  `json:"value,omitempty"`
 	States []string `json:"states,omitempty"`
+	Href   string   `json:"href,omitempty"`
 }
 
 // FrameStats are the kernel's own figures for one frame's walk.
@@ -147,6 +148,10 @@ type ActParams struct {
 	FrameID    int      `json:"frameId,omitempty"`
 	LocalID    int      `json:"localId,omitempty"`
 	Chain      []string `json:"chain,omitempty"`
+	// To names a second element (drag's drop target) in the same document
+	// as the first: ToLocalID for a ref, ToChain for a CSS chain.
+	ToLocalID int      `json:"toLocalId,omitempty"`
+	ToChain   []string `json:"toChain,omitempty"`
 }
 
 // ActReply is what the page answers after acting: Detail for the agent, and

@@ -131,6 +131,8 @@ type Element struct {
 	Name   string   `json:"name"`
 	Value  *string  `json:"value,omitempty"`
 	States []string `json:"states,omitempty"`
+	// Href is a link's destination, absolute as the browser resolved it.
+	Href string `json:"href,omitempty"`
 }
 
 // Frame is one answered frame of a snapshot.
@@ -190,8 +192,11 @@ type FrameTiming struct {
 // actions that need none (navigate, back, press without a target…) leave
 // it empty.
 type ActArgs struct {
-	Action   string `json:"action"`
-	Target   string `json:"target,omitempty"`
+	Action string `json:"action"`
+	Target string `json:"target,omitempty"`
+	// To is the second element of an action that takes two (drag: where
+	// to drop), a locator like Target, in the same document.
+	To       string `json:"to,omitempty"`
 	Tab      int    `json:"tab,omitempty"`
 	Text     string `json:"text,omitempty"`
 	Epoch    uint64 `json:"epoch,omitempty"`

@@ -4,6 +4,7 @@
 // each one (re)connects to the host, which is all a wake-up needs to do.
 import { ensureConnected, notifyHost } from './native-port.js';
 import { popupRequest } from './popup-api.js';
+import { noteOpener, forgetTab } from './openers.js';
 
 const KEEPALIVE_ALARM = 'grip-keepalive';
 
@@ -22,7 +23,14 @@ chrome.webNavigation.onCommitted.addListener((d) => {
   notifyHost('navigated', { tabId: d.tabId, frameId: d.frameId, documentId: d.documentId || '' });
 });
 chrome.tabs.onRemoved.addListener((tabId) => {
+  forgetTab(tabId);
   notifyHost('tab_removed', { tabId });
+});
+// A tab or popup a page opened (target=_blank, window.open): grip tabs
+// shows its opener, and the opener's next reply names it.
+chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => {
+  noteOpener(d.tabId, d.sourceTabId);
+  notifyHost('tab_opened', { tabId: d.tabId, opener: d.sourceTabId, url: d.url });
 });
 
 // Only our own pages (the popup, also when opened as a tab) talk to the

@@ -4,6 +4,7 @@
 import { listTabs, newTab, closeTab, selectTab, navigate, goHistory, screenshot, liveDocuments, tabInfo } from './tabs.js';
 import { snapshotTab } from './snapshot.js';
 import { act, probe, sendCDP } from './actions.js';
+import { dialogRequest } from './dialogs.js';
 
 /**
  * @param {string} type
@@ -18,6 +19,7 @@ export async function handleHostRequest(type, params) {
     case 'act': return act(params);
     case 'probe': return probe(params);
     case 'cdp': return sendCDP(params);
+    case 'dialog': return dialogRequest(params);
     case 'navigate': return navigate(params.tabId, params.url);
     case 'back': case 'forward': case 'reload': return goHistory(params.tabId, type);
     case 'tab_new': return newTab(params.url);

@@ -76,6 +76,8 @@ type Host struct {
 	// docRefresh coalesces the listings of live documents that
 	// navigations ask for.
 	docRefresh coalescer
+	// openers knows which tab opened which, for the replies (effects.go).
+	openers *openerBook
 
 	mu       sync.Mutex
 	lastSnap *protocol.SnapshotInfo // guarded by mu
@@ -95,7 +97,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err := manifest.AllowedOrigin(cfg.Origin, cfg.AllowedIDs); err != nil {
 		return fmt.Errorf("%w: %v", ErrOriginRefused, err)
 	}
-	h := &Host{cfg: cfg, log: cfg.Log, port: newExtensionPort(), tabs: newTabQueues(), ready: make(chan struct{})}
+	h := &Host{cfg: cfg, log: cfg.Log, port: newExtensionPort(), tabs: newTabQueues(), ready: make(chan struct{}), openers: newOpenerBook()}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 

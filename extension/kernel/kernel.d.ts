@@ -105,6 +105,17 @@ interface GripKernel {
   // acts.js
   actionable(el: Element, needEnabled: boolean): { point: Point } | Failure;
   done(el: Element, id: number, reply: any): any;
+  labelOf(el: Element, hit: Element): boolean;
+  occluder(hit: Element): Element;
+
+  // guard.js
+  /** The mark the worker last set in this document (setMark), to find
+   * this document's isolated world through the debugger. */
+  mark: string;
+  setMark(r: { mark?: string }): { ok: boolean };
+  hitReason(el: Element, hit: Element): string;
+  focusReason(el: Element): string;
+  afterTask(v: any): Promise<any>;
 
   // events.js
   mouse(type: string, pt: Point, detail: number, buttons: number): MouseEvent;

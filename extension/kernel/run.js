@@ -3,14 +3,15 @@
 // this document, one JSON-able reply (or, for a custom listbox `select`, a
 // Promise of one). Requests: {op:'snapshot', mode, keepSignatures, asJSON},
 // {op:'act', id|selector, action, …}, {op:'probe', text?, id?},
-// {op:'frameOffset', index}, {op:'frameIndex', selector}.
+// {op:'frameOffset', index}, {op:'frameIndex', selector}, {op:'mark', mark}.
 (() => {
   'use strict';
 
   const K = globalThis.__gripKernel__;
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
     isDisabled, describe, brief, snapshot, probe, frameOffset, frameIndexOf, actionable, done, hoverAt, clickAt,
-    mouse, editKind, selectAllIn, caretToEnd, typeInto, selectIn, checkable, setChecked, doScroll, doPress } = K;
+    mouse, editKind, selectAllIn, caretToEnd, typeInto, selectIn, checkable, setChecked, doScroll, doPress,
+    setMark, afterTask } = K;
 
   // The actions the page carries out: protocol/actions.go lists the same
   // ones as in-page actions (a test compares the two lists).
@@ -153,7 +154,11 @@
           return req.asJSON === true ? JSON.stringify(result) : result;
         }
         case 'act':
-          return act(req);
+          // Replied one task later: what the action started (a form's
+          // submission, a navigation) has reached the browser by then.
+          return afterTask(act(req));
+        case 'mark':
+          return setMark(req);
         case 'probe':
           return probe(req);
         case 'frameOffset':

@@ -7,7 +7,7 @@ import { runInDocument, runKernel, withDeadline } from './inject.js';
 import { hold, settled, sendHostCommands } from './debugger.js';
 import { activate, worldOf, pointOf, hitReason, focusReason } from './cdp-frames.js';
 import { refuseIfDialog, dialogError } from './dialogs.js';
-import { withEffects, Watch } from './effects.js';
+import { withEffects, Watch, afterOneTask } from './effects.js';
 
 /**
  * The document a frame holds now, to pin the next step to it.
@@ -160,7 +160,11 @@ export async function act(params) {
     if (held.attached && PRESSES.has(action)) {
       await activateFrame(tabId, place.frameId, place.documentId).catch(() => {});
     }
-    const out = await withEffects(tabId, () => runInDocument(place.target, req));
+    const out = await withEffects(tabId, async () => {
+      const value = await runInDocument(place.target, req);
+      await afterOneTask(place.target);
+      return value;
+    });
     const { value, ...effects } = out;
     if (!value) {
       const why = effects.dialog ? '' : effects.closed ? 'the page closed its tab' : 'the page navigated away before it answered';
@@ -242,7 +246,11 @@ export async function sendCDP(params) {
         if (why) throw wireError(why, 'not_actionable', 'actionability', 'the page moved the focus away from the element; nothing was typed. Take a new snapshot and try again');
       }
     }
-    const out = await withEffects(tabId, () => sendHostCommands(tabId, commands));
+    const out = await withEffects(tabId, async () => {
+      const value = await sendHostCommands(tabId, commands);
+      await afterOneTask(g && g.documentId ? { tabId, documentIds: [g.documentId] } : { tabId, frameIds: [0] });
+      return value;
+    });
     const { value, ...effects } = out;
     return { results: value || [], ...effects };
   } finally {

@@ -5,6 +5,7 @@
 import { ensureConnected, notifyHost } from './native-port.js';
 import { popupRequest } from './popup-api.js';
 import { noteOpener, forgetTab } from './openers.js';
+import { handleHostRequest } from './router.js';
 
 const KEEPALIVE_ALARM = 'grip-keepalive';
 
@@ -15,7 +16,12 @@ chrome.runtime.onInstalled.addListener(() => { ensureConnected(); });
 // exited and no other event came), so the extension comes back by itself.
 chrome.alarms.create(KEEPALIVE_ALARM, { periodInMinutes: 0.5 });
 chrome.alarms.onAlarm.addListener((alarm) => {
-  if (alarm.name === KEEPALIVE_ALARM) ensureConnected();
+  if (alarm.name === KEEPALIVE_ALARM) // The router, for code evaluated in this worker (the DevTools protocol, as
+// the e2e tests do) to send it a request as the host would. No page can
+// reach a service worker's global.
+/** @type {any} */ (globalThis).__gripRouter = handleHostRequest;
+
+ensureConnected();
 });
 
 // Navigation and closed tabs make refs stale; the host learns at once.
@@ -42,5 +48,10 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   popupRequest(msg).then(sendResponse, (err) => sendResponse({ error: String(err && err.message || err) }));
   return true;
 });
+
+// The router, for code evaluated in this worker (the DevTools protocol, as
+// the e2e tests do) to send it a request as the host would. No page can
+// reach a service worker's global.
+/** @type {any} */ (globalThis).__gripRouter = handleHostRequest;
 
 ensureConnected();

@@ -8,8 +8,7 @@
 // (reads carry it, actions are refused) until `grip dialog accept|dismiss`
 // answers it; the reply then says what the page did next.
 import { answerDialog, dialogOf, hold, watching } from './debugger.js';
-import { withEffects } from './effects.js';
-import { withDeadline } from './inject.js';
+import { withEffects, afterOneTask } from './effects.js';
 import { wireError } from './errors.js';
 
 /** @typedef {import('./debugger.js').Dialog} Dialog */
@@ -66,11 +65,10 @@ export async function dialogRequest(params) {
   try {
     const out = await withEffects(tabId, async () => {
       await answerDialog(tabId, action === 'accept', params.text);
-      // The page goes on from where the dialog stopped it. An injection
-      // runs only once that task is over, so whatever it started is
-      // under way when this returns (or the next dialog is open).
-      await withDeadline(chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, world: 'ISOLATED', func: () => 0 }), 'the page')
-        .catch(() => {});
+      // The page goes on from where the dialog stopped it; whatever that
+      // starts is under way once it has run one more task (or the next
+      // dialog is open).
+      await afterOneTask({ tabId, frameIds: [0] });
     });
     const { value, ...effects } = out;
     void value;

@@ -31,9 +31,41 @@ const OPENED_WAIT_MS = 3000;
  */
 /** @typedef {{url: string, committed: boolean, ready: boolean, error: string}} FrameNav */
 
+/** How long an action's reply waits for the page to run one more task
+ * (see afterOneTask); a page busier than that is not waited for. */
+const TASK_WAIT_MS = 1000;
+
 /** @param {number} ms */
 function sleep(ms) {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * Standalone, injected into the page: resolves after one more task of the
+ * document. A message channel, not a timer: timers in background tabs are
+ * throttled to one a second.
+ * @returns {Promise<number>}
+ */
+function oneTask() {
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => { ch.port1.close(); resolve(0); };
+    ch.port2.postMessage(0);
+  });
+}
+
+/**
+ * Waits, bounded, until the document target names has run one more task:
+ * what an action scheduled there (a form's submission, a navigation, a
+ * window.open in a zero timer) has reached the browser by then. A page
+ * that stays busy, or shows a dialog, is not waited for.
+ * @param {chrome.scripting.InjectionTarget} target
+ */
+export async function afterOneTask(target) {
+  await Promise.race([
+    chrome.scripting.executeScript({ target, world: 'ISOLATED', func: oneTask }).catch(() => {}),
+    sleep(TASK_WAIT_MS),
+  ]);
 }
 
 export class Watch {

@@ -163,13 +163,10 @@ export async function newTab(url) {
   const t = await chrome.tabs.create({ url: url || 'about:blank', active: true });
   if (typeof t.id !== 'number') throw wireError('the browser did not open a tab', 'internal', 'browser');
   const id = t.id;
-  // Watched from the start: a dialog its page opens is seen.
-  const held = await hold(id);
-  try {
-    if (url) await waitForLoad(id);
-  } finally {
-    held.release();
-  }
+  if (url) await waitForLoad(id);
+  // Watched from now on: a dialog its page opens is seen. (Attaching while
+  // the first document loads would slow that load by half a second.)
+  (await hold(id)).release();
   return tabInfo(id);
 }
 

@@ -165,6 +165,7 @@ func (s *Server) addTools() {
 	addTool(s, &sdk.Tool{Name: "browser_take_screenshot", Title: "Screenshot", Annotations: ro,
 		Description: "Take a PNG screenshot of the visible part of the tab. Use browser_snapshot to find refs to act on; a screenshot is for seeing the page."},
 		func(p map[string]*jsonschema.Schema) { p["tab"].Minimum = ptr(1.0) }, s.screenshot)
+	s.addDialogTools()
 }
 
 // actTweaks constrains the fields the action inputs share.
@@ -418,7 +419,7 @@ func tabsText(list []protocol.Tab) string {
 		if t.Active {
 			mark = " (active)"
 		}
-		fmt.Fprintf(&b, "- %d: tab %d%s · %s · %s\n", i, t.ID, mark, t.Title, t.URL)
+		fmt.Fprintf(&b, "- %d: tab %d%s · %s · %s%s\n", i, t.ID, mark, t.Title, t.URL, tabNotes(t))
 	}
 	return b.String()
 }

@@ -1,10 +1,8 @@
 // @ts-check
 // What the worker asks the kernel around an action, beyond acting: a mark
-// that lets the debugger find this very document's isolated world, the
+// that lets the debugger find this very document's isolated world, and the
 // checks just before trusted input (is the browser's hit at the action
-// point this element; is the focus on it), and waiting one task after an
-// action, so that what it started (a form's submission, a scheduled
-// navigation) has reached the browser before the reply.
+// point this element; is the focus on it).
 (() => {
   'use strict';
 
@@ -42,18 +40,5 @@
     return 'focus is on ' + (a && a !== doc.body && a !== doc.documentElement ? brief(a) : 'the page, not the element');
   }
 
-  /** Resolves to v (awaited) after one more task of this document: a form
-   * submission or navigation an action scheduled has started by then.
-   * A message channel, not a timer: timers in background tabs are
-   * throttled to one a second.
-   * @template T @param {T | Promise<T>} v @returns {Promise<T>} */
-  function afterTask(v) {
-    return Promise.resolve(v).then((value) => new Promise((resolve) => {
-      const ch = new MessageChannel();
-      ch.port1.onmessage = () => { ch.port1.close(); resolve(value); };
-      ch.port2.postMessage(0);
-    }));
-  }
-
-  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ mark: '', setMark, hitReason, focusReason, afterTask }));
+  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ mark: '', setMark, hitReason, focusReason }));
 })();

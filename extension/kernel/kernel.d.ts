@@ -115,7 +115,6 @@ interface GripKernel {
   setMark(r: { mark?: string }): { ok: boolean };
   hitReason(el: Element, hit: Element): string;
   focusReason(el: Element): string;
-  afterTask(v: any): Promise<any>;
 
   // events.js
   mouse(type: string, pt: Point, detail: number, buttons: number): MouseEvent;

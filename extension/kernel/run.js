@@ -11,7 +11,7 @@
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
     isDisabled, describe, brief, snapshot, probe, frameOffset, frameIndexOf, actionable, done, hoverAt, clickAt,
     mouse, editKind, selectAllIn, caretToEnd, typeInto, selectIn, checkable, setChecked, doScroll, doPress,
-    setMark, afterTask } = K;
+    setMark } = K;
 
   // The actions the page carries out: protocol/actions.go lists the same
   // ones as in-page actions (a test compares the two lists).
@@ -154,9 +154,7 @@
           return req.asJSON === true ? JSON.stringify(result) : result;
         }
         case 'act':
-          // Replied one task later: what the action started (a form's
-          // submission, a navigation) has reached the browser by then.
-          return afterTask(act(req));
+          return act(req);
         case 'mark':
           return setMark(req);
         case 'probe':

@@ -55,18 +55,28 @@ func cmdDialog(ctx context.Context, a *App, argv []string) (bool, error) {
 			return *f.json, err
 		}
 	}
-	var res protocol.ActionResult
-	if err := a.call(ctx, f.flags, protocol.OpAct, args, &res); err != nil {
+	ops, done, err := a.ops(ctx, f.flags)
+	if err != nil {
 		return *f.json, err
 	}
-	a.printAction(f.flags, "ok: dialog "+pos[0], res)
+	defer done()
+	res, err := ops.Act(ctx, args)
+	if err != nil {
+		return *f.json, err
+	}
+	a.printAction(f.flags, "ok: dialog "+pos[0], *res)
 	return *f.json, nil
 }
 
 // showDialog prints the tab's dialog, or that there is none.
 func showDialog(ctx context.Context, a *App, f *actFlags) error {
-	var res protocol.DialogResult
-	if err := a.call(ctx, f.flags, protocol.OpDialog, protocol.DialogArgs{Tab: *f.tab}, &res); err != nil {
+	ops, done, err := a.ops(ctx, f.flags)
+	if err != nil {
+		return err
+	}
+	defer done()
+	res, err := ops.Dialog(ctx, *f.tab)
+	if err != nil {
 		return err
 	}
 	if *f.json {

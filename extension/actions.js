@@ -3,11 +3,11 @@
 // (documentIds), so they land in that frame or fail; a document that is
 // gone is a refusal, never an action in its successor.
 import { wireError } from './errors.js';
-import { runInDocument, runKernel, withDeadline } from './inject.js';
+import { runInDocument, withDeadline } from './inject.js';
 import { hold, settled, sendHostCommands } from './debugger.js';
 import { activate, worldOf, pointOf, hitReason, focusReason } from './cdp-frames.js';
-import { refuseIfDialog, dialogError } from './dialogs.js';
-import { withEffects, Watch, afterOneTask } from './effects.js';
+import { refuseIfDialog } from './dialogs.js';
+import { withEffects, afterOneTask } from './effects.js';
 
 /**
  * The document a frame holds now, to pin the next step to it.
@@ -174,45 +174,6 @@ export async function act(params) {
   } finally {
     held.release();
   }
-}
-
-/**
- * The probe behind grip wait: text on the page, or an element still
- * there. A dialog the page shows meanwhile ends the wait with it.
- * @param {any} params
- */
-export async function probe(params) {
-  const { tabId } = params;
-  refuseIfDialog(tabId);
-  const held = await hold(tabId);
-  try {
-    const w = new Watch(tabId);
-    try {
-      const out = await w.race(() => probeNow(params));
-      if (w.dialog) throw dialogError(w.dialog);
-      if (out.error) throw out.error;
-      return out.value;
-    } finally {
-      w.stop();
-    }
-  } finally {
-    held.release();
-  }
-}
-
-/** @param {any} params */
-async function probeNow(params) {
-  const { tabId } = params;
-  if (params.documentId) {
-    try {
-      return await runInDocument({ tabId, documentIds: [params.documentId] }, { op: 'probe', id: params.localId });
-    } catch (err) {
-      if (err && /** @type {any} */ (err).code === 'document_changed') return { present: false, textFound: false };
-      throw err;
-    }
-  }
-  const results = await runKernel({ tabId, allFrames: true }, { op: 'probe', text: params.text });
-  return { textFound: results.some((r) => r.result && r.result.textFound), present: false };
 }
 
 /**

@@ -4,7 +4,9 @@
 // each one (re)connects to the host, which is all a wake-up needs to do.
 import { ensureConnected, notifyHost } from './native-port.js';
 import { popupRequest } from './popup-api.js';
-import { noteOpener, forgetTab } from './openers.js';
+import { onNotificationButton, onNotificationClosed, forgetTab } from './user.js';
+import { restoreUserState } from './user-state.js';
+import { noteOpener, forgetOpenerOf } from './openers.js';
 import { handleHostRequest } from './router.js';
 
 const KEEPALIVE_ALARM = 'grip-keepalive';
@@ -29,8 +31,9 @@ chrome.webNavigation.onCommitted.addListener((d) => {
   notifyHost('navigated', { tabId: d.tabId, frameId: d.frameId, documentId: d.documentId || '' });
 });
 chrome.tabs.onRemoved.addListener((tabId) => {
-  forgetTab(tabId);
+  forgetOpenerOf(tabId);
   notifyHost('tab_removed', { tabId });
+  forgetTab(tabId);
 });
 // A tab or popup a page opened (target=_blank, window.open): grip tabs
 // shows its opener, and the opener's next reply names it.
@@ -38,6 +41,10 @@ chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => {
   noteOpener(d.tabId, d.sourceTabId);
   notifyHost('tab_opened', { tabId: d.tabId, opener: d.sourceTabId, url: d.url });
 });
+
+// The person's Allow and Deny on a question an agent's action raised.
+chrome.notifications.onButtonClicked.addListener(onNotificationButton);
+chrome.notifications.onClosed.addListener(onNotificationClosed);
 
 // Only our own pages (the popup, also when opened as a tab) talk to the
 // worker: no externally_connectable, and messages from anything whose URL is
@@ -54,4 +61,5 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
 // reach a service worker's global.
 /** @type {any} */ (globalThis).__gripRouter = handleHostRequest;
 
+restoreUserState().catch(() => {});
 ensureConnected();

@@ -8,7 +8,7 @@
 // (reads carry it, actions are refused) until `grip dialog accept|dismiss`
 // answers it; the reply then says what the page did next.
 import { answerDialog, dialogOf, hold, watching } from './debugger.js';
-import { withEffects, afterOneTask } from './effects.js';
+import { withEffects, afterOneTask, Watch } from './effects.js';
 import { wireError } from './errors.js';
 
 /** @typedef {import('./debugger.js').Dialog} Dialog */
@@ -74,6 +74,29 @@ export async function dialogRequest(params) {
     void value;
     return { ok: true, detail: (action === 'accept' ? 'accepted ' : 'dismissed ') + dialogText(d), ...effects };
   } finally {
+    held.release();
+  }
+}
+
+/**
+ * Runs a read that waits on the page (grip wait) while watching tabId: a
+ * dialog open before or during it ends it with the dialog.
+ * @template T
+ * @param {number} tabId
+ * @param {() => Promise<T>} work
+ * @returns {Promise<T>}
+ */
+export async function whileNoDialog(tabId, work) {
+  refuseIfDialog(tabId);
+  const held = await hold(tabId);
+  const w = new Watch(tabId);
+  try {
+    const out = await w.race(work);
+    if (w.dialog) throw dialogError(w.dialog);
+    if (out.error) throw out.error;
+    return /** @type {T} */ (out.value);
+  } finally {
+    w.stop();
     held.release();
   }
 }

@@ -28,7 +28,7 @@ export function noteOpener(tabId, opener) {
 }
 
 /** @param {number} tabId */
-export function forgetTab(tabId) {
+export function forgetOpenerOf(tabId) {
   return update((m) => {
     delete m[String(tabId)];
     for (const k of Object.keys(m)) if (m[k] === tabId) delete m[k];

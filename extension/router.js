@@ -3,8 +3,10 @@
 // messaging) and by the popup (runtime messages from our own pages).
 import { listTabs, newTab, closeTab, selectTab, navigate, goHistory, screenshot, liveDocuments, tabInfo } from './tabs.js';
 import { snapshotTab } from './snapshot.js';
-import { act, probe, sendCDP } from './actions.js';
-import { dialogRequest } from './dialogs.js';
+import { act, sendCDP } from './actions.js';
+import { waitFor } from './waits.js';
+import { handleUserHostRequest } from './user.js';
+import { dialogRequest, whileNoDialog } from './dialogs.js';
 
 /**
  * @param {string} type
@@ -17,7 +19,7 @@ export async function handleHostRequest(type, params) {
     case 'tab_info': return tabInfo(params.tabId);
     case 'snapshot': return snapshotTab(params.tabId, params.mode || 'interactive', params.keepSignatures);
     case 'act': return act(params);
-    case 'probe': return probe(params);
+    case 'wait': return whileNoDialog(params.tabId, () => waitFor(params));
     case 'cdp': return sendCDP(params);
     case 'dialog': return dialogRequest(params);
     case 'navigate': return navigate(params.tabId, params.url);
@@ -28,6 +30,8 @@ export async function handleHostRequest(type, params) {
     case 'screenshot': return screenshot(params.tabId);
     case 'documents': return { documents: await liveDocuments() };
     case 'ping': return { ok: true };
+    // The person's controls: user.js.
+    case 'frames': case 'paused': case 'confirm': case 'acted': case 'share_tab': return handleUserHostRequest(type, params);
     default: throw Object.assign(new Error(`unknown request type ${JSON.stringify(type)}`), { code: 'bad_request', boundary: 'payload' });
   }
 }

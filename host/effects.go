@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/grip-dev/grip/frames"
+	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -124,9 +125,48 @@ func (h *Host) addEffects(ctx context.Context, tab int, res *protocol.ActionResu
 			res.Opened[i].URL, res.Opened[i].Title = info.URL, info.Title
 		}
 	}
+	h.shareOpened(ctx, res.Opened)
 	res.Blocked = fx.Blocked
 	if fx.Navigation != nil && fx.Navigation.Loading && res.Dialog == nil {
 		res.Loading = fx.Navigation.URL
+	}
+	h.maskEffects(&res.Opened, &res.Blocked, &res.Loading)
+}
+
+// shareOpened makes the tabs and popups a page opened on an agent's action
+// ones the agent may use, as a tab it opens itself is (the shared mode of
+// the person's policy, host/user.go).
+func (h *Host) shareOpened(ctx context.Context, opened []protocol.OpenedTab) {
+	if h.user == nil {
+		return
+	}
+	for _, t := range opened {
+		h.user.share(t.Tab, true)
+		h.tellExtension(ctx, protocol.ExtShareTab, protocol.TabParams{TabID: t.Tab})
+	}
+}
+
+// maskEffects leaves the URL and title of blocked sites out of what a
+// reply says an action opened, asked for or is loading, as the policy
+// leaves them out of the tab list (host/guard.go).
+func (h *Host) maskEffects(opened *[]protocol.OpenedTab, blocked *[]string, loading *string) {
+	if h.user == nil {
+		return
+	}
+	p := h.user.policy.Current()
+	isBlocked := func(u string) bool { return u != "" && p.Decide(u).Rule == policy.Block }
+	for i := range *opened {
+		if isBlocked((*opened)[i].URL) {
+			(*opened)[i].URL, (*opened)[i].Title = "", "(blocked by the policy)"
+		}
+	}
+	for i, u := range *blocked {
+		if isBlocked(u) {
+			(*blocked)[i] = "a page the policy blocks"
+		}
+	}
+	if isBlocked(*loading) {
+		*loading = "a page the policy blocks"
 	}
 }
 
@@ -150,8 +190,12 @@ func openDialog(err error) *dialogOpen {
 
 // snapshotEffects adds to a snapshot of tab the tabs its page opened and
 // closed since its last reply, after the elements.
-func (h *Host) snapshotEffects(tab int, snap *protocol.Snapshot) {
+func (h *Host) snapshotEffects(ctx context.Context, tab int, snap *protocol.Snapshot) {
 	snap.Opened, snap.Closed = h.openers.take(tab, nil)
+	h.shareOpened(ctx, snap.Opened)
+	var none []string
+	var loading string
+	h.maskEffects(&snap.Opened, &none, &loading)
 	lines := frames.EffectLines(snap.Opened, snap.Closed, nil, "")
 	if len(lines) == 0 {
 		return

@@ -97,6 +97,7 @@ interface GripKernel {
 
   // probe.js
   probe(r: { text?: string; id?: number }): { textFound: boolean; present: boolean };
+  watch(r: { text?: string; gone?: boolean; id?: number; ms?: number }): Promise<{ met: boolean }>;
 
   // frames.js
   frameOffset(r: { index?: number }): Point | Failure;

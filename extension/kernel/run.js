@@ -3,13 +3,14 @@
 // this document, one JSON-able reply (or, for a custom listbox `select`, a
 // Promise of one). Requests: {op:'snapshot', mode, keepSignatures, asJSON},
 // {op:'act', id|selector, action, …}, {op:'probe', text?, id?},
+// {op:'watch', text?, gone?, id?, ms} (a Promise),
 // {op:'frameOffset', index}, {op:'frameIndex', selector}, {op:'mark', mark}.
 (() => {
   'use strict';
 
   const K = globalThis.__gripKernel__;
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
-    isDisabled, describe, brief, snapshot, probe, frameOffset, frameIndexOf, actionable, done, hoverAt, clickAt,
+    isDisabled, describe, brief, snapshot, probe, watch, frameOffset, frameIndexOf, actionable, done, hoverAt, clickAt,
     mouse, editKind, selectAllIn, caretToEnd, typeInto, selectIn, checkable, setChecked, doScroll, doPress,
     setMark } = K;
 
@@ -159,6 +160,8 @@
           return setMark(req);
         case 'probe':
           return probe(req);
+        case 'watch':
+          return watch(req);
         case 'frameOffset':
           return frameOffset(req);
         case 'frameIndex':

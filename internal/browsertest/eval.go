@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/performance"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -183,4 +184,33 @@ func EvalWorker[T any](t testing.TB, e *Env, expr string) T {
 		t.Fatalf("eval %s in grip's service worker: %v", expr, err)
 	}
 	return v
+}
+
+// PageScriptSeconds runs f and returns the seconds of script the page whose
+// URL starts with urlPrefix ran meanwhile, by the renderer's own count
+// (CDP Performance.getMetrics ScriptDuration; frames in other processes are
+// not counted).
+func PageScriptSeconds(t testing.TB, e *Env, urlPrefix string, f func()) float64 {
+	t.Helper()
+	ctx, cancel := e.TabContext(t, urlPrefix)
+	defer cancel()
+	script := func() float64 {
+		res, err := chromedp.Call(ctx, performance.GetMetrics, cdp.Empty{})
+		if err != nil {
+			t.Fatalf("Performance.getMetrics: %v", err)
+		}
+		for _, m := range res.Metrics {
+			if m.Name == "ScriptDuration" {
+				return m.Value
+			}
+		}
+		t.Fatal("no ScriptDuration metric")
+		return 0
+	}
+	if _, err := chromedp.Call(ctx, performance.Enable, performance.EnableParams{}); err != nil {
+		t.Fatalf("Performance.enable: %v", err)
+	}
+	before := script()
+	f()
+	return script() - before
 }

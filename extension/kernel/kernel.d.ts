@@ -100,7 +100,6 @@ interface GripKernel {
   watch(r: { text?: string; gone?: boolean; id?: number; ms?: number }): Promise<{ met: boolean }>;
 
   // frames.js
-  frameOffset(r: { index?: number }): Point | Failure;
   frameIndexOf(r: { selector?: string }): { index: number } | Failure;
 
   // acts.js

@@ -4,13 +4,13 @@
 // Promise of one). Requests: {op:'snapshot', mode, keepSignatures, asJSON},
 // {op:'act', id|selector, action, …}, {op:'probe', text?, id?},
 // {op:'watch', text?, gone?, id?, ms} (a Promise),
-// {op:'frameOffset', index}, {op:'frameIndex', selector}, {op:'mark', mark}.
+// {op:'frameIndex', selector}, {op:'mark', mark}.
 (() => {
   'use strict';
 
   const K = globalThis.__gripKernel__;
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
-    isDisabled, describe, brief, snapshot, probe, watch, frameOffset, frameIndexOf, actionable, done, hoverAt, clickAt,
+    isDisabled, describe, brief, snapshot, probe, watch, frameIndexOf, actionable, done, hoverAt, clickAt,
     mouse, editKind, selectAllIn, caretToEnd, typeInto, selectIn, checkable, setChecked, doScroll, doPress,
     setMark } = K;
 
@@ -162,8 +162,6 @@
           return probe(req);
         case 'watch':
           return watch(req);
-        case 'frameOffset':
-          return frameOffset(req);
         case 'frameIndex':
           return frameIndexOf(req);
         default:

@@ -192,7 +192,7 @@ func text(res *sdk.CallToolResult) string {
 // every tool is also named in VerbTools (package cli checks it against the
 // CLI's verbs).
 var toolNames = []string{
-	"browser_check", "browser_click", "browser_drag", "browser_fill", "browser_hover", "browser_navigate",
+	"browser_check", "browser_click", "browser_drag", "browser_fill", "browser_handle_dialog", "browser_hover", "browser_navigate",
 	"browser_navigate_back", "browser_press_key", "browser_select_option", "browser_snapshot",
 	"browser_tabs", "browser_take_screenshot", "browser_type", "browser_wait_for",
 }
@@ -254,6 +254,7 @@ func TestToolsAreListedWithSchemas(t *testing.T) {
 		"browser_tabs":            {"action"},
 		"browser_wait_for":        nil,
 		"browser_take_screenshot": nil,
+		"browser_handle_dialog":   {"accept"},
 	}
 	for name, want := range required {
 		schema := byName[name].InputSchema.(map[string]any)
@@ -373,6 +374,10 @@ func TestToolsMapToOps(t *testing.T) {
 			[]call{{protocol.OpWait, protocol.WaitArgs{Gone: "@e5", TimeoutMS: 10000}}}, []string{`"e5" is gone`}},
 		{"browser_take_screenshot", nil,
 			[]call{{protocol.OpScreenshot, protocol.ScreenshotArgs{}}}, []string{"Screenshot of tab 7"}},
+		{"browser_handle_dialog", map[string]any{"accept": true, "promptText": "Alice"},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "dialog_accept", Text: "Alice"}}}, []string{"Accepted the dialog", "Tab 7"}},
+		{"browser_handle_dialog", map[string]any{"accept": false, "tab": 9},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "dialog_dismiss", Tab: 9}}}, []string{"Dismissed the dialog"}},
 	}
 	h := newHarness(t)
 	for _, tt := range tests {

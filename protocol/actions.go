@@ -21,6 +21,9 @@ const (
 	ActTabNew    = "tab_new"
 	ActTabClose  = "tab_close"
 	ActTabSelect = "tab_select"
+	// The answers to a tab's JavaScript dialog: `grip dialog accept|dismiss`.
+	ActDialogAccept  = "dialog_accept"
+	ActDialogDismiss = "dialog_dismiss"
 )
 
 // TargetNeed says whether an action names an element.
@@ -76,6 +79,8 @@ var Actions = []Action{
 	{Name: ActTabNew, Text: "URL", Ext: ExtTabNew, Help: "open a tab"},
 	{Name: ActTabClose, Ext: ExtTabClose, Help: "close a tab"},
 	{Name: ActTabSelect, Ext: ExtTabSelect, Help: "make a tab the active one"},
+	{Name: ActDialogAccept, Text: "TEXT", Ext: ExtDialog, Help: "accept the tab's dialog (TEXT answers a prompt)"},
+	{Name: ActDialogDismiss, Ext: ExtDialog, Help: "dismiss the tab's dialog"},
 }
 
 // LookupAction returns the action called name.

@@ -4,14 +4,15 @@
 // Promise of one). Requests: {op:'snapshot', mode, keepSignatures, asJSON},
 // {op:'act', id|selector, action, …}, {op:'probe', text?, id?},
 // {op:'watch', text?, gone?, id?, ms} (a Promise),
-// {op:'frameOffset', index}, {op:'frameIndex', selector}.
+// {op:'frameIndex', selector}, {op:'mark', mark}.
 (() => {
   'use strict';
 
   const K = globalThis.__gripKernel__;
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
-    isDisabled, describe, brief, snapshot, probe, watch, frameOffset, frameIndexOf, actionable, done, hoverAt, clickAt,
-    mouse, editKind, selectAllIn, caretToEnd, typeInto, selectIn, checkable, setChecked, doScroll, doPress, doDrag } = K;
+    isDisabled, describe, brief, snapshot, probe, watch, frameIndexOf, actionable, done, hoverAt, clickAt,
+    mouse, editKind, selectAllIn, caretToEnd, typeInto, selectIn, checkable, setChecked, doScroll, doPress, doDrag,
+    setMark } = K;
 
   // The actions the page carries out: protocol/actions.go lists the same
   // ones as in-page actions (a test compares the two lists).
@@ -194,12 +195,12 @@
         }
         case 'act':
           return act(req);
+        case 'mark':
+          return setMark(req);
         case 'probe':
           return probe(req);
         case 'watch':
           return watch(req);
-        case 'frameOffset':
-          return frameOffset(req);
         case 'frameIndex':
           return frameIndexOf(req);
         default:

@@ -8,6 +8,10 @@
 //	gripsnap bench -n N [-tab ID] [-mode M]        JSON {ms:[…], text}
 //	gripsnap serve                                 JSON lines on stdin/stdout
 //
+// serve's ops: info, tabs, snap, cycles, rss; exec (one process run with
+// its wall time and rusage, cost.go) and connect (a fresh connection's
+// find + dial + hello, then one tabs call).
+//
 // Every command that talks to a host uses GRIP_STATE_DIR like the CLI.
 package main
 
@@ -134,7 +138,7 @@ func countElements(s *protocol.Snapshot) int {
 
 // request is one line of the serve protocol.
 type request struct {
-	Op     string `json:"op"` // info, tabs, snap, cycles, rss
+	Op     string `json:"op"` // info, tabs, snap, cycles, rss, exec, connect
 	Tab    int    `json:"tab"`
 	Mode   string `json:"mode"`
 	Budget int    `json:"budget"`
@@ -143,6 +147,11 @@ type request struct {
 	N     int    `json:"n"`
 	Click string `json:"click"`
 	At    []int  `json:"at"`
+	// exec: the command line, variables added to the environment, and
+	// whether to return its stdout and stderr.
+	Argv   []string `json:"argv"`
+	Env    []string `json:"env"`
+	Output bool     `json:"output"`
 }
 
 // serve answers one JSON request per stdin line with one JSON line, so the
@@ -179,8 +188,13 @@ func handle(ctx context.Context, c *client.Client, req request) (any, error) {
 		return c.Info, nil
 	case "tabs":
 		var res protocol.TabsResult
+		t0 := time.Now()
 		err := c.Call(ctx, protocol.OpTabs, struct{}{}, &res)
-		return res, err
+		return map[string]any{"tabs": res.Tabs, "ms": msSince(t0)}, err
+	case "exec":
+		return runTimed(req.Argv, req.Env, req.Output)
+	case "connect":
+		return connectOnce(ctx)
 	case "rss":
 		rss, err := vmRSS(c.Info.PID)
 		return map[string]any{"pid": c.Info.PID, "rss_kb": rss}, err

@@ -17,6 +17,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { normRole, normName } from './parse.mjs';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { tokens, stats } from './mcp.mjs';
 
 const key = (role, name) => `${normRole(role)}\u0000${normName(name)}`;
@@ -43,6 +44,20 @@ export function gripRefs(text) {
 export function gripGone(text) {
   const m = /^gone: (.*)$/m.exec(text);
   return m ? m[1].split(/\s+/).filter(Boolean) : [];
+}
+
+/**
+ * gripReplyParts splits the tokens of a grip action reply by line kind:
+ * the first line (what was done), the tab line (`Tab N · title · url`),
+ * and the rest (changed/added element lines, gone refs), so the report can
+ * say where the replies' tokens go.
+ */
+export function gripReplyParts(text) {
+  const lines = text.split('\n');
+  const count = (ls) => (ls.length ? countTokens(ls.join('\n')) : 0);
+  const tab = lines.slice(1).filter((l) => /^Tab \d+ · /.test(l));
+  const rest = lines.slice(1).filter((l) => l && !/^Tab \d+ · /.test(l));
+  return { first: count(lines.slice(0, 1)), tab: count(tab), rest: count(rest) };
 }
 
 /** Playwright's YAML lines with a ref: `- button "Save" [ref=e5]`, quoted or not. */
@@ -80,7 +95,7 @@ class Agent {
   /** call makes one tool call, counts its result and learns its refs. */
   async call(tool, args) {
     const r = await this.peer.call(tool, args);
-    this.results.push({ tool, ms: r.ms, isError: r.isError, ...tokens(r.text) });
+    this.results.push({ tool, ms: r.ms, isError: r.isError, ...tokens(r.text), parts: this.peer.grip && tool !== 'browser_snapshot' ? gripReplyParts(r.text) : undefined });
     this.transcript.push(`>>> ${tool} ${JSON.stringify(args)}\n${r.text}`);
     this.learn(r.text, tool === 'browser_snapshot');
     return r;
@@ -277,8 +292,10 @@ export async function runTasks(ctx, peers, { runs, urls, log, out: dir }) {
         try { parsed = outcome && JSON.parse(outcome); } catch { /* not ours */ }
         const succeeded = !error && t.expect(parsed);
         const sum = (k) => a.results.reduce((s, x) => s + x[k], 0);
+        const parts = a.results.filter((x) => x.parts);
         row.peers[n].runs.push({
           succeeded, error, outcome, ms, calls: a.results.length,
+          replyParts: parts.length ? ['first', 'tab', 'rest'].reduce((o, k) => ({ ...o, [k]: parts.reduce((t, x) => t + x.parts[k], 0) }), {}) : undefined,
           tokens: sum('tokens'), tokensChars3: sum('tokensChars3'), chars: sum('chars'),
           results: a.results.map((x) => ({ tool: x.tool, tokens: x.tokens, chars: x.chars, ms: Math.round(x.ms), isError: x.isError })),
         });
@@ -293,6 +310,7 @@ export async function runTasks(ctx, peers, { runs, urls, log, out: dir }) {
       s.calls = stats(rs.map((r) => r.calls)).median;
       s.time = stats(rs.map((r) => r.ms));
       s.steps = rs[rs.length - 1].results;
+      s.replyParts = rs[rs.length - 1].replyParts;
     }
     out.push(row);
     log(`task ${task}: ${names.map((n) => `${n} ${row.peers[n].tokens} tok${row.peers[n].succeeded ? '' : ' FAILED'}`).join(' | ')}`);

@@ -167,8 +167,12 @@ export async function snapshotRoundTrips(ctx, peers, pages, { runs, budget, open
  * figure is the reply's arrival minus the page's note (one clock: the
  * machine's). The reply's tokens are counted too.
  */
-export async function waitLatency(ctx, peers, { runs, url }) {
-  const names = Object.keys(peers);
+export async function waitLatency(ctx, peers, { runs, url, socket }) {
+  // Beside the MCP servers, grip's socket call alone (what e2e's benchmark
+  // times): the MCP layer's share of grip's figure.
+  const waiters = { ...peers };
+  if (socket) waiters['grip-socket'] = { call: async (tool, args) => { await socket(args.text); return { text: '', isError: false }; } };
+  const names = Object.keys(waiters);
   await ctx.page.goto(url, { waitUntil: 'load' });
   const res = {};
   for (const n of names) res[n] = { ms: [], tokens: [] };
@@ -177,19 +181,19 @@ export async function waitLatency(ctx, peers, { runs, url }) {
     for (const n of order) {
       const text = `mark ${n} ${round}`;
       await ctx.page.evaluate((t) => { window.__markedAt = 0; window.later(200, t); }, text);
-      const r = await peers[n].call('browser_wait_for', { text });
+      const r = await waiters[n].call('browser_wait_for', { text });
       const answered = now();
       if (r.isError) throw new Error(`${n} browser_wait_for: ${r.text.slice(0, 300)}`);
       const marked = await ctx.page.evaluate(() => window.__markedAt);
       if (!marked) throw new Error(`${n} browser_wait_for answered before the text appeared: ${r.text.slice(0, 200)}`);
       if (round === 0) continue;
       res[n].ms.push(answered - marked);
-      res[n].tokens.push(countTokens(r.text));
+      if (n !== 'grip-socket') res[n].tokens.push(countTokens(r.text));
     }
   }
   for (const n of names) {
     res[n].time = stats(res[n].ms);
-    res[n].tokensMedian = stats(res[n].tokens)?.median;
+    res[n].tokensMedian = res[n].tokens.length ? stats(res[n].tokens).median : undefined;
   }
   return res;
 }

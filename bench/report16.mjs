@@ -12,7 +12,8 @@ const range = (t) => (t ? `${f1(t.median)} (${f1(t.min)}–${f1(t.max)})` : '–
 export const PW_PEERS = ['pw-mcp', 'pw-mcp-incremental', 'pw-mcp-full'];
 
 function stampLine(w, run, r) {
-  w(`Measured ${run.started} → ${run.finished || '?'} by \`${run.command}\`, load ${run.loadavg.map((x) => x.toFixed(2)).join(' ')} at its start (2 shared cores).`);
+  const v = run.versions || r.versions || {};
+  w(`Measured ${run.started} → ${run.finished || '?'} by \`${run.command}\` (grip ${v.grip || '?'}, ${v.chromium || 'Chromium ?'}), load ${run.loadavg.map((x) => x.toFixed(2)).join(' ')} at its start (2 shared cores).`);
   w();
 }
 
@@ -21,6 +22,7 @@ export function renderTasks(w, r) {
   if (!t) return;
   const peers = Object.keys(t.tasks[0].peers);
   const pw = PW_PEERS.filter((n) => peers.includes(n));
+  const v = t.run.versions || r.versions || {};
   w('## Tokens per task: grip MCP against Playwright MCP');
   w();
   stampLine(w, t.run, r);
@@ -30,10 +32,10 @@ export function renderTasks(w, r) {
   w('first `browser_snapshot` to its end is counted (o200k_base tokens; the navigation that opens the page is not). Whether the task');
   w('succeeded is read from the page over CDP. The servers (pinned in bench/package.json):');
   w();
-  w(`- **grip-mcp**: \`grip mcp\` (${r.versions?.['grip-mcp'] || 'grip'}): an action\'s reply names what was done, the tab, the lines of elements that changed or appeared, and the refs gone.`);
-  if (peers.includes('pw-mcp')) w(`- **pw-mcp**: ${r.versions?.['pw-mcp'] || '@playwright/mcp'}, the current release: an action\'s reply links a snapshot file it wrote instead of carrying it; when the agent needs to know what is on the page now it reads that file, counted as a tool result ("read snapshot file").`);
-  if (peers.includes('pw-mcp-incremental')) w(`- **pw-mcp-incremental**: ${r.versions?.['pw-mcp-incremental'] || '@playwright/mcp 0.0.68'}, the last release that put the snapshot in the reply; by default only the part of the tree that changed.`);
-  if (peers.includes('pw-mcp-full')) w(`- **pw-mcp-full**: ${r.versions?.['pw-mcp-full'] || '@playwright/mcp 0.0.68 --snapshot-mode full'}: the whole snapshot after each action, as Playwright MCP long did.`);
+  w(`- **grip-mcp**: \`grip mcp\` (${v['grip-mcp'] || 'grip'}): an action\'s reply names what was done, the tab, the lines of elements that changed or appeared, and the refs gone.`);
+  if (peers.includes('pw-mcp')) w(`- **pw-mcp**: ${v['pw-mcp'] || '@playwright/mcp'}, the current release: an action\'s reply links a snapshot file it wrote instead of carrying it; when the agent needs to know what is on the page now it reads that file, counted as a tool result ("read snapshot file": the text alone, without the line numbers a file-reading tool adds).`);
+  if (peers.includes('pw-mcp-incremental')) w(`- **pw-mcp-incremental**: ${v['pw-mcp-incremental'] || '@playwright/mcp 0.0.68'}, the last release that put the snapshot in the reply; by default only the part of the tree that changed.`);
+  if (peers.includes('pw-mcp-full')) w(`- **pw-mcp-full**: ${v['pw-mcp-full'] || '@playwright/mcp 0.0.68 --snapshot-mode full'}: the whole snapshot after each action, as Playwright MCP long did.`);
   w();
   w('Each server is used as meant: Playwright MCP fills the form with one `browser_fill_form` call and clicks a checkbox (it has no check tool); grip fills field by field and uses `browser_check`.');
   w(`Medians of ${t.tasks[0].peers[peers[0]].runs.length} run(s) per task and server, the servers alternating.`);
@@ -56,9 +58,16 @@ export function renderTasks(w, r) {
     w('Where grip\'s action replies (every result after the first snapshot) spend their tokens: the first line (what was done, with');
     w('the page\'s own detail), the tab line repeated in each reply, and the element lines (changed, added) and gone refs:');
     w();
-    w('| task | first lines | tab lines | element lines, gone |');
-    w('| --- | ---: | ---: | ---: |');
-    for (const { task, p } of parts) w(`| ${task} | ${p.first} | ${p.tab} | ${p.rest} |`);
+    const pws = PW_PEERS.filter((n) => peers.includes(n));
+    w(`| task | first lines | tab lines | element lines, gone | grip tokens less the tab lines | ${pws.map((n) => `… / ${n}`).join(' | ')} |`);
+    w(`| --- | ---: | ---: | ---: | ---: | ${pws.map(() => '---:').join(' | ')} |`);
+    for (const { task, p } of parts) {
+      const row = t.tasks.find((x) => x.task === task).peers;
+      const less = row['grip-mcp'].tokens - p.tab;
+      w(`| ${task} | ${p.first} | ${p.tab} | ${p.rest} | ${thousands(less)} | ${pws.map((n) => ratio(less, row[n].tokens)).join(' | ')} |`);
+    }
+    w();
+    w('(The last columns are arithmetic on this run\'s figures, not a measurement: what the tasks would cost if an action\'s reply named the tab only when its URL or title changed.)');
     w();
   }
   w('<details><summary>Each tool result\'s tokens (the last run; transcripts in bench/out/tasks/)</summary>');
@@ -101,13 +110,14 @@ export function renderMCP(w, r) {
     w('Measured as e2e\'s BenchmarkWaitLatency measures grip\'s socket call: the page is told over CDP to add a text 200 ms later and notes');
     w('when it did; the wait is asked at once; the figure is the reply\'s arrival minus the page\'s note (one clock, the machine\'s).');
     w('Playwright MCP also waits for the page to settle after the text shows and writes a snapshot file before it replies.');
+    w('grip-socket is grip\'s socket call alone (bench/gripsnap, OpWait), what e2e\'s benchmark times: the rest of grip-mcp\'s figure is the MCP layer.');
     w();
     w('| server | change → reply, ms: median (min–max) | reply tokens |');
     w('| --- | ---: | ---: |');
     for (const [n, x] of Object.entries(m.wait)) w(`| ${n} | ${range(x.time)} | ${thousands(x.tokensMedian)} |`);
     const g = m.wait['grip-mcp']?.time?.median;
     const p = m.wait['pw-mcp']?.time?.median;
-    if (g && p) w(`\ngrip / pw-mcp: ${ratio(g, p)}. The socket-level figure without MCP: \`go test ./e2e -run x -bench WaitLatency -benchtime 20x\` (ms-change-to-reply).`);
+    if (g && p) w(`\ngrip-mcp / pw-mcp: ${ratio(g, p)}. The same socket figure in Go: \`go test ./e2e -run x -bench WaitLatency -benchtime 20x\` (ms-change-to-reply).`);
     w();
   }
 }

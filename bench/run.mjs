@@ -428,9 +428,12 @@ async function memory(ctx, p, n) {
 
 // ------------------------------------------------------------ issue 16's sections
 
-/** stamp says when and how a section was measured (sections can come from different runs). */
-function stamp() {
-  return { started: new Date().toISOString(), command: `bench/run ${argv.join(' ')}`.trim(), loadavg: os.loadavg() };
+/**
+ * stamp says when, how and on what a section was measured: a run of
+ * sections alone keeps the other sections of an older run beside it.
+ */
+function stamp(versions) {
+  return { started: new Date().toISOString(), command: `bench/run ${argv.join(' ')}`.trim(), loadavg: os.loadavg(), versions: { ...versions } };
 }
 
 /**
@@ -453,7 +456,7 @@ async function sections(ctx, results, srv, tmp) {
     // (a month-old profile's are 7 digits, +2 tokens a line).
     if (SECTIONS.tasks) {
       log(`tasks, ${TASK_RUNS} run(s) each through ${Object.keys(peers).join(', ')}`);
-      results.tasks = { run: stamp(), tasks: await runTasks(ctx, peers, { runs: TASK_RUNS, urls, log, out: path.join(OUT, 'tasks') }) };
+      results.tasks = { run: stamp(results.versions), tasks: await runTasks(ctx, peers, { runs: TASK_RUNS, urls, log, out: path.join(OUT, 'tasks') }) };
       results.tasks.run.finished = new Date().toISOString();
     }
     if (SECTIONS.mcp) {
@@ -462,11 +465,11 @@ async function sections(ctx, results, srv, tmp) {
       const pair = Object.fromEntries(['grip-mcp', 'pw-mcp'].filter((n) => peers[n]).map((n) => [n, peers[n]]));
       const all = pageList(srv.origin1);
       const pages = MCP_PAGES.map((n) => all.find((p) => p.name === n) || (() => { throw new Error(`--mcp-pages: no page ${n}`); })());
-      const mcp = { run: stamp() };
+      const mcp = { run: stamp(results.versions) };
       log(`MCP-to-MCP browser_snapshot on ${MCP_PAGES.join(', ')}`);
       mcp.snapshots = await snapshotRoundTrips(ctx, pair, pages, { runs: RUNS, budget: BUDGET, out: path.join(OUT, 'snapshots'), open: async (p) => { await openPage(ctx, p); return ctx.url; } });
       log(`MCP-to-MCP browser_wait_for, ${WAIT_RUNS} runs`);
-      mcp.wait = await waitLatency(ctx, pair, { runs: WAIT_RUNS, url: urls.waits });
+      mcp.wait = await waitLatency(ctx, pair, { runs: WAIT_RUNS, url: urls.waits, socket: (text) => ctx.gripsnap.call({ op: 'wait', text }) });
       mcp.run.finished = new Date().toISOString();
       results.mcp = mcp;
     }
@@ -477,7 +480,7 @@ async function sections(ctx, results, srv, tmp) {
   if (SECTIONS.cliCost) {
     log(`CLI fixed cost, ${COST_RUNS} alternating runs`);
     await openPage(ctx, { name: 'gen-30-f0', url: `${srv.origin1}/gen?n=30&f=0`, controls: 30, frames: 0 });
-    results.cliCost = { run: stamp(), ...await cliCost(ctx, { runs: COST_RUNS, bin: BIN, out: OUT }) };
+    results.cliCost = { run: stamp(results.versions), ...await cliCost(ctx, { runs: COST_RUNS, bin: BIN, out: OUT }) };
     results.cliCost.run.finished = new Date().toISOString();
   }
 }

@@ -9,8 +9,8 @@
 //	gripsnap serve                                 JSON lines on stdin/stdout
 //
 // serve's ops: info, tabs, snap, cycles, rss; exec (one process run with
-// its wall time and rusage, cost.go) and connect (a fresh connection's
-// find + dial + hello, then one tabs call).
+// its wall time and rusage, cost.go), connect (a fresh connection's
+// find + dial + hello, then one tabs call) and wait (one OpWait for text).
 //
 // Every command that talks to a host uses GRIP_STATE_DIR like the CLI.
 package main
@@ -138,7 +138,7 @@ func countElements(s *protocol.Snapshot) int {
 
 // request is one line of the serve protocol.
 type request struct {
-	Op     string `json:"op"` // info, tabs, snap, cycles, rss, exec, connect
+	Op     string `json:"op"` // info, tabs, snap, cycles, rss, exec, connect, wait
 	Tab    int    `json:"tab"`
 	Mode   string `json:"mode"`
 	Budget int    `json:"budget"`
@@ -152,6 +152,8 @@ type request struct {
 	Argv   []string `json:"argv"`
 	Env    []string `json:"env"`
 	Output bool     `json:"output"`
+	// wait: the text to wait for.
+	Text string `json:"text"`
 }
 
 // serve answers one JSON request per stdin line with one JSON line, so the
@@ -195,6 +197,11 @@ func handle(ctx context.Context, c *client.Client, req request) (any, error) {
 		return runTimed(req.Argv, req.Env, req.Output)
 	case "connect":
 		return connectOnce(ctx)
+	case "wait":
+		// One OpWait for text, as grip wait --text sends it.
+		var res protocol.ActionResult
+		err := c.Call(ctx, protocol.OpWait, protocol.WaitArgs{Tab: req.Tab, Text: req.Text, TimeoutMS: 10000}, &res)
+		return map[string]any{"ok": err == nil}, err
 	case "rss":
 		rss, err := vmRSS(c.Info.PID)
 		return map[string]any{"pid": c.Info.PID, "rss_kb": rss}, err

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/grip-dev/grip/internal/browsertest"
@@ -104,6 +105,18 @@ func TestTrustedTypeRefusedWhenFocusStolen(t *testing.T) {
 			page := env.Origin1 + "/steal.html" + query
 			tab := env.OpenTab(t, page)
 			pw := mustRef(t, snapshotUntil(t, tab, "textbox", "Password"), "textbox", "Password")
+			// The page steals the focus when its window loses it, which
+			// only happens while the window has it; which window has it
+			// in a headless browser depends on what earlier tests opened.
+			// Emulate a focused page, held until the fill is done.
+			fctx, cancel := env.TabContext(t, page)
+			defer cancel()
+			if _, err := chromedp.Call(fctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+				t.Fatal(err)
+			}
+			if !browsertest.Eval[bool](t, env, page, "document.hasFocus()") {
+				t.Fatal("the page does not have the focus, so it cannot steal it")
+			}
 			_, perr, code := act(t, "fill", pw, "hunter2", "--trusted")
 			leaked := browsertest.Eval[string](t, env, page, "document.getElementById('search').value")
 			typed := browsertest.Eval[string](t, env, env.Origin2+"/password.html"+query, "document.getElementById('pw').value")

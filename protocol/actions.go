@@ -20,6 +20,7 @@ const (
 	ActTabNew    = "tab_new"
 	ActTabClose  = "tab_close"
 	ActTabSelect = "tab_select"
+	ActUpload    = "upload"
 )
 
 // TargetNeed says whether an action names an element.
@@ -41,6 +42,9 @@ type Action struct {
 	// Text names what ActArgs.Text carries in usage lines ("TEXT",
 	// "VALUE", "KEY", "URL"), or is empty when the action takes none.
 	Text string
+	// Files says the action takes one or more FILE paths after its target
+	// (ActArgs.Files), which the host reads.
+	Files bool
 	// Trusted says the action has a real mouse or keyboard form for
 	// --trusted; the others stay synthetic in trusted mode.
 	Trusted bool
@@ -64,6 +68,7 @@ var Actions = []Action{
 	{Name: ActUncheck, Target: TargetRequired, Trusted: true, Help: "uncheck a checkbox"},
 	{Name: ActPress, Target: TargetOptional, Text: "KEY", Trusted: true, Help: "Enter, Tab, Escape, ArrowDown, Control+A…"},
 	{Name: ActScroll, Target: TargetOptional, Help: "scroll an element into view, or the page by a screen"},
+	{Name: ActUpload, Target: TargetRequired, Files: true, Help: "put files into a file input, or the button or label in front of one"},
 	{Name: ActNavigate, Text: "URL", Ext: ExtNavigate, Help: "open a URL in the tab"},
 	{Name: ActBack, Ext: ExtBack, Help: "go back in the tab's history"},
 	{Name: ActForward, Ext: ExtForward, Help: "go forward in the tab's history"},

@@ -24,6 +24,9 @@ const (
 	CodeBadRequest      Code = "bad_request"
 	CodeTimeout         Code = "timeout"
 	CodeInternal        Code = "internal"
+	// CodeDownloadFailed: a download the agent waited for was interrupted;
+	// the message carries Chrome's reason.
+	CodeDownloadFailed Code = "download_failed"
 )
 
 // Boundary names the check that refused an operation.
@@ -114,7 +117,8 @@ func KnownCode(c Code) bool {
 	switch c {
 	case CodeStaleRef, CodeUnknownRef, CodeMeaningChanged, CodeNotActionable,
 		CodeInvalidLocator, CodeDocumentChanged, CodeEpochSuperseded, CodeHostLost,
-		CodeNoBrowser, CodeTooLarge, CodeBadRequest, CodeTimeout, CodeInternal:
+		CodeNoBrowser, CodeTooLarge, CodeBadRequest, CodeTimeout, CodeInternal,
+		CodeDownloadFailed:
 		return true
 	}
 	return false

@@ -27,12 +27,17 @@ const (
 	ExtScreenshot = "screenshot" // TabParams → ScreenshotReply
 	ExtDocuments  = "documents"  // no params → DocumentsReply
 	ExtPing       = "ping"       // no params → {ok}
+
+	ExtUploadChunk  = "upload_chunk"  // UploadChunkParams → {ok}
+	ExtDownloads    = "downloads"     // DownloadsParams → DownloadsReply
+	ExtDownloadWait = "download_wait" // DownloadWaitParams → Download
 )
 
 // ExtRequests lists every request the extension must answer.
 var ExtRequests = []string{
 	ExtTabs, ExtTabInfo, ExtSnapshot, ExtAct, ExtProbe, ExtCDP, ExtNavigate, ExtBack, ExtForward,
 	ExtReload, ExtTabNew, ExtTabClose, ExtTabSelect, ExtScreenshot, ExtDocuments, ExtPing,
+	ExtUploadChunk, ExtDownloads, ExtDownloadWait,
 }
 
 // Messages that are not requests. The extension opens with MsgHello
@@ -146,6 +151,9 @@ type ActParams struct {
 	FrameID    int      `json:"frameId,omitempty"`
 	LocalID    int      `json:"localId,omitempty"`
 	Chain      []string `json:"chain,omitempty"`
+	// Upload names the files an upload puts into the element, sent before
+	// in upload_chunk requests.
+	Upload *Upload `json:"upload,omitempty"`
 }
 
 // ActReply is what the page answers after acting: Detail for the agent, and

@@ -29,6 +29,7 @@ const (
 	OpAct        = "act"
 	OpWait       = "wait"
 	OpScreenshot = "screenshot"
+	OpDownloads  = "downloads"
 )
 
 // HelloArgs opens every socket connection; a protocol mismatch is refused.
@@ -179,13 +180,15 @@ type FrameTiming struct {
 // actions that need none (navigate, back, press without a target…) leave
 // it empty.
 type ActArgs struct {
-	Action   string `json:"action"`
-	Target   string `json:"target,omitempty"`
-	Tab      int    `json:"tab,omitempty"`
-	Text     string `json:"text,omitempty"`
-	Epoch    uint64 `json:"epoch,omitempty"`
-	Trusted  bool   `json:"trusted,omitempty"`
-	Snapshot bool   `json:"snapshot,omitempty"`
+	Action string `json:"action"`
+	Target string `json:"target,omitempty"`
+	Tab    int    `json:"tab,omitempty"`
+	Text   string `json:"text,omitempty"`
+	// Files are the paths of an upload, absolute: the host reads them.
+	Files    []string `json:"files,omitempty"`
+	Epoch    uint64   `json:"epoch,omitempty"`
+	Trusted  bool     `json:"trusted,omitempty"`
+	Snapshot bool     `json:"snapshot,omitempty"`
 	// Mode and Budget shape the snapshot that Snapshot asks for.
 	Mode   string `json:"mode,omitempty"`
 	Budget int    `json:"budget,omitempty"`
@@ -220,6 +223,9 @@ type ActionResult struct {
 	Changes  Changes   `json:"changes"`
 	Detail   string    `json:"detail,omitempty"`
 	Snapshot *Snapshot `json:"snapshot,omitempty"`
+	// Download is a download the action started, or the one a wait for
+	// a download returns.
+	Download *Download `json:"download,omitempty"`
 }
 
 // WaitArgs are the arguments of OpWait; exactly one condition is set.
@@ -230,6 +236,8 @@ type WaitArgs struct {
 	URL       string `json:"url,omitempty"`
 	MS        int    `json:"ms,omitempty"`
 	TimeoutMS int    `json:"timeout_ms,omitempty"`
+	// Download waits for the next download to finish.
+	Download bool `json:"download,omitempty"`
 }
 
 // ScreenshotArgs are the arguments of OpScreenshot.

@@ -42,6 +42,17 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 			return nil, err
 		}
 	}
+	// An upload's files are read now: one missing or unreadable is refused
+	// before anything reaches the browser.
+	var up *upload
+	if spec.Files {
+		var err error
+		if up, err = readUpload(args.Files); err != nil {
+			return nil, err
+		}
+	} else if len(args.Files) > 0 {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%s takes no files", args.Action)
+	}
 	// Refuse a bad locator or an unknown/stale ref here, before the browser.
 	t := actTarget{tab: args.Tab}
 	if args.Target != "" {
@@ -85,6 +96,12 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 		params.DocumentID, params.FrameID, params.LocalID = t.entry.Key.DocumentID, t.entry.Key.FrameID, t.entry.Key.LocalID
 	} else if len(t.chain) > 0 {
 		params.Chain = t.chain
+	}
+	if up != nil {
+		if err := h.sendUpload(ctx, up); err != nil {
+			return nil, err
+		}
+		params.Upload = &up.spec
 	}
 	var res protocol.ActReply
 	if err := h.callExt(ctx, protocol.ExtAct, params, &res); err != nil {

@@ -76,6 +76,8 @@ type Host struct {
 	// docRefresh coalesces the listings of live documents that
 	// navigations ask for.
 	docRefresh coalescer
+	// downloads is where `grip wait --download` looks next.
+	downloads downloadCursor
 
 	mu       sync.Mutex
 	lastSnap *protocol.SnapshotInfo // guarded by mu

@@ -45,13 +45,19 @@ func (h *Host) dispatch(ctx context.Context, req protocol.Request) (any, error) 
 		if err := decodeArgs(req.Args, &args); err != nil {
 			return nil, err
 		}
-		return h.act(ctx, args)
+		return h.actWithDownload(ctx, args)
 	case protocol.OpWait:
 		var args protocol.WaitArgs
 		if err := decodeArgs(req.Args, &args); err != nil {
 			return nil, err
 		}
 		return h.wait(ctx, args)
+	case protocol.OpDownloads:
+		var args protocol.DownloadsArgs
+		if err := decodeArgs(req.Args, &args); err != nil {
+			return nil, err
+		}
+		return h.listDownloads(ctx, args)
 	case protocol.OpScreenshot:
 		var args protocol.ScreenshotArgs
 		if err := decodeArgs(req.Args, &args); err != nil {
@@ -404,18 +410,21 @@ const waitPoll = 100 * time.Millisecond
 
 func (h *Host) wait(ctx context.Context, args protocol.WaitArgs) (*protocol.ActionResult, error) {
 	conds := 0
-	for _, set := range []bool{args.Text != "", args.Gone != "", args.URL != "", args.MS > 0} {
+	for _, set := range []bool{args.Text != "", args.Gone != "", args.URL != "", args.MS > 0, args.Download} {
 		if set {
 			conds++
 		}
 	}
 	if conds != 1 {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
-			"give exactly one of --text, --gone, --url, --ms", "%d wait conditions given", conds)
+			"give exactly one of --text, --gone, --url, --ms, --download", "%d wait conditions given", conds)
 	}
 	timeout := time.Duration(args.TimeoutMS) * time.Millisecond
 	if timeout <= 0 {
 		timeout = 10 * time.Second
+	}
+	if args.Download {
+		return h.waitDownload(ctx, args, timeout)
 	}
 	if args.MS > 0 {
 		select {

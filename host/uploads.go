@@ -1,0 +1,194 @@
+package host
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"mime"
+	"os"
+	"path/filepath"
+
+	"github.com/grip-dev/grip/protocol"
+)
+
+// An upload, step by step (docs/ARCHITECTURE.md, "Files in and out"): the
+// CLI sends paths; the host, running as the same user, reads the files
+// here before anything reaches the browser, refusing a missing, unreadable
+// or too large one by name; then it streams the bytes to the worker in
+// upload_chunk requests under the native-messaging limit, and the act that
+// follows names them (ActParams.Upload). The worker hands them to the
+// page, whose kernel builds File objects and puts them into the input.
+
+// upload is the files of one upload, read whole.
+type upload struct {
+	spec protocol.Upload
+	data [][]byte // the bytes of spec.Files[i]
+}
+
+// readUpload reads the files at paths (absolute: the CLI resolved them
+// against its own folder, not the host's). It refuses with bad_request,
+// naming the file, anything that is not a readable regular file, and with
+// too_large files that together pass protocol.MaxUploadBytes.
+func readUpload(paths []string) (*upload, error) {
+	if len(paths) == 0 {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+			"usage: grip upload TARGET FILE...", "upload needs at least one file")
+	}
+	if len(paths) > protocol.MaxUploadFiles {
+		return nil, protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryPayload,
+			fmt.Sprintf("upload at most %d files at once", protocol.MaxUploadFiles), "%d files given", len(paths))
+	}
+	up := &upload{spec: protocol.Upload{ID: randomID()}}
+	var total int64
+	for _, p := range paths {
+		b, file, err := readUploadFile(p, protocol.MaxUploadBytes-total)
+		if err != nil {
+			return nil, err
+		}
+		total += int64(len(b))
+		up.spec.Files = append(up.spec.Files, file)
+		up.data = append(up.data, b)
+	}
+	return up, nil
+}
+
+// readUploadFile reads one file of at most room bytes.
+func readUploadFile(path string, room int64) ([]byte, protocol.UploadFile, error) {
+	var none protocol.UploadFile
+	refuse := func(format string, args ...any) ([]byte, protocol.UploadFile, error) {
+		return nil, none, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+			"check the path; nothing was put into the page", format, args...)
+	}
+	if !filepath.IsAbs(path) {
+		return refuse("%s: not an absolute path", path)
+	}
+	// Stat before opening: opening a named pipe would block until
+	// someone writes to it.
+	st, err := os.Stat(path)
+	if err != nil {
+		return refuse("%s: %s", path, fileProblem(err))
+	}
+	if st.IsDir() {
+		return refuse("%s is a folder, not a file", path)
+	}
+	if !st.Mode().IsRegular() {
+		return refuse("%s is not a regular file", path)
+	}
+	tooLarge := func() ([]byte, protocol.UploadFile, error) {
+		return nil, none, protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryPayload,
+			"upload smaller files, or fewer at once",
+			"%s: the files of one upload may add up to %d MiB at most", path, protocol.MaxUploadBytes>>20)
+	}
+	if st.Size() > room {
+		return tooLarge()
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return refuse("%s: %s", path, fileProblem(err))
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, room+1))
+	if err != nil {
+		return refuse("%s: cannot read it: %v", path, err)
+	}
+	if int64(len(b)) > room { // it grew since the stat
+		return tooLarge()
+	}
+	name := filepath.Base(path)
+	return b, protocol.UploadFile{Name: name, Type: mimeType(name), Size: int64(len(b)), LastModified: st.ModTime().UnixMilli()}, nil
+}
+
+// fileProblem says why a file cannot be read, in words.
+func fileProblem(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "no such file"
+	case errors.Is(err, fs.ErrPermission):
+		return "permission denied (grip reads files as the user running the browser)"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// mimeType is the type a file picker would give the file: from its
+// extension, without parameters; "" when unknown, as in Chrome.
+func mimeType(name string) string {
+	t := mime.TypeByExtension(filepath.Ext(name))
+	if t == "" {
+		return ""
+	}
+	if mt, _, err := mime.ParseMediaType(t); err == nil {
+		return mt
+	}
+	return ""
+}
+
+func randomID() string {
+	b := make([]byte, 12)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails
+	return hex.EncodeToString(b)
+}
+
+// uploadWindow is how many upload_chunk requests are in flight at once:
+// native messaging keeps their order and the worker stores each as it
+// arrives, so a few at a time hide the round trips.
+const uploadWindow = 4
+
+// sendUpload streams the upload's bytes to the worker, in order.
+func (h *Host) sendUpload(ctx context.Context, up *upload) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	slots := make(chan struct{}, uploadWindow)
+	errs := make(chan error, 1)
+	fail := func(err error) {
+		select {
+		case errs <- err:
+		default:
+		}
+		cancel()
+	}
+	for i, b := range up.data {
+		for off := 0; off < len(b); off += protocol.UploadChunkBytes {
+			chunk := b[off:min(off+protocol.UploadChunkBytes, len(b))]
+			params := protocol.UploadChunkParams{Upload: up.spec.ID, File: i, Offset: int64(off), Data: base64.StdEncoding.EncodeToString(chunk)}
+			select {
+			case slots <- struct{}{}:
+			case <-ctx.Done():
+				return firstErr(errs, ctx.Err())
+			}
+			go func() {
+				defer func() { <-slots }()
+				if err := h.callExt(ctx, protocol.ExtUploadChunk, params, nil); err != nil {
+					fail(err)
+				}
+			}()
+		}
+	}
+	// Wait for the last replies.
+	for range uploadWindow {
+		select {
+		case slots <- struct{}{}:
+		case <-ctx.Done():
+			return firstErr(errs, ctx.Err())
+		}
+	}
+	return firstErr(errs, nil)
+}
+
+// firstErr is the error a chunk failed with, or else err.
+func firstErr(errs chan error, err error) error {
+	select {
+	case e := <-errs:
+		return e
+	default:
+		return err
+	}
+}

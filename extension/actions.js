@@ -4,6 +4,7 @@
 // gone is a refusal, never an action in its successor.
 import { wireError } from './errors.js';
 import { runInDocument, runKernel } from './inject.js';
+import { handToPage } from './uploads.js';
 
 /**
  * Finds the frame a CSS chain names: every segment but the last selects an
@@ -64,6 +65,10 @@ export async function act(params) {
   } else {
     // No element: keyboard and scrolling go to the focused element / page.
     target = { tabId, frameIds: [0] };
+  }
+  if (params.upload) {
+    await handToPage(target, params.upload);
+    Object.assign(req, { upload: params.upload });
   }
   const res = await runInDocument(target, req);
   if (params.trusted && res.point) {

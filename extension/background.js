@@ -4,6 +4,7 @@
 // each one (re)connects to the host, which is all a wake-up needs to do.
 import { ensureConnected, notifyHost } from './native-port.js';
 import { popupRequest } from './popup-api.js';
+import { downloadCreated, downloadChanged, navigationStarted } from './downloads.js';
 
 const KEEPALIVE_ALARM = 'grip-keepalive';
 
@@ -24,6 +25,11 @@ chrome.webNavigation.onCommitted.addListener((d) => {
 chrome.tabs.onRemoved.addListener((tabId) => {
   notifyHost('tab_removed', { tabId });
 });
+
+// Downloads: which tab started each, and the waits for one to finish.
+chrome.downloads.onCreated.addListener(downloadCreated);
+chrome.downloads.onChanged.addListener(downloadChanged);
+chrome.webNavigation.onBeforeNavigate.addListener(navigationStarted);
 
 // Only our own pages (the popup, also when opened as a tab) talk to the
 // worker: no externally_connectable, and messages from anything whose URL is

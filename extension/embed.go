@@ -45,6 +45,7 @@ var kernelFiles = []string{
 	"kernel/choice.js",
 	"kernel/scroll.js",
 	"kernel/keys.js",
+	"kernel/files.js",
 	"kernel/run.js",
 }
 

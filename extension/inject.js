@@ -37,6 +37,7 @@ export const KERNEL_FILES = [
   'kernel/choice.js',
   'kernel/scroll.js',
   'kernel/keys.js',
+  'kernel/files.js',
   'kernel/run.js',
 ];
 

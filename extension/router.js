@@ -4,6 +4,8 @@
 import { listTabs, newTab, closeTab, selectTab, navigate, goHistory, screenshot, liveDocuments, tabInfo } from './tabs.js';
 import { snapshotTab } from './snapshot.js';
 import { act, probe, sendCDP } from './actions.js';
+import { uploadChunk } from './uploads.js';
+import { listDownloads, waitDownload, actionStarted } from './downloads.js';
 
 /**
  * @param {string} type
@@ -15,7 +17,7 @@ export async function handleHostRequest(type, params) {
     case 'tabs': return { tabs: await listTabs(params) };
     case 'tab_info': return tabInfo(params.tabId);
     case 'snapshot': return snapshotTab(params.tabId, params.mode || 'interactive', params.keepSignatures);
-    case 'act': return act(params);
+    case 'act': actionStarted(params.tabId); return act(params);
     case 'probe': return probe(params);
     case 'cdp': return sendCDP(params);
     case 'navigate': return navigate(params.tabId, params.url);
@@ -26,6 +28,9 @@ export async function handleHostRequest(type, params) {
     case 'screenshot': return screenshot(params.tabId);
     case 'documents': return { documents: await liveDocuments() };
     case 'ping': return { ok: true };
+    case 'upload_chunk': return uploadChunk(params);
+    case 'downloads': return listDownloads(params);
+    case 'download_wait': return waitDownload(params);
     default: throw Object.assign(new Error(`unknown request type ${JSON.stringify(type)}`), { code: 'bad_request', boundary: 'payload' });
   }
 }

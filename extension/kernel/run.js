@@ -3,18 +3,20 @@
 // this document, one JSON-able reply (or, for a custom listbox `select`, a
 // Promise of one). Requests: {op:'snapshot', mode, keepSignatures, asJSON},
 // {op:'act', id|selector, action, …}, {op:'probe', text?, id?},
-// {op:'frameOffset', frameId}, {op:'frameId', selector}.
+// {op:'frameOffset', frameId}, {op:'frameId', selector},
+// {op:'stage', upload, file, data}.
 (() => {
   'use strict';
 
   const K = globalThis.__gripKernel__;
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
     isDisabled, describe, brief, snapshot, probe, frameOffset, frameIdOf, actionable, done, hoverAt, clickAt,
-    mouse, editKind, selectAllIn, caretToEnd, typeInto, selectIn, checkable, setChecked, doScroll, doPress } = K;
+    mouse, editKind, selectAllIn, caretToEnd, typeInto, selectIn, checkable, setChecked, doScroll, doPress,
+    stageUpload, uploadInto } = K;
 
   // The actions the page carries out: protocol/actions.go lists the same
   // ones as in-page actions (a test compares the two lists).
-  const NEEDS_NODE = new Set(['click', 'dblclick', 'hover', 'focus', 'type', 'fill', 'select', 'check', 'uncheck']);
+  const NEEDS_NODE = new Set(['click', 'dblclick', 'hover', 'focus', 'type', 'fill', 'select', 'check', 'uncheck', 'upload']);
   const KNOWN = new Set([...NEEDS_NODE, 'press', 'scroll']);
 
   /** An action on one element, every boundary checked in order: the node
@@ -68,6 +70,8 @@
     if (action === 'press') return doPress(node, r);
 
     if (!node) return fail('bad_request', 'node', action + ' needs an element');
+    // An upload checks its own way: the input may be hidden (files.js).
+    if (action === 'upload') return uploadInto(node, id, r);
     const trusted = r.trusted === true;
 
     // c. actionability
@@ -160,6 +164,8 @@
           return frameOffset(req);
         case 'frameId':
           return frameIdOf(req);
+        case 'stage':
+          return stageUpload(req);
         default:
           return fail('bad_request', 'document', 'unknown op ' + quote(String(req.op)));
       }

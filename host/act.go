@@ -104,7 +104,7 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 		params.Upload = &up.spec
 	}
 	var res protocol.ActReply
-	if err := h.callExt(ctx, protocol.ExtAct, params, &res); err != nil {
+	if err := h.callAct(ctx, params, up, &res); err != nil {
 		return nil, h.refineActError(err, t)
 	}
 	if params.Trusted {

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/base64"
@@ -12,8 +13,10 @@ import (
 	"mime"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/grip-dev/grip/protocol"
+	"golang.org/x/sync/errgroup"
 )
 
 // An upload, step by step (docs/ARCHITECTURE.md, "Files in and out"): the
@@ -138,57 +141,50 @@ func randomID() string {
 }
 
 // uploadWindow is how many upload_chunk requests are in flight at once:
-// native messaging keeps their order and the worker stores each as it
-// arrives, so a few at a time hide the round trips.
+// they are sent in order, native messaging keeps it and the worker stores
+// each as it arrives, so a few at a time hide the round trips.
 const uploadWindow = 4
 
 // sendUpload streams the upload's bytes to the worker, in order.
 func (h *Host) sendUpload(ctx context.Context, up *upload) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	slots := make(chan struct{}, uploadWindow)
-	errs := make(chan error, 1)
-	fail := func(err error) {
-		select {
-		case errs <- err:
-		default:
-		}
-		cancel()
-	}
-	for i, b := range up.data {
-		for off := 0; off < len(b); off += protocol.UploadChunkBytes {
-			chunk := b[off:min(off+protocol.UploadChunkBytes, len(b))]
-			params := protocol.UploadChunkParams{Upload: up.spec.ID, File: i, Offset: int64(off), Data: base64.StdEncoding.EncodeToString(chunk)}
-			select {
-			case slots <- struct{}{}:
-			case <-ctx.Done():
-				return firstErr(errs, ctx.Err())
-			}
-			go func() {
-				defer func() { <-slots }()
-				if err := h.callExt(ctx, protocol.ExtUploadChunk, params, nil); err != nil {
-					fail(err)
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(uploadWindow)
+	send := func() error {
+		for i, b := range up.data {
+			for off := 0; off < len(b); off += protocol.UploadChunkBytes {
+				if gctx.Err() != nil {
+					return nil // a chunk failed: g.Wait says how
 				}
-			}()
+				chunk := b[off:min(off+protocol.UploadChunkBytes, len(b))]
+				params := protocol.UploadChunkParams{Upload: up.spec.ID, File: i, Offset: int64(off), Data: base64.StdEncoding.EncodeToString(chunk)}
+				wait, err := h.port.start(protocol.ExtUploadChunk, params)
+				if err != nil {
+					return err
+				}
+				g.Go(func() error {
+					cctx, cancel := context.WithTimeout(gctx, callTimeout)
+					defer cancel()
+					return wait(cctx, nil)
+				})
+			}
 		}
+		return nil
 	}
-	// Wait for the last replies.
-	for range uploadWindow {
-		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
-			return firstErr(errs, ctx.Err())
-		}
-	}
-	return firstErr(errs, nil)
+	err := send()
+	return cmp.Or(g.Wait(), err, ctx.Err())
 }
 
-// firstErr is the error a chunk failed with, or else err.
-func firstErr(errs chan error, err error) error {
-	select {
-	case e := <-errs:
-		return e
-	default:
-		return err
+// callAct sends the act; one carrying an upload has longer than other
+// requests, as the worker hands the bytes to the page first.
+func (h *Host) callAct(ctx context.Context, params protocol.ActParams, up *upload, res *protocol.ActReply) error {
+	if up == nil {
+		return h.callExt(ctx, protocol.ExtAct, params, res)
 	}
+	var total int64
+	for _, f := range up.spec.Files {
+		total += f.Size
+	}
+	ctx, cancel := context.WithTimeout(ctx, callTimeout+time.Duration(1+total>>20)*time.Second)
+	defer cancel()
+	return h.port.call(ctx, protocol.ExtAct, params, res)
 }

@@ -11,7 +11,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { fail, quote, attr, inputType, isDisabled, brief, actionable, done } = K;
+  const { fail, quote, attr, shadowOf, inputType, isDisabled, brief, actionable, done } = K;
 
   /** The upload being handed over: one per document, replaced by the next.
    * @type {{id: string, files: string[][]} | null} */
@@ -45,8 +45,8 @@
    * is or is in (label[for], a wrapping label); the element its
    * aria-controls names, or the one file input inside that; the one file
    * input inside el (a drop zone); or the one file input beside it, the
-   * only one in a parent up to NEAR_LEVELS above (a styled button before a
-   * hidden input). Two candidates at the same place are refused, never
+   * only one in a parent up to NEAR_LEVELS above, below the body (a styled
+   * button before a hidden input). Two candidates at the same place are refused, never
    * guessed between.
    * @param {Element} el @returns {HTMLInputElement | Failure}
    */
@@ -65,22 +65,29 @@
     }
     const inside = onlyFileInput(el, el);
     if (inside) return inside;
-    let p = el.parentElement;
-    for (let i = 0; p && i < NEAR_LEVELS; i++, p = p.parentElement) {
-      const near = onlyFileInput(p, el);
+    // Up through shadow roots to their hosts, but not to the whole page:
+    // a button at the top of the body is beside every input of the page.
+    let p = el.parentNode;
+    for (let i = 0; p && i < NEAR_LEVELS; i++) {
+      const e = /** @type {Element} */ (p);
+      if (e.localName === 'body' || e.localName === 'html' || p.nodeType === 9) break;
+      const near = onlyFileInput(/** @type {Element | ShadowRoot} */ (p), el);
       if (near) return near;
+      p = p.nodeType === 11 ? /** @type {ShadowRoot} */ (p).host : p.parentNode;
     }
     return fail('not_actionable', 'actionability',
       brief(el) + ' is not a file input, and no file input belongs to it (as its label, by aria-controls, inside it or beside it)',
       'name the file input, or the button or label that opens the file picker');
   }
 
-  /** The one file input inside box, null when there is none, a failure
-   * when there are several.
-   * @param {Element} box @param {Element} target
+  /** The one file input inside box (and its shadow root), null when there
+   * is none, a failure when there are several.
+   * @param {Element | ShadowRoot} box @param {Element} target
    * @returns {HTMLInputElement | Failure | null} */
   function onlyFileInput(box, target) {
-    const found = box.querySelectorAll('input[type=file]');
+    const found = Array.from(box.querySelectorAll('input[type=file]'));
+    const sr = box.nodeType === 1 ? shadowOf(/** @type {Element} */ (box)) : null;
+    if (sr) found.push(...Array.from(sr.querySelectorAll('input[type=file]')));
     if (found.length === 0) return null;
     if (found.length === 1) return /** @type {HTMLInputElement} */ (found[0]);
     return fail('not_actionable', 'actionability',

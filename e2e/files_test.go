@@ -2,6 +2,9 @@ package e2e
 
 import (
 	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -236,5 +239,167 @@ func TestDownloadInterrupted(t *testing.T) {
 	_, perr, code = waitDownload(t, "--timeout", "1s")
 	if code != 1 || perr == nil || perr.Code != protocol.CodeTimeout {
 		t.Fatalf("second wait: exit %d %+v, want a timeout", code, perr)
+	}
+}
+
+// sha256Hex is the hex SHA-256 of b, as the fixture page computes it.
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// TestUploadSeveralFilesThroughLabel: a label for an input moved off
+// screen takes several files; the page hashes each, so every byte of a
+// file larger than one chunk and one piece handed to the page is checked,
+// and each file has the type its extension gives.
+func TestUploadSeveralFilesThroughLabel(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, snap := openFiles(t)
+	big := make([]byte, 1<<20+123) // several chunks, the last a short one
+	if _, err := rand.Read(big); err != nil {
+		t.Fatal(err)
+	}
+	small := []byte("name,total\nAda,42\n")
+	dir := t.TempDir()
+	bigPath, smallPath := filepath.Join(dir, "photo.png"), filepath.Join(dir, "totals.csv")
+	empty := filepath.Join(dir, "empty.txt")
+	for p, b := range map[string][]byte{bigPath: big, smallPath: small, empty: nil} {
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The input is moved off screen; the snapshot shows it by its
+	// label's text.
+	input := mustRef(t, snap, "button", "Upload photos")
+	res, perr, code := act(t, "upload", input, bigPath, smallPath, empty)
+	if code != 0 {
+		t.Fatalf("upload: exit %d %+v", code, perr)
+	}
+	if !strings.Contains(res.Detail, "'photo.png' (1048699 bytes), 'totals.csv' (18 bytes), 'empty.txt' (0 bytes)") {
+		t.Errorf("detail %q", res.Detail)
+	}
+	got := pageValue[string](t, tab, "document.getElementById('got2').textContent")
+	want := strings.Join([]string{
+		"photo.png image/png " + fmt.Sprint(len(big)) + " " + sha256Hex(big),
+		"totals.csv text/csv " + fmt.Sprint(len(small)) + " " + sha256Hex(small),
+		"empty.txt text/plain 0 " + sha256Hex(nil),
+	}, "; ")
+	if got != want {
+		t.Fatalf("the page read\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestUploadAriaControlsAndCrossOriginFrame: a span acting as a button
+// names its input with aria-controls; a file input in a cross-origin
+// frame is reached by its ref like any element there.
+func TestUploadAriaControlsAndCrossOriginFrame(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/files.html?frame="+env.Origin2)
+	var snap protocol.Snapshot
+	deadline := time.Now().Add(10 * time.Second)
+	for snap = snapshot(t, tab); refOf(snap, "button", "Receipt") == ""; snap = snapshot(t, tab) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the receipts frame never loaded:\n%s", snap.Text)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	invoice := writeTemp(t, "invoice.pdf", []byte("%PDF-1.4 fake"))
+	if _, perr, code := act(t, "upload", mustRef(t, snap, "button", "Attach invoice"), invoice); code != 0 {
+		t.Fatalf("upload through aria-controls: exit %d %+v", code, perr)
+	}
+	want := "invoice.pdf application/pdf 13 " + sha256Hex([]byte("%PDF-1.4 fake"))
+	if got := pageValue[string](t, tab, "(window.__files && window.__files.f3 || []).join()"); got != want {
+		t.Errorf("the page read %q, want %q", got, want)
+	}
+	receipt := writeTemp(t, "receipt.txt", []byte("paid in full"))
+	if _, perr, code := act(t, "upload", mustRef(t, snap, "button", "Receipt"), receipt); code != 0 {
+		t.Fatalf("upload into the frame: exit %d %+v", code, perr)
+	}
+	got := browsertest.Eval[string](t, env, env.Origin2+"/files-frame.html", `new Promise((resolve) => {
+		const t0 = Date.now();
+		(function poll() {
+			const v = document.getElementById('got').textContent;
+			if (v || Date.now() - t0 > 5000) return resolve(v);
+			setTimeout(poll, 20);
+		})();
+	})`)
+	if got != "receipt.txt: paid in full" {
+		t.Errorf("the frame read %q", got)
+	}
+	// The snapshot shows the file's name as the input's value.
+	if after := snapshot(t, tab); !strings.Contains(after.Text, "[button 'Receipt' value='receipt.txt']") {
+		t.Errorf("snapshot after upload:\n%s", after.Text)
+	}
+}
+
+// TestUploadRefusedTouchesNothing: missing, unreadable and too large files
+// are refused before anything reaches the page, naming the file; so are
+// an ambiguous target, a stale ref and a ref whose meaning changed. No
+// input gets a file, no event fires.
+func TestUploadRefusedTouchesNothing(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, snap := openFiles(t)
+	button := mustRef(t, snap, "button", "Choose file")
+	good := writeTemp(t, "ok.txt", []byte("fine"))
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "missing.txt")
+	locked := filepath.Join(dir, "locked.txt")
+	if err := os.WriteFile(locked, []byte("secret"), 0o000); err != nil {
+		t.Fatal(err)
+	}
+	huge := filepath.Join(dir, "huge.bin")
+	if err := os.WriteFile(huge, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, protocol.MaxUploadBytes+1); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	check := func(name string, perr *protocol.Error, code int, want protocol.Code, parts ...string) {
+		t.Helper()
+		if code != 1 || perr == nil || perr.Code != want {
+			t.Fatalf("%s: exit %d %+v, want %s", name, code, perr, want)
+		}
+		for _, p := range parts {
+			if !strings.Contains(perr.Message, p) {
+				t.Errorf("%s: %q does not say %q", name, perr.Message, p)
+			}
+		}
+		if perr.Hint == "" {
+			t.Errorf("%s: no hint", name)
+		}
+	}
+	_, perr, code := act(t, "upload", button, good, missing)
+	check("missing", perr, code, protocol.CodeBadRequest, missing, "no such file")
+	_, perr, code = act(t, "upload", button, dir)
+	check("folder", perr, code, protocol.CodeBadRequest, dir, "folder")
+	if os.Geteuid() != 0 { // root reads any file
+		_, perr, code = act(t, "upload", button, locked)
+		check("unreadable", perr, code, protocol.CodeBadRequest, locked, "permission denied")
+	}
+	_, perr, code = act(t, "upload", button, huge)
+	check("too large", perr, code, protocol.CodeTooLarge, huge, "50 MiB")
+	_, perr, code = act(t, "upload", mustRef(t, snap, "button", "Add attachment"), good)
+	check("ambiguous", perr, code, protocol.CodeNotActionable, "2 file inputs")
+	_, perr, code = act(t, "upload", mustRef(t, snap, "button", "Plain button"), good)
+	check("not a file input", perr, code, protocol.CodeNotActionable, "no file input belongs to it")
+	_, perr, code = act(t, "upload", button, good, good)
+	check("one-file input", perr, code, protocol.CodeNotActionable, "takes one file")
+	pageEval(t, tab, "document.getElementById('pick').textContent = 'Delete everything'")
+	_, perr, code = act(t, "upload", button, good)
+	check("meaning changed", perr, code, protocol.CodeMeaningChanged, "Delete everything")
+	pageEval(t, tab, "document.getElementById('pick').remove()")
+	_, perr, code = act(t, "upload", button, good)
+	check("stale", perr, code, protocol.CodeStaleRef, button)
+	if got := pageLog(t, tab); len(got) != 0 {
+		t.Errorf("events fired: %v", got)
+	}
+	if n := browsertest.Eval[int](t, env, env.TabURL(t, tab), `[...document.querySelectorAll('input[type=file]')].filter((i) => i.files.length).length`); n != 0 {
+		t.Errorf("%d inputs got files", n)
+	}
+	// Usage: no file at all is a usage error (exit 2).
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if r := env.Grip(ctx, "upload", button); r.Code != 2 || !strings.Contains(r.Stderr, "grip upload TARGET FILE...") {
+		t.Errorf("upload without files: exit %d %s", r.Code, r.Stderr)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -401,5 +402,39 @@ func TestUploadRefusedTouchesNothing(t *testing.T) {
 	defer cancel()
 	if r := env.Grip(ctx, "upload", button); r.Code != 2 || !strings.Contains(r.Stderr, "grip upload TARGET FILE...") {
 		t.Errorf("upload without files: exit %d %s", r.Code, r.Stderr)
+	}
+}
+
+// TestMCPUploadAndDownload: browser_file_upload puts a file into the
+// input behind the styled button, browser_wait_for {download: true}
+// returns the file a click saved (a blob a page script made), and
+// browser_downloads lists it.
+func TestMCPUploadAndDownload(t *testing.T) {
+	browsertest.Need(t, env)
+	m := startMCP(t)
+	tab := env.OpenTab(t, env.Origin1+"/files.html")
+	snap := m.must("browser_snapshot", map[string]any{"tab": tab})
+	file := writeTemp(t, "mcp.txt", []byte("via mcp"))
+	up := m.must("browser_file_upload", map[string]any{"ref": mcpRefOf(t, snap, "[button 'Choose file']"), "paths": []string{file}, "element": "Choose file"})
+	if !strings.Contains(up, "Uploaded mcp.txt into") {
+		t.Errorf("upload reply:\n%s", up)
+	}
+	if got := pageValue[string](t, tab, "document.getElementById('got1').textContent"); got != "mcp.txt: via mcp" {
+		t.Errorf("the page read %q", got)
+	}
+	if text, isErr := m.call("browser_file_upload", map[string]any{"ref": mcpRefOf(t, snap, "[button 'Choose file']"), "paths": []string{file + ".missing"}}); !isErr || !strings.Contains(text, "bad_request") || !strings.Contains(text, "mcp.txt.missing") {
+		t.Errorf("a missing file is not refused by name: %v %s", isErr, text)
+	}
+	m.must("browser_click", map[string]any{"ref": mcpRefOf(t, snap, "[button 'Export CSV']")})
+	done := m.must("browser_wait_for", map[string]any{"download": true, "timeout": 20})
+	line := regexp.MustCompile(`download: complete, 18 bytes: (\S+)`).FindStringSubmatch(done)
+	if line == nil {
+		t.Fatalf("wait reply names no complete download:\n%s", done)
+	}
+	if got := string(readFile(t, line[1])); got != "name,total\nAda,42\n" || filepath.Base(line[1]) != "export.csv" {
+		t.Errorf("%s holds %q", line[1], got)
+	}
+	if list := m.must("browser_downloads", map[string]any{"limit": 3}); !strings.Contains(list, line[1]) || !strings.Contains(list, fmt.Sprintf("tab %d", tab)) {
+		t.Errorf("browser_downloads does not list %s of tab %d:\n%s", line[1], tab, list)
 	}
 }

@@ -104,7 +104,7 @@ func (h *Host) waitDownload(ctx context.Context, args protocol.WaitArgs, timeout
 	if d.State == protocol.DownloadInterrupted {
 		return nil, downloadFailed(d)
 	}
-	res := &protocol.ActionResult{OK: true, Detail: "downloaded " + d.Path, Download: &d, Changes: protocol.Changes{Added: []string{}, Gone: []string{}}}
+	res := &protocol.ActionResult{OK: true, Download: &d, Changes: protocol.Changes{Added: []string{}, Gone: []string{}}}
 	if d.Tab != 0 {
 		var info protocol.TabRef
 		if err := h.callExt(ctx, protocol.ExtTabInfo, protocol.TabParams{TabID: d.Tab}, &info); err == nil {

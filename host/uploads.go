@@ -36,7 +36,8 @@ type upload struct {
 // readUpload reads the files at paths (absolute: the CLI resolved them
 // against its own folder, not the host's). It refuses with bad_request,
 // naming the file, anything that is not a readable regular file, and with
-// too_large files that together pass protocol.MaxUploadBytes.
+// too_large files that together pass protocol.MaxUploadBytes; sizes are
+// checked for all before any is read.
 func readUpload(paths []string) (*upload, error) {
 	if len(paths) == 0 {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
@@ -46,8 +47,18 @@ func readUpload(paths []string) (*upload, error) {
 		return nil, protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryPayload,
 			fmt.Sprintf("upload at most %d files at once", protocol.MaxUploadFiles), "%d files given", len(paths))
 	}
-	up := &upload{spec: protocol.Upload{ID: randomID()}}
 	var total int64
+	for _, p := range paths {
+		st, err := statUpload(p)
+		if err != nil {
+			return nil, err
+		}
+		if total += st.Size(); total > protocol.MaxUploadBytes {
+			return nil, uploadTooLarge(p)
+		}
+	}
+	up := &upload{spec: protocol.Upload{ID: randomID()}}
+	total = 0
 	for _, p := range paths {
 		b, file, err := readUploadFile(p, protocol.MaxUploadBytes-total)
 		if err != nil {
@@ -60,47 +71,55 @@ func readUpload(paths []string) (*upload, error) {
 	return up, nil
 }
 
+// refuseFile is the refusal of a file that cannot be uploaded.
+func refuseFile(format string, args ...any) error {
+	return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+		"check the path; nothing was put into the page", format, args...)
+}
+
+func uploadTooLarge(path string) error {
+	return protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryPayload, "upload smaller files, or fewer at once",
+		"%s: the files of one upload may add up to %d MiB at most", path, protocol.MaxUploadBytes>>20)
+}
+
+// statUpload checks that path names a regular file. It stats before
+// anything opens the file: opening a named pipe would block until someone
+// writes to it.
+func statUpload(path string) (fs.FileInfo, error) {
+	if !filepath.IsAbs(path) {
+		return nil, refuseFile("%s: not an absolute path", path)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, refuseFile("%s: %s", path, fileProblem(err))
+	}
+	if st.IsDir() {
+		return nil, refuseFile("%s is a folder, not a file", path)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, refuseFile("%s is not a regular file", path)
+	}
+	return st, nil
+}
+
 // readUploadFile reads one file of at most room bytes.
 func readUploadFile(path string, room int64) ([]byte, protocol.UploadFile, error) {
 	var none protocol.UploadFile
-	refuse := func(format string, args ...any) ([]byte, protocol.UploadFile, error) {
-		return nil, none, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
-			"check the path; nothing was put into the page", format, args...)
-	}
-	if !filepath.IsAbs(path) {
-		return refuse("%s: not an absolute path", path)
-	}
-	// Stat before opening: opening a named pipe would block until
-	// someone writes to it.
-	st, err := os.Stat(path)
+	st, err := statUpload(path)
 	if err != nil {
-		return refuse("%s: %s", path, fileProblem(err))
-	}
-	if st.IsDir() {
-		return refuse("%s is a folder, not a file", path)
-	}
-	if !st.Mode().IsRegular() {
-		return refuse("%s is not a regular file", path)
-	}
-	tooLarge := func() ([]byte, protocol.UploadFile, error) {
-		return nil, none, protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryPayload,
-			"upload smaller files, or fewer at once",
-			"%s: the files of one upload may add up to %d MiB at most", path, protocol.MaxUploadBytes>>20)
-	}
-	if st.Size() > room {
-		return tooLarge()
+		return nil, none, err
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return refuse("%s: %s", path, fileProblem(err))
+		return nil, none, refuseFile("%s: %s", path, fileProblem(err))
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, room+1))
 	if err != nil {
-		return refuse("%s: cannot read it: %v", path, err)
+		return nil, none, refuseFile("%s: cannot read it: %v", path, err)
 	}
 	if int64(len(b)) > room { // it grew since the stat
-		return tooLarge()
+		return nil, none, uploadTooLarge(path)
 	}
 	name := filepath.Base(path)
 	return b, protocol.UploadFile{Name: name, Type: mimeType(name), Size: int64(len(b)), LastModified: st.ModTime().UnixMilli()}, nil

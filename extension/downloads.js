@@ -32,6 +32,11 @@ const attributing = new Map();
 /** Waits in progress: each re-checks when a download appears or changes.
  * @type {Set<() => void>} */
 const waiters = new Set();
+/** When this worker started, and when it last saw a download created: a
+ * listing of downloads since a time after both is empty without asking
+ * chrome.downloads (the host asks after every action). */
+const workerStarted = Date.now();
+let lastCreated = 0;
 
 /** webNavigation.onBeforeNavigate: a navigation whose response turns out
  * to be an attachment becomes a download of the same URL.
@@ -95,6 +100,7 @@ async function attribute(item) {
 /** chrome.downloads.onCreated: attribute the download, then wake the waits.
  * @param {chrome.downloads.DownloadItem} item */
 export function downloadCreated(item) {
+  lastCreated = Date.now();
   const work = attribute(item)
     .then((tabId) => (tabId ? saveTab(item.id, tabId) : undefined))
     .catch(() => {})
@@ -188,6 +194,8 @@ async function search(params) {
 /** @param {{limit?: number, since?: number, tabId?: number, oldest?: boolean}} params */
 export async function listDownloads(params) {
   const limit = Math.min(Math.max(Number(params.limit) || 20, 1), 1000);
+  const since = Number(params.since) || 0;
+  if (since > workerStarted && since > lastCreated) return { downloads: [] };
   const list = await search({ ...params, limit });
   return { downloads: list.slice(0, limit) };
 }

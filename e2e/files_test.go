@@ -154,7 +154,7 @@ func attachmentServer(t *testing.T) string {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		fmt.Fprint(w, `<!doctype html><title>Invoices</title><h1>Invoices</h1>
-<a href="/invoice?id=7">Invoice 7</a> <a href="/broken">Broken export</a>
+<a href="/invoice?id=7">Invoice 7</a> <a href="/broken">Broken export</a> <a href="/slow">Slow export</a>
 <form action="/invoice" method="post"><input type="hidden" name="id" value="8"><button>Get invoice 8</button></form>`)
 	})
 	mux.HandleFunc("/invoice", func(w http.ResponseWriter, r *http.Request) {
@@ -176,10 +176,25 @@ func attachmentServer(t *testing.T) string {
 			conn.Close()
 		}
 	})
+	mux.HandleFunc("/slow", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Header().Set("Content-Disposition", `attachment; filename="slow.bin"`)
+		w.Header().Set("Content-Length", "8192")
+		fmt.Fprint(w, slowHalf("a")) // enough for Chrome to decide it is a download
+		w.(http.Flusher).Flush()
+		select {
+		case <-time.After(3 * time.Second):
+		case <-r.Context().Done():
+			return
+		}
+		fmt.Fprint(w, slowHalf("b"))
+	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
+
+func slowHalf(c string) string { return strings.Repeat(c, 4096) }
 
 func invoiceBody(id string) string { return "%PDF-1.4\n% invoice " + id + "\n%%EOF\n" }
 
@@ -475,4 +490,87 @@ func TestDownloadNamedInTheReply(t *testing.T) {
 		t.Errorf("wait returned download %d, the reply named %d", got.Download.ID, d.ID)
 	}
 	checkOnDisk(t, got.Download, "export.csv", []byte("name,total\nAda,42\n"))
+}
+
+// TestWaitDownloadEventDriven: a wait that ends before the file does says
+// how far it got; the next wait, started while the file is still coming,
+// wakes when Chrome says it is complete. With nothing started, a wait
+// times out saying so.
+func TestWaitDownloadEventDriven(t *testing.T) {
+	browsertest.Need(t, env)
+	origin := attachmentServer(t)
+	tab := env.OpenTab(t, origin+"/")
+	if _, perr, code := act(t, "click", mustRef(t, snapshot(t, tab), "link", "Slow export")); code != 0 {
+		t.Fatalf("click: %+v", perr)
+	}
+	_, perr, code := waitDownload(t, "--timeout", "1s")
+	if code != 1 || perr == nil || perr.Code != protocol.CodeTimeout || !strings.Contains(perr.Message, "still downloading") ||
+		!strings.Contains(perr.Hint, "--timeout") {
+		t.Fatalf("short wait: exit %d %+v, want a timeout saying the file is still coming", code, perr)
+	}
+	got, perr, code := waitDownload(t, "--timeout", "30s")
+	if code != 0 {
+		t.Fatalf("wait: exit %d %+v", code, perr)
+	}
+	checkOnDisk(t, got.Download, "slow.bin", []byte(slowHalf("a")+slowHalf("b")))
+	_, perr, code = waitDownload(t, "--timeout", "500ms")
+	if code != 1 || perr == nil || perr.Code != protocol.CodeTimeout || !strings.Contains(perr.Message, "none started") ||
+		!strings.Contains(perr.Hint, "--trusted") {
+		t.Errorf("a wait with nothing started: exit %d %+v", code, perr)
+	}
+}
+
+// TestDownloadByNavigateAndFromAFrame: navigating a tab to an attachment
+// downloads it (the tab stays on its page); a link in a cross-origin frame
+// downloads in the name of the tab grip acted in.
+func TestDownloadByNavigateAndFromAFrame(t *testing.T) {
+	browsertest.Need(t, env)
+	origin := attachmentServer(t)
+	tab := env.OpenTab(t, origin+"/")
+	start := time.Now()
+	res, perr, code := act(t, "navigate", "--tab", fmt.Sprint(tab), origin+"/invoice?id=9")
+	if code != 0 {
+		t.Fatalf("navigate: exit %d %+v", code, perr)
+	}
+	// It returns when the download starts, not after the 15 s a page
+	// that never loads is given.
+	if took := time.Since(start); took > 10*time.Second || res.Tab.URL != origin+"/" {
+		t.Errorf("navigate took %s and left the tab at %s", took, res.Tab.URL)
+	}
+	if d := res.Download; d == nil || !strings.HasSuffix(d.URL, "/invoice?id=9") {
+		t.Errorf("navigate's reply names no download: %+v", d)
+	}
+	// A later navigation to a page waits for it as before.
+	if res, perr, code := act(t, "navigate", "--tab", fmt.Sprint(tab), origin+"/?again"); code != 0 || res.Tab.URL != origin+"/?again" || res.Download != nil {
+		t.Errorf("navigate to a page: exit %d %+v, tab %+v, download %+v", code, perr, res.Tab, res.Download)
+	}
+	got, perr, code := waitDownload(t)
+	if code != 0 {
+		t.Fatalf("wait: exit %d %+v", code, perr)
+	}
+	checkOnDisk(t, got.Download, "invoice-9.pdf", []byte(invoiceBody("9")))
+	if got.Download.Tab != tab {
+		t.Errorf("download of tab %d, want %d", got.Download.Tab, tab)
+	}
+
+	ftab := env.OpenTab(t, env.Origin1+"/files.html?frame="+env.Origin2)
+	var snap protocol.Snapshot
+	deadline := time.Now().Add(10 * time.Second)
+	for snap = snapshot(t, ftab); refOf(snap, "link", "Frame report") == ""; snap = snapshot(t, ftab) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the frame never loaded:\n%s", snap.Text)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if _, perr, code := act(t, "click", mustRef(t, snap, "link", "Frame report")); code != 0 {
+		t.Fatalf("click in frame: %+v", perr)
+	}
+	got, perr, code = waitDownload(t)
+	if code != 0 {
+		t.Fatalf("wait: exit %d %+v", code, perr)
+	}
+	checkOnDisk(t, got.Download, "frame-report.txt", readFile(t, "testdata/data.txt"))
+	if got.Download.Tab != ftab {
+		t.Errorf("download of tab %d, want %d", got.Download.Tab, ftab)
+	}
 }

@@ -21,8 +21,9 @@ const MAX_URL = 300;
 // the moments between a navigation or an action and the download it
 // starts, when the worker is busy and running. Lost with the worker, they
 // leave the attribution to the referrer.
-/** A navigation's URL → the tab it started in, and when.
- * @type {Map<string, {tabId: number, at: number}>} */
+/** A navigation's URL → the tab it started in, when, and whether it
+ * became a download.
+ * @type {Map<string, {tabId: number, at: number, download?: boolean}>} */
 const navigations = new Map();
 /** The tab grip last acted in, and when. */
 let lastAct = { tabId: 0, at: 0 };
@@ -78,7 +79,10 @@ async function attribute(item) {
   const now = Date.now();
   for (const url of [item.url, item.finalUrl]) {
     const nav = url ? navigations.get(url) : undefined;
-    if (nav && now - nav.at < RECENT_MS) return nav.tabId;
+    if (nav && now - nav.at < RECENT_MS) {
+      nav.download = true;
+      return nav.tabId;
+    }
   }
   const ref = withoutHash(item.referrer || '');
   const recent = lastAct.tabId > 0 && now - lastAct.at < RECENT_MS ? lastAct.tabId : 0;
@@ -95,6 +99,33 @@ async function attribute(item) {
   const origin = originOf(ref);
   if (origin && ref === origin + '/' && frames.some((f) => originOf(f.url) === origin)) return recent;
   return 0;
+}
+
+/**
+ * A navigation of tabId that turns into a download (its response is an
+ * attachment) never loads: this resolves when a download starts in the
+ * name of that navigation, so that navigate need not wait out its load
+ * timeout. cancel() stops listening.
+ * @param {number} tabId
+ */
+export function downloadFromNavigation(tabId) {
+  const since = Date.now();
+  /** @type {() => void} */
+  let cancel = () => {};
+  const started = new Promise((resolve) => {
+    const check = () => {
+      for (const nav of navigations.values()) {
+        if (nav.tabId === tabId && nav.download && nav.at >= since) {
+          cancel();
+          resolve(undefined);
+          return;
+        }
+      }
+    };
+    cancel = () => { waiters.delete(check); };
+    waiters.add(check);
+  });
+  return { started, cancel };
 }
 
 /** chrome.downloads.onCreated: attribute the download, then wake the waits.

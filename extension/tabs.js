@@ -2,6 +2,7 @@
 // Tab-level requests: list, open, close, select, navigate, history,
 // screenshot, and the live documents the host checks its refs against.
 import { wireError } from './errors.js';
+import { downloadFromNavigation } from './downloads.js';
 
 const LOAD_TIMEOUT_MS = 15000;
 
@@ -52,12 +53,15 @@ function waitForLoad(tabId) {
 /** @param {number} tabId @param {string} url */
 export async function navigate(tabId, url) {
   const loaded = waitForLoad(tabId);
+  const download = downloadFromNavigation(tabId); // a file: nothing loads
   try {
     await chrome.tabs.update(tabId, { url });
+    await Promise.race([loaded, download.started]);
   } catch (err) {
     throw wireError(err, 'bad_request', 'payload', 'check the URL and the tab id');
+  } finally {
+    download.cancel();
   }
-  await loaded;
   return tabInfo(tabId);
 }
 

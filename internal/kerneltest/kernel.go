@@ -3,7 +3,8 @@
 // extension injects its files into every document's isolated world.
 //
 // The kernel answers one request per call: {op:"snapshot"}, {op:"act"},
-// {op:"probe"}, {op:"frameOffset"} and {op:"frameId"}; the reply types below
+// {op:"probe"}, {op:"frameOffset"}, {op:"frameId"} and {op:"stage"} (a piece
+// of an upload, for the act "upload" that follows); the reply types below
 // describe what it returns.
 package kerneltest
 

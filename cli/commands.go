@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/grip-dev/grip/frames"
+	"github.com/grip-dev/grip/internal/privatefile"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -45,18 +46,27 @@ func cmdTabs(ctx context.Context, a *App, args []string) (bool, error) {
 	if len(pos) > 0 {
 		return tabsSubcommand(ctx, a, f, pos)
 	}
-	var res protocol.TabsResult
-	if err := a.call(ctx, f, protocol.OpTabs, struct{}{}, &res); err != nil {
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
+		return *f.json, err
+	}
+	defer done()
+	tabs, err := ops.Tabs(ctx)
+	if err != nil {
 		return *f.json, err
 	}
 	if *f.json {
-		a.printJSON(res)
+		a.printJSON(protocol.TabsResult{Tabs: tabs})
 		return true, nil
 	}
-	for _, t := range res.Tabs {
+	for _, t := range tabs {
 		mark := " "
 		if t.Active {
 			mark = "*"
+		}
+		if t.Blocked {
+			fmt.Fprintf(a.Stdout, "%s %d\t(blocked by the policy)\n", mark, t.ID)
+			continue
 		}
 		fmt.Fprintf(a.Stdout, "%s %d\t%s\t%s\n", mark, t.ID, t.Title, t.URL)
 	}
@@ -110,8 +120,13 @@ func cmdSnapshot(ctx context.Context, a *App, args []string) (bool, error) {
 	if *budget <= 0 {
 		return *f.json, usagef("--budget must be positive")
 	}
-	var snap protocol.Snapshot
-	if err := a.call(ctx, f, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: *tab, Mode: *mode, Budget: *budget, After: *after, Timings: *timings}, &snap); err != nil {
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
+		return *f.json, err
+	}
+	defer done()
+	snap, err := ops.Snapshot(ctx, protocol.SnapshotArgs{Tab: *tab, Mode: *mode, Budget: *budget, After: *after, Timings: *timings})
+	if err != nil {
 		return *f.json, err
 	}
 	if *f.json {
@@ -289,11 +304,16 @@ func actionArgs(spec protocol.Action, args protocol.ActArgs, pos []string, src t
 
 // doAct sends an action and prints its reply.
 func (a *App) doAct(ctx context.Context, f *flags, args protocol.ActArgs) error {
-	var res protocol.ActionResult
-	if err := a.call(ctx, f, protocol.OpAct, args, &res); err != nil {
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
 		return err
 	}
-	a.printAction(f, frames.Done(args.Action, args.Target), res)
+	defer done()
+	res, err := ops.Act(ctx, args)
+	if err != nil {
+		return err
+	}
+	a.printAction(f, frames.Done(args.Action, args.Target), *res)
 	return nil
 }
 
@@ -324,6 +344,7 @@ func absPaths(paths []string) ([]string, error) {
 func cmdWait(ctx context.Context, a *App, argv []string) (bool, error) {
 	f := newFlags(a, "wait")
 	text := f.String("text", "", "wait until this text is on the page")
+	textGone := f.String("text-gone", "", "wait until this text is no longer on the page")
 	gone := f.String("gone", "", "wait until this ref's element is gone")
 	url := f.String("url", "", "wait until the tab's URL is or contains this")
 	ms := f.Int("ms", 0, "just wait this many milliseconds")
@@ -338,24 +359,28 @@ func cmdWait(ctx context.Context, a *App, argv []string) (bool, error) {
 		return *f.json, usagef("wait takes flags only, got %q", pos[0])
 	}
 	n := 0
-	for _, set := range []bool{*text != "", *gone != "", *url != "", *ms > 0, *download} {
+	for _, set := range []bool{*text != "", *textGone != "", *gone != "", *url != "", *ms > 0, *download} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		return *f.json, usagef("give exactly one of --text, --gone, --url, --ms, --download")
+		return *f.json, usagef("give exactly one of --text, --text-gone, --gone, --url, --ms, --download")
 	}
-	var res protocol.ActionResult
-	args := protocol.WaitArgs{Tab: *tab, Text: *text, Gone: *gone, URL: *url, MS: *ms, Download: *download, TimeoutMS: int(timeout.Milliseconds())}
-	if err := a.call(ctx, f, protocol.OpWait, args, &res); err != nil {
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
+		return *f.json, err
+	}
+	defer done()
+	res, err := ops.Wait(ctx, protocol.WaitArgs{Tab: *tab, Text: *text, TextGone: *textGone, Gone: *gone, URL: *url, MS: *ms, Download: *download, TimeoutMS: int(timeout.Milliseconds())})
+	if err != nil {
 		return *f.json, err
 	}
 	if *download && !*f.json && res.Download != nil {
 		fmt.Fprintln(a.Stdout, res.Download.Path) // the path alone, for f=$(grip wait --download)
 		return false, nil
 	}
-	a.printAction(f, frames.Done("wait", ""), res)
+	a.printAction(f, frames.Done("wait", ""), *res)
 	return *f.json, nil
 }
 
@@ -370,8 +395,13 @@ func cmdScreenshot(ctx context.Context, a *App, argv []string) (bool, error) {
 	if len(pos) > 0 {
 		return *f.json, usagef("screenshot takes flags only, got %q", pos[0])
 	}
-	var res protocol.ScreenshotResult
-	if err := a.call(ctx, f, protocol.OpScreenshot, protocol.ScreenshotArgs{Tab: *tab}, &res); err != nil {
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
+		return *f.json, err
+	}
+	defer done()
+	res, err := ops.Screenshot(ctx, *tab)
+	if err != nil {
 		return *f.json, err
 	}
 	path, err := writeScreenshot(*out, res.Tab.ID, time.Now(), res.PNG)
@@ -391,8 +421,13 @@ func cmdStatus(ctx context.Context, a *App, argv []string) (bool, error) {
 	if _, err := f.parse(argv); err != nil {
 		return *f.json, err
 	}
-	var st protocol.Status
-	if err := a.call(ctx, f, protocol.OpStatus, struct{}{}, &st); err != nil {
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
+		return *f.json, err
+	}
+	defer done()
+	st, err := ops.Status(ctx)
+	if err != nil {
 		return *f.json, err
 	}
 	if *f.json {
@@ -403,6 +438,12 @@ func cmdStatus(ctx context.Context, a *App, argv []string) (bool, error) {
 		st.Host.HostVersion, st.Host.PID, st.Host.ExtensionVersion, st.Host.Profile, st.LiveRefs, st.InactiveRefs, st.NextRef)
 	if st.LedgerError != "" {
 		fmt.Fprintf(a.Stdout, "ledger: %s\n", st.LedgerError)
+	}
+	if st.Paused {
+		fmt.Fprintln(a.Stdout, "agents are paused: every action is refused (grip resume, or the grip popup)")
+	}
+	if p := st.Policy; p != nil && p.Error != "" {
+		fmt.Fprintf(a.Stdout, "policy: %s\n", p.Error)
 	}
 	return false, nil
 }
@@ -420,7 +461,7 @@ func writeScreenshot(path string, tab int, now time.Time, png []byte) (string, e
 				name = fmt.Sprintf("screenshot-%d-%s-%d.png", tab, now.Format("20060102-150405"), i)
 			}
 		}
-		fh, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		err := privatefile.WriteNew(name, png)
 		if errors.Is(err, fs.ErrExist) && path == "" && i < 100 {
 			continue
 		}
@@ -429,15 +470,6 @@ func writeScreenshot(path string, tab int, now time.Time, png []byte) (string, e
 				"choose a new file name, or remove the old file first", "%s already exists; grip does not overwrite files", name)
 		}
 		if err != nil {
-			return "", err
-		}
-		if _, err := fh.Write(png); err != nil {
-			fh.Close()
-			os.Remove(name)
-			return "", err
-		}
-		if err := fh.Close(); err != nil {
-			os.Remove(name)
 			return "", err
 		}
 		return name, nil

@@ -26,8 +26,13 @@ func cmdDownloads(ctx context.Context, a *App, argv []string) (bool, error) {
 	if *limit <= 0 {
 		return *f.json, usagef("--limit must be positive")
 	}
-	var res protocol.DownloadsResult
-	if err := a.call(ctx, f, protocol.OpDownloads, protocol.DownloadsArgs{Limit: *limit, Tab: *tab}, &res); err != nil {
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
+		return *f.json, err
+	}
+	defer done()
+	res, err := ops.Downloads(ctx, protocol.DownloadsArgs{Limit: *limit, Tab: *tab})
+	if err != nil {
 		return *f.json, err
 	}
 	if *f.json {

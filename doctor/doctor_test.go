@@ -12,6 +12,7 @@ import (
 
 	"github.com/grip-dev/grip/install"
 	"github.com/grip-dev/grip/manifest"
+	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/statedir"
 )
@@ -308,5 +309,46 @@ func TestNamedProfile(t *testing.T) {
 	env.UserDataDir = "profile"
 	if r := Run(context.Background(), env); !r.OK || !strings.Contains(r.Text(), "✓ profile "+profile+" host manifest") {
 		t.Errorf("relative --user-data-dir not checked as %s:\n%s", profile, r.Text())
+	}
+}
+
+// An extension from another build of grip is a ✗ with the fix.
+func TestBuildMismatch(t *testing.T) {
+	env := mustInstall(t)
+	env.Probe = func(ctx context.Context) ([]protocol.HostInfo, []error) {
+		hosts, errs := connected(ctx)
+		hosts[0].Warning = "the extension (build aaaaaaaaaaaa) and grip (build bbbbbbbbbbbb) come from different builds: run grip install again"
+		return hosts, errs
+	}
+	r := Run(context.Background(), env)
+	if r.OK {
+		t.Fatalf("OK with an extension from another build:\n%s", r.Text())
+	}
+	c := find(t, r, "host p1")
+	if c.OK || !strings.Contains(c.Detail, "different builds") || !strings.Contains(c.Fix, "grip install") {
+		t.Errorf("check %+v", c)
+	}
+}
+
+func TestPolicy(t *testing.T) {
+	env := mustInstall(t)
+	r := Run(context.Background(), env)
+	if c := find(t, r, "policy"); !c.OK || !strings.Contains(c.Detail, "no policy file yet") {
+		t.Errorf("no file: %+v", c)
+	}
+	path := policy.Path(env.StateRoot)
+	mustWrite(t, path, "block *.bank.example\ntabs = shared\n", 0o600)
+	r = Run(context.Background(), env)
+	if c := find(t, r, "policy"); !c.OK || !strings.Contains(c.Detail, "1 rule(s), default act, tabs shared") {
+		t.Errorf("good file: %+v", c)
+	}
+	mustWrite(t, path, "block *.bank.example\nblok x.example\n", 0o600)
+	r = Run(context.Background(), env)
+	c := find(t, r, "policy")
+	if c.OK || !strings.Contains(c.Detail, "line 2") || !strings.Contains(c.Detail, "last policy that read well") || c.Fix == "" {
+		t.Errorf("broken file: %+v", c)
+	}
+	if r.OK {
+		t.Errorf("a broken policy leaves the verdict ready:\n%s", r.Text())
 	}
 }

@@ -4,6 +4,8 @@
 // each one (re)connects to the host, which is all a wake-up needs to do.
 import { ensureConnected, notifyHost } from './native-port.js';
 import { popupRequest } from './popup-api.js';
+import { onNotificationButton, onNotificationClosed, forgetTab } from './user.js';
+import { restoreUserState } from './user-state.js';
 import { downloadCreated, downloadChanged, navigationStarted } from './downloads.js';
 
 const KEEPALIVE_ALARM = 'grip-keepalive';
@@ -24,7 +26,12 @@ chrome.webNavigation.onCommitted.addListener((d) => {
 });
 chrome.tabs.onRemoved.addListener((tabId) => {
   notifyHost('tab_removed', { tabId });
+  forgetTab(tabId);
 });
+
+// The person's Allow and Deny on a question an agent's action raised.
+chrome.notifications.onButtonClicked.addListener(onNotificationButton);
+chrome.notifications.onClosed.addListener(onNotificationClosed);
 
 // Downloads: which tab started each, and the waits for one to finish.
 chrome.downloads.onCreated.addListener(downloadCreated);
@@ -41,4 +48,5 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   return true;
 });
 
+restoreUserState().catch(() => {});
 ensureConnected();

@@ -6,6 +6,7 @@
 import { handleHostRequest } from './router.js';
 import { recordError, getProfileId } from './state.js';
 import { toWireError } from './errors.js';
+import { helloState } from './user-state.js';
 
 export const HOST_NAME = 'dev.grip.host';
 export const PROTOCOL = 1;
@@ -19,6 +20,17 @@ let retryTimer = null;
 let nextId = 1;
 /** @type {Map<number, {resolve: (v: any) => void, reject: (e: any) => void}>} */
 const pending = new Map();
+
+/**
+ * The build grip stamped into the manifest it installed (version_name
+ * "0.1.0 build 1a2b3c4d5e6f"), which the host compares with its own; '' for
+ * an extension loaded from the source folder.
+ * @returns {string}
+ */
+function extensionBuild() {
+  const m = / build ([0-9a-f]+)$/.exec(chrome.runtime.getManifest().version_name || '');
+  return m ? m[1] : '';
+}
 
 /** Connection state, for the popup. */
 export const connection = { state: 'disconnected', error: '', since: Date.now() };
@@ -40,6 +52,7 @@ async function connect() {
   connecting = true;
   try {
     const profile = await getProfileId();
+    const user = await helloState(); // the pause and shared tabs, before any agent can reach a host
     const p = chrome.runtime.connectNative(HOST_NAME);
     port = p;
     p.onMessage.addListener((msg) => onMessage(p, msg));
@@ -50,7 +63,9 @@ async function connect() {
         protocol: PROTOCOL,
         profile,
         extension_version: chrome.runtime.getManifest().version,
+        build: extensionBuild(),
         browser: navigator.userAgent,
+        ...user,
       },
     });
     setState('connecting', '');

@@ -3,7 +3,9 @@
 // messaging) and by the popup (runtime messages from our own pages).
 import { listTabs, newTab, closeTab, selectTab, navigate, goHistory, screenshot, liveDocuments, tabInfo } from './tabs.js';
 import { snapshotTab } from './snapshot.js';
-import { act, probe, sendCDP } from './actions.js';
+import { act, sendCDP } from './actions.js';
+import { waitFor } from './waits.js';
+import { handleUserHostRequest } from './user.js';
 import { uploadChunk } from './uploads.js';
 import { listDownloads, waitDownload, actionStarted } from './downloads.js';
 
@@ -18,7 +20,7 @@ export async function handleHostRequest(type, params) {
     case 'tab_info': return tabInfo(params.tabId);
     case 'snapshot': return snapshotTab(params.tabId, params.mode || 'interactive', params.keepSignatures);
     case 'act': actionStarted(params.tabId); return act(params);
-    case 'probe': return probe(params);
+    case 'wait': return waitFor(params);
     case 'cdp': return sendCDP(params);
     case 'navigate': return navigate(params.tabId, params.url);
     case 'back': case 'forward': case 'reload': return goHistory(params.tabId, type);
@@ -28,6 +30,9 @@ export async function handleHostRequest(type, params) {
     case 'screenshot': return screenshot(params.tabId);
     case 'documents': return { documents: await liveDocuments() };
     case 'ping': return { ok: true };
+    // The person's controls: user.js.
+    case 'frames': case 'paused': case 'confirm': case 'acted': case 'share_tab': return handleUserHostRequest(type, params);
+    // Files in and out: uploads.js, downloads.js.
     case 'upload_chunk': return uploadChunk(params);
     case 'downloads': return listDownloads(params);
     case 'download_wait': return waitDownload(params);

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -58,6 +59,32 @@ func (c *downloadCursor) returned(d protocol.Download) {
 	}
 }
 
+// downloadVisible says whether agents may learn of d under the person's
+// policy (docs/ARCHITECTURE.md, "The person's controls"): not from a
+// blocked site and, in the shared mode, only from a tab shared with them.
+func (h *Host) downloadVisible(d protocol.Download) bool {
+	u := h.user
+	if u == nil {
+		return true
+	}
+	p := u.policy.Current()
+	if p.Decide(d.URL).Rule == policy.Block {
+		return false
+	}
+	return p.Tabs != policy.TabsShared || d.Tab != 0 && u.visible(p, d.Tab)
+}
+
+// guardDownloadWait checks a wait for a download: a tab it names must be
+// one agents may use; without one it reads no page.
+func (h *Host) guardDownloadWait(ctx context.Context, req protocol.Request, args protocol.WaitArgs) (any, error) {
+	if args.Tab != 0 {
+		if _, err := h.agentTab(ctx, h.user.policy.Current(), args.Tab); err != nil {
+			return nil, err
+		}
+	}
+	return h.dispatch(ctx, req)
+}
+
 // unixMS is t in Unix milliseconds, as chrome.downloads' times compare.
 func unixMS(t time.Time) float64 { return float64(t.UnixMilli()) }
 
@@ -79,7 +106,7 @@ func (h *Host) actWithDownload(ctx context.Context, args protocol.ActArgs) (*pro
 		h.log.Warn("could not list downloads after an action", "err", err)
 		return res, nil
 	}
-	if len(got.Downloads) > 0 {
+	if len(got.Downloads) > 0 && h.downloadVisible(got.Downloads[0]) {
 		d := got.Downloads[0]
 		res.Download = &d
 	}
@@ -90,17 +117,30 @@ func (h *Host) actWithDownload(ctx context.Context, args protocol.ActArgs) (*pro
 // chrome.downloads' events, the host only sets the window and the
 // deadline.
 func (h *Host) waitDownload(ctx context.Context, args protocol.WaitArgs, timeout time.Duration) (*protocol.ActionResult, error) {
-	since, after := h.downloads.window(time.Now())
-	// The worker keeps its own deadline; ours only covers a worker that
-	// went away.
-	cctx, cancel := context.WithTimeout(ctx, timeout+callTimeout)
-	defer cancel()
+	deadline := time.Now().Add(timeout)
 	var d protocol.Download
-	params := protocol.DownloadWaitParams{Since: unixMS(since), AfterID: after, TabID: args.Tab, TimeoutMS: int(timeout.Milliseconds())}
-	if err := h.port.call(cctx, protocol.ExtDownloadWait, params, &d); err != nil {
-		return nil, err
+	for {
+		since, after := h.downloads.window(time.Now())
+		left := time.Until(deadline)
+		if left < time.Millisecond {
+			left = time.Millisecond
+		}
+		// The worker keeps its own deadline; ours only covers a worker
+		// that went away.
+		cctx, cancel := context.WithTimeout(ctx, left+callTimeout)
+		params := protocol.DownloadWaitParams{Since: unixMS(since), AfterID: after, TabID: args.Tab, TimeoutMS: int(left.Milliseconds())}
+		err := h.port.call(cctx, protocol.ExtDownloadWait, params, &d)
+		cancel()
+		if err != nil {
+			return nil, err
+		}
+		h.downloads.returned(d)
+		if h.downloadVisible(d) {
+			break
+		}
+		// One agents may not see (a blocked site, a tab not shared): the
+		// next one, in what time is left.
 	}
-	h.downloads.returned(d)
 	if d.State == protocol.DownloadInterrupted {
 		return nil, downloadFailed(d)
 	}
@@ -156,8 +196,11 @@ func (h *Host) listDownloads(ctx context.Context, args protocol.DownloadsArgs) (
 	if err := h.callExt(ctx, protocol.ExtDownloads, protocol.DownloadsParams{Limit: limit, TabID: args.Tab}, &got); err != nil {
 		return nil, err
 	}
-	if got.Downloads == nil {
-		got.Downloads = []protocol.Download{}
+	list := make([]protocol.Download, 0, len(got.Downloads))
+	for _, d := range got.Downloads {
+		if h.downloadVisible(d) {
+			list = append(list, d)
+		}
 	}
-	return &protocol.DownloadsResult{Downloads: got.Downloads}, nil
+	return &protocol.DownloadsResult{Downloads: list}, nil
 }

@@ -105,7 +105,7 @@ func TestReadUploadDescribesEachFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(up.spec.ID) != 24 {
+	if len(up.spec.ID) != 16 {
 		t.Errorf("upload id %q", up.spec.ID)
 	}
 	want := []protocol.UploadFile{

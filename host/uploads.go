@@ -3,9 +3,7 @@ package host
 import (
 	"cmp"
 	"context"
-	"crypto/rand"
 	"encoding/base64"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +11,7 @@ import (
 	"mime"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/grip-dev/grip/protocol"
@@ -153,12 +152,6 @@ func mimeType(name string) string {
 	return ""
 }
 
-func randomID() string {
-	b := make([]byte, 12)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails
-	return hex.EncodeToString(b)
-}
-
 // uploadWindow is how many upload_chunk requests are in flight at once:
 // they are sent in order, native messaging keeps it and the worker stores
 // each as it arrives, so a few at a time hide the round trips.
@@ -206,4 +199,19 @@ func (h *Host) callAct(ctx context.Context, params protocol.ActParams, up *uploa
 	ctx, cancel := context.WithTimeout(ctx, callTimeout+time.Duration(1+total>>20)*time.Second)
 	defer cancel()
 	return h.port.call(ctx, protocol.ExtAct, params, res)
+}
+
+// uploadDetail is what the record of what agents did says of an upload:
+// the files' names (a person checking what left their machine needs
+// them), not their folders.
+func uploadDetail(paths []string) string {
+	names := make([]string, 0, len(paths))
+	for i, p := range paths {
+		if i == 5 {
+			names = append(names, fmt.Sprintf("and %d more", len(paths)-i))
+			break
+		}
+		names = append(names, filepath.Base(p))
+	}
+	return strings.Join(names, ", ")
 }

@@ -66,8 +66,8 @@ func (s *Server) fileUpload(ctx context.Context, in uploadIn) (*sdk.CallToolResu
 }
 
 func (s *Server) downloads(ctx context.Context, in downloadsIn) (*sdk.CallToolResult, error) {
-	var res protocol.DownloadsResult
-	if err := s.call(ctx, protocol.OpDownloads, protocol.DownloadsArgs{Limit: in.Limit, Tab: in.Tab}, &res); err != nil {
+	res, err := s.ops.Downloads(ctx, protocol.DownloadsArgs{Limit: in.Limit, Tab: in.Tab})
+	if err != nil {
 		return nil, err
 	}
 	if len(res.Downloads) == 0 {
@@ -100,9 +100,9 @@ func downloadText(d protocol.Download) string {
 // waitDownload waits for the next download to finish; the reply's
 // download line says where it is.
 func (s *Server) waitDownload(ctx context.Context, tab int, timeout time.Duration) (*protocol.ActionResult, string, error) {
-	var res protocol.ActionResult
-	if err := s.call(ctx, protocol.OpWait, protocol.WaitArgs{Tab: tab, Download: true, TimeoutMS: int(timeout.Milliseconds())}, &res); err != nil {
+	res, err := s.ops.WaitDownload(ctx, tab, timeout)
+	if err != nil {
 		return nil, "", err
 	}
-	return &res, "the download finished", nil
+	return res, "the download finished", nil
 }

@@ -17,7 +17,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/grip-dev/grip/client"
 	"github.com/grip-dev/grip/protocol"
@@ -25,9 +24,7 @@ import (
 )
 
 // Caller makes one socket operation; *client.Session satisfies it.
-type Caller interface {
-	Call(ctx context.Context, op string, args, result any) error
-}
+type Caller = client.Caller
 
 // ConnectFunc opens a Caller to the host. It is called on the first tool
 // call and again after the connection was lost.
@@ -41,22 +38,31 @@ type Options struct {
 	// set and nowhere otherwise (stdout belongs to the MCP messages). It
 	// gets tool names, refs and lengths, never typed text or values.
 	Logger *slog.Logger
-	// GonePoll is how often browser_wait_for re-checks a textGone
-	// condition; zero means 250ms.
-	GonePoll time.Duration
 }
 
 // Server is grip's MCP server: the SDK's server with grip's tools on it.
 type Server struct {
-	sdk      *sdk.Server
-	log      *slog.Logger
-	gonePoll time.Duration
+	sdk *sdk.Server
+	log *slog.Logger
 
 	connect ConnectFunc
-	// mu serialises calls to the host: a client.Session swaps its
-	// connection when it reconnects and is not safe for concurrent use.
+	// mu serialises calls to the host and guards connecting on the first
+	// one and again after a loss.
 	mu sync.Mutex
 	c  Caller // guarded by mu; nil until the first call or after a loss
+	// ops are the client's typed operations over call.
+	ops client.Ops
+	// warning is the connected host's warning, not yet shown; guarded by mu.
+	warning string
+}
+
+// takeWarning returns the host's warning once.
+func (s *Server) takeWarning() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.warning
+	s.warning = ""
+	return w
 }
 
 // Serve runs grip's MCP server on in/out (newline-delimited JSON-RPC)
@@ -78,10 +84,8 @@ func New(connect ConnectFunc, opt Options) *Server {
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{log: log, connect: connect, gonePoll: opt.GonePoll}
-	if s.gonePoll <= 0 {
-		s.gonePoll = 250 * time.Millisecond
-	}
+	s := &Server{log: log, connect: connect}
+	s.ops = client.Ops{Caller: client.CallerFunc(s.call)}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "grip", Title: "grip — your own Chrome", Version: version},
 		&sdk.ServerOptions{Instructions: instructions, Logger: log})
 	s.addTools()
@@ -89,10 +93,12 @@ func New(connect ConnectFunc, opt Options) *Server {
 }
 
 const instructions = `grip drives the user's own, logged-in Chrome through an extension.
-Start with browser_snapshot: it prints one line per element, e.g. "@e3: [textbox 'Email' value='a@b.c']".
-Act on an element by passing its ref ("@e3") as "ref"; a ref keeps naming the same element while the page re-renders.
-When the element is gone or changed, the action is refused (stale_ref, meaning_changed, not_actionable…) and nothing else is clicked: take a new snapshot and use the ref it gives.
-Actions reply with what changed (url, title, refs added and gone), so a new snapshot is rarely needed; pass snapshot=true to get one in the reply.`
+Start with browser_snapshot: one line per element of every frame, e.g. "@e3: [textbox 'Email' value='a@b.c']".
+Act by passing a ref ("@e3") as "ref": a ref keeps naming the same element while the page re-renders, and is never reused for another.
+If the element is gone, changed meaning, or is covered, the action is refused (stale_ref, meaning_changed, not_actionable naming what covers it) and nothing else is clicked: read the hint, take a new snapshot, use the ref it gives.
+Action replies carry the lines of elements that appeared and of those whose state changed (opened menus, checked boxes), so a new snapshot is rarely needed.
+Snapshots are cut at a token budget (budget, default 40000); the last line then says how many elements were left out and the ref to pass as "after" to read on.
+The person may pause agents, block sites or ask to confirm actions: such refusals (paused, policy, not_confirmed) are theirs to lift, not yours.`
 
 // MCP returns the underlying SDK server (tests connect to it in memory).
 func (s *Server) MCP() *sdk.Server { return s.sdk }
@@ -123,12 +129,17 @@ func (s *Server) call(ctx context.Context, op string, args, result any) error {
 	defer s.mu.Unlock()
 	if s.c == nil {
 		s.log.Debug("connecting to the grip host")
-		c, err := s.connect(ctx)
+		c, err := s.connect(ctx) // ctx names the MCP client: see addTool
 		if err != nil {
 			s.log.Debug("connect failed", "err", err)
 			return err
 		}
 		s.c = c
+		// A host that warns (an extension from another build) is said
+		// once, in the next tool result.
+		if h, ok := c.(interface{ Info() protocol.HostInfo }); ok && h.Info().Warning != "" {
+			s.warning = h.Info().Warning
+		}
 	}
 	s.log.Debug("call", append([]any{"op", op}, argAttrs(args)...)...)
 	err := s.c.Call(ctx, op, args, result)
@@ -139,6 +150,30 @@ func (s *Server) call(ctx context.Context, op string, args, result any) error {
 		}
 	}
 	return err
+}
+
+type clientNameKey struct{}
+
+// withClientName puts the name the MCP client gave in its initialize into
+// ctx, for ClientName.
+func withClientName(ctx context.Context, req *sdk.CallToolRequest) context.Context {
+	if req == nil || req.Session == nil {
+		return ctx
+	}
+	if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+		return context.WithValue(ctx, clientNameKey{}, p.ClientInfo.Name)
+	}
+	return ctx
+}
+
+// ClientName is the MCP client's name (from its initialize) in the
+// context a ConnectFunc is called with, "mcp" when it gave none: the
+// host records it with each action as who asked.
+func ClientName(ctx context.Context) string {
+	if s, _ := ctx.Value(clientNameKey{}).(string); s != "" {
+		return s
+	}
+	return "mcp"
 }
 
 func (s *Server) closeCaller() {

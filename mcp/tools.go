@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/grip-dev/grip/frames"
+	"github.com/grip-dev/grip/internal/privatefile"
 	"github.com/grip-dev/grip/protocol"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -114,7 +114,8 @@ type waitIn struct {
 }
 
 type screenshotIn struct {
-	Tab int `json:"tab,omitempty" jsonschema:"Tab id from browser_tabs (default: the active tab)"`
+	Tab      int    `json:"tab,omitempty" jsonschema:"Tab id from browser_tabs (default: the active tab)"`
+	Filename string `json:"filename,omitempty" jsonschema:"Also save the PNG to this new file (never overwritten, readable by the user only)"`
 }
 
 // refHelp ends the description of every tool that takes a ref.
@@ -166,6 +167,7 @@ func (s *Server) addTools() {
 	addTool(s, &sdk.Tool{Name: "browser_take_screenshot", Title: "Screenshot", Annotations: ro,
 		Description: "Take a PNG screenshot of the visible part of the tab. Use browser_snapshot to find refs to act on; a screenshot is for seeing the page."},
 		func(p map[string]*jsonschema.Schema) { p["tab"].Minimum = ptr(1.0) }, s.screenshot)
+	s.addMoreTools()
 	addFileTools(s)
 }
 
@@ -189,12 +191,16 @@ func addTool[In any](s *Server, t *sdk.Tool, tweak func(map[string]*jsonschema.S
 		tweak(schema.Properties)
 	}
 	t.InputSchema = schema
-	sdk.AddTool(s.sdk, t, func(ctx context.Context, _ *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+	sdk.AddTool(s.sdk, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
 		s.log.Debug("tool", append([]any{"tool", t.Name}, argAttrs(in)...)...)
+		ctx = withClientName(ctx, req) // the host records who acted
 		res, err := h(ctx, in)
 		if err != nil {
 			s.log.Debug("tool refused", "tool", t.Name, "err", err)
-			return toolError(err), nil, nil
+			res = toolError(err)
+		}
+		if w := s.takeWarning(); w != "" {
+			res.Content = append([]sdk.Content{&sdk.TextContent{Text: "Warning: " + w}}, res.Content...)
 		}
 		return res, nil, nil
 	})
@@ -212,8 +218,8 @@ func (s *Server) snapshot(ctx context.Context, in snapshotIn) (*sdk.CallToolResu
 	if args.Mode == "" {
 		args.Mode = protocol.ModeInteractive
 	}
-	var snap protocol.Snapshot
-	if err := s.call(ctx, protocol.OpSnapshot, args, &snap); err != nil {
+	snap, err := s.ops.Snapshot(ctx, args)
+	if err != nil {
 		return nil, err
 	}
 	return textResult(snap.Text), nil
@@ -232,9 +238,11 @@ func (s *Server) doAct(ctx context.Context, args protocol.ActArgs) (protocol.Act
 	if args.Snapshot {
 		args.Budget = budgetOr(args.Budget)
 	}
-	var res protocol.ActionResult
-	err := s.call(ctx, protocol.OpAct, args, &res)
-	return res, err
+	res, err := s.ops.Act(ctx, args)
+	if err != nil {
+		return protocol.ActionResult{}, err
+	}
+	return *res, nil
 }
 
 // actArgs builds the common part of an action on a target.
@@ -387,11 +395,7 @@ func (s *Server) tabs(ctx context.Context, in tabsIn) (*sdk.CallToolResult, erro
 }
 
 func (s *Server) listTabs(ctx context.Context) ([]protocol.Tab, error) {
-	var res protocol.TabsResult
-	if err := s.call(ctx, protocol.OpTabs, struct{}{}, &res); err != nil {
-		return nil, err
-	}
-	return res.Tabs, nil
+	return s.ops.Tabs(ctx)
 }
 
 // pickTab turns index or tab into a tab id; 0 means the active tab.
@@ -420,6 +424,10 @@ func tabsText(list []protocol.Tab) string {
 		if t.Active {
 			mark = " (active)"
 		}
+		if t.Blocked {
+			fmt.Fprintf(&b, "- %d: tab %d%s · blocked by the person's policy\n", i, t.ID, mark)
+			continue
+		}
 		fmt.Fprintf(&b, "- %d: tab %d%s · %s · %s\n", i, t.ID, mark, t.Title, t.URL)
 	}
 	return b.String()
@@ -443,8 +451,7 @@ func (s *Server) waitFor(ctx context.Context, in waitIn) (*sdk.CallToolResult, e
 		if ms < 1 {
 			ms = 1
 		}
-		var res protocol.ActionResult
-		if err := s.call(ctx, protocol.OpWait, protocol.WaitArgs{Tab: in.Tab, MS: ms}, &res); err != nil {
+		if _, err := s.ops.Wait(ctx, protocol.WaitArgs{Tab: in.Tab, MS: ms}); err != nil {
 			return nil, err
 		}
 		done = append(done, fmt.Sprintf("waited %gs", in.Time))
@@ -468,11 +475,11 @@ func (s *Server) waitFor(ctx context.Context, in waitIn) (*sdk.CallToolResult, e
 			continue
 		}
 		c.args.Tab, c.args.TimeoutMS = in.Tab, int(timeout.Milliseconds())
-		var res protocol.ActionResult
-		if err := s.call(ctx, protocol.OpWait, c.args, &res); err != nil {
+		res, err := s.ops.Wait(ctx, c.args)
+		if err != nil {
 			return nil, err
 		}
-		last = &res
+		last = res
 		done = append(done, c.what)
 	}
 	if in.Download {
@@ -490,46 +497,26 @@ func (s *Server) waitFor(ctx context.Context, in waitIn) (*sdk.CallToolResult, e
 	return textResult(frames.ActionText(what, *last)), nil
 }
 
-// waitGone waits until text (or a ref's element) is no longer on the page.
-// The host waits for text to appear; for text to go we probe with a tiny
-// timeout until the probe times out.
+// waitGone waits until text (or a ref's element) is no longer on the page;
+// the page itself watches for it (see host/wait.go).
 func (s *Server) waitGone(ctx context.Context, tab int, text string, timeout time.Duration) (*protocol.ActionResult, error) {
+	args := protocol.WaitArgs{Tab: tab, TextGone: text, TimeoutMS: int(timeout.Milliseconds())}
 	if refLike(text) {
-		var res protocol.ActionResult
-		ref := normRef(strings.TrimPrefix(strings.TrimSpace(text), "@"))
-		args := protocol.WaitArgs{Tab: tab, Gone: ref, TimeoutMS: int(timeout.Milliseconds())}
-		if err := s.call(ctx, protocol.OpWait, args, &res); err != nil {
-			return nil, err
-		}
-		return &res, nil
+		args = protocol.WaitArgs{Tab: tab, Gone: normRef(strings.TrimPrefix(strings.TrimSpace(text), "@")), TimeoutMS: int(timeout.Milliseconds())}
 	}
-	deadline := time.Now().Add(timeout)
-	for {
-		var res protocol.ActionResult
-		err := s.call(ctx, protocol.OpWait, protocol.WaitArgs{Tab: tab, Text: text, TimeoutMS: 1}, &res)
-		if errors.Is(err, &protocol.Error{Code: protocol.CodeTimeout}) {
-			return nil, nil // the probe found no such text: it is gone
-		}
-		if err != nil {
-			return nil, err
-		}
-		if time.Now().After(deadline) {
-			return nil, protocol.Errorf(protocol.CodeTimeout, protocol.BoundaryTask,
-				"raise timeout, or take a snapshot to see what the page shows",
-				"%s was still on the page after %s", strconv.Quote(text), timeout)
-		}
-		select {
-		case <-time.After(s.gonePoll):
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
+	return s.ops.Wait(ctx, args)
 }
 
 func (s *Server) screenshot(ctx context.Context, in screenshotIn) (*sdk.CallToolResult, error) {
-	var res protocol.ScreenshotResult
-	if err := s.call(ctx, protocol.OpScreenshot, protocol.ScreenshotArgs{Tab: in.Tab}, &res); err != nil {
+	res, err := s.ops.Screenshot(ctx, in.Tab)
+	if err != nil {
 		return nil, err
+	}
+	if in.Filename != "" {
+		if err := privatefile.WriteNew(in.Filename, res.PNG); err != nil {
+			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+				"give a new file name; grip does not overwrite files", "cannot save the screenshot: %v", err)
+		}
 	}
 	return &sdk.CallToolResult{Content: []sdk.Content{
 		&sdk.TextContent{Text: fmt.Sprintf("Screenshot of tab %d · %s · %s", res.Tab.ID, res.Tab.Title, res.Tab.URL)},

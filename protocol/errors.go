@@ -24,6 +24,10 @@ const (
 	CodeBadRequest      Code = "bad_request"
 	CodeTimeout         Code = "timeout"
 	CodeInternal        Code = "internal"
+	// The person's controls (docs/ARCHITECTURE.md, "The person's controls").
+	CodePaused       Code = "paused"        // the person paused agents
+	CodePolicy       Code = "policy"        // the person's policy file refuses it
+	CodeNotConfirmed Code = "not_confirmed" // the person denied, or did not answer in time
 	// CodeDownloadFailed: a download the agent waited for was interrupted;
 	// the message carries Chrome's reason.
 	CodeDownloadFailed Code = "download_failed"
@@ -46,6 +50,8 @@ const (
 	BoundaryRef           Boundary = "ref"
 	BoundaryBrowser       Boundary = "browser"
 	BoundaryHost          Boundary = "host"
+	BoundaryUser          Boundary = "user"   // the person's own switch (pause, confirm)
+	BoundaryPolicy        Boundary = "policy" // the person's policy file
 )
 
 // Error is a refusal or failure that crosses a wire. It is a value: the
@@ -92,6 +98,9 @@ var (
 	ErrNoBrowser       = &Error{Code: CodeNoBrowser}
 	ErrTooLarge        = &Error{Code: CodeTooLarge}
 	ErrBadRequest      = &Error{Code: CodeBadRequest}
+	ErrPaused          = &Error{Code: CodePaused}
+	ErrPolicy          = &Error{Code: CodePolicy}
+	ErrNotConfirmed    = &Error{Code: CodeNotConfirmed}
 )
 
 // AsError turns any error into an *Error: an *Error in the chain is
@@ -118,7 +127,7 @@ func KnownCode(c Code) bool {
 	case CodeStaleRef, CodeUnknownRef, CodeMeaningChanged, CodeNotActionable,
 		CodeInvalidLocator, CodeDocumentChanged, CodeEpochSuperseded, CodeHostLost,
 		CodeNoBrowser, CodeTooLarge, CodeBadRequest, CodeTimeout, CodeInternal,
-		CodeDownloadFailed:
+		CodePaused, CodePolicy, CodeNotConfirmed, CodeDownloadFailed:
 		return true
 	}
 	return false

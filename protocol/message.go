@@ -44,12 +44,17 @@ type HostInfo struct {
 	Protocol         int    `json:"protocol"`
 	HostVersion      string `json:"host_version"`
 	ExtensionVersion string `json:"extension_version"`
+	ExtensionBuild   string `json:"extension_build,omitempty"`
 	ExtensionID      string `json:"extension_id,omitempty"`
 	Profile          string `json:"profile"`
 	PID              int    `json:"pid"`
 	Socket           string `json:"socket,omitempty"`
 	Browser          string `json:"browser,omitempty"`
 	Started          string `json:"started,omitempty"`
+	// Warning says what is wrong with an otherwise working host: an
+	// extension from another build of grip, with the fix. The CLI, grip
+	// mcp, doctor and the popup show it.
+	Warning string `json:"warning,omitempty"`
 }
 
 // Status is the host's own report for `grip doctor` and the popup.
@@ -61,6 +66,9 @@ type Status struct {
 	LedgerError  string        `json:"ledger_error,omitempty"`
 	LastSnapshot *SnapshotInfo `json:"last_snapshot,omitempty"`
 	LastErrors   []string      `json:"last_errors,omitempty"`
+	// Paused and Policy are the person's controls (protocol/user.go).
+	Paused bool        `json:"paused,omitempty"`
+	Policy *PolicyInfo `json:"policy,omitempty"`
 }
 
 // SnapshotInfo are the figures of one snapshot, for the popup and doctor.
@@ -81,6 +89,9 @@ type Tab struct {
 	Title    string `json:"title"`
 	Active   bool   `json:"active,omitempty"`
 	WindowID int    `json:"windowId,omitempty"`
+	// Blocked: the person's policy blocks the tab's site; its URL and
+	// title are left out.
+	Blocked bool `json:"blocked,omitempty"`
 }
 
 // TabsResult answers OpTabs.
@@ -232,6 +243,7 @@ type ActionResult struct {
 type WaitArgs struct {
 	Tab       int    `json:"tab,omitempty"`
 	Text      string `json:"text,omitempty"`
+	TextGone  string `json:"text_gone,omitempty"`
 	Gone      string `json:"gone,omitempty"`
 	URL       string `json:"url,omitempty"`
 	MS        int    `json:"ms,omitempty"`
@@ -267,5 +279,13 @@ type ExtensionHello struct {
 	Protocol         int    `json:"protocol"`
 	Profile          string `json:"profile"`
 	ExtensionVersion string `json:"extension_version"`
-	Browser          string `json:"browser,omitempty"`
+	// Build is the extension build grip stamped into the manifest it
+	// installed; empty for an extension loaded from the source folder.
+	Build   string `json:"build,omitempty"`
+	Browser string `json:"browser,omitempty"`
+	// Paused and SharedTabs are the person's switches as the extension
+	// keeps them, so a new host starts with them before any agent can
+	// reach it.
+	Paused     bool  `json:"paused,omitempty"`
+	SharedTabs []int `json:"shared_tabs,omitempty"`
 }

@@ -7,7 +7,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { fold, cut, quote, deepActive, inputType, TEXT_INPUTS, keyInit, keyEvent, NO_MODS, inputEvent,
+  const { fold, cut, quote, deepActive, inputType, isSecret, TEXT_INPUTS, keyInit, keyEvent, NO_MODS, inputEvent,
     fireChange, done } = K;
 
   /** 'input', 'textarea', 'editable' or '' (not editable).
@@ -95,7 +95,7 @@
     const kind = editKind(el);
     const h = /** @type {HTMLElement} */ (el);
     if (deepActive() !== el) h.focus();
-    const secret = kind === 'input' && inputType(el) === 'password';
+    const secret = isSecret(el);
     if (kind === 'editable') {
       if (replace) selectAllIn(el); else caretToEnd(el);
       if (replace) {
@@ -153,7 +153,7 @@
       reply.detail = want !== null && got !== want ? 'the page changed the value to ' + quote(cut(got, 80))
         : 'value is now ' + quote(cut(got, 80));
     } else if (want !== null && got !== want) {
-      reply.detail = 'the page did not keep the typed password as is';
+      reply.detail = 'the page did not keep the typed secret as is';
     }
     return done(el, id, reply);
   }

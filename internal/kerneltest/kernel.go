@@ -3,8 +3,8 @@
 // extension injects its files into every document's isolated world.
 //
 // The kernel answers one request per call: {op:"snapshot"}, {op:"act"},
-// {op:"probe"}, {op:"frameOffset"}, {op:"frameId"} and {op:"stage"} (a piece
-// of an upload, for the act "upload" that follows); the reply types below
+// {op:"probe"}, {op:"frameOffset"}, {op:"frameIndex"} and {op:"stage"} (a
+// piece of an upload, for the act "upload" that follows); the reply types below
 // describe what it returns.
 package kerneltest
 
@@ -65,8 +65,8 @@ type Reply struct {
 	// frameOffset
 	X float64 `json:"x,omitempty"`
 	Y float64 `json:"y,omitempty"`
-	// frameId
-	FrameID *int `json:"frameId,omitempty"`
+	// frameIndex
+	Index *int `json:"index,omitempty"`
 
 	Error *protocol.Error `json:"error,omitempty"`
 }

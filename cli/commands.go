@@ -177,7 +177,9 @@ func (f *actFlags) args(action string) protocol.ActArgs {
 // the target, then the text, then an optional target ("KEY [TARGET]").
 func actionUsage(spec protocol.Action) string {
 	var parts []string
-	if spec.Target == protocol.TargetRequired {
+	if spec.To {
+		parts = append(parts, "SOURCE", "TARGET")
+	} else if spec.Target == protocol.TargetRequired {
 		parts = append(parts, "TARGET")
 	}
 	if spec.Text != "" {
@@ -254,6 +256,9 @@ func actionArgs(spec protocol.Action, args protocol.ActArgs, pos []string, src t
 	if spec.Target == protocol.TargetRequired {
 		need++
 	}
+	if spec.To {
+		need++
+	}
 	if textOnLine {
 		need++
 	}
@@ -270,6 +275,9 @@ func actionArgs(spec protocol.Action, args protocol.ActArgs, pos []string, src t
 	}
 	if spec.Target == protocol.TargetRequired {
 		args.Target, pos = pos[0], pos[1:]
+	}
+	if spec.To {
+		args.To, pos = pos[0], pos[1:]
 	}
 	if textOnLine {
 		args.Text, pos = pos[0], pos[1:]
@@ -313,7 +321,11 @@ func (a *App) doAct(ctx context.Context, f *flags, args protocol.ActArgs) error 
 	if err != nil {
 		return err
 	}
-	a.printAction(f, frames.Done(args.Action, args.Target), *res)
+	target := args.Target
+	if args.To != "" {
+		target += " " + args.To
+	}
+	a.printAction(f, frames.Done(args.Action, target), *res)
 	return nil
 }
 

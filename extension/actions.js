@@ -133,6 +133,16 @@ export async function act(params) {
     // No element: keyboard and scrolling go to the focused element / page.
     target = { tabId, frameIds: [0] };
   }
+  if (params.toLocalId) {
+    // A second element of the same document (drag's drop target).
+    Object.assign(req, { toId: params.toLocalId });
+  } else if (Array.isArray(params.toChain) && params.toChain.length > 0) {
+    if (await resolveChain(tabId, params.toChain) !== frameId) {
+      throw wireError('the drop target is in another frame than the element dragged', 'bad_request', 'payload',
+        'drag between elements of one frame');
+    }
+    Object.assign(req, { toSelector: params.toChain[params.toChain.length - 1] });
+  }
   if (params.upload) {
     await handToPage(target, params.upload);
     Object.assign(req, { upload: params.upload });

@@ -38,10 +38,11 @@ func ActionText(what string, res protocol.ActionResult) string {
 		b.WriteByte('\n')
 	}
 	c := res.Changes
-	writeLines(&b, "changed:", c.Changed)
+	links := &linkCtx{base: tab.URL}
+	writeLines(&b, "changed:", c.Changed, links)
 	switch {
 	case len(c.Appeared) > 0:
-		writeLines(&b, "added:", c.Appeared)
+		writeLines(&b, "added:", c.Appeared, links)
 	case len(c.Added) > 0: // a reply without lines (closing a tab)
 		b.WriteString("added: " + strings.Join(c.Added, " ") + "\n")
 	}
@@ -74,13 +75,13 @@ func DownloadText(d protocol.Download) string {
 	return fmt.Sprintf("download: %s, %d bytes: %s", state, d.Bytes, where)
 }
 
-func writeLines(b *strings.Builder, head string, els []protocol.Element) {
+func writeLines(b *strings.Builder, head string, els []protocol.Element, links *linkCtx) {
 	if len(els) == 0 {
 		return
 	}
 	b.WriteString(head + "\n")
 	for i := range els {
-		b.Write(appendLine(nil, &els[i]))
+		b.Write(appendLine(nil, &els[i], links))
 		b.WriteByte('\n')
 	}
 }
@@ -92,7 +93,7 @@ func FitChanges(changed, appeared []protocol.Element, budget int) (keptChanged, 
 	fit := func(els []protocol.Element) []protocol.Element {
 		n := 0
 		for n < len(els) && omitted == 0 {
-			cost := costBytes(appendLine(nil, &els[n]))
+			cost := costBytes(appendLine(nil, &els[n], nil))
 			if used+cost > budget {
 				break
 			}

@@ -74,6 +74,10 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 			t.chain = loc.Chain
 		}
 	}
+	drop, err := h.resolveDrop(spec, args, t)
+	if err != nil {
+		return nil, err
+	}
 	tab, unlock, err := h.lockTab(ctx, t.tab)
 	if err != nil {
 		return nil, err
@@ -96,6 +100,9 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 		params.DocumentID, params.FrameID, params.LocalID = t.entry.Key.DocumentID, t.entry.Key.FrameID, t.entry.Key.LocalID
 	} else if len(t.chain) > 0 {
 		params.Chain = t.chain
+	}
+	if err := drop.fill(h, &params); err != nil {
+		return nil, err
 	}
 	if up != nil {
 		if err := h.sendUpload(ctx, up); err != nil {

@@ -163,7 +163,7 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 		if f.Error == "" {
 			fr.Elements = make([]protocol.Element, len(f.Elements))
 			for j, e := range f.Elements {
-				fr.Elements[j] = protocol.Element{Ref: refcache.FormatRef(refs[i]), Role: e.Role, Name: e.Name, Value: e.Value, States: e.States}
+				fr.Elements[j] = protocol.Element{Ref: refcache.FormatRef(refs[i]), Role: e.Role, Name: e.Name, Value: e.Value, States: e.States, Href: e.Href}
 				read = append(read, shown{ref: refs[i], frame: f.FrameID, el: fr.Elements[j]})
 				i++
 			}

@@ -202,7 +202,7 @@ func text(res *sdk.CallToolResult) string {
 // every tool is also named in VerbTools (package cli checks it against the
 // CLI's verbs).
 var toolNames = []string{
-	"browser_check", "browser_click", "browser_downloads", "browser_file_upload", "browser_fill", "browser_hover", "browser_navigate",
+	"browser_check", "browser_click", "browser_downloads", "browser_drag", "browser_file_upload", "browser_fill", "browser_hover", "browser_navigate",
 	"browser_navigate_back", "browser_press_key", "browser_select_option", "browser_snapshot",
 	"browser_tabs", "browser_take_screenshot", "browser_type", "browser_wait_for",
 }
@@ -258,6 +258,7 @@ func TestToolsAreListedWithSchemas(t *testing.T) {
 		"browser_check":           {"checked", "ref"},
 		"browser_press_key":       {"key"},
 		"browser_hover":           {"ref"},
+		"browser_drag":            {"endRef", "startRef"},
 		"browser_navigate":        {"url"},
 		"browser_navigate_back":   nil,
 		"browser_tabs":            {"action"},
@@ -360,6 +361,8 @@ func TestToolsMapToOps(t *testing.T) {
 			[]string{"Pressed Control+A in @e2"}},
 		{"browser_hover", map[string]any{"ref": "e8"},
 			[]call{{protocol.OpAct, protocol.ActArgs{Action: "hover", Target: "@e8"}}}, []string{"Hovered over @e8"}},
+		{"browser_drag", map[string]any{"startRef": "e3", "endRef": "@e7", "endElement": "Done column"},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "drag", Target: "@e3", To: "@e7"}}}, []string{"Dragged @e3 onto @e7 (Done column)"}},
 		{"browser_navigate", map[string]any{"url": "http://y.test/"},
 			[]call{{protocol.OpAct, protocol.ActArgs{Action: "navigate", Text: "http://y.test/"}}},
 			[]string{"Navigated to http://y.test/"}},

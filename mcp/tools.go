@@ -146,6 +146,8 @@ func (s *Server) addTools() {
 		Description: "Press a key (Enter, Tab, Escape, ArrowDown, Control+A…) on the focused element, or in the element named by ref."}, actTweaks, s.pressKey)
 	addTool(s, &sdk.Tool{Name: "browser_hover", Title: "Hover",
 		Description: "Move the mouse over an element." + refHelp}, actTweaks, s.hover)
+	addTool(s, &sdk.Tool{Name: "browser_drag", Title: "Drag and drop",
+		Description: "Drag an element and drop it on another in the same frame: HTML5 drag and drop, or the pointer moves of sortable lists. Both refs are checked before anything moves."}, actTweaks, s.drag)
 	addTool(s, &sdk.Tool{Name: "browser_navigate", Title: "Navigate",
 		Description: "Open a URL in the tab (default: the active tab). Refs of the page left behind become stale."}, actTweaks, s.navigate)
 	addTool(s, &sdk.Tool{Name: "browser_navigate_back", Title: "Go back",

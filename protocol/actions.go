@@ -13,6 +13,7 @@ const (
 	ActUncheck   = "uncheck"
 	ActPress     = "press"
 	ActScroll    = "scroll"
+	ActDrag      = "drag"
 	ActNavigate  = "navigate"
 	ActBack      = "back"
 	ActForward   = "forward"
@@ -48,6 +49,9 @@ type Action struct {
 	// Trusted says the action has a real mouse or keyboard form for
 	// --trusted; the others stay synthetic in trusted mode.
 	Trusted bool
+	// To says the action takes a second element, ActArgs.To, after the
+	// first: drag's drop target.
+	To bool
 	// Ext is the extension request of an action on a whole tab; empty for
 	// actions the kernel runs in the page.
 	Ext string
@@ -67,7 +71,8 @@ var Actions = []Action{
 	{Name: ActCheck, Target: TargetRequired, Trusted: true, Help: "check a checkbox or radio"},
 	{Name: ActUncheck, Target: TargetRequired, Trusted: true, Help: "uncheck a checkbox"},
 	{Name: ActPress, Target: TargetOptional, Text: "KEY", Trusted: true, Help: "Enter, Tab, Escape, ArrowDown, Control+A…"},
-	{Name: ActScroll, Target: TargetOptional, Help: "scroll an element into view, or the page by a screen"},
+	{Name: ActScroll, Target: TargetOptional, Help: "scroll the page by a screen, an element into view, or a list's or grid's content (--up)"},
+	{Name: ActDrag, Target: TargetRequired, To: true, Help: "drag an element onto another (HTML5 drag and drop, or pointer-driven sortables)"},
 	{Name: ActUpload, Target: TargetRequired, Files: true, Help: "put files into a file input, or the button or label in front of one"},
 	{Name: ActNavigate, Text: "URL", Ext: ExtNavigate, Help: "open a URL in the tab"},
 	{Name: ActBack, Ext: ExtBack, Help: "go back in the tab's history"},

@@ -129,6 +129,7 @@ type ExtElement struct {
 	Name   string   `json:"name"`
 	Value  *string  `json:"value,omitempty"`
 	States []string `json:"states,omitempty"`
+	Href   string   `json:"href,omitempty"`
 }
 
 // FrameStats are the kernel's own figures for one frame's walk.
@@ -152,6 +153,10 @@ type ActParams struct {
 	FrameID    int      `json:"frameId,omitempty"`
 	LocalID    int      `json:"localId,omitempty"`
 	Chain      []string `json:"chain,omitempty"`
+	// To names a second element (drag's drop target) in the same document
+	// as the first: ToLocalID for a ref, ToChain for a CSS chain.
+	ToLocalID int      `json:"toLocalId,omitempty"`
+	ToChain   []string `json:"toChain,omitempty"`
 	// Upload names the files an upload puts into the element, sent before
 	// in upload_chunk requests.
 	Upload *Upload `json:"upload,omitempty"`

@@ -132,6 +132,8 @@ type Element struct {
 	Name   string   `json:"name"`
 	Value  *string  `json:"value,omitempty"`
 	States []string `json:"states,omitempty"`
+	// Href is a link's destination, absolute as the browser resolved it.
+	Href string `json:"href,omitempty"`
 }
 
 // Frame is one answered frame of a snapshot.
@@ -193,8 +195,11 @@ type FrameTiming struct {
 type ActArgs struct {
 	Action string `json:"action"`
 	Target string `json:"target,omitempty"`
-	Tab    int    `json:"tab,omitempty"`
-	Text   string `json:"text,omitempty"`
+	// To is the second element of an action that takes two (drag: where
+	// to drop), a locator like Target, in the same document.
+	To   string `json:"to,omitempty"`
+	Tab  int    `json:"tab,omitempty"`
+	Text string `json:"text,omitempty"`
 	// Files are the paths of an upload, absolute: the host reads them.
 	Files    []string `json:"files,omitempty"`
 	Epoch    uint64   `json:"epoch,omitempty"`

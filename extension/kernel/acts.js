@@ -24,28 +24,80 @@
     if (!hasArea(rects)) return fail('not_actionable', 'actionability', 'element has no size');
     const vw = window.innerWidth, vh = window.innerHeight;
     const b = el.getBoundingClientRect();
+    let scrolled = false;
     if (b.top < 0 || b.left < 0 || b.bottom > vh || b.right > vw) {
       el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
       rects = el.getClientRects();
+      scrolled = true;
     }
-    /** @type {{x: number, y: number}|null} */
-    let point = null;
-    for (let i = 0; i < rects.length && !point; i++) {
-      const r = rects[i];
-      const left = Math.max(r.left, 0), right = Math.min(r.right, vw);
-      const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, vh);
-      if (right - left >= 1 && bottom - top >= 1) {
-        point = { x: round2((left + right) / 2), y: round2((top + bottom) / 2) };
-      }
-    }
+    let point = pointIn(rects, vw, vh);
     if (!point) return fail('not_actionable', 'actionability', 'element is outside the viewport and could not be scrolled into view');
-    const hit = hitAt(point.x, point.y);
+    let hit = hitAt(point.x, point.y);
+    if (!scrolled && (!hit || !hits(el, hit))) {
+      // Inside the viewport but maybe clipped by a scrolling container (an
+      // option below the fold of a dropdown's list): scroll every container
+      // that holds it, then look again.
+      el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+      point = pointIn(el.getClientRects(), vw, vh);
+      if (!point) return fail('not_actionable', 'actionability', 'element is outside the viewport and could not be scrolled into view');
+      hit = hitAt(point.x, point.y);
+    }
     if (!hit) return fail('not_actionable', 'point', 'nothing is at the action point (' + point.x + ', ' + point.y + ')');
-    if (!containsFlat(el, hit) && !labelOf(el, hit)) {
+    if (!hits(el, hit)) {
+      // Covered at its centre but maybe not everywhere (a transparent
+      // select wider than its label, under the next one): a person clicks
+      // the part they see.
+      const other = uncovered(el, vw, vh);
+      if (other) return { point: other };
       return fail('not_actionable', 'point', 'occluded by ' + brief(occluder(hit)),
         'close or dismiss the covering element first, or scroll');
     }
     return { point };
+  }
+
+  // Where else in an element's box a press may land, as fractions of it.
+  const SPOTS = [[0.2, 0.5], [0.8, 0.5], [0.5, 0.2], [0.5, 0.8], [0.2, 0.2], [0.8, 0.2], [0.2, 0.8], [0.8, 0.8]];
+
+  /** A point of el's first visible box, other than its centre, where the
+   * hit test reaches el; null when it is covered at every one.
+   * @param {Element} el @param {number} vw @param {number} vh
+   * @returns {{x: number, y: number}|null} */
+  function uncovered(el, vw, vh) {
+    const rects = el.getClientRects();
+    for (let i = 0; i < rects.length; i++) {
+      const r = rects[i];
+      const left = Math.max(r.left, 0), right = Math.min(r.right, vw);
+      const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, vh);
+      if (right - left < 1 || bottom - top < 1) continue;
+      for (const [fx, fy] of SPOTS) {
+        const p = { x: round2(left + (right - left) * fx), y: round2(top + (bottom - top) * fy) };
+        const h = hitAt(p.x, p.y);
+        if (h && hits(el, h)) return p;
+      }
+      return null;
+    }
+    return null;
+  }
+
+  /** Whether a hit at el's action point reaches el (it, inside it, or its label).
+   * @param {Element} el @param {Element} hit */
+  function hits(el, hit) {
+    return containsFlat(el, hit) || labelOf(el, hit);
+  }
+
+  /** The centre of the first of rects with an area inside the viewport.
+   * @param {DOMRectList} rects @param {number} vw @param {number} vh
+   * @returns {{x: number, y: number}|null} */
+  function pointIn(rects, vw, vh) {
+    for (let i = 0; i < rects.length; i++) {
+      const r = rects[i];
+      const left = Math.max(r.left, 0), right = Math.min(r.right, vw);
+      const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, vh);
+      if (right - left >= 1 && bottom - top >= 1) {
+        return { x: round2((left + right) / 2), y: round2((top + bottom) / 2) };
+      }
+    }
+    return null;
   }
 
   /** @param {DOMRectList} rects */

@@ -10,7 +10,7 @@ type Signature = {
   tag: string; type: string; role: string; name: string; href: string; action: string; checked: string; selected: string;
 };
 type RefCache = { byNode: WeakMap<Element, number>; byId: Map<number, Element>; next: number; sig: Map<number, Signature> };
-type Reported = { id: number; role: string; name: string; value?: string; states?: string[] };
+type Reported = { id: number; role: string; name: string; value?: string; states?: string[]; href?: string };
 type Point = { x: number; y: number };
 type KeyInit = { key: string; code: string; keyCode: number };
 type Modifiers = { ctrl: boolean; shift: boolean; alt: boolean; meta: boolean };
@@ -79,6 +79,19 @@ interface GripKernel {
   nameOf(el: Element, role: string): string;
   hasOwnText(el: Element): boolean;
 
+  // widgets.js
+  comboValue(el: Element): string;
+  clickableName(el: Element): string;
+  hrefOf(el: Element): string;
+  cursorOf(el: Element): string;
+  clickStart(el: Element, cursor: string, parentCursor: string): boolean;
+  isClickable(el: Element): boolean;
+  isWidget(el: Element, role: string): boolean;
+  scrollerOf(el: Element): Element | null;
+  scrollMarks(sc: Element): string[];
+  widgetStates(el: Element, role: string): string[];
+  isControlRole(role: string): boolean;
+
   // states.js
   FORM_TAGS: Set<string>;
   isSecret(el: Element): boolean;
@@ -135,6 +148,9 @@ interface GripKernel {
   selectIn(el: Element, id: number, want: string): any;
   checkable(el: Element): boolean;
   setChecked(el: Element, id: number, want: boolean, pt: Point): any;
+
+  // drag.js
+  doDrag(src: Element, srcId: number, dst: Element, dstId: number): any;
 
   // scroll.js
   scrollPage(fy: number, fx: number): void;

@@ -31,7 +31,8 @@ var commands = map[string]command{
 
 func init() {
 	for _, spec := range protocol.Actions {
-		if spec.InPage() || !strings.HasPrefix(spec.Name, "tab_") {
+		// tabs and dialog have their own commands (tabs new, dialog accept).
+		if spec.InPage() || !strings.HasPrefix(spec.Name, "tab_") && spec.Ext != protocol.ExtDialog {
 			commands[spec.Name] = actionCommand(spec)
 		}
 	}
@@ -68,7 +69,7 @@ func cmdTabs(ctx context.Context, a *App, args []string) (bool, error) {
 			fmt.Fprintf(a.Stdout, "%s %d\t(blocked by the policy)\n", mark, t.ID)
 			continue
 		}
-		fmt.Fprintf(a.Stdout, "%s %d\t%s\t%s\n", mark, t.ID, t.Title, t.URL)
+		fmt.Fprintf(a.Stdout, "%s %d\t%s\t%s%s\n", mark, t.ID, t.Title, t.URL, tabNotes(t))
 	}
 	return false, nil
 }

@@ -134,6 +134,7 @@ var kernelFiles = []string{
 	"kernel/probe.js",
 	"kernel/frames.js",
 	"kernel/acts.js",
+	"kernel/guard.js",
 	"kernel/events.js",
 	"kernel/pointer.js",
 	"kernel/editing.js",

@@ -32,6 +32,7 @@ export const KERNEL_FILES = [
   'kernel/probe.js',
   'kernel/frames.js',
   'kernel/acts.js',
+  'kernel/guard.js',
   'kernel/events.js',
   'kernel/pointer.js',
   'kernel/editing.js',

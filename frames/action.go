@@ -8,10 +8,11 @@ import (
 )
 
 // ActionText renders an action's reply as the agent reads it, the same in
-// the CLI and over MCP: what was done (and the page's own detail), the tab
-// as a snapshot's header names it, the lines of the elements whose state
-// changed and of those that appeared, in the snapshot's own format, the
-// refs gone, then the snapshot when one was asked for:
+// the CLI and over MCP: what was done (and the page's own detail), the
+// dialog the page now shows, the tab as a snapshot's header names it, the
+// tabs opened and closed (EffectLines), the lines of the elements whose
+// state changed and of those that appeared, in the snapshot's own format,
+// the refs gone, then the snapshot when one was asked for:
 //
 //	ok: click @e3
 //	Tab 412 · Checkout — Shop · https://shop.example/checkout
@@ -29,6 +30,9 @@ func ActionText(what string, res protocol.ActionResult) string {
 		b.WriteString(" (" + res.Detail + ")")
 	}
 	b.WriteByte('\n')
+	if res.Dialog != nil {
+		b.WriteString(DialogLine(res.Dialog) + "\n")
+	}
 	tab := res.Tab
 	if res.Changes.URL != "" {
 		tab.URL, tab.Title = res.Changes.URL, res.Changes.Title
@@ -36,6 +40,9 @@ func ActionText(what string, res protocol.ActionResult) string {
 	if tab.ID != 0 || tab.URL != "" {
 		b.Write(appendTabHeader(nil, tab))
 		b.WriteByte('\n')
+	}
+	for _, line := range EffectLines(res.Opened, res.Closed, res.Blocked, res.Loading) {
+		b.WriteString(line + "\n")
 	}
 	c := res.Changes
 	links := &linkCtx{base: tab.URL}

@@ -63,6 +63,12 @@ func (h *Host) dispatch(ctx context.Context, req protocol.Request) (any, error) 
 			return nil, err
 		}
 		return h.screenshot(ctx, args)
+	case protocol.OpDialog:
+		var args protocol.DialogArgs
+		if err := decodeArgs(req.Args, &args); err != nil {
+			return nil, err
+		}
+		return h.showDialog(ctx, args)
 	}
 	return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 		"see grip --help for the operations", "unknown operation %q", req.Op)
@@ -124,6 +130,10 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 	if err := json.Unmarshal(body, &raw); err != nil {
 		return raw, nil, viewDiff{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "",
 			"the extension's snapshot reply does not decode: %v", err)
+	}
+	if raw.Dialog != nil {
+		// Nothing was read: the refs stay as they were.
+		return raw, nil, viewDiff{}, &dialogOpen{tab: raw.Tab, dialog: raw.Dialog}
 	}
 	h.filterRead(ctx, tab, &raw) // the person's policy: host/guard.go
 	decode := lap()
@@ -240,6 +250,9 @@ func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*proto
 	}
 	raw, results, _, err := h.readTab(ctx, tab, mode, false, timings)
 	if err != nil {
+		if d := openDialog(err); d != nil {
+			return h.dialogSnapshot(tab, d), nil
+		}
 		return nil, err
 	}
 	lap := stopwatch(timings != nil)
@@ -247,6 +260,7 @@ func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*proto
 	if err != nil {
 		return nil, err
 	}
+	h.snapshotEffects(ctx, tab, snap)
 	if timings != nil {
 		timings.Render = lap()
 		snap.Timings = timings
@@ -321,6 +335,9 @@ func (h *Host) onEvent(ctx context.Context, params json.RawMessage) {
 		h.refs.InvalidateTab(ev.TabID)
 		h.tabs.forget(ev.TabID)
 		h.user.share(ev.TabID, false)
+		h.openers.tabRemoved(ev.TabID)
+	case protocol.EventTabOpened:
+		h.openers.tabOpened(ev.TabID, ev.Opener, ev.URL)
 	case protocol.EventNavigated:
 		if ev.FrameID == 0 {
 			h.tabs.observe(ev.TabID, ev.DocumentID)

@@ -202,7 +202,7 @@ func text(res *sdk.CallToolResult) string {
 // every tool is also named in VerbTools (package cli checks it against the
 // CLI's verbs).
 var toolNames = []string{
-	"browser_check", "browser_click", "browser_downloads", "browser_drag", "browser_file_upload", "browser_fill", "browser_hover", "browser_navigate",
+	"browser_check", "browser_click", "browser_downloads", "browser_drag", "browser_file_upload", "browser_fill", "browser_handle_dialog", "browser_hover", "browser_navigate",
 	"browser_navigate_back", "browser_press_key", "browser_select_option", "browser_snapshot",
 	"browser_tabs", "browser_take_screenshot", "browser_type", "browser_wait_for",
 }
@@ -264,6 +264,7 @@ func TestToolsAreListedWithSchemas(t *testing.T) {
 		"browser_tabs":            {"action"},
 		"browser_wait_for":        nil,
 		"browser_take_screenshot": nil,
+		"browser_handle_dialog":   {"accept"},
 		"browser_file_upload":     {"paths", "ref"},
 		"browser_downloads":       nil,
 	}
@@ -389,6 +390,10 @@ func TestToolsMapToOps(t *testing.T) {
 			[]call{{protocol.OpWait, protocol.WaitArgs{Gone: "@e5", TimeoutMS: 10000}}}, []string{`"e5" is gone`}},
 		{"browser_take_screenshot", nil,
 			[]call{{protocol.OpScreenshot, protocol.ScreenshotArgs{}}}, []string{"Screenshot of tab 7"}},
+		{"browser_handle_dialog", map[string]any{"accept": true, "promptText": "Alice"},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "dialog_accept", Text: "Alice"}}}, []string{"Accepted the dialog", "Tab 7"}},
+		{"browser_handle_dialog", map[string]any{"accept": false, "tab": 9},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "dialog_dismiss", Tab: 9}}}, []string{"Dismissed the dialog"}},
 		{"browser_file_upload", map[string]any{"ref": "e2", "paths": []string{"/tmp/a.txt", "b.txt"}, "element": "Attach"},
 			[]call{{protocol.OpAct, protocol.ActArgs{Action: "upload", Target: "@e2", Files: []string{"/tmp/a.txt", filepath.Join(cwd, "b.txt")}}}},
 			[]string{"Uploaded a.txt, b.txt into @e2 (Attach)"}},

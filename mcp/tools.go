@@ -170,6 +170,7 @@ func (s *Server) addTools() {
 		Description: "Take a PNG screenshot of the visible part of the tab. Use browser_snapshot to find refs to act on; a screenshot is for seeing the page."},
 		func(p map[string]*jsonschema.Schema) { p["tab"].Minimum = ptr(1.0) }, s.screenshot)
 	s.addMoreTools()
+	s.addDialogTools()
 	addFileTools(s)
 }
 
@@ -430,7 +431,7 @@ func tabsText(list []protocol.Tab) string {
 			fmt.Fprintf(&b, "- %d: tab %d%s · blocked by the person's policy\n", i, t.ID, mark)
 			continue
 		}
-		fmt.Fprintf(&b, "- %d: tab %d%s · %s · %s\n", i, t.ID, mark, t.Title, t.URL)
+		fmt.Fprintf(&b, "- %d: tab %d%s · %s · %s%s\n", i, t.ID, mark, t.Title, t.URL, tabNotes(t))
 	}
 	return b.String()
 }

@@ -21,7 +21,10 @@ const (
 	ActTabNew    = "tab_new"
 	ActTabClose  = "tab_close"
 	ActTabSelect = "tab_select"
-	ActUpload    = "upload"
+	// The answers to a tab's JavaScript dialog: `grip dialog accept|dismiss`.
+	ActDialogAccept  = "dialog_accept"
+	ActDialogDismiss = "dialog_dismiss"
+	ActUpload        = "upload"
 )
 
 // TargetNeed says whether an action names an element.
@@ -81,6 +84,8 @@ var Actions = []Action{
 	{Name: ActTabNew, Text: "URL", Ext: ExtTabNew, Help: "open a tab"},
 	{Name: ActTabClose, Ext: ExtTabClose, Help: "close a tab"},
 	{Name: ActTabSelect, Ext: ExtTabSelect, Help: "make a tab the active one"},
+	{Name: ActDialogAccept, Text: "TEXT", Ext: ExtDialog, Help: "accept the tab's dialog (TEXT answers a prompt)"},
+	{Name: ActDialogDismiss, Ext: ExtDialog, Help: "dismiss the tab's dialog"},
 }
 
 // LookupAction returns the action called name.

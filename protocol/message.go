@@ -29,6 +29,7 @@ const (
 	OpAct        = "act"
 	OpWait       = "wait"
 	OpScreenshot = "screenshot"
+	OpDialog     = "dialog" // DialogArgs → DialogResult
 	OpDownloads  = "downloads"
 )
 
@@ -92,6 +93,10 @@ type Tab struct {
 	// Blocked: the person's policy blocks the tab's site; its URL and
 	// title are left out.
 	Blocked bool `json:"blocked,omitempty"`
+	// Opener is the tab whose page opened this one (a link, a popup).
+	Opener int `json:"opener,omitempty"`
+	// Dialog is the JavaScript dialog the tab shows, if grip saw it open.
+	Dialog *Dialog `json:"dialog,omitempty"`
 }
 
 // TabsResult answers OpTabs.
@@ -164,6 +169,11 @@ type Snapshot struct {
 	Text          string         `json:"text"`
 	// Timings, when SnapshotArgs.Timings asked for them.
 	Timings *SnapshotTimings `json:"timings,omitempty"`
+	// Dialog, when the tab shows one (then nothing else could be read);
+	// Opened and Closed as in ActionResult.
+	Dialog *Dialog     `json:"dialog,omitempty"`
+	Opened []OpenedTab `json:"opened,omitempty"`
+	Closed []int       `json:"closed,omitempty"`
 }
 
 // SnapshotTimings say where a snapshot's time went, in milliseconds: the
@@ -232,13 +242,23 @@ type Changes struct {
 // lines when none is given: a menu's or a picker's worth.
 const DefaultChangesBudget = 300
 
-// ActionResult answers OpAct and OpWait.
+// ActionResult answers OpAct and OpWait. Dialog is the JavaScript dialog
+// the tab shows after the action; Opened the tabs and popups it opened;
+// Closed the tabs this one opened that have closed since its last reply
+// (this tab itself when the action closed it); Blocked the windows the
+// page asked for that the browser did not open; Loading the URL of a
+// navigation the action started that had not finished when the reply came.
 type ActionResult struct {
-	OK       bool      `json:"ok"`
-	Tab      TabRef    `json:"tab"`
-	Changes  Changes   `json:"changes"`
-	Detail   string    `json:"detail,omitempty"`
-	Snapshot *Snapshot `json:"snapshot,omitempty"`
+	OK       bool        `json:"ok"`
+	Tab      TabRef      `json:"tab"`
+	Changes  Changes     `json:"changes"`
+	Detail   string      `json:"detail,omitempty"`
+	Snapshot *Snapshot   `json:"snapshot,omitempty"`
+	Dialog   *Dialog     `json:"dialog,omitempty"`
+	Opened   []OpenedTab `json:"opened,omitempty"`
+	Closed   []int       `json:"closed,omitempty"`
+	Blocked  []string    `json:"blocked,omitempty"`
+	Loading  string      `json:"loading,omitempty"`
 	// Download is a download the action started, or the one a wait for
 	// a download returns.
 	Download *Download `json:"download,omitempty"`

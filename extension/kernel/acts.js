@@ -181,5 +181,5 @@
     }
   }
 
-  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ actionable, done }));
+  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ actionable, done, labelOf, occluder }));
 })();

@@ -113,12 +113,21 @@ interface GripKernel {
   watch(r: { text?: string; gone?: boolean; id?: number; ms?: number }): Promise<{ met: boolean }>;
 
   // frames.js
-  frameOffset(r: { index?: number }): Point | Failure;
   frameIndexOf(r: { selector?: string }): { index: number } | Failure;
 
   // acts.js
   actionable(el: Element, needEnabled: boolean): { point: Point } | Failure;
   done(el: Element, id: number, reply: any): any;
+  labelOf(el: Element, hit: Element): boolean;
+  occluder(hit: Element): Element;
+
+  // guard.js
+  /** The mark the worker last set in this document (setMark), to find
+   * this document's isolated world through the debugger. */
+  mark: string;
+  setMark(r: { mark?: string }): { ok: boolean };
+  hitReason(el: Element, hit: Element): string;
+  focusReason(el: Element): string;
 
   // events.js
   mouse(type: string, pt: Point, detail: number, buttons: number): MouseEvent;

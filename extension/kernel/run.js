@@ -4,16 +4,16 @@
 // Promise of one). Requests: {op:'snapshot', mode, keepSignatures, asJSON},
 // {op:'act', id|selector, action, …}, {op:'probe', text?, id?},
 // {op:'watch', text?, gone?, id?, ms} (a Promise),
-// {op:'frameOffset', index}, {op:'frameIndex', selector},
+// {op:'frameIndex', selector}, {op:'mark', mark},
 // {op:'stage', upload, file, data}.
 (() => {
   'use strict';
 
   const K = globalThis.__gripKernel__;
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
-    isDisabled, describe, brief, snapshot, probe, watch, frameOffset, frameIndexOf, actionable, done, hoverAt, clickAt,
+    isDisabled, describe, brief, snapshot, probe, watch, frameIndexOf, actionable, done, hoverAt, clickAt,
     mouse, editKind, selectAllIn, caretToEnd, typeInto, selectIn, checkable, setChecked, doScroll, doPress, doDrag,
-    stageUpload, uploadInto } = K;
+    setMark, stageUpload, uploadInto } = K;
 
   // The actions the page carries out: protocol/actions.go lists the same
   // ones as in-page actions (a test compares the two lists).
@@ -198,12 +198,12 @@
         }
         case 'act':
           return act(req);
+        case 'mark':
+          return setMark(req);
         case 'probe':
           return probe(req);
         case 'watch':
           return watch(req);
-        case 'frameOffset':
-          return frameOffset(req);
         case 'frameIndex':
           return frameIndexOf(req);
         case 'stage':

@@ -3,9 +3,9 @@
 // extension injects its files into every document's isolated world.
 //
 // The kernel answers one request per call: {op:"snapshot"}, {op:"act"},
-// {op:"probe"}, {op:"frameOffset"}, {op:"frameIndex"} and {op:"stage"} (a
-// piece of an upload, for the act "upload" that follows); the reply types below
-// describe what it returns.
+// {op:"probe"}, {op:"watch"}, {op:"frameIndex"}, {op:"mark"} and {op:"stage"}
+// (a piece of an upload, for the act "upload" that follows); the reply
+// types below describe what it returns.
 package kerneltest
 
 import (
@@ -62,9 +62,6 @@ type Reply struct {
 	// probe
 	TextFound bool `json:"textFound,omitempty"`
 	Present   bool `json:"present,omitempty"`
-	// frameOffset
-	X float64 `json:"x,omitempty"`
-	Y float64 `json:"y,omitempty"`
 	// frameIndex
 	Index *int `json:"index,omitempty"`
 

@@ -18,11 +18,10 @@ import (
 
 // mcpTools are the tools `grip mcp` must list.
 var mcpTools = []string{
-	"browser_check", "browser_click", "browser_downloads", "browser_drag", "browser_file_upload", "browser_fill",
-	"browser_focus", "browser_hover", "browser_log", "browser_navigate", "browser_navigate_back",
-	"browser_navigate_forward", "browser_pause", "browser_policy", "browser_press_key", "browser_reload",
-	"browser_resume", "browser_scroll", "browser_select_option", "browser_snapshot", "browser_status",
+	"browser_check", "browser_click", "browser_drag", "browser_fill", "browser_hover", "browser_navigate",
+	"browser_navigate_back", "browser_press_key", "browser_select_option", "browser_snapshot",
 	"browser_tabs", "browser_take_screenshot", "browser_type", "browser_wait_for",
+	"browser_file_upload", "browser_downloads",
 }
 
 // mcpClient is a `grip mcp` subprocess with an SDK client session on it.

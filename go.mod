@@ -11,6 +11,7 @@ require (
 	github.com/google/renameio/v2 v2.0.2
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/vmihailenco/msgpack/v5 v5.4.1
+	golang.org/x/sync v0.20.0
 	golang.org/x/sys v0.50.0
 )
 
@@ -21,6 +22,5 @@ require (
 	github.com/vmihailenco/tagparser/v2 v2.0.0 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
-	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )

@@ -202,6 +202,8 @@ Acting (a target is a ref @eN, a CSS selector, or a frame chain "iframe >>> sel"
 	}
 	b.WriteString(`  grip dialog [accept [--text T] | dismiss]   show or answer the tab's alert, confirm, prompt, beforeunload
   grip wait (--text T | --text-gone T | --gone @eN | --url U | --ms N) [--timeout D]
+  grip wait --download [--timeout D]         wait for the next download to finish; prints its path
+  grip downloads [--limit N] [--tab ID]      the browser's downloads, newest first
   grip screenshot [-o FILE]
   Action flags: --tab ID, --epoch N, --trusted, --snapshot; scroll also --up
 Setting up:

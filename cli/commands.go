@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -185,6 +186,9 @@ func actionUsage(spec protocol.Action) string {
 	if spec.Text != "" {
 		parts = append(parts, spec.Text)
 	}
+	if spec.Files {
+		parts = append(parts, "FILE...")
+	}
 	if spec.Target == protocol.TargetOptional {
 		parts = append(parts, "[TARGET]")
 	}
@@ -263,6 +267,10 @@ func actionArgs(spec protocol.Action, args protocol.ActArgs, pos []string, src t
 	if spec.Target == protocol.TargetOptional {
 		most++
 	}
+	if spec.Files {
+		need++
+		most = need + protocol.MaxUploadFiles - 1
+	}
 	if len(pos) < need || len(pos) > most {
 		return args, usagef("usage: grip %s %s", spec.Name, actionUsage(spec))
 	}
@@ -274,6 +282,13 @@ func actionArgs(spec protocol.Action, args protocol.ActArgs, pos []string, src t
 	}
 	if textOnLine {
 		args.Text, pos = pos[0], pos[1:]
+	}
+	if spec.Files {
+		files, err := absPaths(pos)
+		if err != nil {
+			return args, err
+		}
+		args.Files, pos = files, nil
 	}
 	if len(pos) == 1 {
 		args.Target = pos[0]
@@ -325,6 +340,20 @@ func (a *App) printAction(f *flags, what string, res protocol.ActionResult) {
 	fmt.Fprint(a.Stdout, frames.ActionText(what, res))
 }
 
+// absPaths makes the FILE arguments absolute: the host that reads them
+// runs in another folder.
+func absPaths(paths []string) ([]string, error) {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, usagef("%s: %v", p, err)
+		}
+		out[i] = abs
+	}
+	return out, nil
+}
+
 func cmdWait(ctx context.Context, a *App, argv []string) (bool, error) {
 	f := newFlags(a, "wait")
 	text := f.String("text", "", "wait until this text is on the page")
@@ -332,6 +361,7 @@ func cmdWait(ctx context.Context, a *App, argv []string) (bool, error) {
 	gone := f.String("gone", "", "wait until this ref's element is gone")
 	url := f.String("url", "", "wait until the tab's URL is or contains this")
 	ms := f.Int("ms", 0, "just wait this many milliseconds")
+	download := f.Bool("download", false, "wait for the next download to finish and print its path")
 	timeout := f.Duration("timeout", 10*time.Second, "give up after this long")
 	tab := f.Int("tab", 0, "tab id (default: the active tab)")
 	pos, err := f.parse(argv)
@@ -342,22 +372,26 @@ func cmdWait(ctx context.Context, a *App, argv []string) (bool, error) {
 		return *f.json, usagef("wait takes flags only, got %q", pos[0])
 	}
 	n := 0
-	for _, set := range []bool{*text != "", *textGone != "", *gone != "", *url != "", *ms > 0} {
+	for _, set := range []bool{*text != "", *textGone != "", *gone != "", *url != "", *ms > 0, *download} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		return *f.json, usagef("give exactly one of --text, --text-gone, --gone, --url, --ms")
+		return *f.json, usagef("give exactly one of --text, --text-gone, --gone, --url, --ms, --download")
 	}
 	ops, done, err := a.ops(ctx, f)
 	if err != nil {
 		return *f.json, err
 	}
 	defer done()
-	res, err := ops.Wait(ctx, protocol.WaitArgs{Tab: *tab, Text: *text, TextGone: *textGone, Gone: *gone, URL: *url, MS: *ms, TimeoutMS: int(timeout.Milliseconds())})
+	res, err := ops.Wait(ctx, protocol.WaitArgs{Tab: *tab, Text: *text, TextGone: *textGone, Gone: *gone, URL: *url, MS: *ms, Download: *download, TimeoutMS: int(timeout.Milliseconds())})
 	if err != nil {
 		return *f.json, err
+	}
+	if *download && !*f.json && res.Download != nil {
+		fmt.Fprintln(a.Stdout, res.Download.Path) // the path alone, for f=$(grip wait --download)
+		return false, nil
 	}
 	a.printAction(f, frames.Done("wait", ""), *res)
 	return *f.json, nil

@@ -48,6 +48,7 @@ func TestTextFromStdinOrFile(t *testing.T) {
 		{"press without target", "press", []string{"Tab"}, textSource{}, "", "Tab", ""},
 		{"too many", "click", []string{"@e1", "@e2"}, textSource{}, "", "", "usage: grip click TARGET"},
 		{"navigate", "navigate", []string{"http://x/"}, textSource{}, "", "http://x/", ""},
+		{"upload without files", "upload", []string{"@e3"}, textSource{}, "", "", "usage: grip upload TARGET FILE..."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -120,6 +121,25 @@ func TestScreenshotFileIsPrivateAndNew(t *testing.T) {
 	// An existing file: refused, kept.
 	if _, err := writeScreenshot(victim, 7, now, png); !errors.Is(err, protocol.ErrBadRequest) {
 		t.Errorf("over an existing file: %v, want bad_request", err)
+	}
+}
+
+// TestUploadPathsAreAbsolute: the host reads the files in another folder,
+// so the CLI sends absolute paths, in order.
+func TestUploadPathsAreAbsolute(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	spec := mustAction(t, protocol.ActUpload)
+	got, err := actionArgs(spec, protocol.ActArgs{Action: spec.Name}, []string{"@e3", "a.txt", "/abs/b.pdf", "../c.png"}, textSource{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{filepath.Join(dir, "a.txt"), "/abs/b.pdf", filepath.Join(filepath.Dir(dir), "c.png")}
+	if got.Target != "@e3" || strings.Join(got.Files, "|") != strings.Join(want, "|") || got.Text != "" {
+		t.Errorf("target %q files %q text %q, want @e3 %q", got.Target, got.Files, got.Text, want)
+	}
+	if u := usage(); !strings.Contains(u, "grip upload TARGET FILE...") || !strings.Contains(u, "grip wait --download") || !strings.Contains(u, "grip downloads") {
+		t.Errorf("usage does not list upload, wait --download and downloads:\n%s", u)
 	}
 }
 

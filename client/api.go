@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"time"
 
 	"github.com/grip-dev/grip/protocol"
 )
@@ -63,8 +64,26 @@ func (s Ops) Fill(ctx context.Context, target, text string) (*protocol.ActionRes
 	return s.Act(ctx, protocol.ActArgs{Action: protocol.ActFill, Target: target, Text: text})
 }
 
+// Upload puts the files at paths (absolute: the host reads them) into the
+// file input target names, or the one behind the button or label it names.
+func (s Ops) Upload(ctx context.Context, target string, paths ...string) (*protocol.ActionResult, error) {
+	return s.Act(ctx, protocol.ActArgs{Action: protocol.ActUpload, Target: target, Files: paths})
+}
+
+// Downloads lists the browser's downloads, newest first.
+func (s Ops) Downloads(ctx context.Context, args protocol.DownloadsArgs) (*protocol.DownloadsResult, error) {
+	return call[protocol.DownloadsResult](ctx, s, protocol.OpDownloads, args)
+}
+
+// WaitDownload waits up to timeout (0: ten seconds) for the next download
+// to finish; the reply's Download says where it is. An interrupted one is
+// a protocol.CodeDownloadFailed refusal with Chrome's reason.
+func (s Ops) WaitDownload(ctx context.Context, tab int, timeout time.Duration) (*protocol.ActionResult, error) {
+	return s.Wait(ctx, protocol.WaitArgs{Tab: tab, Download: true, TimeoutMS: int(timeout.Milliseconds())})
+}
+
 // Wait waits for exactly one condition of args (text, text gone, an
-// element gone, a URL, or a pause); a condition not met in time is a
+// element gone, a URL, a download, or a pause); a condition not met in time is a
 // protocol.CodeTimeout refusal.
 func (s Ops) Wait(ctx context.Context, args protocol.WaitArgs) (*protocol.ActionResult, error) {
 	return call[protocol.ActionResult](ctx, s, protocol.OpWait, args)

@@ -21,6 +21,7 @@ var mcpTools = []string{
 	"browser_check", "browser_click", "browser_drag", "browser_fill", "browser_hover", "browser_navigate",
 	"browser_navigate_back", "browser_press_key", "browser_select_option", "browser_snapshot",
 	"browser_tabs", "browser_take_screenshot", "browser_type", "browser_wait_for",
+	"browser_file_upload", "browser_downloads",
 }
 
 // mcpClient is a `grip mcp` subprocess with an SDK client session on it.

@@ -8,6 +8,7 @@ import { hold, settled, sendHostCommands } from './debugger.js';
 import { activate, worldOf, pointOf, hitReason, focusReason } from './cdp-frames.js';
 import { refuseIfDialog } from './dialogs.js';
 import { withEffects, afterOneTask } from './effects.js';
+import { handToPage } from './uploads.js';
 
 /**
  * The document a frame holds now, to pin the next step to it.
@@ -165,6 +166,12 @@ export async function act(params) {
       op: 'act', action, text: params.text, value: params.text, key: params.key,
       modifiers: params.modifiers || [], trusted, ...place.req, ...await dropTargetOf(params, place),
     };
+    if (params.upload) {
+      // The files' bytes go to the page before the act that puts them in
+      // (uploads.js).
+      await handToPage(place.target, params.upload);
+      Object.assign(req, { upload: params.upload });
+    }
     if (trusted) {
       // Attached first: a headed browser's debugging bar has resized the
       // page before anything is measured.

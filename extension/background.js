@@ -8,6 +8,7 @@ import { onNotificationButton, onNotificationClosed, forgetTab } from './user.js
 import { restoreUserState } from './user-state.js';
 import { noteOpener, forgetOpenerOf } from './openers.js';
 import { handleHostRequest } from './router.js';
+import { downloadCreated, downloadChanged, navigationStarted } from './downloads.js';
 
 const KEEPALIVE_ALARM = 'grip-keepalive';
 
@@ -45,6 +46,11 @@ chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => {
 // The person's Allow and Deny on a question an agent's action raised.
 chrome.notifications.onButtonClicked.addListener(onNotificationButton);
 chrome.notifications.onClosed.addListener(onNotificationClosed);
+
+// Downloads: which tab started each, and the waits for one to finish.
+chrome.downloads.onCreated.addListener(downloadCreated);
+chrome.downloads.onChanged.addListener(downloadChanged);
+chrome.webNavigation.onBeforeNavigate.addListener(navigationStarted);
 
 // Only our own pages (the popup, also when opened as a tab) talk to the
 // worker: no externally_connectable, and messages from anything whose URL is

@@ -142,6 +142,7 @@ var kernelFiles = []string{
 	"kernel/drag.js",
 	"kernel/scroll.js",
 	"kernel/keys.js",
+	"kernel/files.js",
 	"kernel/run.js",
 }
 

@@ -40,6 +40,7 @@ export const KERNEL_FILES = [
   'kernel/drag.js',
   'kernel/scroll.js',
   'kernel/keys.js',
+  'kernel/files.js',
   'kernel/run.js',
 ];
 

@@ -7,6 +7,8 @@ import { act, sendCDP } from './actions.js';
 import { waitFor } from './waits.js';
 import { handleUserHostRequest } from './user.js';
 import { dialogRequest, whileNoDialog } from './dialogs.js';
+import { uploadChunk } from './uploads.js';
+import { listDownloads, waitDownload, actionStarted } from './downloads.js';
 
 /**
  * @param {string} type
@@ -18,7 +20,7 @@ export async function handleHostRequest(type, params) {
     case 'tabs': return { tabs: await listTabs(params) };
     case 'tab_info': return tabInfo(params.tabId);
     case 'snapshot': return snapshotTab(params.tabId, params.mode || 'interactive', params.keepSignatures);
-    case 'act': return act(params);
+    case 'act': actionStarted(params.tabId); return act(params);
     case 'wait': return whileNoDialog(params.tabId, () => waitFor(params));
     case 'cdp': return sendCDP(params);
     case 'dialog': return dialogRequest(params);
@@ -32,6 +34,10 @@ export async function handleHostRequest(type, params) {
     case 'ping': return { ok: true };
     // The person's controls: user.js.
     case 'frames': case 'paused': case 'confirm': case 'acted': case 'share_tab': return handleUserHostRequest(type, params);
+    // Files in and out: uploads.js, downloads.js.
+    case 'upload_chunk': return uploadChunk(params);
+    case 'downloads': return listDownloads(params);
+    case 'download_wait': return waitDownload(params);
     default: throw Object.assign(new Error(`unknown request type ${JSON.stringify(type)}`), { code: 'bad_request', boundary: 'payload' });
   }
 }

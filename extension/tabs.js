@@ -6,6 +6,7 @@ import { dialogOf, hold } from './debugger.js';
 import { refuseIfDialog } from './dialogs.js';
 import { Watch } from './effects.js';
 import { openers } from './openers.js';
+import { downloadFromNavigation } from './downloads.js';
 
 const LOAD_TIMEOUT_MS = 15000;
 
@@ -93,12 +94,15 @@ function waitForLoad(tabId) {
 export async function navigate(tabId, url) {
   const got = await watched(tabId, async () => {
     const loaded = waitForLoad(tabId);
+    const download = downloadFromNavigation(tabId); // a file: nothing loads
     try {
       await chrome.tabs.update(tabId, { url });
+      await Promise.race([loaded, download.started]);
     } catch (err) {
       throw wireError(err, 'bad_request', 'payload', 'check the URL and the tab id');
+    } finally {
+      download.cancel();
     }
-    await loaded;
   });
   return { ...(await tabInfo(tabId)), ...got };
 }

@@ -59,10 +59,27 @@ func ActionText(what string, res protocol.ActionResult) string {
 	if len(res.Changes.Gone) > 0 {
 		b.WriteString("gone: " + strings.Join(res.Changes.Gone, " ") + "\n")
 	}
+	if d := res.Download; d != nil {
+		b.WriteString(DownloadText(*d) + "\n")
+	}
 	if res.Snapshot != nil {
 		b.WriteString(res.Snapshot.Text)
 	}
 	return b.String()
+}
+
+// DownloadText is the line of an action's reply that names the download
+// it started: "download: complete, 1234 bytes: /home/me/Downloads/a.csv".
+func DownloadText(d protocol.Download) string {
+	state := d.State
+	if d.Error != "" {
+		state += " (" + d.Error + ")"
+	}
+	where := d.Path
+	if where == "" {
+		where = d.URL
+	}
+	return fmt.Sprintf("download: %s, %d bytes: %s", state, d.Bytes, where)
 }
 
 func writeLines(b *strings.Builder, head string, els []protocol.Element, links *linkCtx) {

@@ -30,6 +30,17 @@ gone: @e4
 	if got := ActionText(Done("tab_close", ""), res); got != "ok: tab_close (closed tab 7)\nTab 7\ngone: @e1 @e2\n" {
 		t.Errorf("got %q", got)
 	}
+	// A download the action started: its state, size and where it is
+	// (the URL until Chrome picked a path), before any snapshot.
+	res = protocol.ActionResult{OK: true, Tab: protocol.TabRef{ID: 7}, Changes: protocol.Changes{Added: []string{}, Gone: []string{}},
+		Download: &protocol.Download{ID: 3, State: "in_progress", Bytes: 10, URL: "https://x.test/a.csv"}, Snapshot: &protocol.Snapshot{Text: "SNAP\n"}}
+	if got := ActionText(Done("click", "@e2"), res); got != "ok: click @e2\nTab 7\ndownload: in_progress, 10 bytes: https://x.test/a.csv\nSNAP\n" {
+		t.Errorf("got %q", got)
+	}
+	res.Download = &protocol.Download{ID: 3, State: "interrupted", Error: "NETWORK_FAILED", Path: "/d/a.csv", Bytes: 4}
+	if got := DownloadText(*res.Download); got != "download: interrupted (NETWORK_FAILED), 4 bytes: /d/a.csv" {
+		t.Errorf("got %q", got)
+	}
 	// Typed text is never echoed.
 	if got := Done("fill", "@e7"); strings.Contains(got, "secret") || got != "ok: fill @e7" {
 		t.Errorf("Done = %q", got)

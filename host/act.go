@@ -42,6 +42,17 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 			return nil, err
 		}
 	}
+	// An upload's files are read now: one missing or unreadable is refused
+	// before anything reaches the browser.
+	var up *upload
+	if spec.Files {
+		var err error
+		if up, err = readUpload(args.Files); err != nil {
+			return nil, err
+		}
+	} else if len(args.Files) > 0 {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%s takes no files", args.Action)
+	}
 	// Refuse a bad locator or an unknown/stale ref here, before the browser.
 	t := actTarget{tab: args.Tab}
 	if args.Target != "" {
@@ -93,8 +104,14 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 	if err := drop.fill(h, &params); err != nil {
 		return nil, err
 	}
+	if up != nil {
+		if err := h.sendUpload(ctx, up); err != nil {
+			return nil, err
+		}
+		params.Upload = &up.spec
+	}
 	var res protocol.ActReply
-	if err := h.callExt(ctx, protocol.ExtAct, params, &res); err != nil {
+	if err := h.callAct(ctx, params, up, &res); err != nil {
 		return nil, h.refineActError(err, t)
 	}
 	effects := res.ActEffects

@@ -21,7 +21,8 @@ import (
 //   - reads (tabs, snapshot, wait, screenshot) follow the policy: a
 //     blocked tab is refused and listed without its URL or title, in the
 //     shared mode a tab not shared is invisible, and the default tab is
-//     one agents may use;
+//     one agents may use; downloads from a blocked site or, in the shared
+//     mode, a tab not shared are left out (host/downloads.go);
 //   - actions are refused while paused, refused or put to the person
 //     according to the rule of the frame they land in, and recorded;
 //   - any operation this function does not know is treated as an
@@ -87,6 +88,9 @@ func (h *Host) serve(ctx context.Context, req protocol.Request) (any, error) {
 		if args.MS > 0 && args.Text == "" && args.Gone == "" && args.URL == "" {
 			return h.dispatch(ctx, req) // only time passes
 		}
+		if args.Download {
+			return h.guardDownloadWait(ctx, req, args)
+		}
 		tab, kind := args.Tab, readInfo
 		if args.Text != "" {
 			kind = readProbe
@@ -142,6 +146,8 @@ func (h *Host) serve(ctx context.Context, req protocol.Request) (any, error) {
 		return h.dispatchWith(ctx, req, args)
 	case protocol.OpAct:
 		return h.guardAct(ctx, req)
+	case protocol.OpDownloads:
+		return h.dispatch(ctx, req) // a read of no page; the list leaves out what agents may not see
 	}
 	return h.guardOther(ctx, req)
 }
@@ -541,6 +547,8 @@ func actDetail(spec protocol.Action, args protocol.ActArgs) string {
 		if args.Tab > 0 {
 			return fmt.Sprintf("tab %d", args.Tab)
 		}
+	case protocol.ActUpload:
+		return uploadDetail(args.Files)
 	}
 	return ""
 }

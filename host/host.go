@@ -89,6 +89,8 @@ type Host struct {
 	docRefresh coalescer
 	// openers knows which tab opened which, for the replies (effects.go).
 	openers *openerBook
+	// downloads is where `grip wait --download` looks next.
+	downloads downloadCursor
 	// user is the person's controls: policy, pause, shared tabs, the
 	// record of what agents did (host/user.go). Set before ready closes.
 	user *userControl

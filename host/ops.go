@@ -44,13 +44,19 @@ func (h *Host) dispatch(ctx context.Context, req protocol.Request) (any, error) 
 		if err := decodeArgs(req.Args, &args); err != nil {
 			return nil, err
 		}
-		return h.act(ctx, args)
+		return h.actWithDownload(ctx, args)
 	case protocol.OpWait:
 		var args protocol.WaitArgs
 		if err := decodeArgs(req.Args, &args); err != nil {
 			return nil, err
 		}
 		return h.wait(ctx, args)
+	case protocol.OpDownloads:
+		var args protocol.DownloadsArgs
+		if err := decodeArgs(req.Args, &args); err != nil {
+			return nil, err
+		}
+		return h.listDownloads(ctx, args)
 	case protocol.OpScreenshot:
 		var args protocol.ScreenshotArgs
 		if err := decodeArgs(req.Args, &args); err != nil {

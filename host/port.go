@@ -72,31 +72,50 @@ var errExtensionGone = protocol.Errorf(protocol.CodeNoBrowser, protocol.Boundary
 // call sends a request and waits for its reply, the context's end, or the
 // channel closing.
 func (p *extensionPort) call(ctx context.Context, typ string, params, result any) error {
+	wait, err := p.start(typ, params)
+	if err != nil {
+		return err
+	}
+	return wait(ctx, result)
+}
+
+// start sends a request and returns the wait for its reply, so that
+// several requests can be sent in order and awaited together. The caller
+// must call wait, once.
+func (p *extensionPort) start(typ string, params any) (wait func(ctx context.Context, result any) error, err error) {
 	var raw json.RawMessage
 	if params != nil {
-		var err error
 		if raw, err = json.Marshal(params); err != nil {
-			return fmt.Errorf("host: encode %s params: %w", typ, err)
+			return nil, fmt.Errorf("host: encode %s params: %w", typ, err)
 		}
 	}
 	reply := make(chan protocol.NativeMessage, 1)
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
-		return errExtensionGone
+		return nil, errExtensionGone
 	}
 	p.nextID++
 	id := p.nextID
 	p.pending[id] = reply
 	p.mu.Unlock()
-	defer func() {
+	forget := func() {
 		p.mu.Lock()
 		delete(p.pending, id)
 		p.mu.Unlock()
-	}()
-	if err := p.send(protocol.NativeMessage{ID: id, Type: typ, Params: raw}); err != nil {
-		return err
 	}
+	if err := p.send(protocol.NativeMessage{ID: id, Type: typ, Params: raw}); err != nil {
+		forget()
+		return nil, err
+	}
+	return func(ctx context.Context, result any) error {
+		defer forget()
+		return p.await(ctx, typ, reply, result)
+	}, nil
+}
+
+// await waits for the reply of a request of type typ.
+func (p *extensionPort) await(ctx context.Context, typ string, reply <-chan protocol.NativeMessage, result any) error {
 	select {
 	case msg := <-reply:
 		if msg.Error != nil {

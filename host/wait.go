@@ -19,18 +19,21 @@ const defaultWait = 10 * time.Second
 // or the time is up.
 func (h *Host) wait(ctx context.Context, args protocol.WaitArgs) (*protocol.ActionResult, error) {
 	conds := 0
-	for _, set := range []bool{args.Text != "", args.TextGone != "", args.Gone != "", args.URL != "", args.MS > 0} {
+	for _, set := range []bool{args.Text != "", args.TextGone != "", args.Gone != "", args.URL != "", args.MS > 0, args.Download} {
 		if set {
 			conds++
 		}
 	}
 	if conds != 1 {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
-			"give exactly one of --text, --text-gone, --gone, --url, --ms", "%d wait conditions given", conds)
+			"give exactly one of --text, --text-gone, --gone, --url, --ms, --download", "%d wait conditions given", conds)
 	}
 	timeout := time.Duration(args.TimeoutMS) * time.Millisecond
 	if timeout <= 0 {
 		timeout = defaultWait
+	}
+	if args.Download {
+		return h.waitDownload(ctx, args, timeout) // host/downloads.go
 	}
 	if args.MS > 0 {
 		select {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -81,6 +83,8 @@ var (
 	}
 	fakeAct = protocol.ActionResult{OK: true, Tab: protocol.TabRef{ID: 7, URL: "http://x.test/", Title: "Fixture"},
 		Changes: protocol.Changes{URL: "http://x.test/", Title: "Fixture", Added: []string{"@e9"}, Gone: []string{"@e4"}}}
+	fakeDownload = protocol.Download{ID: 3, Path: "/home/me/Downloads/a.csv", Filename: "a.csv", Bytes: 12, State: "complete",
+		URL: "http://x.test/a.csv", Tab: 7}
 )
 
 func defaultReply(op string, args any) (any, error) {
@@ -94,11 +98,17 @@ func defaultReply(op string, args any) (any, error) {
 		}
 		return res, nil
 	case protocol.OpWait:
-		return fakeAct, nil
+		res := fakeAct
+		if args.(protocol.WaitArgs).Download {
+			res.Download = &fakeDownload
+		}
+		return res, nil
 	case protocol.OpTabs:
 		return protocol.TabsResult{Tabs: fakeTabs}, nil
 	case protocol.OpScreenshot:
 		return protocol.ScreenshotResult{Tab: protocol.TabRef{ID: 7, URL: "http://x.test/", Title: "Fixture"}, PNG: fakePNG}, nil
+	case protocol.OpDownloads:
+		return protocol.DownloadsResult{Downloads: []protocol.Download{fakeDownload}}, nil
 	}
 	return nil, fmt.Errorf("fake: unexpected op %q", op)
 }
@@ -192,7 +202,7 @@ func text(res *sdk.CallToolResult) string {
 // every tool is also named in VerbTools (package cli checks it against the
 // CLI's verbs).
 var toolNames = []string{
-	"browser_check", "browser_click", "browser_drag", "browser_fill", "browser_handle_dialog", "browser_hover", "browser_navigate",
+	"browser_check", "browser_click", "browser_downloads", "browser_drag", "browser_file_upload", "browser_fill", "browser_handle_dialog", "browser_hover", "browser_navigate",
 	"browser_navigate_back", "browser_press_key", "browser_select_option", "browser_snapshot",
 	"browser_tabs", "browser_take_screenshot", "browser_type", "browser_wait_for",
 }
@@ -255,6 +265,8 @@ func TestToolsAreListedWithSchemas(t *testing.T) {
 		"browser_wait_for":        nil,
 		"browser_take_screenshot": nil,
 		"browser_handle_dialog":   {"accept"},
+		"browser_file_upload":     {"paths", "ref"},
+		"browser_downloads":       nil,
 	}
 	for name, want := range required {
 		schema := byName[name].InputSchema.(map[string]any)
@@ -295,6 +307,10 @@ func TestToolsAreListedWithSchemas(t *testing.T) {
 }
 
 func TestToolsMapToOps(t *testing.T) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		tool     string
 		args     map[string]any
@@ -378,6 +394,15 @@ func TestToolsMapToOps(t *testing.T) {
 			[]call{{protocol.OpAct, protocol.ActArgs{Action: "dialog_accept", Text: "Alice"}}}, []string{"Accepted the dialog", "Tab 7"}},
 		{"browser_handle_dialog", map[string]any{"accept": false, "tab": 9},
 			[]call{{protocol.OpAct, protocol.ActArgs{Action: "dialog_dismiss", Tab: 9}}}, []string{"Dismissed the dialog"}},
+		{"browser_file_upload", map[string]any{"ref": "e2", "paths": []string{"/tmp/a.txt", "b.txt"}, "element": "Attach"},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "upload", Target: "@e2", Files: []string{"/tmp/a.txt", filepath.Join(cwd, "b.txt")}}}},
+			[]string{"Uploaded a.txt, b.txt into @e2 (Attach)"}},
+		{"browser_downloads", map[string]any{"limit": 5},
+			[]call{{protocol.OpDownloads, protocol.DownloadsArgs{Limit: 5}}},
+			[]string{"- 3: complete, 12 bytes, tab 7 · /home/me/Downloads/a.csv · http://x.test/a.csv"}},
+		{"browser_wait_for", map[string]any{"download": true, "timeout": 60},
+			[]call{{protocol.OpWait, protocol.WaitArgs{Download: true, TimeoutMS: 60000}}},
+			[]string{"Done: the download finished", "download: complete, 12 bytes: /home/me/Downloads/a.csv"}},
 	}
 	h := newHarness(t)
 	for _, tt := range tests {
@@ -470,6 +495,8 @@ func TestInvalidArgumentsAreRefused(t *testing.T) {
 		{"browser_wait_for", map[string]any{}, "nothing to wait for"},
 		{"browser_select_option", map[string]any{"ref": "@e1"}, "no option given"},
 		{"browser_tabs", map[string]any{"action": "select", "index": 5}, "no tab at index 5"},
+		{"browser_file_upload", map[string]any{"ref": "@e1"}, "paths"},
+		{"browser_file_upload", map[string]any{"ref": "@e1", "paths": []string{}}, "paths"},
 	} {
 		res := h.callTool(t, tc.tool, tc.args)
 		if !res.IsError || !strings.Contains(text(res), tc.want) {

@@ -108,7 +108,8 @@ type waitIn struct {
 	TextGone string  `json:"textGone,omitempty" jsonschema:"Wait until this text is no longer on the page; a ref such as @e5 waits until that element is gone"`
 	Time     float64 `json:"time,omitempty" jsonschema:"Just wait this many seconds"`
 	URL      string  `json:"url,omitempty" jsonschema:"Wait until the tab's URL equals or contains this"`
-	Timeout  float64 `json:"timeout,omitempty" jsonschema:"Give up on text, textGone or url after this many seconds (default 10)"`
+	Download bool    `json:"download,omitempty" jsonschema:"Wait for the next download (one a click started, or the next to start) to finish; the reply gives the file's full path"`
+	Timeout  float64 `json:"timeout,omitempty" jsonschema:"Give up on text, textGone, url or download after this many seconds (default 10)"`
 	Tab      int     `json:"tab,omitempty" jsonschema:"Tab id from browser_tabs (default: the active tab)"`
 }
 
@@ -159,7 +160,7 @@ func (s *Server) addTools() {
 			p["tab"].Minimum = ptr(1.0)
 		}, s.tabs)
 	addTool(s, &sdk.Tool{Name: "browser_wait_for", Title: "Wait", Annotations: ro,
-		Description: "Wait for text to appear, for text (or an element's ref) to go, for the URL to match, or for a number of seconds. Conditions given together are awaited in the order time, textGone, text, url."},
+		Description: "Wait for text to appear, for text (or an element's ref) to go, for the URL to match, for a download to finish, or for a number of seconds. Conditions given together are awaited in the order time, textGone, text, url, download."},
 		func(p map[string]*jsonschema.Schema) {
 			p["time"].Minimum = ptr(0.0)
 			p["timeout"].Minimum = ptr(0.0)
@@ -170,6 +171,7 @@ func (s *Server) addTools() {
 		func(p map[string]*jsonschema.Schema) { p["tab"].Minimum = ptr(1.0) }, s.screenshot)
 	s.addMoreTools()
 	s.addDialogTools()
+	addFileTools(s)
 }
 
 // actTweaks constrains the fields the action inputs share.
@@ -437,9 +439,9 @@ func tabsText(list []protocol.Tab) string {
 func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
 
 func (s *Server) waitFor(ctx context.Context, in waitIn) (*sdk.CallToolResult, error) {
-	if in.Time <= 0 && in.Text == "" && in.TextGone == "" && in.URL == "" {
+	if in.Time <= 0 && in.Text == "" && in.TextGone == "" && in.URL == "" && !in.Download {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
-			"pass text, textGone, url or time", "nothing to wait for")
+			"pass text, textGone, url, download or time", "nothing to wait for")
 	}
 	timeout := seconds(in.Timeout)
 	if timeout <= 0 {
@@ -482,6 +484,14 @@ func (s *Server) waitFor(ctx context.Context, in waitIn) (*sdk.CallToolResult, e
 		}
 		last = res
 		done = append(done, c.what)
+	}
+	if in.Download {
+		res, what, err := s.waitDownload(ctx, in.Tab, timeout)
+		if err != nil {
+			return nil, err
+		}
+		last = res
+		done = append(done, what)
 	}
 	what := "Done: " + strings.Join(done, ", ")
 	if last == nil {

@@ -24,6 +24,7 @@ const (
 	// The answers to a tab's JavaScript dialog: `grip dialog accept|dismiss`.
 	ActDialogAccept  = "dialog_accept"
 	ActDialogDismiss = "dialog_dismiss"
+	ActUpload        = "upload"
 )
 
 // TargetNeed says whether an action names an element.
@@ -45,6 +46,9 @@ type Action struct {
 	// Text names what ActArgs.Text carries in usage lines ("TEXT",
 	// "VALUE", "KEY", "URL"), or is empty when the action takes none.
 	Text string
+	// Files says the action takes one or more FILE paths after its target
+	// (ActArgs.Files), which the host reads.
+	Files bool
 	// Trusted says the action has a real mouse or keyboard form for
 	// --trusted; the others stay synthetic in trusted mode.
 	Trusted bool
@@ -72,6 +76,7 @@ var Actions = []Action{
 	{Name: ActPress, Target: TargetOptional, Text: "KEY", Trusted: true, Help: "Enter, Tab, Escape, ArrowDown, Control+A…"},
 	{Name: ActScroll, Target: TargetOptional, Help: "scroll the page by a screen, an element into view, or a list's or grid's content (--up)"},
 	{Name: ActDrag, Target: TargetRequired, To: true, Help: "drag an element onto another (HTML5 drag and drop, or pointer-driven sortables)"},
+	{Name: ActUpload, Target: TargetRequired, Files: true, Help: "put files into a file input, or the button or label in front of one"},
 	{Name: ActNavigate, Text: "URL", Ext: ExtNavigate, Help: "open a URL in the tab"},
 	{Name: ActBack, Ext: ExtBack, Help: "go back in the tab's history"},
 	{Name: ActForward, Ext: ExtForward, Help: "go forward in the tab's history"},

@@ -28,6 +28,9 @@ const (
 	CodePaused       Code = "paused"        // the person paused agents
 	CodePolicy       Code = "policy"        // the person's policy file refuses it
 	CodeNotConfirmed Code = "not_confirmed" // the person denied, or did not answer in time
+	// CodeDownloadFailed: a download the agent waited for was interrupted;
+	// the message carries Chrome's reason.
+	CodeDownloadFailed Code = "download_failed"
 )
 
 // Boundary names the check that refused an operation.
@@ -127,7 +130,7 @@ func KnownCode(c Code) bool {
 	case CodeStaleRef, CodeUnknownRef, CodeMeaningChanged, CodeNotActionable,
 		CodeInvalidLocator, CodeDocumentChanged, CodeEpochSuperseded, CodeHostLost,
 		CodeNoBrowser, CodeTooLarge, CodeBadRequest, CodeTimeout, CodeInternal,
-		CodePaused, CodePolicy, CodeNotConfirmed:
+		CodePaused, CodePolicy, CodeNotConfirmed, CodeDownloadFailed:
 		return true
 	}
 	return false

@@ -28,6 +28,10 @@ const (
 	ExtDocuments  = "documents"  // no params → DocumentsReply
 	ExtPing       = "ping"       // no params → {ok}
 	ExtDialog     = "dialog"     // DialogParams → DialogReply
+
+	ExtUploadChunk  = "upload_chunk"  // UploadChunkParams → {ok}
+	ExtDownloads    = "downloads"     // DownloadsParams → DownloadsReply
+	ExtDownloadWait = "download_wait" // DownloadWaitParams → Download
 )
 
 // ExtRequests lists every request the extension must answer.
@@ -35,6 +39,7 @@ var ExtRequests = []string{
 	ExtTabs, ExtTabInfo, ExtSnapshot, ExtAct, ExtWait, ExtCDP, ExtNavigate, ExtBack, ExtForward,
 	ExtReload, ExtTabNew, ExtTabClose, ExtTabSelect, ExtScreenshot, ExtDocuments, ExtPing,
 	ExtFrames, ExtPaused, ExtConfirm, ExtActed, ExtShareTab, ExtDialog,
+	ExtUploadChunk, ExtDownloads, ExtDownloadWait,
 }
 
 // Messages that are not requests. The extension opens with MsgHello
@@ -161,6 +166,9 @@ type ActParams struct {
 	// as the first: ToLocalID for a ref, ToChain for a CSS chain.
 	ToLocalID int      `json:"toLocalId,omitempty"`
 	ToChain   []string `json:"toChain,omitempty"`
+	// Upload names the files an upload puts into the element, sent before
+	// in upload_chunk requests.
+	Upload *Upload `json:"upload,omitempty"`
 }
 
 // ActReply is what the page answers after acting: Detail for the agent,

@@ -92,6 +92,9 @@ func TestActionTable(t *testing.T) {
 		if !a.InPage() && (a.Target != protocol.TargetNone || a.Trusted) {
 			t.Errorf("%s: a tab action takes no element and has no trusted form", a.Name)
 		}
+		if a.Files && (!a.InPage() || a.Target != protocol.TargetRequired || a.Text != "") {
+			t.Errorf("%s: files go into an element in the page, with no text", a.Name)
+		}
 		if !a.InPage() && !slices.Contains(protocol.ExtRequests, a.Ext) {
 			t.Errorf("%s: extension request %q is not in ExtRequests", a.Name, a.Ext)
 		}

@@ -30,6 +30,7 @@ const (
 	OpWait       = "wait"
 	OpScreenshot = "screenshot"
 	OpDialog     = "dialog" // DialogArgs → DialogResult
+	OpDownloads  = "downloads"
 )
 
 // HelloArgs opens every socket connection; a protocol mismatch is refused.
@@ -206,12 +207,14 @@ type ActArgs struct {
 	Target string `json:"target,omitempty"`
 	// To is the second element of an action that takes two (drag: where
 	// to drop), a locator like Target, in the same document.
-	To       string `json:"to,omitempty"`
-	Tab      int    `json:"tab,omitempty"`
-	Text     string `json:"text,omitempty"`
-	Epoch    uint64 `json:"epoch,omitempty"`
-	Trusted  bool   `json:"trusted,omitempty"`
-	Snapshot bool   `json:"snapshot,omitempty"`
+	To   string `json:"to,omitempty"`
+	Tab  int    `json:"tab,omitempty"`
+	Text string `json:"text,omitempty"`
+	// Files are the paths of an upload, absolute: the host reads them.
+	Files    []string `json:"files,omitempty"`
+	Epoch    uint64   `json:"epoch,omitempty"`
+	Trusted  bool     `json:"trusted,omitempty"`
+	Snapshot bool     `json:"snapshot,omitempty"`
 	// Mode and Budget shape the snapshot that Snapshot asks for.
 	Mode   string `json:"mode,omitempty"`
 	Budget int    `json:"budget,omitempty"`
@@ -256,6 +259,9 @@ type ActionResult struct {
 	Closed   []int       `json:"closed,omitempty"`
 	Blocked  []string    `json:"blocked,omitempty"`
 	Loading  string      `json:"loading,omitempty"`
+	// Download is a download the action started, or the one a wait for
+	// a download returns.
+	Download *Download `json:"download,omitempty"`
 }
 
 // WaitArgs are the arguments of OpWait; exactly one condition is set.
@@ -267,6 +273,8 @@ type WaitArgs struct {
 	URL       string `json:"url,omitempty"`
 	MS        int    `json:"ms,omitempty"`
 	TimeoutMS int    `json:"timeout_ms,omitempty"`
+	// Download waits for the next download to finish.
+	Download bool `json:"download,omitempty"`
 }
 
 // ScreenshotArgs are the arguments of OpScreenshot.

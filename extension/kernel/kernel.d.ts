@@ -168,6 +168,11 @@ interface GripKernel {
   // keys.js
   doPress(el: Element | null, r: { key?: string; modifiers?: string[]; trusted?: boolean }): any;
 
+  // files.js
+  stageUpload(r: { upload?: unknown; file?: unknown; data?: unknown }): { ok: boolean } | Failure;
+  fileInputFor(el: Element): HTMLInputElement | Failure;
+  uploadInto(el: Element, id: number, r: { upload?: { id?: unknown; files?: unknown } }): any;
+
   // run.js
   run(req: any): any;
 }

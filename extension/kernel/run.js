@@ -4,7 +4,8 @@
 // Promise of one). Requests: {op:'snapshot', mode, keepSignatures, asJSON},
 // {op:'act', id|selector, action, …}, {op:'probe', text?, id?},
 // {op:'watch', text?, gone?, id?, ms} (a Promise),
-// {op:'frameIndex', selector}, {op:'mark', mark}.
+// {op:'frameIndex', selector}, {op:'mark', mark},
+// {op:'stage', upload, file, data}.
 (() => {
   'use strict';
 
@@ -12,11 +13,11 @@
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
     isDisabled, describe, brief, snapshot, probe, watch, frameIndexOf, actionable, done, hoverAt, clickAt,
     mouse, editKind, selectAllIn, caretToEnd, typeInto, selectIn, checkable, setChecked, doScroll, doPress, doDrag,
-    setMark } = K;
+    setMark, stageUpload, uploadInto } = K;
 
   // The actions the page carries out: protocol/actions.go lists the same
   // ones as in-page actions (a test compares the two lists).
-  const NEEDS_NODE = new Set(['click', 'dblclick', 'hover', 'focus', 'type', 'fill', 'select', 'check', 'uncheck', 'drag']);
+  const NEEDS_NODE = new Set(['click', 'dblclick', 'hover', 'focus', 'type', 'fill', 'select', 'check', 'uncheck', 'drag', 'upload']);
   const KNOWN = new Set([...NEEDS_NODE, 'press', 'scroll']);
 
   /** An action on one element, every boundary checked in order: the node
@@ -69,6 +70,8 @@
     if (action === 'press') return doPress(node, r);
 
     if (!node) return fail('bad_request', 'node', action + ' needs an element');
+    // An upload checks its own way: the input may be hidden (files.js).
+    if (action === 'upload') return uploadInto(node, id, r);
     const trusted = r.trusted === true;
 
     // c. actionability
@@ -203,6 +206,8 @@
           return watch(req);
         case 'frameIndex':
           return frameIndexOf(req);
+        case 'stage':
+          return stageUpload(req);
         default:
           return fail('bad_request', 'document', 'unknown op ' + quote(String(req.op)));
       }

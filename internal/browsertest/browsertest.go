@@ -49,8 +49,11 @@ type Env struct {
 	StateDir   string // GRIP_STATE_DIR for the host and the CLI
 	ProfileDir string // the browser's --user-data-dir
 	ExtDir     string // the unpacked extension
-	Origin1    string // http://127.0.0.1:PORT
-	Origin2    string // http://localhost:PORT (another origin: cross-origin frames)
+	// DownloadDir is where the browser saves downloads: a folder of the
+	// test, not the user's ~/Downloads (headless Chromium's default too).
+	DownloadDir string
+	Origin1     string // http://127.0.0.1:PORT
+	Origin2     string // http://localhost:PORT (another origin: cross-origin frames)
 
 	allocCtx    context.Context
 	allocCancel context.CancelFunc
@@ -111,9 +114,10 @@ func Start(opt Options) (*Env, error) {
 		return nil, err
 	}
 	e := &Env{Root: root, ownsRoot: true,
-		StateDir:   filepath.Join(root, "state"),
-		ProfileDir: filepath.Join(root, "profile"),
-		ExtDir:     filepath.Join(root, "extension"),
+		StateDir:    filepath.Join(root, "state"),
+		ProfileDir:  filepath.Join(root, "profile"),
+		ExtDir:      filepath.Join(root, "extension"),
+		DownloadDir: filepath.Join(root, "downloads"),
 	}
 	ok := false
 	defer func() {
@@ -132,6 +136,9 @@ func Start(opt Options) (*Env, error) {
 			return nil, err
 		}
 	} else if err := WriteExtension(e.ExtDir); err != nil {
+		return nil, err
+	}
+	if err := WriteDownloadPrefs(e.ProfileDir, e.DownloadDir); err != nil {
 		return nil, err
 	}
 	if !opt.SkipManifest {
@@ -188,6 +195,26 @@ func ModuleRoot() (string, error) {
 
 // WriteExtension writes the embedded extension to dir.
 func WriteExtension(dir string) error { return launcher.WriteExtension(dir) }
+
+// WriteDownloadPrefs makes a new profile save downloads in dir, without
+// asking: the preferences file of its Default profile, written before the
+// browser first starts (Chromium reads it then, and keeps the rest of its
+// defaults).
+func WriteDownloadPrefs(profileDir, dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	prefs := map[string]any{"download": map[string]any{"default_directory": dir, "prompt_for_download": false}}
+	b, err := json.Marshal(prefs)
+	if err != nil {
+		return err
+	}
+	def := filepath.Join(profileDir, "Default")
+	if err := os.MkdirAll(def, 0o700); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(def, "Preferences"), b, 0o600)
+}
 
 // WriteHostManifest puts grip's host manifest where Chromium looks for a
 // custom --user-data-dir: DIR/NativeMessagingHosts/.

@@ -3,7 +3,8 @@
 // extension injects its files into every document's isolated world.
 //
 // The kernel answers one request per call: {op:"snapshot"}, {op:"act"},
-// {op:"probe"}, {op:"watch"}, {op:"frameIndex"} and {op:"mark"}; the reply
+// {op:"probe"}, {op:"watch"}, {op:"frameIndex"}, {op:"mark"} and {op:"stage"}
+// (a piece of an upload, for the act "upload" that follows); the reply
 // types below describe what it returns.
 package kerneltest
 

@@ -1,0 +1,206 @@
+package host
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/grip-dev/grip/policy"
+	"github.com/grip-dev/grip/protocol"
+)
+
+// Downloads (docs/ARCHITECTURE.md, "Files in and out"): the worker keeps
+// no list of its own. chrome.downloads records every download of the
+// profile; the worker adds the tab that started each and waits for one to
+// finish on chrome.downloads' events. The host asks it after each action
+// which download the action started, and keeps where `grip wait
+// --download` looks next.
+
+// downloadCursor is where the next `grip wait --download` starts looking:
+// at downloads that started since the agent's first action (a person's
+// earlier downloads in the same browser are not the agent's), after the
+// last one a wait returned, oldest first.
+type downloadCursor struct {
+	mu      sync.Mutex
+	since   time.Time // guarded by mu; zero until the first action
+	afterID int       // guarded by mu; the last download a wait returned
+}
+
+// acted notes that an action starts now.
+func (c *downloadCursor) acted(now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.since.IsZero() {
+		c.since = now
+	}
+}
+
+// window is where a wait starting now looks: since (now, before any
+// action) and after which download id.
+func (c *downloadCursor) window(now time.Time) (since time.Time, afterID int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.since.IsZero() {
+		return now, c.afterID
+	}
+	return c.since, c.afterID
+}
+
+// returned moves the window past d, which a wait returned.
+func (c *downloadCursor) returned(d protocol.Download) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if d.ID > c.afterID {
+		c.afterID = d.ID
+	}
+	if t, err := time.Parse(time.RFC3339Nano, d.Started); err == nil && t.After(c.since) {
+		c.since = t
+	}
+}
+
+// downloadVisible says whether agents may learn of d under the person's
+// policy (docs/ARCHITECTURE.md, "The person's controls"): not from a
+// blocked site and, in the shared mode, only from a tab shared with them.
+func (h *Host) downloadVisible(d protocol.Download) bool {
+	u := h.user
+	if u == nil {
+		return true
+	}
+	p := u.policy.Current()
+	if p.Decide(d.URL).Rule == policy.Block {
+		return false
+	}
+	return p.Tabs != policy.TabsShared || d.Tab != 0 && u.visible(p, d.Tab)
+}
+
+// guardDownloadWait checks a wait for a download: a tab it names must be
+// one agents may use; without one it reads no page.
+func (h *Host) guardDownloadWait(ctx context.Context, req protocol.Request, args protocol.WaitArgs) (any, error) {
+	if args.Tab != 0 {
+		if _, err := h.agentTab(ctx, h.user.policy.Current(), args.Tab); err != nil {
+			return nil, err
+		}
+	}
+	return h.dispatch(ctx, req)
+}
+
+// unixMS is t in Unix milliseconds, as chrome.downloads' times compare.
+func unixMS(t time.Time) float64 { return float64(t.UnixMilli()) }
+
+// actWithDownload runs an action and names in its reply a download it
+// started: one that Chrome created, in the action's tab or in no known
+// tab, between the action's start and the end of its reply. A download
+// that starts later (a slow server) is not named; `grip wait --download`
+// finds it.
+func (h *Host) actWithDownload(ctx context.Context, args protocol.ActArgs) (*protocol.ActionResult, error) {
+	started := time.Now()
+	h.downloads.acted(started)
+	res, err := h.act(ctx, args)
+	if err != nil || res == nil || res.Tab.ID == 0 || args.Action == protocol.ActTabClose {
+		return res, err
+	}
+	var got protocol.DownloadsReply
+	// Oldest first: the first download the action started.
+	if err := h.callExt(ctx, protocol.ExtDownloads, protocol.DownloadsParams{Since: unixMS(started), TabID: res.Tab.ID, Limit: 1, Oldest: true}, &got); err != nil {
+		h.log.Warn("could not list downloads after an action", "err", err)
+		return res, nil
+	}
+	if len(got.Downloads) > 0 && h.downloadVisible(got.Downloads[0]) {
+		d := got.Downloads[0]
+		res.Download = &d
+	}
+	return res, nil
+}
+
+// waitDownload waits for the next download to finish: the worker waits on
+// chrome.downloads' events, the host only sets the window and the
+// deadline.
+func (h *Host) waitDownload(ctx context.Context, args protocol.WaitArgs, timeout time.Duration) (*protocol.ActionResult, error) {
+	deadline := time.Now().Add(timeout)
+	var d protocol.Download
+	for {
+		since, after := h.downloads.window(time.Now())
+		left := time.Until(deadline)
+		if left < time.Millisecond {
+			left = time.Millisecond
+		}
+		// The worker keeps its own deadline; ours only covers a worker
+		// that went away.
+		cctx, cancel := context.WithTimeout(ctx, left+callTimeout)
+		params := protocol.DownloadWaitParams{Since: unixMS(since), AfterID: after, TabID: args.Tab, TimeoutMS: int(left.Milliseconds())}
+		err := h.port.call(cctx, protocol.ExtDownloadWait, params, &d)
+		cancel()
+		if err != nil {
+			return nil, err
+		}
+		h.downloads.returned(d)
+		if h.downloadVisible(d) {
+			break
+		}
+		// One agents may not see (a blocked site, a tab not shared): the
+		// next one, in what time is left.
+	}
+	if d.State == protocol.DownloadInterrupted {
+		return nil, downloadFailed(d)
+	}
+	res := &protocol.ActionResult{OK: true, Download: &d, Changes: protocol.Changes{Added: []string{}, Gone: []string{}}}
+	if d.Tab != 0 {
+		var info protocol.TabRef
+		if err := h.callExt(ctx, protocol.ExtTabInfo, protocol.TabParams{TabID: d.Tab}, &info); err == nil {
+			res.Tab = info
+		}
+	}
+	return res, nil
+}
+
+// downloadFailed is the refusal for an interrupted download, with
+// Chrome's reason and what to do about it.
+func downloadFailed(d protocol.Download) error {
+	name := d.Filename
+	if name == "" {
+		name = d.URL
+	}
+	hint := "retry the action that started it"
+	switch {
+	case strings.HasPrefix(d.Error, "FILE_NO_SPACE"):
+		hint = "free space on the disk, then retry the action that started it"
+	case strings.HasPrefix(d.Error, "FILE_"):
+		hint = "check that the browser's download folder exists and is writable, then retry"
+	case strings.HasPrefix(d.Error, "SERVER_UNAUTHORIZED"), strings.HasPrefix(d.Error, "SERVER_FORBIDDEN"):
+		hint = "the site refused the file: check that the browser is logged in, then retry"
+	case strings.HasPrefix(d.Error, "USER_"):
+		hint = "the download was cancelled in the browser; start it again"
+	case strings.HasPrefix(d.Error, "NETWORK_"), strings.HasPrefix(d.Error, "SERVER_"):
+		hint = "the transfer failed on the way; retry the action that started it"
+	}
+	reason := d.Error
+	if reason == "" {
+		reason = "no reason given"
+	}
+	return protocol.Errorf(protocol.CodeDownloadFailed, protocol.BoundaryBrowser, hint,
+		"download %d (%s) was interrupted: %s", d.ID, name, reason)
+}
+
+// listDownloads answers `grip downloads`: the profile's downloads, newest
+// first.
+func (h *Host) listDownloads(ctx context.Context, args protocol.DownloadsArgs) (*protocol.DownloadsResult, error) {
+	if args.Limit < 0 {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "give a positive --limit", "limit %d", args.Limit)
+	}
+	limit := args.Limit
+	if limit == 0 {
+		limit = 20
+	}
+	var got protocol.DownloadsReply
+	if err := h.callExt(ctx, protocol.ExtDownloads, protocol.DownloadsParams{Limit: limit, TabID: args.Tab}, &got); err != nil {
+		return nil, err
+	}
+	list := make([]protocol.Download, 0, len(got.Downloads))
+	for _, d := range got.Downloads {
+		if h.downloadVisible(d) {
+			list = append(list, d)
+		}
+	}
+	return &protocol.DownloadsResult{Downloads: list}, nil
+}

@@ -44,6 +44,9 @@ async function toTopPoint(tabId, frameId, point) {
   return { x, y };
 }
 
+// Trusted actions the host carries out with the keyboard alone.
+const KEYBOARD_ONLY = new Set(['type', 'fill', 'press']);
+
 /** @param {any} params */
 export async function act(params) {
   const { tabId, action } = params;
@@ -66,7 +69,9 @@ export async function act(params) {
     target = { tabId, frameIds: [0] };
   }
   const res = await runInDocument(target, req);
-  if (params.trusted && res.point) {
+  // Keys go to the focused element, wherever it is: only the mouse needs
+  // the point in the top frame's viewport.
+  if (params.trusted && res.point && !KEYBOARD_ONLY.has(action)) {
     res.point = await toTopPoint(tabId, frameId, res.point);
   }
   return res;

@@ -1,7 +1,8 @@
 // @ts-check
 // Before and after an action. Actionability: the element is visible,
 // enabled, not inert or aria-hidden, scrolled into view, and the element
-// at its action point (elementFromPoint at its centre) is it or inside it;
+// at its action point (elementFromPoint at its centre) is it or inside it,
+// or one of its editor's own parts (editors.js);
 // otherwise the refusal names the boundary and the reason, e.g.
 // `occluded by [button 'Accept cookies']`. After: the signatures our action
 // may have changed are read again.
@@ -10,7 +11,7 @@
 
   const K = globalThis.__gripKernel__;
   const { fail, attr, idOf, elementOf, setSig, shadowOf, flatParent, containsFlat, hiddenReason, isVisible,
-    CONTROL_ROLES, declaredRole, inputType, roleOf, labelsOf, isDisabled, describe, brief } = K;
+    CONTROL_ROLES, declaredRole, inputType, roleOf, labelsOf, surfaceOf, ownPart, isDisabled, describe, brief } = K;
 
   /** Visibility, enabled state, scrolling and the hit test at the action point.
    * @param {Element} el @param {boolean} needEnabled
@@ -20,13 +21,15 @@
     if (hid) return fail('not_actionable', 'actionability', hid);
     if (!isVisible(el)) return fail('not_actionable', 'actionability', 'element is not visible');
     if (needEnabled && isDisabled(el)) return fail('not_actionable', 'actionability', 'element is disabled');
-    let rects = el.getClientRects();
+    // An editor's hidden input is acted on where the editor shows its text.
+    const box = surfaceOf(el) || el;
+    let rects = box.getClientRects();
     if (!hasArea(rects)) return fail('not_actionable', 'actionability', 'element has no size');
     const vw = window.innerWidth, vh = window.innerHeight;
-    const b = el.getBoundingClientRect();
+    const b = box.getBoundingClientRect();
     if (b.top < 0 || b.left < 0 || b.bottom > vh || b.right > vw) {
-      el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-      rects = el.getClientRects();
+      box.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      rects = box.getClientRects();
     }
     /** @type {{x: number, y: number}|null} */
     let point = null;
@@ -41,7 +44,9 @@
     if (!point) return fail('not_actionable', 'actionability', 'element is outside the viewport and could not be scrolled into view');
     const hit = hitAt(point.x, point.y);
     if (!hit) return fail('not_actionable', 'point', 'nothing is at the action point (' + point.x + ', ' + point.y + ')');
-    if (!containsFlat(el, hit) && !labelOf(el, hit)) {
+    // An editor's own parts (its lines, gutters, cursor and tooltip layers)
+    // never occlude it.
+    if (!containsFlat(el, hit) && !labelOf(el, hit) && !ownPart(el, hit)) {
       return fail('not_actionable', 'point', 'occluded by ' + brief(occluder(hit)),
         'close or dismiss the covering element first, or scroll');
     }

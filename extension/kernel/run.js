@@ -10,7 +10,7 @@
   const K = globalThis.__gripKernel__;
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
     isDisabled, describe, brief, snapshot, probe, frameOffset, frameIdOf, actionable, done, hoverAt, clickAt,
-    mouse, editKind, selectAllIn, caretToEnd, typeInto, selectIn, checkable, setChecked, doScroll, doPress } = K;
+    mouse, editKind, readyToType, typeInto, selectIn, checkable, setChecked, doScroll, doPress } = K;
 
   // The actions the page carries out: protocol/actions.go lists the same
   // ones as in-page actions (a test compares the two lists).
@@ -98,9 +98,7 @@
     // point we return; here only focus and selection are prepared.
     if (trusted) {
       if (action === 'type' || action === 'fill') {
-        /** @type {HTMLElement} */ (node).focus();
-        if (action === 'fill') selectAllIn(node);
-        else caretToEnd(node);
+        return readyToType(node, action === 'fill').then(() => ({ ok: true, id, point: pt }));
       }
       if (action === 'check' || action === 'uncheck') {
         const on = checkedOf(node, roleOf(node)) === 'checked';

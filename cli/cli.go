@@ -156,8 +156,10 @@ func (f *flags) parse(args []string) ([]string, error) {
 }
 
 // session connects to the host, waiting up to --wait for one.
+// A host that warns (an extension from another build) says so on stderr,
+// where it cannot spoil --json output.
 func (a *App) session(ctx context.Context, f *flags) (*client.Session, error) {
-	return client.NewSession(ctx, client.Options{
+	s, err := client.NewSession(ctx, client.Options{
 		Profile: *f.profile,
 		Wait:    *f.wait,
 		Waiting: func(msg string) {
@@ -166,16 +168,20 @@ func (a *App) session(ctx context.Context, f *flags) (*client.Session, error) {
 			}
 		},
 	})
+	if err == nil && s.Info().Warning != "" {
+		fmt.Fprintln(a.Stderr, "grip: warning: "+s.Info().Warning)
+	}
+	return s, err
 }
 
-// call runs one socket operation.
-func (a *App) call(ctx context.Context, f *flags, op string, args, result any) error {
+// ops connects to the host and returns its typed operations, and the
+// function that closes the connection.
+func (a *App) ops(ctx context.Context, f *flags) (client.Ops, func(), error) {
 	s, err := a.session(ctx, f)
 	if err != nil {
-		return err
+		return client.Ops{}, nil, err
 	}
-	defer s.Close()
-	return s.Call(ctx, op, args, result)
+	return s.Ops, func() { s.Close() }, nil
 }
 
 // usage is the help text; the actions come from protocol.Actions.
@@ -194,7 +200,7 @@ Acting (a target is a ref @eN, a CSS selector, or a frame chain "iframe >>> sel"
 		}
 		fmt.Fprintf(&b, "  %-35s%s\n", "grip "+spec.Name+" "+actionUsage(spec), spec.Help)
 	}
-	b.WriteString(`  grip wait (--text T | --gone @eN | --url U | --ms N) [--timeout D]
+	b.WriteString(`  grip wait (--text T | --text-gone T | --gone @eN | --url U | --ms N) [--timeout D]
   grip screenshot [-o FILE]
   Action flags: --tab ID, --epoch N, --trusted, --snapshot; scroll also --up
 Setting up:

@@ -44,15 +44,20 @@ func cmdTabs(ctx context.Context, a *App, args []string) (bool, error) {
 	if len(pos) > 0 {
 		return tabsSubcommand(ctx, a, f, pos)
 	}
-	var res protocol.TabsResult
-	if err := a.call(ctx, f, protocol.OpTabs, struct{}{}, &res); err != nil {
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
+		return *f.json, err
+	}
+	defer done()
+	tabs, err := ops.Tabs(ctx)
+	if err != nil {
 		return *f.json, err
 	}
 	if *f.json {
-		a.printJSON(res)
+		a.printJSON(protocol.TabsResult{Tabs: tabs})
 		return true, nil
 	}
-	for _, t := range res.Tabs {
+	for _, t := range tabs {
 		mark := " "
 		if t.Active {
 			mark = "*"
@@ -109,8 +114,13 @@ func cmdSnapshot(ctx context.Context, a *App, args []string) (bool, error) {
 	if *budget <= 0 {
 		return *f.json, usagef("--budget must be positive")
 	}
-	var snap protocol.Snapshot
-	if err := a.call(ctx, f, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: *tab, Mode: *mode, Budget: *budget, After: *after, Timings: *timings}, &snap); err != nil {
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
+		return *f.json, err
+	}
+	defer done()
+	snap, err := ops.Snapshot(ctx, protocol.SnapshotArgs{Tab: *tab, Mode: *mode, Budget: *budget, After: *after, Timings: *timings})
+	if err != nil {
 		return *f.json, err
 	}
 	if *f.json {
@@ -274,11 +284,16 @@ func actionArgs(spec protocol.Action, args protocol.ActArgs, pos []string, src t
 
 // doAct sends an action and prints its reply.
 func (a *App) doAct(ctx context.Context, f *flags, args protocol.ActArgs) error {
-	var res protocol.ActionResult
-	if err := a.call(ctx, f, protocol.OpAct, args, &res); err != nil {
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
 		return err
 	}
-	a.printAction(f, frames.Done(args.Action, args.Target), res)
+	defer done()
+	res, err := ops.Act(ctx, args)
+	if err != nil {
+		return err
+	}
+	a.printAction(f, frames.Done(args.Action, args.Target), *res)
 	return nil
 }
 
@@ -295,6 +310,7 @@ func (a *App) printAction(f *flags, what string, res protocol.ActionResult) {
 func cmdWait(ctx context.Context, a *App, argv []string) (bool, error) {
 	f := newFlags(a, "wait")
 	text := f.String("text", "", "wait until this text is on the page")
+	textGone := f.String("text-gone", "", "wait until this text is no longer on the page")
 	gone := f.String("gone", "", "wait until this ref's element is gone")
 	url := f.String("url", "", "wait until the tab's URL is or contains this")
 	ms := f.Int("ms", 0, "just wait this many milliseconds")
@@ -308,20 +324,24 @@ func cmdWait(ctx context.Context, a *App, argv []string) (bool, error) {
 		return *f.json, usagef("wait takes flags only, got %q", pos[0])
 	}
 	n := 0
-	for _, set := range []bool{*text != "", *gone != "", *url != "", *ms > 0} {
+	for _, set := range []bool{*text != "", *textGone != "", *gone != "", *url != "", *ms > 0} {
 		if set {
 			n++
 		}
 	}
 	if n != 1 {
-		return *f.json, usagef("give exactly one of --text, --gone, --url, --ms")
+		return *f.json, usagef("give exactly one of --text, --text-gone, --gone, --url, --ms")
 	}
-	var res protocol.ActionResult
-	args := protocol.WaitArgs{Tab: *tab, Text: *text, Gone: *gone, URL: *url, MS: *ms, TimeoutMS: int(timeout.Milliseconds())}
-	if err := a.call(ctx, f, protocol.OpWait, args, &res); err != nil {
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
 		return *f.json, err
 	}
-	a.printAction(f, frames.Done("wait", ""), res)
+	defer done()
+	res, err := ops.Wait(ctx, protocol.WaitArgs{Tab: *tab, Text: *text, TextGone: *textGone, Gone: *gone, URL: *url, MS: *ms, TimeoutMS: int(timeout.Milliseconds())})
+	if err != nil {
+		return *f.json, err
+	}
+	a.printAction(f, frames.Done("wait", ""), *res)
 	return *f.json, nil
 }
 
@@ -336,8 +356,13 @@ func cmdScreenshot(ctx context.Context, a *App, argv []string) (bool, error) {
 	if len(pos) > 0 {
 		return *f.json, usagef("screenshot takes flags only, got %q", pos[0])
 	}
-	var res protocol.ScreenshotResult
-	if err := a.call(ctx, f, protocol.OpScreenshot, protocol.ScreenshotArgs{Tab: *tab}, &res); err != nil {
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
+		return *f.json, err
+	}
+	defer done()
+	res, err := ops.Screenshot(ctx, *tab)
+	if err != nil {
 		return *f.json, err
 	}
 	path, err := writeScreenshot(*out, res.Tab.ID, time.Now(), res.PNG)
@@ -357,8 +382,13 @@ func cmdStatus(ctx context.Context, a *App, argv []string) (bool, error) {
 	if _, err := f.parse(argv); err != nil {
 		return *f.json, err
 	}
-	var st protocol.Status
-	if err := a.call(ctx, f, protocol.OpStatus, struct{}{}, &st); err != nil {
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
+		return *f.json, err
+	}
+	defer done()
+	st, err := ops.Status(ctx)
+	if err != nil {
 		return *f.json, err
 	}
 	if *f.json {

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/grip-dev/grip/protocol"
 )
@@ -11,12 +12,16 @@ import (
 // calls (tabs, snapshot, status, screenshot) retry once on a new host by
 // themselves; a call whose outcome is unknown (an action in flight when
 // the host died) fails with host_lost at once, instead of being retried
-// blindly, and the next call connects to the new host. A Session is not
-// safe for concurrent use.
+// blindly, and the next call connects to the new host. A Session is safe
+// for concurrent use: calls share one connection; the host serialises the
+// operations of each tab.
 type Session struct {
-	opt  Options
-	c    *Client // nil after a lost action, until the next call reconnects
-	info protocol.HostInfo
+	Ops // the typed operations, over this Session
+	opt Options
+
+	mu   sync.Mutex
+	c    *Client           // guarded by mu; nil after a lost action, until the next call reconnects
+	info protocol.HostInfo // guarded by mu
 }
 
 // NewSession connects as Connect does.
@@ -25,14 +30,22 @@ func NewSession(ctx context.Context, opt Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Session{opt: opt, c: c, info: c.Info}, nil
+	s := &Session{opt: opt, c: c, info: c.Info}
+	s.Ops = Ops{s}
+	return s, nil
 }
 
 // Info describes the host last connected.
-func (s *Session) Info() protocol.HostInfo { return s.info }
+func (s *Session) Info() protocol.HostInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.info
+}
 
 // Close closes the connection.
 func (s *Session) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.c == nil {
 		return nil
 	}
@@ -48,28 +61,43 @@ func readOnly(op string) bool {
 	return false
 }
 
-func (s *Session) reconnect(ctx context.Context) error {
+// client returns the connection, connecting again if a lost action
+// dropped it.
+func (s *Session) client(ctx context.Context) (*Client, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.c != nil {
+		return s.c, nil
+	}
 	c, err := Connect(ctx, s.opt)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	s.c, s.info = c, c.Info
-	return nil
+	return c, nil
+}
+
+// drop forgets c after it broke (unless another call already replaced it).
+func (s *Session) drop(c *Client) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.c == c {
+		s.c = nil
+	}
+	c.Close()
 }
 
 // Call makes a call, reconnecting once for read-only ops.
 func (s *Session) Call(ctx context.Context, op string, args, result any) error {
-	if s.c == nil {
-		if err := s.reconnect(ctx); err != nil {
-			return err
-		}
+	c, err := s.client(ctx)
+	if err != nil {
+		return err
 	}
-	err := s.c.Call(ctx, op, args, result)
+	err = c.Call(ctx, op, args, result)
 	if err == nil || !errors.Is(err, ErrConnectionLost) {
 		return err
 	}
-	s.c.Close()
-	s.c = nil
+	s.drop(c)
 	if !readOnly(op) {
 		// Do not repeat this one, and do not wait for a new host to say
 		// so: the next call connects.
@@ -77,8 +105,8 @@ func (s *Session) Call(ctx context.Context, op string, args, result any) error {
 			"take a new snapshot to see whether it happened before acting again",
 			"the host went away while %s was in flight; it may or may not have happened", op)
 	}
-	if err := s.reconnect(ctx); err != nil {
+	if c, err = s.client(ctx); err != nil {
 		return err
 	}
-	return s.c.Call(ctx, op, args, result)
+	return c.Call(ctx, op, args, result)
 }

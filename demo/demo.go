@@ -126,7 +126,7 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	hostPIDs = append(hostPIDs, sess.Info().PID)
 	out.line("connected to grip's host: pid %d, browser profile %s (%.1f s after start)", sess.Info().PID, sess.Info().Profile, time.Since(start).Seconds())
 
-	w := &walk{ctx: ctx, c: sess, out: out, site: site}
+	w := &walk{ctx: ctx, c: sess.Ops, out: out, site: site}
 	passed := w.run()
 	if ctx.Err() != nil {
 		out.line("\ninterrupted: cleaning up")

@@ -9,14 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grip-dev/grip/client"
 	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/protocol"
 )
-
-// caller is the one method of client.Session the walk needs.
-type caller interface {
-	Call(ctx context.Context, op string, args, result any) error
-}
 
 // Texts the walk waits for and names it looks for on the demo shop.
 const (
@@ -45,7 +41,7 @@ var steps = []string{
 // walk is one pass through the agent's loop on the demo shop.
 type walk struct {
 	ctx  context.Context
-	c    caller
+	c    client.Ops
 	out  *printer
 	site *Site
 
@@ -82,15 +78,15 @@ func (w *walk) run() bool {
 func (w *walk) findTab() error {
 	deadline := time.Now().Add(loadDeadline)
 	for {
-		var res protocol.TabsResult
-		if err := w.c.Call(w.ctx, protocol.OpTabs, struct{}{}, &res); err != nil {
+		tabs, err := w.c.Tabs(w.ctx)
+		if err != nil {
 			return fmt.Errorf("grip tabs: %v", protocol.AsError(err))
 		}
-		for _, t := range res.Tabs {
+		for _, t := range tabs {
 			if strings.HasPrefix(t.URL, w.site.Shop) && t.Title == shopTitle {
 				w.tab = t.ID
 				w.out.cmd("grip tabs")
-				for _, t := range res.Tabs {
+				for _, t := range tabs {
 					mark := " "
 					if t.Active {
 						mark = "*"
@@ -101,7 +97,7 @@ func (w *walk) findTab() error {
 			}
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("the demo shop did not load within %s (tabs: %+v)", loadDeadline, res.Tabs)
+			return fmt.Errorf("the demo shop did not load within %s (tabs: %+v)", loadDeadline, tabs)
 		}
 		select {
 		case <-w.ctx.Done():
@@ -113,12 +109,12 @@ func (w *walk) findTab() error {
 
 func (w *walk) snapshot() (*protocol.Snapshot, error) {
 	w.out.cmd("grip snapshot")
-	var snap protocol.Snapshot
-	if err := w.c.Call(w.ctx, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: w.tab, Mode: protocol.ModeInteractive}, &snap); err != nil {
+	snap, err := w.c.Snapshot(w.ctx, protocol.SnapshotArgs{Tab: w.tab, Mode: protocol.ModeInteractive})
+	if err != nil {
 		return nil, w.refused(err)
 	}
 	w.out.text(snap.Text)
-	return &snap, nil
+	return snap, nil
 }
 
 // refused prints a refusal as the CLI does and returns it.
@@ -130,22 +126,21 @@ func (w *walk) refused(err error) error {
 
 func (w *walk) act(shown string, args protocol.ActArgs) (*protocol.ActionResult, error) {
 	w.out.cmd(shown)
-	var res protocol.ActionResult
-	if err := w.c.Call(w.ctx, protocol.OpAct, args, &res); err != nil {
+	res, err := w.c.Act(w.ctx, args)
+	if err != nil {
 		return nil, err
 	}
-	w.out.text(frames.ActionText(frames.Done(args.Action, args.Target), res))
-	return &res, nil
+	w.out.text(frames.ActionText(frames.Done(args.Action, args.Target), *res))
+	return res, nil
 }
 
 func (w *walk) wait(text string) error {
 	w.out.cmd(fmt.Sprintf("grip wait --text %q", text))
-	var res protocol.ActionResult
-	args := protocol.WaitArgs{Tab: w.tab, Text: text, TimeoutMS: int(stepTimeout.Milliseconds())}
-	if err := w.c.Call(w.ctx, protocol.OpWait, args, &res); err != nil {
+	res, err := w.c.Wait(w.ctx, protocol.WaitArgs{Tab: w.tab, Text: text, TimeoutMS: int(stepTimeout.Milliseconds())})
+	if err != nil {
 		return w.refused(err)
 	}
-	w.out.text(frames.ActionText(frames.Done("wait", ""), res))
+	w.out.text(frames.ActionText(frames.Done("wait", ""), *res))
 	return nil
 }
 

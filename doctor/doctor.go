@@ -83,12 +83,16 @@ func Run(ctx context.Context, env Env) Report {
 		r.add(c)
 	}
 
+	// Connected, and no connected host with a fault (a ✗ such as an
+	// extension from another build).
 	conn := checkConnected(ctx, env, sys)
-	connected := false
+	connected, hostsOK := false, true
 	for _, c := range conn {
 		r.add(c)
 		if c.Name == "extension connected" && c.OK {
 			connected = true
+		} else if strings.HasPrefix(c.Name, "host ") && !c.OK {
+			hostsOK = false
 		}
 	}
 
@@ -100,7 +104,7 @@ func Run(ctx context.Context, env Env) Report {
 	// A broken system-wide install is a fault even when this user's own
 	// set-up works: it serves every user.
 	sysOK := !slices.ContainsFunc(sys.checks, func(c Check) bool { return !c.OK })
-	r.OK = exe.OK && manifestsOK && connected && sysOK
+	r.OK = exe.OK && manifestsOK && connected && hostsOK && sysOK
 	return r
 }
 
@@ -415,6 +419,13 @@ func checkConnected(ctx context.Context, env Env, sys systemState) []Check {
 				Name:   "host " + h.Profile,
 				Detail: fmt.Sprintf("%s speaks protocol %d, this grip %d", desc, h.Protocol, protocol.Version),
 				Fix:    "run `grip install` with this grip and reload the extension (chrome://extensions → grip → reload)",
+			})
+		case h.Warning != "":
+			good = append(good, desc)
+			out = append(out, Check{
+				Name:   "host " + h.Profile,
+				Detail: desc + ": " + h.Warning,
+				Fix:    "run `grip install` with this grip, then reload grip in chrome://extensions (or restart the browser); after `sudo grip install --system`, restart the browser",
 			})
 		case env.ExtensionID != "" && h.ExtensionID != "" && h.ExtensionID != env.ExtensionID && (sys.id == "" || h.ExtensionID != sys.id):
 			good = append(good, desc)

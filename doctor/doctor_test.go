@@ -310,3 +310,21 @@ func TestNamedProfile(t *testing.T) {
 		t.Errorf("relative --user-data-dir not checked as %s:\n%s", profile, r.Text())
 	}
 }
+
+// An extension from another build of grip is a ✗ with the fix.
+func TestBuildMismatch(t *testing.T) {
+	env := mustInstall(t)
+	env.Probe = func(ctx context.Context) ([]protocol.HostInfo, []error) {
+		hosts, errs := connected(ctx)
+		hosts[0].Warning = "the extension (build aaaaaaaaaaaa) and grip (build bbbbbbbbbbbb) come from different builds: run grip install again"
+		return hosts, errs
+	}
+	r := Run(context.Background(), env)
+	if r.OK {
+		t.Fatalf("OK with an extension from another build:\n%s", r.Text())
+	}
+	c := find(t, r, "host p1")
+	if c.OK || !strings.Contains(c.Detail, "different builds") || !strings.Contains(c.Fix, "grip install") {
+		t.Errorf("check %+v", c)
+	}
+}

@@ -127,10 +127,43 @@ func TestFillInCrossOriginFrame(t *testing.T) {
 	if got != "4242 4242 4242 4242" {
 		t.Fatalf("card field = %q", got)
 	}
-	// And the snapshot shows it, in the card frame.
+	// The snapshot lists the field but never its value: autocomplete
+	// cc-number marks it as a secret.
 	after := snapshot(t, snap.Tab.ID)
-	if !strings.Contains(after.Text, num+": [textbox 'Card number' value='4242 4242 4242 4242']") {
+	if !strings.Contains(after.Text, num+": [textbox 'Card number']") || strings.Contains(after.Text, "4242") {
 		t.Errorf("snapshot after fill:\n%s", after.Text)
+	}
+}
+
+// A CSS chain's action runs in the document its lookup found: when the
+// frame navigates between the lookup and the action, the action fails
+// rather than typing into the frame's new document.
+func TestChainActionPinnedToItsDocument(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, _ := openAct(t)
+	// Between lookup and action, navigate the card frame to a new document
+	// (same selector inside) and wait until it has committed.
+	browsertest.EvalWorker[bool](t, env, `(() => {
+		globalThis.__gripAfterChainLookup = async (tabId, frameId) => {
+			delete globalThis.__gripAfterChainLookup;
+			const before = (await chrome.webNavigation.getFrame({ tabId, frameId })).documentId;
+			await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, func: () => { location.replace(location.pathname + '?v=2'); } });
+			for (let i = 0; i < 200; i++) {
+				const f = await chrome.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
+				if (f && f.documentId && f.documentId !== before && f.url.includes('v=2')) return;
+				await new Promise((r) => setTimeout(r, 20));
+			}
+			throw new Error('the frame did not navigate');
+		};
+		return true;
+	})()`)
+	t.Cleanup(func() { browsertest.EvalWorker[bool](t, env, `(delete globalThis.__gripAfterChainLookup, true)`) })
+	_, perr, code := act(t, "type", "iframe#card >>> #cvc", "999", "--tab", fmt.Sprint(tab))
+	if code == 0 || perr == nil || perr.Code != protocol.CodeDocumentChanged {
+		t.Fatalf("type through a chain whose frame navigated: exit %d %+v, want document_changed", code, perr)
+	}
+	if got := browsertest.Eval[string](t, env, env.Origin2+"/card.html?v=2", "document.getElementById('cvc').value"); got != "" {
+		t.Errorf("the text landed in the frame's new document: %q", got)
 	}
 }
 
@@ -244,5 +277,32 @@ func TestChangesReported(t *testing.T) {
 	}
 	if !strings.HasSuffix(res.Changes.URL, "/act.html?card="+env.Origin2) {
 		t.Errorf("changes url = %s", res.Changes.URL)
+	}
+}
+
+// A CSS chain reaches into the second of two cross-origin frames: fill
+// types into its field, and a trusted click lands on its button although
+// the iframe is offset, bordered and moved by a CSS transform.
+func TestChainIntoCrossOriginFrame(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/chain.html?other="+env.Origin2)
+	deadline := time.Now().Add(10 * time.Second)
+	for refOf(snapshot(t, tab), "button", "Pay now") == "" {
+		if time.Now().After(deadline) {
+			t.Fatal("the payment frame never loaded")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if _, perr, code := act(t, "fill", "iframe#pay >>> #cvc", "321", "--tab", fmt.Sprint(tab)); code != 0 {
+		t.Fatalf("fill through the chain: exit %d %+v", code, perr)
+	}
+	if got := browsertest.Eval[string](t, env, env.Origin2+"/chainframe.html", "document.getElementById('cvc').value"); got != "321" {
+		t.Errorf("cvc = %q", got)
+	}
+	if _, perr, code := act(t, "click", "iframe#pay >>> #go", "--trusted", "--tab", fmt.Sprint(tab)); code != 0 {
+		t.Fatalf("trusted click through the chain: exit %d %+v", code, perr)
+	}
+	if got := browsertest.Eval[[]string](t, env, env.Origin2+"/chainframe.html", "window.__log"); strings.Join(got, ",") != "go:trusted" {
+		t.Errorf("the frame's button saw %v, want one trusted click", got)
 	}
 }

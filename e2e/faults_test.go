@@ -187,23 +187,9 @@ func evalOn[T any](t *testing.T, e *browsertest.Env, tab int, expr string) T {
 // does after idle: through the DevTools protocol, closing its target.
 func stopServiceWorker(t *testing.T, e *browsertest.Env) {
 	t.Helper()
-	ctx := e.BrowserContext()
-	infos, err := chromedp.Targets(ctx)
-	if err != nil {
-		t.Fatalf("list targets: %v", err)
-	}
-	var id target.ID
-	for _, info := range infos {
-		if info.Type == "service_worker" && strings.HasPrefix(info.URL, "chrome-extension://") && strings.HasSuffix(info.URL, "/background.js") {
-			id = info.TargetID
-		}
-	}
-	if id == "" {
-		t.Fatalf("no service worker target among %d targets", len(infos))
-	}
-	cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	cctx, cancel := context.WithTimeout(e.BrowserContext(), 20*time.Second)
 	defer cancel()
-	if _, err := chromedp.CallBrowser(cctx, target.CloseTarget, target.CloseTargetParams{TargetID: id}); err != nil {
+	if _, err := chromedp.CallBrowser(cctx, target.CloseTarget, target.CloseTargetParams{TargetID: e.WorkerTarget(t)}); err != nil {
 		t.Fatalf("Target.closeTarget(service worker): %v", err)
 	}
 }

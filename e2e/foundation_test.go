@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/grip-dev/grip/client"
+	"github.com/grip-dev/grip/extension"
 	"github.com/grip-dev/grip/internal/browsertest"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/statedir"
@@ -106,5 +107,19 @@ func TestNoHostFailsClearly(t *testing.T) {
 	}
 	if perm := fi.Mode().Perm(); perm != 0o700 {
 		t.Errorf("runtime dir mode %o, want 700", perm)
+	}
+}
+
+// The extension grip installed carries grip's build in its manifest, says
+// it in its hello, and the host, from the same build, has no warning.
+func TestExtensionAndHostFromOneBuild(t *testing.T) {
+	browsertest.Need(t, env)
+	st := statusOf(t, env)
+	if st.Host.ExtensionBuild != extension.Build() || st.Host.Warning != "" {
+		t.Errorf("extension build %q (want %q), warning %q", st.Host.ExtensionBuild, extension.Build(), st.Host.Warning)
+	}
+	r := env.Grip(context.Background(), "tabs")
+	if strings.Contains(r.Stderr, "warning") {
+		t.Errorf("a matched install warns: %s", r.Stderr)
 	}
 }

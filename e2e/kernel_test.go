@@ -1,14 +1,12 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/grip-dev/grip/extension"
@@ -140,29 +138,7 @@ func restartWorker(t *testing.T, e *browsertest.Env, clearSession bool) {
 	before := statusOf(t, e)
 	ctx := e.BrowserContext()
 	if clearSession {
-		infos, err := chromedp.Targets(ctx)
-		if err != nil {
-			t.Fatalf("list targets: %v", err)
-		}
-		var id target.ID
-		for _, info := range infos {
-			if info.Type == "service_worker" && strings.HasPrefix(info.URL, "chrome-extension://") && strings.HasSuffix(info.URL, "/background.js") {
-				id = info.TargetID
-			}
-		}
-		if id == "" {
-			t.Fatalf("no service worker target among %d targets", len(infos))
-		}
-		// Detach on cancel: closing the target would stop the worker that
-		// comes next too (it may get the same target id).
-		sw, cancel := chromedp.NewContext(ctx, chromedp.WithTargetID(id), chromedp.WithDetachOnCancel())
-		tctx, tcancel := context.WithTimeout(sw, 10*time.Second)
-		_, err = chromedp.Run(tctx, chromedp.Evaluate[bool](`chrome.storage.session.clear().then(() => true)`, chromedp.EvalAwaitPromise))
-		tcancel()
-		cancel()
-		if err != nil {
-			t.Fatalf("clear the session storage: %v", err)
-		}
+		browsertest.EvalWorker[bool](t, e, `chrome.storage.session.clear().then(() => true)`)
 	}
 	stopServiceWorker(t, e)
 	waitGone(t, before.Host.PID, 20*time.Second)

@@ -3,21 +3,84 @@
 // (documentIds), so they land in that frame or fail; a document that is
 // gone is a refusal, never an action in its successor.
 import { wireError } from './errors.js';
-import { runInDocument, runKernel } from './inject.js';
+import { runInDocument, withDeadline } from './inject.js';
 
 /**
- * Finds the frame a CSS chain names: every segment but the last selects an
- * iframe in the frame before it.
+ * The document a frame holds now, to pin the next step to it.
+ * @param {number} tabId
+ * @param {number} frameId
+ * @returns {Promise<string>}
+ */
+async function documentOf(tabId, frameId) {
+  const f = await chrome.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
+  if (!f || !f.documentId) {
+    throw wireError(`frame ${frameId} of tab ${tabId} is gone`, 'document_changed', 'document', 'the page changed; take a new snapshot');
+  }
+  return f.documentId;
+}
+
+/**
+ * Standalone, injected into child frames: this frame's index in its
+ * parent's window.frames, or -1. Comparing WindowProxies works across
+ * origins and shows nothing to the page.
+ * @returns {number}
+ */
+function indexInParent() {
+  try {
+    const p = window.parent;
+    for (let i = 0; i < p.length; i++) if (p[i] === window) return i;
+  } catch (_) { /* detached */ }
+  return -1;
+}
+
+/**
+ * Each child frame of parentFrameId by its index in the parent's
+ * window.frames, with the document it holds.
+ * @param {number} tabId
+ * @param {number} parentFrameId
+ * @returns {Promise<Map<number, {frameId: number, documentId: string}>>}
+ */
+async function childrenByIndex(tabId, parentFrameId) {
+  const frames = await chrome.webNavigation.getAllFrames({ tabId }) || [];
+  const frameIds = frames.filter((f) => f.parentFrameId === parentFrameId).map((f) => f.frameId);
+  /** @type {Map<number, {frameId: number, documentId: string}>} */
+  const byIndex = new Map();
+  if (frameIds.length === 0) return byIndex;
+  const results = await withDeadline(chrome.scripting.executeScript({ target: { tabId, frameIds }, world: 'ISOLATED', func: indexInParent }), 'the frames')
+    .catch((err) => { if (err && err.code) throw err; return []; });
+  for (const r of results) {
+    if (typeof r.result === 'number' && r.result >= 0) byIndex.set(r.result, { frameId: r.frameId, documentId: /** @type {any} */ (r).documentId || '' });
+  }
+  return byIndex;
+}
+
+/**
+ * Finds the document a CSS chain names: every segment but the last selects
+ * an iframe in the document before it. Each step runs in the document the
+ * previous one found (documentIds, not frameIds), so a frame that
+ * navigates meanwhile makes the action fail instead of landing in its new
+ * document.
  * @param {number} tabId
  * @param {string[]} chain
+ * @returns {Promise<{frameId: number, documentId: string}>}
  */
 async function resolveChain(tabId, chain) {
   let frameId = 0;
+  let documentId = await documentOf(tabId, 0);
   for (const selector of chain.slice(0, -1)) {
-    const res = await runInDocument({ tabId, frameIds: [frameId] }, { op: 'frameId', selector });
-    frameId = res.frameId;
+    const { index } = await runInDocument({ tabId, documentIds: [documentId] }, { op: 'frameIndex', selector });
+    const child = (await childrenByIndex(tabId, frameId)).get(index);
+    if (!child || !child.documentId) {
+      throw wireError(`the iframe ${JSON.stringify(selector)} has no document grip can reach`, 'not_actionable', 'node',
+        'wait for the frame to load, or take a snapshot and act on a ref');
+    }
+    ({ frameId, documentId } = child);
   }
-  return frameId;
+  // A test hook, settable only by code in this worker (no page can reach
+  // it): the e2e suite navigates the frame here to prove the pin holds.
+  const hook = /** @type {any} */ (globalThis).__gripAfterChainLookup;
+  if (typeof hook === 'function') await hook(tabId, frameId);
+  return { frameId, documentId };
 }
 
 /**
@@ -36,7 +99,10 @@ async function toTopPoint(tabId, frameId, point) {
   while (child !== 0) {
     const parent = parentOf.get(child);
     if (parent === undefined || parent < 0) break;
-    const off = await runInDocument({ tabId, frameIds: [parent] }, { op: 'frameOffset', frameId: child });
+    const [r] = await withDeadline(chrome.scripting.executeScript({ target: { tabId, frameIds: [child] }, world: 'ISOLATED', func: indexInParent }), 'the frame');
+    const index = r && typeof r.result === 'number' ? r.result : -1;
+    if (index < 0) throw wireError(`frame ${child} is not in its parent's frames`, 'not_actionable', 'point', 'take a new snapshot');
+    const off = await runInDocument({ tabId, frameIds: [parent] }, { op: 'frameOffset', index });
     x += off.x;
     y += off.y;
     child = parent;
@@ -61,8 +127,9 @@ export async function act(params) {
     target = { tabId, documentIds: [params.documentId] };
     Object.assign(req, { id: params.localId });
   } else if (Array.isArray(params.chain) && params.chain.length > 0) {
-    frameId = await resolveChain(tabId, params.chain);
-    target = { tabId, frameIds: [frameId] };
+    const found = await resolveChain(tabId, params.chain);
+    frameId = found.frameId;
+    target = { tabId, documentIds: [found.documentId] };
     Object.assign(req, { selector: params.chain[params.chain.length - 1] });
   } else {
     // No element: keyboard and scrolling go to the focused element / page.
@@ -75,21 +142,6 @@ export async function act(params) {
     res.point = await toTopPoint(tabId, frameId, res.point);
   }
   return res;
-}
-
-/** @param {any} params */
-export async function probe(params) {
-  const { tabId } = params;
-  if (params.documentId) {
-    try {
-      return await runInDocument({ tabId, documentIds: [params.documentId] }, { op: 'probe', id: params.localId });
-    } catch (err) {
-      if (err && /** @type {any} */ (err).code === 'document_changed') return { present: false, textFound: false };
-      throw err;
-    }
-  }
-  const results = await runKernel({ tabId, allFrames: true }, { op: 'probe', text: params.text });
-  return { textFound: results.some((r) => r.result && r.result.textFound), present: false };
 }
 
 // Trusted input: the host builds the CDP commands (cdproto types) and we

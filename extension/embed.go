@@ -4,20 +4,114 @@
 package extension
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"io/fs"
 	"strings"
+	"sync"
 )
 
-// Files holds the extension's files, rooted at the extension folder.
+// files holds the extension's files, rooted at the extension folder.
 // kernel/*.d.ts (types for tsc) stays out: nothing loads it.
 //
 //go:embed manifest.json *.js *.html *.css kernel/*.js
 var files embed.FS
 
 // Files returns the extension's files, rooted at the extension folder
-// (manifest.json at the top), without Go sources.
-func Files() fs.FS { return files }
+// (manifest.json at the top), without Go sources, as grip installs them:
+// manifest.json carries this build's name (Build) as its version_name.
+func Files() fs.FS { return stampedFiles() }
+
+// Build names this build of the extension: a hash of its files. grip
+// writes it into the manifest it installs, the extension says it in its
+// hello, and the host compares it with its own, so an extension and a host
+// from different builds say so (see docs/ARCHITECTURE.md, "Versions").
+func Build() string { return build() }
+
+var build = sync.OnceValue(func() string {
+	h := sha256.New()
+	err := fs.WalkDir(files, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := fs.ReadFile(files, path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", path, len(b))
+		h.Write(b)
+		return nil
+	})
+	if err != nil {
+		panic("extension: cannot read the embedded files: " + err.Error())
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
+})
+
+// stampedFiles is files with manifest.json's version_name set to Build().
+var stampedFiles = sync.OnceValue(func() fs.FS {
+	var m map[string]any
+	if err := json.Unmarshal(ManifestJSON, &m); err != nil {
+		panic("extension: manifest.json: " + err.Error())
+	}
+	m["version_name"] = fmt.Sprintf("%v build %s", m["version"], Build())
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		panic("extension: manifest.json: " + err.Error())
+	}
+	return overlay{FS: files, name: "manifest.json", data: append(b, '\n')}
+})
+
+// overlay is an FS with one file's content replaced.
+type overlay struct {
+	fs.FS
+	name string
+	data []byte
+}
+
+func (o overlay) Open(name string) (fs.File, error) {
+	if name != o.name {
+		return o.FS.Open(name)
+	}
+	f, err := o.FS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	f.Close()
+	if err != nil {
+		return nil, err
+	}
+	return &memFile{Reader: bytes.NewReader(o.data), info: sizedInfo{st, int64(len(o.data))}}, nil
+}
+
+// ReadFile answers fs.ReadFile without the embed's own shortcut, which
+// would return the unstamped content.
+func (o overlay) ReadFile(name string) ([]byte, error) {
+	if name == o.name {
+		return bytes.Clone(o.data), nil
+	}
+	return fs.ReadFile(o.FS, name)
+}
+
+type memFile struct {
+	*bytes.Reader
+	info fs.FileInfo
+}
+
+func (f *memFile) Stat() (fs.FileInfo, error) { return f.info, nil }
+func (f *memFile) Close() error               { return nil }
+
+type sizedInfo struct {
+	fs.FileInfo
+	size int64
+}
+
+func (i sizedInfo) Size() int64 { return i.size }
 
 // ManifestJSON is extension/manifest.json; the extension ID is derived
 // from its public key.

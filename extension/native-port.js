@@ -20,6 +20,17 @@ let nextId = 1;
 /** @type {Map<number, {resolve: (v: any) => void, reject: (e: any) => void}>} */
 const pending = new Map();
 
+/**
+ * The build grip stamped into the manifest it installed (version_name
+ * "0.1.0 build 1a2b3c4d5e6f"), which the host compares with its own; '' for
+ * an extension loaded from the source folder.
+ * @returns {string}
+ */
+function extensionBuild() {
+  const m = / build ([0-9a-f]+)$/.exec(chrome.runtime.getManifest().version_name || '');
+  return m ? m[1] : '';
+}
+
 /** Connection state, for the popup. */
 export const connection = { state: 'disconnected', error: '', since: Date.now() };
 
@@ -50,6 +61,7 @@ async function connect() {
         protocol: PROTOCOL,
         profile,
         extension_version: chrome.runtime.getManifest().version,
+        build: extensionBuild(),
         browser: navigator.userAgent,
       },
     });

@@ -3,7 +3,8 @@
 // messaging) and by the popup (runtime messages from our own pages).
 import { listTabs, newTab, closeTab, selectTab, navigate, goHistory, screenshot, liveDocuments, tabInfo } from './tabs.js';
 import { snapshotTab } from './snapshot.js';
-import { act, probe, sendCDP } from './actions.js';
+import { act, sendCDP } from './actions.js';
+import { waitFor } from './waits.js';
 
 /**
  * @param {string} type
@@ -16,7 +17,7 @@ export async function handleHostRequest(type, params) {
     case 'tab_info': return tabInfo(params.tabId);
     case 'snapshot': return snapshotTab(params.tabId, params.mode || 'interactive', params.keepSignatures);
     case 'act': return act(params);
-    case 'probe': return probe(params);
+    case 'wait': return waitFor(params);
     case 'cdp': return sendCDP(params);
     case 'navigate': return navigate(params.tabId, params.url);
     case 'back': case 'forward': case 'reload': return goHistory(params.tabId, type);

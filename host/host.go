@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/grip-dev/grip/extension"
 	"github.com/grip-dev/grip/manifest"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/refcache"
@@ -59,6 +60,16 @@ func validProfile(s string) bool {
 		}
 	}
 	return true
+}
+
+// buildWarning says what to do when the extension and this host come from
+// different builds of grip. An extension loaded from the source folder
+// (no stamp) is a developer's, and says nothing.
+func buildWarning(extBuild, hostBuild string) string {
+	if extBuild == "" || extBuild == hostBuild {
+		return ""
+	}
+	return fmt.Sprintf("the extension (build %s) and grip (build %s) come from different builds: run grip install again, then reload grip in chrome://extensions (or restart the browser)", extBuild, hostBuild)
 }
 
 // Host is one running host: one browser profile, one extension channel.
@@ -169,7 +180,8 @@ func Run(ctx context.Context, cfg Config) error {
 	h.info = protocol.HostInfo{
 		Protocol: protocol.Version, HostVersion: cfg.Version, ExtensionVersion: eh.ExtensionVersion,
 		ExtensionID: id, Profile: eh.Profile, PID: os.Getpid(), Browser: eh.Browser,
-		Started: time.Now().UTC().Format(time.RFC3339),
+		Started:        time.Now().UTC().Format(time.RFC3339),
+		ExtensionBuild: eh.Build, Warning: buildWarning(eh.Build, extension.Build()),
 	}
 
 	refs, err := h.openLedger(ctx, eh.Profile)

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/grip-dev/grip/client"
+	"github.com/grip-dev/grip/extension"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/statedir"
 )
@@ -430,5 +431,34 @@ func TestValidProfile(t *testing.T) {
 		if validProfile(bad) {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+// An extension from another build of grip makes the host warn in its
+// hello (the CLI, grip mcp, doctor and the popup show it); the same build,
+// or an unstamped extension loaded from the source folder, does not.
+func TestBuildMismatchWarns(t *testing.T) {
+	for _, tc := range []struct {
+		name, build string
+		warn        bool
+	}{
+		{"same build", extension.Build(), false},
+		{"unstamped", "", false},
+		{"other build", "0123456789ab", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fx, _, dirs := startHost(t, "")
+			profile := "build" + strings.ReplaceAll(tc.name, " ", "")
+			fx.send(protocol.NativeMessage{Type: protocol.MsgHello, Params: mustJSON(protocol.ExtensionHello{
+				Protocol: protocol.Version, Profile: profile, ExtensionVersion: "0.1.0", Build: tc.build})})
+			go fx.serve()
+			info := waitPublished(t, dirs, profile)
+			if got := info.Warning != ""; got != tc.warn {
+				t.Fatalf("warning %q, want one: %v", info.Warning, tc.warn)
+			}
+			if tc.warn && (!strings.Contains(info.Warning, tc.build) || !strings.Contains(info.Warning, "grip install")) {
+				t.Errorf("the warning does not name the build and the fix: %q", info.Warning)
+			}
+		})
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -396,96 +395,6 @@ func (h *Host) onExtensionRequest(ctx context.Context, msg protocol.NativeMessag
 	}
 	if serr := h.port.send(reply); serr != nil {
 		h.log.Warn("could not answer the extension", "err", serr)
-	}
-}
-
-// waitPoll is how often wait re-checks its condition.
-const waitPoll = 100 * time.Millisecond
-
-func (h *Host) wait(ctx context.Context, args protocol.WaitArgs) (*protocol.ActionResult, error) {
-	conds := 0
-	for _, set := range []bool{args.Text != "", args.Gone != "", args.URL != "", args.MS > 0} {
-		if set {
-			conds++
-		}
-	}
-	if conds != 1 {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
-			"give exactly one of --text, --gone, --url, --ms", "%d wait conditions given", conds)
-	}
-	timeout := time.Duration(args.TimeoutMS) * time.Millisecond
-	if timeout <= 0 {
-		timeout = 10 * time.Second
-	}
-	if args.MS > 0 {
-		select {
-		case <-time.After(time.Duration(args.MS) * time.Millisecond):
-			return &protocol.ActionResult{OK: true, Changes: protocol.Changes{Added: []string{}, Gone: []string{}}}, nil
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-	var entry refcache.Entry
-	tab := args.Tab
-	if args.Gone != "" {
-		ref, err := refcache.ParseRef(args.Gone)
-		if err != nil {
-			return nil, err
-		}
-		entry, err = h.refs.Resolve(ref)
-		if err != nil {
-			// Already stale or unknown: it is gone.
-			return &protocol.ActionResult{OK: true, Detail: args.Gone + " is gone", Changes: protocol.Changes{Added: []string{}, Gone: []string{args.Gone}}}, nil
-		}
-		tab = entry.Tab
-	}
-	tab, err := h.resolveTab(ctx, tab)
-	if err != nil {
-		return nil, err
-	}
-	deadline := time.Now().Add(timeout)
-	for {
-		met, detail, err := h.checkWait(ctx, tab, args, entry)
-		if err != nil {
-			return nil, err
-		}
-		if met {
-			var info protocol.TabRef
-			_ = h.callExt(ctx, protocol.ExtTabInfo, protocol.TabParams{TabID: tab}, &info)
-			return &protocol.ActionResult{OK: true, Tab: info, Detail: detail, Changes: protocol.Changes{URL: info.URL, Title: info.Title, Added: []string{}, Gone: []string{}}}, nil
-		}
-		if time.Now().After(deadline) {
-			return nil, protocol.Errorf(protocol.CodeTimeout, protocol.BoundaryTask,
-				"raise --timeout, or take a snapshot to see what the page shows", "condition not met within %s", timeout)
-		}
-		select {
-		case <-time.After(waitPoll):
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-}
-
-func (h *Host) checkWait(ctx context.Context, tab int, args protocol.WaitArgs, entry refcache.Entry) (bool, string, error) {
-	switch {
-	case args.URL != "":
-		var info protocol.TabRef
-		if err := h.callExt(ctx, protocol.ExtTabInfo, protocol.TabParams{TabID: tab}, &info); err != nil {
-			return false, "", err
-		}
-		return info.URL == args.URL || strings.Contains(info.URL, args.URL), "url is " + info.URL, nil
-	case args.Text != "":
-		var res protocol.ProbeReply
-		if err := h.callExt(ctx, protocol.ExtProbe, protocol.ProbeParams{TabID: tab, Text: args.Text}, &res); err != nil {
-			return false, "", err
-		}
-		return res.TextFound, "text is on the page", nil
-	default: // gone
-		var res protocol.ProbeReply
-		if err := h.callExt(ctx, protocol.ExtProbe, protocol.ProbeParams{TabID: tab, DocumentID: entry.Key.DocumentID, LocalID: entry.Key.LocalID}, &res); err != nil {
-			return false, "", err
-		}
-		return !res.Present, args.Gone + " is gone", nil
 	}
 }
 

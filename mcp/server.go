@@ -17,7 +17,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/grip-dev/grip/client"
 	"github.com/grip-dev/grip/protocol"
@@ -25,9 +24,7 @@ import (
 )
 
 // Caller makes one socket operation; *client.Session satisfies it.
-type Caller interface {
-	Call(ctx context.Context, op string, args, result any) error
-}
+type Caller = client.Caller
 
 // ConnectFunc opens a Caller to the host. It is called on the first tool
 // call and again after the connection was lost.
@@ -41,22 +38,31 @@ type Options struct {
 	// set and nowhere otherwise (stdout belongs to the MCP messages). It
 	// gets tool names, refs and lengths, never typed text or values.
 	Logger *slog.Logger
-	// GonePoll is how often browser_wait_for re-checks a textGone
-	// condition; zero means 250ms.
-	GonePoll time.Duration
 }
 
 // Server is grip's MCP server: the SDK's server with grip's tools on it.
 type Server struct {
-	sdk      *sdk.Server
-	log      *slog.Logger
-	gonePoll time.Duration
+	sdk *sdk.Server
+	log *slog.Logger
 
 	connect ConnectFunc
-	// mu serialises calls to the host: a client.Session swaps its
-	// connection when it reconnects and is not safe for concurrent use.
+	// mu serialises calls to the host and guards connecting on the first
+	// one and again after a loss.
 	mu sync.Mutex
 	c  Caller // guarded by mu; nil until the first call or after a loss
+	// ops are the client's typed operations over call.
+	ops client.Ops
+	// warning is the connected host's warning, not yet shown; guarded by mu.
+	warning string
+}
+
+// takeWarning returns the host's warning once.
+func (s *Server) takeWarning() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.warning
+	s.warning = ""
+	return w
 }
 
 // Serve runs grip's MCP server on in/out (newline-delimited JSON-RPC)
@@ -78,10 +84,8 @@ func New(connect ConnectFunc, opt Options) *Server {
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{log: log, connect: connect, gonePoll: opt.GonePoll}
-	if s.gonePoll <= 0 {
-		s.gonePoll = 250 * time.Millisecond
-	}
+	s := &Server{log: log, connect: connect}
+	s.ops = client.Ops{Caller: client.CallerFunc(s.call)}
 	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "grip", Title: "grip — your own Chrome", Version: version},
 		&sdk.ServerOptions{Instructions: instructions, Logger: log})
 	s.addTools()
@@ -129,6 +133,11 @@ func (s *Server) call(ctx context.Context, op string, args, result any) error {
 			return err
 		}
 		s.c = c
+		// A host that warns (an extension from another build) is said
+		// once, in the next tool result.
+		if h, ok := c.(interface{ Info() protocol.HostInfo }); ok && h.Info().Warning != "" {
+			s.warning = h.Info().Warning
+		}
 	}
 	s.log.Debug("call", append([]any{"op", op}, argAttrs(args)...)...)
 	err := s.c.Call(ctx, op, args, result)

@@ -118,10 +118,10 @@ func newHarness(t *testing.T) *harness {
 	return newHarnessWith(t, Options{})
 }
 
-// newHarnessWith is newHarness with opt (its Version and GonePoll are set).
+// newHarnessWith is newHarness with opt (its Version is set).
 func newHarnessWith(t *testing.T, opt Options) *harness {
 	t.Helper()
-	opt.Version, opt.GonePoll = "test", time.Millisecond
+	opt.Version = "test"
 	h := &harness{host: &fakeHost{}, done: make(chan error, 1)}
 	srv := New(func(ctx context.Context) (Caller, error) {
 		h.mu.Lock()
@@ -460,29 +460,26 @@ func TestInvalidArgumentsAreRefused(t *testing.T) {
 	}
 }
 
-func TestTextGoneProbesUntilTheTextIsGone(t *testing.T) {
+// textGone is one wait the page watches (host/wait.go), not a loop of
+// probes here.
+func TestTextGoneIsOneWait(t *testing.T) {
 	h := newHarness(t)
-	probes := 0
+	var waits []protocol.WaitArgs
 	h.host.reply = func(op string, args any) (any, error) {
 		w := args.(protocol.WaitArgs)
-		if w.Text != "Loading…" || w.TimeoutMS != 1 {
-			return nil, fmt.Errorf("unexpected wait %+v", w)
+		waits = append(waits, w)
+		if w.TimeoutMS == 50 {
+			return nil, protocol.Errorf(protocol.CodeTimeout, protocol.BoundaryTask, "", "condition not met within 50ms")
 		}
-		probes++
-		if probes < 3 {
-			return fakeAct, nil // still there
-		}
-		return nil, protocol.Errorf(protocol.CodeTimeout, protocol.BoundaryTask, "", "condition not met within 1ms")
+		return fakeAct, nil
 	}
 	res := h.callTool(t, "browser_wait_for", map[string]any{"textGone": "Loading…"})
 	if res.IsError || !strings.Contains(text(res), `"Loading…" is gone`) {
 		t.Fatalf("result = %v %q", res.IsError, text(res))
 	}
-	if probes != 3 {
-		t.Errorf("%d probes, want 3", probes)
+	if len(waits) != 1 || waits[0].TextGone != "Loading…" || waits[0].Text != "" || waits[0].TimeoutMS != 10000 {
+		t.Errorf("waits %+v, want one textGone wait of 10 s", waits)
 	}
-
-	probes = -1000 // never gone
 	res = h.callTool(t, "browser_wait_for", map[string]any{"textGone": "Loading…", "timeout": 0.05})
 	if !res.IsError || !strings.HasPrefix(text(res), "timeout (task): ") {
 		t.Errorf("result = %v %q, want a timeout", res.IsError, text(res))

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -192,7 +191,10 @@ func addTool[In any](s *Server, t *sdk.Tool, tweak func(map[string]*jsonschema.S
 		res, err := h(ctx, in)
 		if err != nil {
 			s.log.Debug("tool refused", "tool", t.Name, "err", err)
-			return toolError(err), nil, nil
+			res = toolError(err)
+		}
+		if w := s.takeWarning(); w != "" {
+			res.Content = append([]sdk.Content{&sdk.TextContent{Text: "Warning: " + w}}, res.Content...)
 		}
 		return res, nil, nil
 	})
@@ -210,8 +212,8 @@ func (s *Server) snapshot(ctx context.Context, in snapshotIn) (*sdk.CallToolResu
 	if args.Mode == "" {
 		args.Mode = protocol.ModeInteractive
 	}
-	var snap protocol.Snapshot
-	if err := s.call(ctx, protocol.OpSnapshot, args, &snap); err != nil {
+	snap, err := s.ops.Snapshot(ctx, args)
+	if err != nil {
 		return nil, err
 	}
 	return textResult(snap.Text), nil
@@ -230,9 +232,11 @@ func (s *Server) doAct(ctx context.Context, args protocol.ActArgs) (protocol.Act
 	if args.Snapshot {
 		args.Budget = budgetOr(args.Budget)
 	}
-	var res protocol.ActionResult
-	err := s.call(ctx, protocol.OpAct, args, &res)
-	return res, err
+	res, err := s.ops.Act(ctx, args)
+	if err != nil {
+		return protocol.ActionResult{}, err
+	}
+	return *res, nil
 }
 
 // actArgs builds the common part of an action on a target.
@@ -385,11 +389,7 @@ func (s *Server) tabs(ctx context.Context, in tabsIn) (*sdk.CallToolResult, erro
 }
 
 func (s *Server) listTabs(ctx context.Context) ([]protocol.Tab, error) {
-	var res protocol.TabsResult
-	if err := s.call(ctx, protocol.OpTabs, struct{}{}, &res); err != nil {
-		return nil, err
-	}
-	return res.Tabs, nil
+	return s.ops.Tabs(ctx)
 }
 
 // pickTab turns index or tab into a tab id; 0 means the active tab.
@@ -441,8 +441,7 @@ func (s *Server) waitFor(ctx context.Context, in waitIn) (*sdk.CallToolResult, e
 		if ms < 1 {
 			ms = 1
 		}
-		var res protocol.ActionResult
-		if err := s.call(ctx, protocol.OpWait, protocol.WaitArgs{Tab: in.Tab, MS: ms}, &res); err != nil {
+		if _, err := s.ops.Wait(ctx, protocol.WaitArgs{Tab: in.Tab, MS: ms}); err != nil {
 			return nil, err
 		}
 		done = append(done, fmt.Sprintf("waited %gs", in.Time))
@@ -466,11 +465,11 @@ func (s *Server) waitFor(ctx context.Context, in waitIn) (*sdk.CallToolResult, e
 			continue
 		}
 		c.args.Tab, c.args.TimeoutMS = in.Tab, int(timeout.Milliseconds())
-		var res protocol.ActionResult
-		if err := s.call(ctx, protocol.OpWait, c.args, &res); err != nil {
+		res, err := s.ops.Wait(ctx, c.args)
+		if err != nil {
 			return nil, err
 		}
-		last = &res
+		last = res
 		done = append(done, c.what)
 	}
 	what := "Done: " + strings.Join(done, ", ")
@@ -480,45 +479,19 @@ func (s *Server) waitFor(ctx context.Context, in waitIn) (*sdk.CallToolResult, e
 	return textResult(frames.ActionText(what, *last)), nil
 }
 
-// waitGone waits until text (or a ref's element) is no longer on the page.
-// The host waits for text to appear; for text to go we probe with a tiny
-// timeout until the probe times out.
+// waitGone waits until text (or a ref's element) is no longer on the page;
+// the page itself watches for it (see host/wait.go).
 func (s *Server) waitGone(ctx context.Context, tab int, text string, timeout time.Duration) (*protocol.ActionResult, error) {
+	args := protocol.WaitArgs{Tab: tab, TextGone: text, TimeoutMS: int(timeout.Milliseconds())}
 	if refLike(text) {
-		var res protocol.ActionResult
-		ref := normRef(strings.TrimPrefix(strings.TrimSpace(text), "@"))
-		args := protocol.WaitArgs{Tab: tab, Gone: ref, TimeoutMS: int(timeout.Milliseconds())}
-		if err := s.call(ctx, protocol.OpWait, args, &res); err != nil {
-			return nil, err
-		}
-		return &res, nil
+		args = protocol.WaitArgs{Tab: tab, Gone: normRef(strings.TrimPrefix(strings.TrimSpace(text), "@")), TimeoutMS: int(timeout.Milliseconds())}
 	}
-	deadline := time.Now().Add(timeout)
-	for {
-		var res protocol.ActionResult
-		err := s.call(ctx, protocol.OpWait, protocol.WaitArgs{Tab: tab, Text: text, TimeoutMS: 1}, &res)
-		if errors.Is(err, &protocol.Error{Code: protocol.CodeTimeout}) {
-			return nil, nil // the probe found no such text: it is gone
-		}
-		if err != nil {
-			return nil, err
-		}
-		if time.Now().After(deadline) {
-			return nil, protocol.Errorf(protocol.CodeTimeout, protocol.BoundaryTask,
-				"raise timeout, or take a snapshot to see what the page shows",
-				"%s was still on the page after %s", strconv.Quote(text), timeout)
-		}
-		select {
-		case <-time.After(s.gonePoll):
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
+	return s.ops.Wait(ctx, args)
 }
 
 func (s *Server) screenshot(ctx context.Context, in screenshotIn) (*sdk.CallToolResult, error) {
-	var res protocol.ScreenshotResult
-	if err := s.call(ctx, protocol.OpScreenshot, protocol.ScreenshotArgs{Tab: in.Tab}, &res); err != nil {
+	res, err := s.ops.Screenshot(ctx, in.Tab)
+	if err != nil {
 		return nil, err
 	}
 	return &sdk.CallToolResult{Content: []sdk.Content{

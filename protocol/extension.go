@@ -15,7 +15,7 @@ const (
 	ExtTabInfo    = "tab_info"   // TabParams → TabRef
 	ExtSnapshot   = "snapshot"   // SnapshotParams → SnapshotReply
 	ExtAct        = "act"        // ActParams → ActReply
-	ExtProbe      = "probe"      // ProbeParams → ProbeReply
+	ExtWait       = "wait"       // WaitParams → WaitReply
 	ExtCDP        = "cdp"        // CDPParams → CDPReply
 	ExtNavigate   = "navigate"   // TabParams (URL set) → TabRef
 	ExtBack       = "back"       // TabParams → TabRef
@@ -31,7 +31,7 @@ const (
 
 // ExtRequests lists every request the extension must answer.
 var ExtRequests = []string{
-	ExtTabs, ExtTabInfo, ExtSnapshot, ExtAct, ExtProbe, ExtCDP, ExtNavigate, ExtBack, ExtForward,
+	ExtTabs, ExtTabInfo, ExtSnapshot, ExtAct, ExtWait, ExtCDP, ExtNavigate, ExtBack, ExtForward,
 	ExtReload, ExtTabNew, ExtTabClose, ExtTabSelect, ExtScreenshot, ExtDocuments, ExtPing,
 }
 
@@ -162,19 +162,24 @@ type Point struct {
 	Y float64 `json:"y"`
 }
 
-// ProbeParams asks whether Text is on the page (every frame), or whether the
-// element DocumentID + LocalID is still there.
-type ProbeParams struct {
+// WaitParams ask the extension to answer once a condition holds in a tab,
+// or after TimeoutMS: Text on the page (any frame), TextGone off it (every
+// frame), the element DocumentID + LocalID gone, or the tab's URL equal to
+// or containing URL.
+type WaitParams struct {
 	TabID      int    `json:"tabId"`
 	Text       string `json:"text,omitempty"`
+	TextGone   string `json:"textGone,omitempty"`
 	DocumentID string `json:"documentId,omitempty"`
 	LocalID    int    `json:"localId,omitempty"`
+	URL        string `json:"url,omitempty"`
+	TimeoutMS  int    `json:"timeoutMs"`
 }
 
-// ProbeReply answers ProbeParams.
-type ProbeReply struct {
-	TextFound bool `json:"textFound"`
-	Present   bool `json:"present"`
+// WaitReply says whether the condition held before the time was up.
+type WaitReply struct {
+	Met    bool   `json:"met"`
+	Detail string `json:"detail,omitempty"`
 }
 
 // CDPParams are Chrome DevTools Protocol commands the extension sends in

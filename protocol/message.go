@@ -43,12 +43,17 @@ type HostInfo struct {
 	Protocol         int    `json:"protocol"`
 	HostVersion      string `json:"host_version"`
 	ExtensionVersion string `json:"extension_version"`
+	ExtensionBuild   string `json:"extension_build,omitempty"`
 	ExtensionID      string `json:"extension_id,omitempty"`
 	Profile          string `json:"profile"`
 	PID              int    `json:"pid"`
 	Socket           string `json:"socket,omitempty"`
 	Browser          string `json:"browser,omitempty"`
 	Started          string `json:"started,omitempty"`
+	// Warning says what is wrong with an otherwise working host: an
+	// extension from another build of grip, with the fix. The CLI, grip
+	// mcp, doctor and the popup show it.
+	Warning string `json:"warning,omitempty"`
 }
 
 // Status is the host's own report for `grip doctor` and the popup.
@@ -226,6 +231,7 @@ type ActionResult struct {
 type WaitArgs struct {
 	Tab       int    `json:"tab,omitempty"`
 	Text      string `json:"text,omitempty"`
+	TextGone  string `json:"text_gone,omitempty"`
 	Gone      string `json:"gone,omitempty"`
 	URL       string `json:"url,omitempty"`
 	MS        int    `json:"ms,omitempty"`
@@ -259,5 +265,8 @@ type ExtensionHello struct {
 	Protocol         int    `json:"protocol"`
 	Profile          string `json:"profile"`
 	ExtensionVersion string `json:"extension_version"`
-	Browser          string `json:"browser,omitempty"`
+	// Build is the extension build grip stamped into the manifest it
+	// installed; empty for an extension loaded from the source folder.
+	Build   string `json:"build,omitempty"`
+	Browser string `json:"browser,omitempty"`
 }

@@ -83,10 +83,9 @@
   const G = globalThis;
   /** @type {any} */
   const chromeApi = typeof G.chrome === 'object' && G.chrome ? G.chrome : null;
-  const runtimeApi = chromeApi && chromeApi.runtime && typeof chromeApi.runtime.getFrameId === 'function' ? chromeApi.runtime : null;
   const domApi = chromeApi && chromeApi.dom && typeof chromeApi.dom.openOrClosedShadowRoot === 'function' ? chromeApi.dom : null;
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    fail, fold, cut, quote, attr, hasAttr, attrMemo, runtimeApi, domApi,
+    fail, fold, cut, quote, attr, hasAttr, attrMemo, domApi,
   }));
 })();

@@ -9,8 +9,9 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { fail, cut, quote, containsFlat, deepActive, inputType, TEXT_INPUTS, visibleText, surfaceOf, editorText,
-    endPoint, done, keyInit, keyEvent, NO_MODS, inputEvent, fireChange, clickAt, tick, readyEditable, typeEditable } = K;
+  const { fail, cut, quote, containsFlat, deepActive, inputType, isSecret, TEXT_INPUTS, visibleText, surfaceOf,
+    editorText, endPoint, done, keyInit, keyEvent, NO_MODS, inputEvent, fireChange, clickAt, tick, readyEditable,
+    typeEditable } = K;
 
   /** 'input', 'textarea', 'editable' or '' (not editable).
    * @param {Element} el @returns {EditKind} */
@@ -102,7 +103,7 @@
     const surface = surfaceOf(el);
     if (surface) return typed(el, id, text, replace, typeHidden(el, surface, text, replace));
     if (deepActive() !== el) /** @type {HTMLElement} */ (el).focus();
-    const secret = kind === 'input' && inputType(el) === 'password';
+    const secret = isSecret(el);
     const i = /** @type {HTMLInputElement} */ (el);
     if (replace) {
       if (i.value !== '') {
@@ -126,7 +127,7 @@
       reply.detail = want !== null && got !== want ? 'the page changed the value to ' + quote(cut(got, 80))
         : 'value is now ' + quote(cut(got, 80));
     } else if (want !== null && got !== want) {
-      reply.detail = 'the page did not keep the typed password as is';
+      reply.detail = 'the page did not keep the typed secret as is';
     }
     return done(el, id, reply);
   }

@@ -1,63 +1,53 @@
 // @ts-check
-// Frames seen from their parent document: which frameId an iframe element
-// holds (to follow a CSS chain into a frame), and where a child frame's
-// viewport sits in this one (to turn a point in a frame into a point in the
-// top frame for trusted input). Both need chrome.runtime.getFrameId, so
-// they answer only in the extension's isolated world.
+// Frames seen from their parent document: which child frame an iframe
+// element holds (to follow a CSS chain into a frame), and where a child
+// frame's viewport sits in this one (to turn a point in a frame into a point
+// in the top frame for trusted input). Chrome gives content scripts no
+// frameId for an element, so a child frame is named by its index in
+// window.frames: the worker asks each child frame for its own index in its
+// parent (extension/actions.js) and matches the two. Nothing here is
+// visible to the page.
 (() => {
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { fail, quote, runtimeApi, shadowOf } = K;
+  const { fail, quote } = K;
 
-  /** Every iframe/frame in the document, light DOM first then open shadow roots. */
-  function allFrames() {
-    const doc = document;
-    /** @type {Element[]} */
-    const list = Array.from(doc.querySelectorAll('iframe,frame'));
-    const tw = doc.createTreeWalker(doc.documentElement, NodeFilter.SHOW_ELEMENT);
-    /** @type {(ShadowRoot)[]} */
-    const roots = [];
-    for (let n = tw.nextNode(); n; n = tw.nextNode()) {
-      const sr = shadowOf(/** @type {Element} */ (n));
-      if (sr) roots.push(sr);
+  /** The frame element whose window is window.frames[index], or null.
+   * (window.frames counts the frames of the document tree, not those inside
+   * shadow roots, and so does this.)
+   * @param {number} index @returns {Element|null} */
+  function frameElementAt(index) {
+    const w = index >= 0 && index < window.length ? window[index] : null;
+    if (!w) return null;
+    for (const f of Array.from(document.querySelectorAll('iframe,frame'))) {
+      if (/** @type {HTMLIFrameElement} */ (f).contentWindow === w) return f;
     }
-    while (roots.length) {
-      const sr = /** @type {ShadowRoot} */ (roots.shift());
-      list.push(...Array.from(sr.querySelectorAll('iframe,frame')));
-      const w = doc.createTreeWalker(sr, NodeFilter.SHOW_ELEMENT);
-      for (let n = w.nextNode(); n; n = w.nextNode()) {
-        const inner = shadowOf(/** @type {Element} */ (n));
-        if (inner) roots.push(inner);
-      }
-    }
-    return list;
+    return null;
   }
 
-  /** The content-box offset of the frame element holding r.frameId.
-   * @param {{frameId?: number}} r */
+  /** The content-box offset of the frame element at r.index of
+   * window.frames, in this document's viewport.
+   * @param {{index?: number}} r */
   function frameOffset(r) {
-    if (!runtimeApi) return fail('internal', 'document', 'chrome.runtime.getFrameId is not available in this world');
-    if (typeof r.frameId !== 'number') return fail('bad_request', 'document', 'frameOffset needs a numeric frameId');
-    for (const f of allFrames()) {
-      let fid = -1;
-      try { fid = runtimeApi.getFrameId(f); } catch (_) { fid = -1; }
-      if (fid !== r.frameId) continue;
-      const rect = f.getBoundingClientRect();
-      const cs = getComputedStyle(f);
-      return {
-        x: rect.left + f.clientLeft + (parseFloat(cs.paddingLeft) || 0),
-        y: rect.top + f.clientTop + (parseFloat(cs.paddingTop) || 0),
-      };
+    if (typeof r.index !== 'number') return fail('bad_request', 'document', 'frameOffset needs a numeric index');
+    const f = frameElementAt(r.index);
+    if (!f) {
+      return fail('document_changed', 'document', 'no frame element at index ' + r.index + ' in this document',
+        'the frame may have been removed; take a new snapshot');
     }
-    return fail('document_changed', 'document', 'no frame element with frameId ' + r.frameId + ' in this document',
-      'the frame may have been removed; take a new snapshot');
+    const rect = f.getBoundingClientRect();
+    const cs = getComputedStyle(f);
+    return {
+      x: rect.left + f.clientLeft + (parseFloat(cs.paddingLeft) || 0),
+      y: rect.top + f.clientTop + (parseFloat(cs.paddingTop) || 0),
+    };
   }
 
-  /** The frameId of the iframe r.selector selects.
+  /** The index in window.frames of the iframe r.selector selects.
    * @param {{selector?: string}} r */
-  function frameIdOf(r) {
-    if (typeof r.selector !== 'string' || !r.selector.trim()) return fail('bad_request', 'node', 'frameId needs a selector');
+  function frameIndexOf(r) {
+    if (typeof r.selector !== 'string' || !r.selector.trim()) return fail('bad_request', 'node', 'frameIndex needs a selector');
     let el;
     try { el = document.querySelector(r.selector); } catch (_) {
       return fail('invalid_locator', 'node', 'invalid selector ' + quote(r.selector));
@@ -67,11 +57,12 @@
       return fail('invalid_locator', 'node', quote(r.selector) + ' matches a <' + el.localName + '>, not an iframe',
         'every segment of a chain but the last must select an iframe');
     }
-    if (!runtimeApi) return fail('internal', 'document', 'chrome.runtime.getFrameId is not available in this world');
-    const fid = runtimeApi.getFrameId(el);
-    if (typeof fid !== 'number' || fid < 0) return fail('not_actionable', 'node', 'the iframe ' + quote(r.selector) + ' has no document yet');
-    return { frameId: fid };
+    const w = /** @type {HTMLIFrameElement} */ (el).contentWindow;
+    for (let i = 0; w && i < window.length; i++) {
+      if (window[i] === w) return { index: i };
+    }
+    return fail('not_actionable', 'node', 'the iframe ' + quote(r.selector) + ' has no document yet');
   }
 
-  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ frameOffset, frameIdOf }));
+  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ frameOffset, frameIndexOf }));
 })();

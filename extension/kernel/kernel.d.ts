@@ -31,7 +31,6 @@ interface GripKernel {
   attr(el: Element, name: string): string | null;
   hasAttr(el: Element, name: string): boolean;
   attrMemo(on: boolean): void;
-  runtimeApi: any;
   domApi: any;
 
   // cache.js
@@ -90,6 +89,7 @@ interface GripKernel {
 
   // states.js
   FORM_TAGS: Set<string>;
+  isSecret(el: Element): boolean;
   valueText(el: Element, role: string): string;
   checkedOf(el: Element, role: string): string;
   isDisabled(el: Element): boolean;
@@ -105,10 +105,11 @@ interface GripKernel {
 
   // probe.js
   probe(r: { text?: string; id?: number }): { textFound: boolean; present: boolean };
+  watch(r: { text?: string; gone?: boolean; id?: number; ms?: number }): Promise<{ met: boolean }>;
 
   // frames.js
-  frameOffset(r: { frameId?: number }): Point | Failure;
-  frameIdOf(r: { selector?: string }): { frameId: number } | Failure;
+  frameOffset(r: { index?: number }): Point | Failure;
+  frameIndexOf(r: { selector?: string }): { index: number } | Failure;
 
   // acts.js
   actionable(el: Element, needEnabled: boolean): { point: Point } | Failure;

@@ -3,13 +3,14 @@
 // this document, one JSON-able reply (or, for a custom listbox `select`, a
 // Promise of one). Requests: {op:'snapshot', mode, keepSignatures, asJSON},
 // {op:'act', id|selector, action, …}, {op:'probe', text?, id?},
-// {op:'frameOffset', frameId}, {op:'frameId', selector}.
+// {op:'watch', text?, gone?, id?, ms} (a Promise),
+// {op:'frameOffset', index}, {op:'frameIndex', selector}.
 (() => {
   'use strict';
 
   const K = globalThis.__gripKernel__;
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
-    isDisabled, describe, brief, snapshot, probe, frameOffset, frameIdOf, actionable, done, hoverAt, clickAt,
+    isDisabled, describe, brief, snapshot, probe, watch, frameOffset, frameIndexOf, actionable, done, hoverAt, clickAt,
     mouse, editKind, readyToType, typeInto, selectIn, checkable, setChecked, doScroll, doPress } = K;
 
   // The actions the page carries out: protocol/actions.go lists the same
@@ -154,10 +155,12 @@
           return act(req);
         case 'probe':
           return probe(req);
+        case 'watch':
+          return watch(req);
         case 'frameOffset':
           return frameOffset(req);
-        case 'frameId':
-          return frameIdOf(req);
+        case 'frameIndex':
+          return frameIndexOf(req);
         default:
           return fail('bad_request', 'document', 'unknown op ' + quote(String(req.op)));
       }

@@ -14,14 +14,46 @@
   // Form-associated tags: they can be :disabled and belong to a form.
   const FORM_TAGS = new Set(['button', 'input', 'select', 'textarea', 'fieldset', 'optgroup', 'option']);
 
+  // Autofill tokens of fields whose value is a secret: passwords, one-time
+  // codes, a card's number and security code. (A card's expiry or holder
+  // name is not secret enough to hide from the agent filling the form.)
+  const SECRET_AUTOFILL = new Set(['current-password', 'new-password', 'one-time-code', 'cc-number', 'cc-csc']);
+  // Inputs once seen as type=password: a page's "show password" switches
+  // them to text, and their value stays a secret.
+  /** @type {WeakSet<Element>} */
+  const wasPassword = new WeakSet();
+
+  /** Whether el holds a secret whose value grip never reports: a password
+   * field (also after a page switched it to "show"), a field whose
+   * autocomplete names a secret, or an input the page masks with
+   * -webkit-text-security.
+   * @param {Element} el @returns {boolean} */
+  function isSecret(el) {
+    const tag = el.localName;
+    if (tag !== 'input' && tag !== 'textarea') return false;
+    if (tag === 'input' && inputType(el) === 'password') {
+      wasPassword.add(el);
+      return true;
+    }
+    if (wasPassword.has(el)) return true;
+    const ac = attr(el, 'autocomplete');
+    if (ac) {
+      for (const token of ac.toLowerCase().split(/\s+/)) if (SECRET_AUTOFILL.has(token)) return true;
+    }
+    const style = /** @type {any} */ (getComputedStyle(el));
+    const mask = style.webkitTextSecurity || style.getPropertyValue('-webkit-text-security');
+    return !!mask && mask !== 'none';
+  }
+
   /** The value a snapshot shows for a control, cut; '' for none, and
-   * always for a password.
+   * always for a secret (isSecret).
    * @param {Element} el @param {string} role @returns {string} */
   function valueText(el, role) {
     const tag = el.localName;
+    if (isSecret(el)) return '';
     if (tag === 'input') {
       const t = inputType(el);
-      if (t === 'password' || t === 'hidden' || t === 'checkbox' || t === 'radio' || t === 'submit' ||
+      if (t === 'hidden' || t === 'checkbox' || t === 'radio' || t === 'submit' ||
         t === 'reset' || t === 'button' || t === 'image') return '';
       const inp = /** @type {HTMLInputElement} */ (el);
       if (t === 'file') {
@@ -157,6 +189,7 @@
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
+    isSecret,
     FORM_TAGS, valueText, checkedOf, isDisabled, statesOf, signatureOf, describe, brief,
   }));
 })();

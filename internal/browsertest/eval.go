@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/performance"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -152,3 +153,64 @@ func (e *Env) TabURL(t testing.TB, tab int) string {
 
 // Sprint is fmt.Sprint, for building grip arguments.
 func Sprint(v any) string { return fmt.Sprint(v) }
+
+// WorkerTarget returns the target id of grip's service worker.
+func (e *Env) WorkerTarget(t testing.TB) target.ID {
+	t.Helper()
+	infos, err := chromedp.Targets(e.BrowserContext())
+	if err != nil {
+		t.Fatalf("list targets: %v", err)
+	}
+	for _, info := range infos {
+		if info.Type == "service_worker" && strings.HasPrefix(info.URL, "chrome-extension://") && strings.HasSuffix(info.URL, "/background.js") {
+			return info.TargetID
+		}
+	}
+	t.Fatalf("no grip service worker among %d targets", len(infos))
+	return ""
+}
+
+// EvalWorker evaluates expr in grip's service worker (awaiting a promise)
+// and decodes the result into T: how tests reach chrome.* state and the
+// worker's test hooks. It detaches without closing the worker.
+func EvalWorker[T any](t testing.TB, e *Env, expr string) T {
+	t.Helper()
+	sw, cancel := chromedp.NewContext(e.BrowserContext(), chromedp.WithTargetID(e.WorkerTarget(t)), chromedp.WithDetachOnCancel())
+	defer cancel()
+	tctx, tcancel := context.WithTimeout(sw, 20*time.Second)
+	defer tcancel()
+	v, err := chromedp.Run(tctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("eval %s in grip's service worker: %v", expr, err)
+	}
+	return v
+}
+
+// PageScriptSeconds runs f and returns the seconds of script the page whose
+// URL starts with urlPrefix ran meanwhile, by the renderer's own count
+// (CDP Performance.getMetrics ScriptDuration; frames in other processes are
+// not counted).
+func PageScriptSeconds(t testing.TB, e *Env, urlPrefix string, f func()) float64 {
+	t.Helper()
+	ctx, cancel := e.TabContext(t, urlPrefix)
+	defer cancel()
+	script := func() float64 {
+		res, err := chromedp.Call(ctx, performance.GetMetrics, cdp.Empty{})
+		if err != nil {
+			t.Fatalf("Performance.getMetrics: %v", err)
+		}
+		for _, m := range res.Metrics {
+			if m.Name == "ScriptDuration" {
+				return m.Value
+			}
+		}
+		t.Fatal("no ScriptDuration metric")
+		return 0
+	}
+	if _, err := chromedp.Call(ctx, performance.Enable, performance.EnableParams{}); err != nil {
+		t.Fatalf("Performance.enable: %v", err)
+	}
+	before := script()
+	f()
+	return script() - before
+}

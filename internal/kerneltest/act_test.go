@@ -228,11 +228,11 @@ func TestProbe(t *testing.T) {
 	}
 }
 
-func TestFrameOpsNeedTheExtension(t *testing.T) {
+func TestFrameOpsRefuseBadTargets(t *testing.T) {
 	ctx := newTab(t, "act.html")
-	wantError(t, call(t, ctx, map[string]any{"op": "frameOffset", "frameId": 3}), "internal", "document", "getFrameId")
-	wantError(t, call(t, ctx, map[string]any{"op": "frameId", "selector": "#target"}), "invalid_locator", "node", "not an iframe")
-	wantError(t, call(t, ctx, map[string]any{"op": "frameId", "selector": "#nope"}), "not_actionable", "node", "no element matches")
+	wantError(t, call(t, ctx, map[string]any{"op": "frameOffset", "index": 3}), "document_changed", "document", "no frame element at index 3")
+	wantError(t, call(t, ctx, map[string]any{"op": "frameIndex", "selector": "#target"}), "invalid_locator", "node", "not an iframe")
+	wantError(t, call(t, ctx, map[string]any{"op": "frameIndex", "selector": "#nope"}), "not_actionable", "node", "no element matches")
 }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -3,7 +3,7 @@
 // extension injects its files into every document's isolated world.
 //
 // The kernel answers one request per call: {op:"snapshot"}, {op:"act"},
-// {op:"probe"}, {op:"frameOffset"} and {op:"frameId"}; the reply types below
+// {op:"probe"}, {op:"frameOffset"} and {op:"frameIndex"}; the reply types below
 // describe what it returns.
 package kerneltest
 
@@ -64,8 +64,8 @@ type Reply struct {
 	// frameOffset
 	X float64 `json:"x,omitempty"`
 	Y float64 `json:"y,omitempty"`
-	// frameId
-	FrameID *int `json:"frameId,omitempty"`
+	// frameIndex
+	Index *int `json:"index,omitempty"`
 
 	Error *protocol.Error `json:"error,omitempty"`
 }

@@ -91,10 +91,16 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 		return nil, h.refineActError(err, t)
 	}
 	if params.Trusted {
-		if res.Point == nil {
+		// Keys go to the focused element; only the mouse needs a point.
+		keys := args.Action == protocol.ActType || args.Action == protocol.ActFill || args.Action == protocol.ActPress
+		if res.Point == nil && !keys {
 			return nil, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "", "the page gave no action point for trusted input")
 		}
-		cmds, err := trustedCommands(args.Action, res.Point.X, res.Point.Y, args.Text, key, modifiers)
+		var x, y float64
+		if res.Point != nil {
+			x, y = res.Point.X, res.Point.Y
+		}
+		cmds, err := trustedCommands(args.Action, x, y, args.Text, key, modifiers)
 		if err != nil {
 			return nil, err
 		}

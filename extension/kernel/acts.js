@@ -11,7 +11,7 @@
 
   const K = globalThis.__gripKernel__;
   const { fail, attr, idOf, elementOf, setSig, shadowOf, flatParent, containsFlat, hiddenReason, isVisible,
-    CONTROL_ROLES, declaredRole, inputType, roleOf, labelsOf, surfaceOf, ownPart, isDisabled, describe, brief } = K;
+    CONTROL_ROLES, declaredRole, inputType, roleOf, labelsOf, surfaceOf, ownPart, viewRect, isDisabled, describe, brief } = K;
 
   /** Visibility, enabled state, scrolling and the hit test at the action point.
    * @param {Element} el @param {boolean} needEnabled
@@ -26,13 +26,18 @@
     let rects = box.getClientRects();
     if (!hasArea(rects)) return fail('not_actionable', 'actionability', 'element has no size');
     const vw = window.innerWidth, vh = window.innerHeight;
+    // An editor taller than its scroller is acted on in the part the
+    // scroller shows, without scrolling it if some of it is in view.
+    const editor = box !== el || /** @type {HTMLElement} */ (el).isContentEditable;
+    let shown = editor ? viewRect(box) : null;
     const b = box.getBoundingClientRect();
-    if (b.top < 0 || b.left < 0 || b.bottom > vh || b.right > vw) {
+    if (!shown && (b.top < 0 || b.left < 0 || b.bottom > vh || b.right > vw)) {
       box.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
       rects = box.getClientRects();
+      if (editor) shown = viewRect(box);
     }
     /** @type {{x: number, y: number}|null} */
-    let point = null;
+    let point = shown ? { x: round2((shown.left + shown.right) / 2), y: round2((shown.top + shown.bottom) / 2) } : null;
     for (let i = 0; i < rects.length && !point; i++) {
       const r = rects[i];
       const left = Math.max(r.left, 0), right = Math.min(r.right, vw);

@@ -10,7 +10,7 @@
 
   const K = globalThis.__gripKernel__;
   const { fail, cut, quote, containsFlat, deepActive, inputType, isSecret, TEXT_INPUTS, visibleText, surfaceOf,
-    editorText, endPoint, done, keyInit, keyEvent, NO_MODS, inputEvent, fireChange, clickAt, tick, readyEditable,
+    editorText, endPoint, done, keyInit, keyEvent, NO_MODS, inputEvent, fireChange, clickAt, tick, docShortcut, readyEditable,
     typeEditable } = K;
 
   /** 'input', 'textarea', 'editable' or '' (not editable).
@@ -161,8 +161,8 @@
   }
 
   /** A person clicks where the editor's text ends, which focuses its
-   * hidden input and puts the editor's caret there; for a fill, the select
-   * all shortcut follows.
+   * hidden input and puts the editor's caret there, then presses the
+   * shortcut for the end of the document (or, for a fill, select all).
    * @param {Element} el @param {Element} surface @param {boolean} all */
   async function readyHidden(el, surface, all) {
     const pt = endPoint(surface);
@@ -171,13 +171,9 @@
     // Editors focus their input a moment after the press.
     for (let i = 0; i < 10 && deepActive() !== el; i++) await new Promise((r) => setTimeout(r, 10));
     if (deepActive() !== el) /** @type {HTMLElement} */ (el).focus({ preventScroll: true });
-    if (all) {
-      const mac = /Mac|iPhone|iPad/.test(navigator.platform);
-      const mods = { ctrl: !mac, shift: false, alt: false, meta: mac };
-      const k = keyInit('a');
-      keyEvent(el, 'keydown', k, mods);
-      keyEvent(el, 'keyup', k, mods);
-    }
+    // The editor draws only the lines in view: its own shortcut takes the
+    // caret to the end of the document, or selects all of it.
+    docShortcut(el, all);
     await tick();
   }
 

@@ -54,6 +54,26 @@
     return { w: Math.max(0, right - left), h: Math.max(0, bottom - top) };
   }
 
+  /** The part of el's box on screen: inside the viewport and every
+   * ancestor that clips its overflow (an editor's scroller); null when
+   * less than a pixel square of it shows.
+   * @param {Element} el @returns {{left: number, top: number, right: number, bottom: number}|null} */
+  function viewRect(el) {
+    const r = el.getBoundingClientRect();
+    let left = Math.max(r.left, 0), right = Math.min(r.right, window.innerWidth);
+    let top = Math.max(r.top, 0), bottom = Math.min(r.bottom, window.innerHeight);
+    for (let n = flatParent(el); n && n.nodeType === 1; n = flatParent(n)) {
+      const e = /** @type {Element} */ (n);
+      if (e === document.documentElement || e === document.body) break;
+      const cs = getComputedStyle(e);
+      if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
+      const p = e.getBoundingClientRect();
+      left = Math.max(left, p.left); right = Math.min(right, p.right);
+      top = Math.max(top, p.top); bottom = Math.min(bottom, p.bottom);
+    }
+    return right - left >= 1 && bottom - top >= 1 ? { left, top, right, bottom } : null;
+  }
+
   /** For a textarea an editor keeps out of sight (a box of a
    * few pixels, clipped to that, or transparent) while it draws the text
    * itself: the element showing that text, the nearest ancestor big enough
@@ -183,6 +203,6 @@
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    visibleText, surfaceOf, editorText, ownPart, endPoint, endOf,
+    visibleText, viewRect, surfaceOf, editorText, ownPart, endPoint, endOf,
   }));
 })();

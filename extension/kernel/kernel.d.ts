@@ -81,6 +81,7 @@ interface GripKernel {
 
   // editors.js
   visibleText(s: string): string;
+  viewRect(el: Element): { left: number; top: number; right: number; bottom: number } | null;
   surfaceOf(el: Element): Element | null;
   editorText(el: Element): string;
   ownPart(el: Element, hit: Element): boolean;
@@ -132,6 +133,7 @@ interface GripKernel {
 
   // richtext.js
   tick(): Promise<void>;
+  docShortcut(el: Element, all: boolean): boolean;
   editableText(el: Element, text: string): void;
   editableBreak(el: Element): void;
   editableDelete(el: Element, forward: boolean): void;

@@ -15,6 +15,9 @@
   const K = globalThis.__gripKernel__;
   const { deepActive, keyInit, keyEvent, NO_MODS, endOf } = K;
 
+  // What a selection's text and an element's text content may differ in.
+  const NOT_TEXT = /[\s\u200b\u2060\ufeff]+/g;
+
   /** Resolves a task later: what the page queued meanwhile (mutation
    * observers, selectionchange, its own zero-delay timers) has run.
    * @returns {Promise<void>} */
@@ -101,15 +104,64 @@
     sel.addRange(range);
   }
 
-  /** Focuses the editing host and places the caret (or selects all), then
-   * lets the editor see both.
+  /** The shortcut modifier: Command on a Mac, Control elsewhere. @returns {Modifiers} */
+  function shortcut() {
+    const mac = /Mac|iPhone|iPad/.test(navigator.platform);
+    return { ctrl: !mac, shift: false, alt: false, meta: mac };
+  }
+
+  /** Presses the shortcut for "end of document" (all false) or "select
+   * all" (all true) at el; true when the page took it (code editors move
+   * their own caret, over lines they have not drawn too).
+   * @param {Element} el @param {boolean} all */
+  function docShortcut(el, all) {
+    const k = keyInit(all ? 'a' : 'End');
+    const m = shortcut();
+    const taken = !keyEvent(el, 'keydown', k, m);
+    keyEvent(el, 'keyup', k, m);
+    return taken;
+  }
+
+  /** Focuses the editing host and, as a person would, presses the
+   * shortcut for the end of the document or for select all; when the
+   * editor does not take it, the caret goes after its last character (or
+   * everything is selected) the way the browser would. Then the editor
+   * sees it all.
    * @param {Element} el @param {boolean} all */
   async function readyEditable(el, all) {
     // The <body> of an editor's own iframe: keys go to the focused frame.
     if (window.top !== window && !document.hasFocus()) window.focus();
     if (deepActive() !== el) /** @type {HTMLElement} */ (el).focus({ preventScroll: true });
-    placeCaret(el, all);
+    const taken = docShortcut(el, all);
+    // An editor that took it draws its selection in a frame, or not at
+    // all while it is still taking the focus in (CKEditor 5): then the
+    // browser's way goes too, over the same text.
+    if (taken) await frame();
+    if (!taken || !selectionIs(el, all)) placeCaret(el, all);
     await tick();
+  }
+
+  /** Resolves after the next frame is drawn, or 50 ms in a tab that draws none. */
+  function frame() {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, 50);
+      requestAnimationFrame(() => { clearTimeout(timer); setTimeout(resolve, 0); });
+    });
+  }
+
+  /** Whether the document's selection is where placeCaret would put it:
+   * over all of el's text, or collapsed at its end.
+   * @param {Element} el @param {boolean} all */
+  function selectionIs(el, all) {
+    const sel = document.getSelection();
+    if (!sel || !sel.rangeCount) return false;
+    const r = sel.getRangeAt(0);
+    if (!el.contains(r.commonAncestorContainer)) return false;
+    if (all) return r.toString().replace(NOT_TEXT, '') === (el.textContent || '').replace(NOT_TEXT, '');
+    const end = endOf(el);
+    const at = document.createRange();
+    at.setStart(end.node, end.offset);
+    return r.collapsed && r.compareBoundaryPoints(Range.START_TO_START, at) === 0;
   }
 
   /** type (replace false: key by key at the end) or fill (replace true:
@@ -143,6 +195,6 @@
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    tick, editableText, editableBreak, editableDelete, readyEditable, typeEditable,
+    tick, docShortcut, editableText, editableBreak, editableDelete, readyEditable, typeEditable,
   }));
 })();

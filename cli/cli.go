@@ -212,6 +212,11 @@ Setting up:
                                                a separate Chromium with grip connected
   grip mcp                                     MCP server on stdio for agent runners
   grip --version                               this grip's version (the host reports the same)
+You stay in charge:
+  grip pause | grip resume                     refuse every agent action / allow again (resume asks in the browser)
+  grip log [--tab ID] [--limit N]              what agents did: time, tab, site, action, outcome, client
+  grip policy [URL]                            the policy in force (block, read, confirm, act by site),
+                                               or which rule URL falls under
 Every command takes --json, --profile ID and --wait DURATION (default 10s).
 Exit codes: 0 ok, 1 refused or failed, 2 usage.
 `)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/grip-dev/grip/frames"
+	"github.com/grip-dev/grip/internal/privatefile"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -61,6 +62,10 @@ func cmdTabs(ctx context.Context, a *App, args []string) (bool, error) {
 		mark := " "
 		if t.Active {
 			mark = "*"
+		}
+		if t.Blocked {
+			fmt.Fprintf(a.Stdout, "%s %d\t(blocked by the policy)\n", mark, t.ID)
+			continue
 		}
 		fmt.Fprintf(a.Stdout, "%s %d\t%s\t%s\n", mark, t.ID, t.Title, t.URL)
 	}
@@ -400,6 +405,12 @@ func cmdStatus(ctx context.Context, a *App, argv []string) (bool, error) {
 	if st.LedgerError != "" {
 		fmt.Fprintf(a.Stdout, "ledger: %s\n", st.LedgerError)
 	}
+	if st.Paused {
+		fmt.Fprintln(a.Stdout, "agents are paused: every action is refused (grip resume, or the grip popup)")
+	}
+	if p := st.Policy; p != nil && p.Error != "" {
+		fmt.Fprintf(a.Stdout, "policy: %s\n", p.Error)
+	}
 	return false, nil
 }
 
@@ -416,7 +427,7 @@ func writeScreenshot(path string, tab int, now time.Time, png []byte) (string, e
 				name = fmt.Sprintf("screenshot-%d-%s-%d.png", tab, now.Format("20060102-150405"), i)
 			}
 		}
-		fh, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		err := privatefile.WriteNew(name, png)
 		if errors.Is(err, fs.ErrExist) && path == "" && i < 100 {
 			continue
 		}
@@ -425,15 +436,6 @@ func writeScreenshot(path string, tab int, now time.Time, png []byte) (string, e
 				"choose a new file name, or remove the old file first", "%s already exists; grip does not overwrite files", name)
 		}
 		if err != nil {
-			return "", err
-		}
-		if _, err := fh.Write(png); err != nil {
-			fh.Close()
-			os.Remove(name)
-			return "", err
-		}
-		if err := fh.Close(); err != nil {
-			os.Remove(name)
 			return "", err
 		}
 		return name, nil

@@ -23,6 +23,8 @@ func cmdMCP(ctx context.Context, a *App, args []string) (bool, error) {
 	}
 	opt := client.Options{Profile: *f.profile, Wait: *f.wait}
 	connect := func(ctx context.Context) (mcp.Caller, error) {
+		opt := opt
+		opt.Client = mcp.ClientName(ctx)
 		s, err := client.NewSession(ctx, opt)
 		if err != nil {
 			return nil, err

@@ -41,11 +41,7 @@ func (s Ops) Tabs(ctx context.Context) ([]protocol.Tab, error) {
 // Snapshot reads a tab (args.Tab 0: the active one): every frame, one line
 // per element with its ref, within args.Budget tokens (0: the default).
 func (s Ops) Snapshot(ctx context.Context, args protocol.SnapshotArgs) (*protocol.Snapshot, error) {
-	var snap protocol.Snapshot
-	if err := s.Call(ctx, protocol.OpSnapshot, args, &snap); err != nil {
-		return nil, err
-	}
-	return &snap, nil
+	return call[protocol.Snapshot](ctx, s, protocol.OpSnapshot, args)
 }
 
 // Act runs one action of protocol.Actions, e.g.
@@ -53,11 +49,7 @@ func (s Ops) Snapshot(ctx context.Context, args protocol.SnapshotArgs) (*protoco
 // changed: the lines of elements that appeared or changed state, refs gone,
 // the tab's URL and title.
 func (s Ops) Act(ctx context.Context, args protocol.ActArgs) (*protocol.ActionResult, error) {
-	var res protocol.ActionResult
-	if err := s.Call(ctx, protocol.OpAct, args, &res); err != nil {
-		return nil, err
-	}
-	return &res, nil
+	return call[protocol.ActionResult](ctx, s, protocol.OpAct, args)
 }
 
 // Click clicks the element target names (a ref such as "@e3", or a CSS
@@ -75,28 +67,46 @@ func (s Ops) Fill(ctx context.Context, target, text string) (*protocol.ActionRes
 // element gone, a URL, or a pause); a condition not met in time is a
 // protocol.CodeTimeout refusal.
 func (s Ops) Wait(ctx context.Context, args protocol.WaitArgs) (*protocol.ActionResult, error) {
-	var res protocol.ActionResult
-	if err := s.Call(ctx, protocol.OpWait, args, &res); err != nil {
-		return nil, err
-	}
-	return &res, nil
+	return call[protocol.ActionResult](ctx, s, protocol.OpWait, args)
 }
 
 // Screenshot takes a PNG of a tab's visible part (tab 0: the active one).
 func (s Ops) Screenshot(ctx context.Context, tab int) (*protocol.ScreenshotResult, error) {
-	var res protocol.ScreenshotResult
-	if err := s.Call(ctx, protocol.OpScreenshot, protocol.ScreenshotArgs{Tab: tab}, &res); err != nil {
-		return nil, err
-	}
-	return &res, nil
+	return call[protocol.ScreenshotResult](ctx, s, protocol.OpScreenshot, protocol.ScreenshotArgs{Tab: tab})
 }
 
 // Status is the host's own report: its version, refs, the last snapshot,
 // recent errors.
 func (s Ops) Status(ctx context.Context) (*protocol.Status, error) {
-	var st protocol.Status
-	if err := s.Call(ctx, protocol.OpStatus, struct{}{}, &st); err != nil {
+	return call[protocol.Status](ctx, s, protocol.OpStatus, struct{}{})
+}
+
+// Pause refuses every agent's actions until the person resumes (the
+// popup's button) or Resume is allowed in the browser.
+func (s Ops) Pause(ctx context.Context) (*protocol.UserState, error) {
+	return call[protocol.UserState](ctx, s, protocol.OpPause, struct{}{})
+}
+
+// Resume asks the person, in the browser, to let agents act again.
+func (s Ops) Resume(ctx context.Context) (*protocol.UserState, error) {
+	return call[protocol.UserState](ctx, s, protocol.OpResume, struct{}{})
+}
+
+// Log returns what agents did (never typed text), oldest first.
+func (s Ops) Log(ctx context.Context, args protocol.LogArgs) (*protocol.LogResult, error) {
+	return call[protocol.LogResult](ctx, s, protocol.OpLog, args)
+}
+
+// Policy returns the policy in force, and which rule args.URL falls under.
+func (s Ops) Policy(ctx context.Context, args protocol.PolicyArgs) (*protocol.PolicyResult, error) {
+	return call[protocol.PolicyResult](ctx, s, protocol.OpPolicy, args)
+}
+
+// call makes one call and decodes its result into a new T.
+func call[T any](ctx context.Context, c Caller, op string, args any) (*T, error) {
+	var res T
+	if err := c.Call(ctx, op, args, &res); err != nil {
 		return nil, err
 	}
-	return &st, nil
+	return &res, nil
 }

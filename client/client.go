@@ -63,8 +63,17 @@ func Hosts(runtimeDir string) ([]protocol.HostInfo, error) {
 	return out, nil
 }
 
-// Dial connects to a published host and says hello.
+// Dial connects to a published host and says hello as the CLI.
 func Dial(ctx context.Context, info protocol.HostInfo) (*Client, error) {
+	return DialAs(ctx, info, "")
+}
+
+// DialAs is Dial with the name the host records for this client's
+// actions (an MCP client's name); "" means "cli".
+func DialAs(ctx context.Context, info protocol.HostInfo, client string) (*Client, error) {
+	if client == "" {
+		client = "cli"
+	}
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "unix", info.Socket)
 	if err != nil {
@@ -74,7 +83,7 @@ func Dial(ctx context.Context, info protocol.HostInfo) (*Client, error) {
 		pending: map[uint64]chan protocol.Reply{}, done: make(chan struct{})}
 	go c.readLoop()
 	var got protocol.HostInfo
-	if err := c.Call(ctx, protocol.OpHello, protocol.HelloArgs{Protocol: protocol.Version, Client: "grip"}, &got); err != nil {
+	if err := c.Call(ctx, protocol.OpHello, protocol.HelloArgs{Protocol: protocol.Version, Client: client}, &got); err != nil {
 		c.Close()
 		return nil, err
 	}
@@ -182,6 +191,9 @@ type Options struct {
 	// Accept, if set, chooses among the published hosts: grip launch
 	// takes only the host its own browser started.
 	Accept func(protocol.HostInfo) bool
+	// Client is the name the host records for this client's actions in
+	// its log of what agents did; "" means "cli".
+	Client string
 }
 
 // Connect finds the chosen host and dials it, waiting up to opt.Wait for
@@ -258,7 +270,7 @@ func pick(ctx context.Context, opt Options) (*Client, error) {
 			continue
 		}
 		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		c, err := Dial(dctx, info)
+		c, err := DialAs(dctx, info, opt.Client)
 		cancel()
 		if err != nil {
 			var perr *protocol.Error

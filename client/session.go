@@ -55,7 +55,8 @@ func (s *Session) Close() error {
 // readOnly ops may be repeated without changing anything.
 func readOnly(op string) bool {
 	switch op {
-	case protocol.OpTabs, protocol.OpSnapshot, protocol.OpStatus, protocol.OpScreenshot, protocol.OpHello:
+	case protocol.OpTabs, protocol.OpSnapshot, protocol.OpStatus, protocol.OpScreenshot, protocol.OpHello,
+		protocol.OpLog, protocol.OpPolicy, protocol.OpPause:
 		return true
 	}
 	return false

@@ -100,11 +100,13 @@ func Run(ctx context.Context, env Env) Report {
 		r.add(c)
 	}
 	r.add(checkHostLog(env))
+	pol := checkPolicy(env)
+	r.add(pol)
 
 	// A broken system-wide install is a fault even when this user's own
 	// set-up works: it serves every user.
 	sysOK := !slices.ContainsFunc(sys.checks, func(c Check) bool { return !c.OK })
-	r.OK = exe.OK && manifestsOK && connected && hostsOK && sysOK
+	r.OK = exe.OK && manifestsOK && connected && hostsOK && sysOK && pol.OK
 	return r
 }
 

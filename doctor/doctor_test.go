@@ -12,6 +12,7 @@ import (
 
 	"github.com/grip-dev/grip/install"
 	"github.com/grip-dev/grip/manifest"
+	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/statedir"
 )
@@ -326,5 +327,28 @@ func TestBuildMismatch(t *testing.T) {
 	c := find(t, r, "host p1")
 	if c.OK || !strings.Contains(c.Detail, "different builds") || !strings.Contains(c.Fix, "grip install") {
 		t.Errorf("check %+v", c)
+	}
+}
+
+func TestPolicy(t *testing.T) {
+	env := mustInstall(t)
+	r := Run(context.Background(), env)
+	if c := find(t, r, "policy"); !c.OK || !strings.Contains(c.Detail, "no policy file yet") {
+		t.Errorf("no file: %+v", c)
+	}
+	path := policy.Path(env.StateRoot)
+	mustWrite(t, path, "block *.bank.example\ntabs = shared\n", 0o600)
+	r = Run(context.Background(), env)
+	if c := find(t, r, "policy"); !c.OK || !strings.Contains(c.Detail, "1 rule(s), default act, tabs shared") {
+		t.Errorf("good file: %+v", c)
+	}
+	mustWrite(t, path, "block *.bank.example\nblok x.example\n", 0o600)
+	r = Run(context.Background(), env)
+	c := find(t, r, "policy")
+	if c.OK || !strings.Contains(c.Detail, "line 2") || !strings.Contains(c.Detail, "last policy that read well") || c.Fix == "" {
+		t.Errorf("broken file: %+v", c)
+	}
+	if r.OK {
+		t.Errorf("a broken policy leaves the verdict ready:\n%s", r.Text())
 	}
 }

@@ -62,7 +62,9 @@ const readPopupJS = `(() => {
 })()`
 
 // openPopup opens the extension's popup page as a tab whose snapshot
-// button reads tab, and returns its URL.
+// button reads tab, and returns its URL. It opens it through the DevTools
+// protocol, as a person would by hand: agents cannot open or read grip's
+// own pages (the policy's built-in rule), or they could click Allow.
 func openPopup(t *testing.T, tab int) string {
 	t.Helper()
 	id, err := manifest.ExtensionID(extension.ManifestJSON)
@@ -70,17 +72,23 @@ func openPopup(t *testing.T, tab int) string {
 		t.Fatal(err)
 	}
 	url := fmt.Sprintf("chrome-extension://%s/popup.html?tab=%d", id, tab)
-	var res protocol.ActionResult
-	if code := env.GripJSON(t, &res, "tabs", "new", url); code != 0 || res.Tab.ID == 0 {
-		t.Fatalf("grip tabs new %s: exit %d: %+v", url, code, res)
-	}
-	popupTab := res.Tab.ID
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		defer cancel()
-		env.Grip(ctx, "tabs", "close", fmt.Sprint(popupTab))
-	})
+	openCDPTab(t, url)
 	return url
+}
+
+// openCDPTab opens url in a new tab through the DevTools protocol, not
+// through grip; the tab closes at the end of the test.
+func openCDPTab(t *testing.T, url string) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(env.BrowserContext())
+	nctx, ncancel := context.WithTimeout(ctx, 30*time.Second)
+	defer ncancel()
+	if _, err := chromedp.Run(nctx, chromedp.Navigate(url)); err != nil {
+		cancel()
+		t.Fatalf("open %s: %v", url, err)
+	}
+	t.Cleanup(cancel) // closes the tab
+	return ctx
 }
 
 // waitPopup re-reads the popup until ok accepts what it shows.
@@ -265,4 +273,95 @@ func TestPopupReconnect(t *testing.T) {
 	if code := env.GripJSON(t, &protocol.TabsResult{}, "tabs"); code != 0 {
 		t.Errorf("grip tabs after Reconnect: exit %d", code)
 	}
+}
+
+// The popup's part for the person's controls, as a person sees it: a
+// question with Allow and Deny (also raised as a notification), the
+// policy's error while the last good policy stays in force, this tab's
+// rule, what agents did here; then the pause, from its own button.
+func TestPopupShowsThePersonsControls(t *testing.T) {
+	browsertest.Need(t, env)
+	t.Cleanup(func() { unpause(t) })
+	tab, snap := openAct(t)
+	if _, perr, code := act(t, "fill", mustRef(t, snap, "textbox", "Name"), "Ada"); code != 0 {
+		t.Fatalf("fill: %+v", perr)
+	}
+	setPolicy(t, "confirm "+hostOf(env.Origin1)+"\nconfirm-timeout = 60s\n")
+	url := openPopup(t, tab)
+	waitPopupUser(t, url, "this tab's rule", func(v userView) bool {
+		return slicesContain(v.Policy, "this tab: confirm — rule \"confirm "+hostOf(env.Origin1)+"\" (line 1)")
+	})
+	// A broken save: the popup says so, the confirm rule stays.
+	if err := os.WriteFile(policyFile(), []byte("confirm "+hostOf(env.Origin1)+"\nconfirm-timeout = 60s\nblock bank.example/login\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	beta := mustRef(t, snap, "button", "Beta")
+	res := gripAsync(env, "click", beta, "--json")
+	q := waitQuestion(t, url, "click "+beta)
+	v := waitPopupUser(t, url, "the policy's error", func(v userView) bool { return strings.Contains(v.PolicyError, "line 3") })
+	if !strings.Contains(v.PolicyError, "not a path") || !strings.Contains(v.PolicyError, "last good policy stays in force") {
+		t.Errorf("policy error %q", v.PolicyError)
+	}
+	if len(v.Log) == 0 || !strings.Contains(v.Log[0], "fill") || strings.Contains(strings.Join(v.Log, " "), "Ada") {
+		t.Errorf("popup log %q", v.Log)
+	}
+	notes := browsertest.Eval[map[string]bool](t, env, url, `chrome.notifications.getAll()`)
+	raised := false
+	for id := range notes {
+		raised = raised || strings.HasPrefix(id, "grip-question-")
+	}
+	if !raised {
+		t.Errorf("no notification for the question: %v", notes)
+	}
+	popupShot(t, url, "popup-question.png")
+	clickAnswer(t, url, q, false)
+	if r := <-res; r.Code != 1 || !strings.Contains(r.Stdout, "not_confirmed") {
+		t.Errorf("denied click: exit %d %s", r.Code, r.Stdout)
+	}
+	notes = browsertest.Eval[map[string]bool](t, env, url, `chrome.notifications.getAll()`)
+	for id := range notes {
+		if strings.HasPrefix(id, "grip-question-") {
+			t.Errorf("the answered question's notification %s is still shown", id)
+		}
+	}
+
+	browsertest.Eval[bool](t, env, url, `document.getElementById('pause').click(), true`)
+	v = waitPopupUser(t, url, "paused", func(v userView) bool { return v.PauseState == "agents paused" && v.PauseButton == "Resume agents" })
+	if len(v.Questions) != 0 {
+		t.Errorf("questions left: %v", v.Questions)
+	}
+	waitPopupUser(t, url, "the refused click in this tab's log", func(v userView) bool {
+		return len(v.Log) > 0 && strings.Contains(v.Log[0], "not_confirmed")
+	})
+	popupShot(t, url, "popup-paused.png")
+}
+
+func slicesContain(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// popupShot saves a screenshot of the popup page as a test artifact.
+func popupShot(t *testing.T, url, name string) {
+	t.Helper()
+	ctx, cancel := env.TabContext(t, url)
+	defer cancel()
+	sctx, scancel := context.WithTimeout(ctx, 30*time.Second)
+	defer scancel()
+	shot, err := chromedp.Run(sctx, chromedp.FullScreenshot(90))
+	if err != nil {
+		t.Fatalf("screenshot of the popup: %v", err)
+	}
+	if len(shot) < 1000 {
+		t.Errorf("popup screenshot is %d bytes", len(shot))
+	}
+	file := filepath.Join(t.ArtifactDir(), name)
+	if err := os.WriteFile(file, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("popup screenshot: %s (%d bytes)", file, len(shot))
 }

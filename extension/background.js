@@ -4,6 +4,8 @@
 // each one (re)connects to the host, which is all a wake-up needs to do.
 import { ensureConnected, notifyHost } from './native-port.js';
 import { popupRequest } from './popup-api.js';
+import { onNotificationButton, onNotificationClosed, forgetTab } from './user.js';
+import { restoreUserState } from './user-state.js';
 
 const KEEPALIVE_ALARM = 'grip-keepalive';
 
@@ -23,7 +25,12 @@ chrome.webNavigation.onCommitted.addListener((d) => {
 });
 chrome.tabs.onRemoved.addListener((tabId) => {
   notifyHost('tab_removed', { tabId });
+  forgetTab(tabId);
 });
+
+// The person's Allow and Deny on a question an agent's action raised.
+chrome.notifications.onButtonClicked.addListener(onNotificationButton);
+chrome.notifications.onClosed.addListener(onNotificationClosed);
 
 // Only our own pages (the popup, also when opened as a tab) talk to the
 // worker: no externally_connectable, and messages from anything whose URL is
@@ -35,4 +42,5 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   return true;
 });
 
+restoreUserState().catch(() => {});
 ensureConnected();

@@ -2,6 +2,7 @@
 // The popup's requests, answered by the worker (the popup never talks to
 // the host itself).
 import { askHost, connection, reconnect } from './native-port.js';
+import { userPopupRequest } from './user.js';
 
 /** @param {any} msg */
 export async function popupRequest(msg) {
@@ -25,6 +26,6 @@ export async function popupRequest(msg) {
       reconnect();
       return { ok: true };
     default:
-      throw new Error(`unknown popup request ${JSON.stringify(msg && msg.type)}`);
+      return userPopupRequest(msg); // the person's controls
   }
 }

@@ -61,6 +61,12 @@ async function refresh() {
   stateError.textContent = conn.error || '';
 
   const host = st.host || null;
+  // An extension from another build of grip than the host: say so, with
+  // the fix (the host words it).
+  const warning = el('build-warning');
+  const warningText = (host && host.host && host.host.warning) || '';
+  warning.hidden = !warningText;
+  warning.textContent = warningText;
   /** @type {[string, string | number][]} */
   const facts = [
     ['profile id', st.profileId || '—'],

@@ -5,6 +5,7 @@ import { listTabs, newTab, closeTab, selectTab, navigate, goHistory, screenshot,
 import { snapshotTab } from './snapshot.js';
 import { act, sendCDP } from './actions.js';
 import { waitFor } from './waits.js';
+import { handleUserHostRequest } from './user.js';
 
 /**
  * @param {string} type
@@ -27,6 +28,8 @@ export async function handleHostRequest(type, params) {
     case 'screenshot': return screenshot(params.tabId);
     case 'documents': return { documents: await liveDocuments() };
     case 'ping': return { ok: true };
+    // The person's controls: user.js.
+    case 'frames': case 'paused': case 'confirm': case 'acted': case 'share_tab': return handleUserHostRequest(type, params);
     default: throw Object.assign(new Error(`unknown request type ${JSON.stringify(type)}`), { code: 'bad_request', boundary: 'payload' });
   }
 }

@@ -30,6 +30,10 @@ type FrameResult struct {
 // blank: about:blank or no URL, and no elements.
 const ReasonBlank = "blank frame"
 
+// ReasonBlocked is the SkippedFrame reason of a frame the person's policy
+// blocks: the host leaves out its content before any ref is given.
+const ReasonBlocked = "blocked by policy"
+
 // Merge sorts results by frame id, top frame (0) first, and splits them into
 // frames that answered and frames that did not. A frame with Err set, or a
 // blank one (about:blank or empty URL, and no elements), is skipped with its

@@ -2,6 +2,7 @@ package frames
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/grip-dev/grip/protocol"
@@ -64,12 +65,7 @@ func Render(tab protocol.TabRef, answered []protocol.Frame, skipped []protocol.S
 	if err != nil {
 		return protocol.Snapshot{}, err
 	}
-	var closing string
-	if n := len(skipped); n == 1 {
-		closing = "(1 frame did not answer)"
-	} else if n > 1 {
-		closing = "(" + strconv.Itoa(n) + " frames did not answer)"
-	}
+	closing := closingLine(skipped)
 	closingCost := Cost(closing)
 
 	// Measure: write the element lines in order, each with the headers of
@@ -339,4 +335,35 @@ func clip(s string) string {
 		return strconv.Quote(s[:40]) + "…"
 	}
 	return strconv.Quote(s)
+}
+
+// closingLine counts the skipped frames: "(2 frames did not answer)",
+// and apart from them the frames the person's policy blocks: "(1 frame
+// did not answer, 1 blocked by policy)".
+func closingLine(skipped []protocol.SkippedFrame) string {
+	blocked := 0
+	for _, s := range skipped {
+		if s.Reason == ReasonBlocked {
+			blocked++
+		}
+	}
+	var parts []string
+	switch n := len(skipped) - blocked; {
+	case n == 1:
+		parts = append(parts, "1 frame did not answer")
+	case n > 1:
+		parts = append(parts, strconv.Itoa(n)+" frames did not answer")
+	}
+	switch {
+	case blocked > 0 && len(parts) > 0:
+		parts = append(parts, strconv.Itoa(blocked)+" blocked by policy")
+	case blocked == 1:
+		parts = append(parts, "1 frame blocked by policy")
+	case blocked > 1:
+		parts = append(parts, strconv.Itoa(blocked)+" frames blocked by policy")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
 }

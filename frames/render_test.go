@@ -429,3 +429,24 @@ func BenchmarkRender5000(b *testing.B) {
 	b.ReportMetric(float64(len(snap.Text)), "bytes")
 	b.ReportMetric(float64(len(flatten(snap.Frames))), "shown")
 }
+
+func TestClosingLineCountsBlockedFrames(t *testing.T) {
+	for _, tc := range []struct {
+		reasons []string
+		want    string
+	}{
+		{nil, ""},
+		{[]string{"blank frame"}, "(1 frame did not answer)"},
+		{[]string{ReasonBlocked}, "(1 frame blocked by policy)"},
+		{[]string{ReasonBlocked, ReasonBlocked}, "(2 frames blocked by policy)"},
+		{[]string{"navigated", ReasonBlocked, "x"}, "(2 frames did not answer, 1 blocked by policy)"},
+	} {
+		var skipped []protocol.SkippedFrame
+		for i, r := range tc.reasons {
+			skipped = append(skipped, protocol.SkippedFrame{FrameID: i + 1, Reason: r})
+		}
+		if got := closingLine(skipped); got != tc.want {
+			t.Errorf("closingLine(%v) = %q, want %q", tc.reasons, got, tc.want)
+		}
+	}
+}

@@ -87,6 +87,9 @@ type Host struct {
 	// docRefresh coalesces the listings of live documents that
 	// navigations ask for.
 	docRefresh coalescer
+	// user is the person's controls: policy, pause, shared tabs, the
+	// record of what agents did (host/user.go). Set before ready closes.
+	user *userControl
 
 	mu       sync.Mutex
 	lastSnap *protocol.SnapshotInfo // guarded by mu
@@ -189,6 +192,8 @@ func Run(ctx context.Context, cfg Config) error {
 		return h.refuse(err)
 	}
 	h.refs = refs
+	h.user = newUserControl(h, eh)
+	go h.user.policy.Watch(ctx)
 	close(h.ready)
 	defer func() {
 		if err := h.refs.Close(); err != nil {

@@ -119,6 +119,7 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 		return raw, nil, viewDiff{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "",
 			"the extension's snapshot reply does not decode: %v", err)
 	}
+	h.filterRead(ctx, tab, &raw) // the person's policy: host/guard.go
 	decode := lap()
 	var obs []refcache.Observed
 	for _, f := range raw.Frames {
@@ -280,6 +281,7 @@ func (h *Host) status() protocol.Status {
 		st.LastSnapshot = &s
 	}
 	st.LastErrors = append([]string(nil), h.lastErrs...)
+	h.user.fillStatus(&st)
 	return st
 }
 
@@ -312,6 +314,7 @@ func (h *Host) onEvent(ctx context.Context, params json.RawMessage) {
 	case protocol.EventTabRemoved:
 		h.refs.InvalidateTab(ev.TabID)
 		h.tabs.forget(ev.TabID)
+		h.user.share(ev.TabID, false)
 	case protocol.EventNavigated:
 		if ev.FrameID == 0 {
 			h.tabs.observe(ev.TabID, ev.DocumentID)
@@ -385,7 +388,7 @@ func (h *Host) onExtensionRequest(ctx context.Context, msg protocol.NativeMessag
 		}
 		res, err = h.snapshot(ctx, args)
 	default:
-		err = protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "unknown request %q", msg.Type)
+		res, err = h.userRequest(ctx, msg) // the popup's switches: host/user.go
 	}
 	reply := protocol.NativeMessage{ID: msg.ID, Type: protocol.MsgReply}
 	if err != nil {

@@ -187,12 +187,13 @@ func (h *Host) serveConn(ctx context.Context, c net.Conn) {
 				return
 			}
 			helloed = true
+			ctx = withClient(ctx, helloClient(req))
 			continue
 		}
 		inflight.Add(1)
 		go func() {
 			defer inflight.Done()
-			res, err := h.dispatch(ctx, req)
+			res, err := h.serve(ctx, req)
 			reply(makeReply(req.ID, res, err))
 		}()
 	}

@@ -93,10 +93,12 @@ func New(connect ConnectFunc, opt Options) *Server {
 }
 
 const instructions = `grip drives the user's own, logged-in Chrome through an extension.
-Start with browser_snapshot: it prints one line per element, e.g. "@e3: [textbox 'Email' value='a@b.c']".
-Act on an element by passing its ref ("@e3") as "ref"; a ref keeps naming the same element while the page re-renders.
-When the element is gone or changed, the action is refused (stale_ref, meaning_changed, not_actionable…) and nothing else is clicked: take a new snapshot and use the ref it gives.
-Actions reply with what changed (url, title, refs added and gone), so a new snapshot is rarely needed; pass snapshot=true to get one in the reply.`
+Start with browser_snapshot: one line per element of every frame, e.g. "@e3: [textbox 'Email' value='a@b.c']".
+Act by passing a ref ("@e3") as "ref": a ref keeps naming the same element while the page re-renders, and is never reused for another.
+If the element is gone, changed meaning, or is covered, the action is refused (stale_ref, meaning_changed, not_actionable naming what covers it) and nothing else is clicked: read the hint, take a new snapshot, use the ref it gives.
+Action replies carry the lines of elements that appeared and of those whose state changed (opened menus, checked boxes), so a new snapshot is rarely needed.
+Snapshots are cut at a token budget (budget, default 40000); the last line then says how many elements were left out and the ref to pass as "after" to read on.
+The person may pause agents, block sites or ask to confirm actions: such refusals (paused, policy, not_confirmed) are theirs to lift, not yours.`
 
 // MCP returns the underlying SDK server (tests connect to it in memory).
 func (s *Server) MCP() *sdk.Server { return s.sdk }
@@ -127,7 +129,7 @@ func (s *Server) call(ctx context.Context, op string, args, result any) error {
 	defer s.mu.Unlock()
 	if s.c == nil {
 		s.log.Debug("connecting to the grip host")
-		c, err := s.connect(ctx)
+		c, err := s.connect(ctx) // ctx names the MCP client: see addTool
 		if err != nil {
 			s.log.Debug("connect failed", "err", err)
 			return err
@@ -148,6 +150,30 @@ func (s *Server) call(ctx context.Context, op string, args, result any) error {
 		}
 	}
 	return err
+}
+
+type clientNameKey struct{}
+
+// withClientName puts the name the MCP client gave in its initialize into
+// ctx, for ClientName.
+func withClientName(ctx context.Context, req *sdk.CallToolRequest) context.Context {
+	if req == nil || req.Session == nil {
+		return ctx
+	}
+	if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+		return context.WithValue(ctx, clientNameKey{}, p.ClientInfo.Name)
+	}
+	return ctx
+}
+
+// ClientName is the MCP client's name (from its initialize) in the
+// context a ConnectFunc is called with, "mcp" when it gave none: the
+// host records it with each action as who asked.
+func ClientName(ctx context.Context) string {
+	if s, _ := ctx.Value(clientNameKey{}).(string); s != "" {
+		return s
+	}
+	return "mcp"
 }
 
 func (s *Server) closeCaller() {

@@ -110,6 +110,7 @@ type harness struct {
 	mu       sync.Mutex
 	connects int        // guarded by mu
 	connErr  error      // guarded by mu; returned by the next connect
+	client   string     // guarded by mu; ClientName of the last connect
 	done     chan error // Run's result
 }
 
@@ -127,6 +128,7 @@ func newHarnessWith(t *testing.T, opt Options) *harness {
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		h.connects++
+		h.client = ClientName(ctx)
 		if err := h.connErr; err != nil {
 			h.connErr = nil
 			return nil, err
@@ -186,6 +188,9 @@ func text(res *sdk.CallToolResult) string {
 	return strings.Join(parts, "\n")
 }
 
+// toolNames are tools named like Playwright MCP's, which agents know;
+// every tool is also named in VerbTools (package cli checks it against the
+// CLI's verbs).
 var toolNames = []string{
 	"browser_check", "browser_click", "browser_fill", "browser_hover", "browser_navigate",
 	"browser_navigate_back", "browser_press_key", "browser_select_option", "browser_snapshot",
@@ -204,9 +209,19 @@ func TestToolsAreListedWithSchemas(t *testing.T) {
 		byName[tool.Name] = tool
 		names = append(names, tool.Name)
 	}
-	slices.Sort(names)
-	if !slices.Equal(names, toolNames) {
-		t.Fatalf("tools = %v\nwant %v", names, toolNames)
+	for _, want := range toolNames {
+		if !slices.Contains(names, want) {
+			t.Errorf("no tool %s among %v", want, names)
+		}
+	}
+	for _, name := range names {
+		found := false
+		for _, tool := range VerbTools {
+			found = found || tool == name
+		}
+		if !found {
+			t.Errorf("%s is not in VerbTools", name)
+		}
 	}
 	for _, tool := range res.Tools {
 		if len(tool.Description) < 30 {
@@ -620,4 +635,21 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// The host is dialled under the MCP client's own name, so its record of
+// what agents did says who acted.
+func TestConnectNamesTheClient(t *testing.T) {
+	h := newHarness(t)
+	if _, err := h.cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "browser_tabs", Arguments: map[string]any{"action": "list"}}); err != nil {
+		t.Fatal(err)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.client != "grip-test" {
+		t.Errorf("connected as %q, want the client's name grip-test", h.client)
+	}
+	if got := ClientName(context.Background()); got != "mcp" {
+		t.Errorf("ClientName of a bare context = %q", got)
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/grip-dev/grip/frames"
+	"github.com/grip-dev/grip/internal/privatefile"
 	"github.com/grip-dev/grip/protocol"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -112,7 +113,8 @@ type waitIn struct {
 }
 
 type screenshotIn struct {
-	Tab int `json:"tab,omitempty" jsonschema:"Tab id from browser_tabs (default: the active tab)"`
+	Tab      int    `json:"tab,omitempty" jsonschema:"Tab id from browser_tabs (default: the active tab)"`
+	Filename string `json:"filename,omitempty" jsonschema:"Also save the PNG to this new file (never overwritten, readable by the user only)"`
 }
 
 // refHelp ends the description of every tool that takes a ref.
@@ -164,6 +166,7 @@ func (s *Server) addTools() {
 	addTool(s, &sdk.Tool{Name: "browser_take_screenshot", Title: "Screenshot", Annotations: ro,
 		Description: "Take a PNG screenshot of the visible part of the tab. Use browser_snapshot to find refs to act on; a screenshot is for seeing the page."},
 		func(p map[string]*jsonschema.Schema) { p["tab"].Minimum = ptr(1.0) }, s.screenshot)
+	s.addMoreTools()
 }
 
 // actTweaks constrains the fields the action inputs share.
@@ -186,8 +189,9 @@ func addTool[In any](s *Server, t *sdk.Tool, tweak func(map[string]*jsonschema.S
 		tweak(schema.Properties)
 	}
 	t.InputSchema = schema
-	sdk.AddTool(s.sdk, t, func(ctx context.Context, _ *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+	sdk.AddTool(s.sdk, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
 		s.log.Debug("tool", append([]any{"tool", t.Name}, argAttrs(in)...)...)
+		ctx = withClientName(ctx, req) // the host records who acted
 		res, err := h(ctx, in)
 		if err != nil {
 			s.log.Debug("tool refused", "tool", t.Name, "err", err)
@@ -418,6 +422,10 @@ func tabsText(list []protocol.Tab) string {
 		if t.Active {
 			mark = " (active)"
 		}
+		if t.Blocked {
+			fmt.Fprintf(&b, "- %d: tab %d%s · blocked by the person's policy\n", i, t.ID, mark)
+			continue
+		}
 		fmt.Fprintf(&b, "- %d: tab %d%s · %s · %s\n", i, t.ID, mark, t.Title, t.URL)
 	}
 	return b.String()
@@ -493,6 +501,12 @@ func (s *Server) screenshot(ctx context.Context, in screenshotIn) (*sdk.CallTool
 	res, err := s.ops.Screenshot(ctx, in.Tab)
 	if err != nil {
 		return nil, err
+	}
+	if in.Filename != "" {
+		if err := privatefile.WriteNew(in.Filename, res.PNG); err != nil {
+			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+				"give a new file name; grip does not overwrite files", "cannot save the screenshot: %v", err)
+		}
 	}
 	return &sdk.CallToolResult{Content: []sdk.Content{
 		&sdk.TextContent{Text: fmt.Sprintf("Screenshot of tab %d · %s · %s", res.Tab.ID, res.Tab.Title, res.Tab.URL)},

@@ -24,6 +24,10 @@ const (
 	CodeBadRequest      Code = "bad_request"
 	CodeTimeout         Code = "timeout"
 	CodeInternal        Code = "internal"
+	// The person's controls (docs/ARCHITECTURE.md, "The person's controls").
+	CodePaused       Code = "paused"        // the person paused agents
+	CodePolicy       Code = "policy"        // the person's policy file refuses it
+	CodeNotConfirmed Code = "not_confirmed" // the person denied, or did not answer in time
 )
 
 // Boundary names the check that refused an operation.
@@ -43,6 +47,8 @@ const (
 	BoundaryRef           Boundary = "ref"
 	BoundaryBrowser       Boundary = "browser"
 	BoundaryHost          Boundary = "host"
+	BoundaryUser          Boundary = "user"   // the person's own switch (pause, confirm)
+	BoundaryPolicy        Boundary = "policy" // the person's policy file
 )
 
 // Error is a refusal or failure that crosses a wire. It is a value: the
@@ -89,6 +95,9 @@ var (
 	ErrNoBrowser       = &Error{Code: CodeNoBrowser}
 	ErrTooLarge        = &Error{Code: CodeTooLarge}
 	ErrBadRequest      = &Error{Code: CodeBadRequest}
+	ErrPaused          = &Error{Code: CodePaused}
+	ErrPolicy          = &Error{Code: CodePolicy}
+	ErrNotConfirmed    = &Error{Code: CodeNotConfirmed}
 )
 
 // AsError turns any error into an *Error: an *Error in the chain is
@@ -114,7 +123,8 @@ func KnownCode(c Code) bool {
 	switch c {
 	case CodeStaleRef, CodeUnknownRef, CodeMeaningChanged, CodeNotActionable,
 		CodeInvalidLocator, CodeDocumentChanged, CodeEpochSuperseded, CodeHostLost,
-		CodeNoBrowser, CodeTooLarge, CodeBadRequest, CodeTimeout, CodeInternal:
+		CodeNoBrowser, CodeTooLarge, CodeBadRequest, CodeTimeout, CodeInternal,
+		CodePaused, CodePolicy, CodeNotConfirmed:
 		return true
 	}
 	return false

@@ -33,6 +33,7 @@ const (
 var ExtRequests = []string{
 	ExtTabs, ExtTabInfo, ExtSnapshot, ExtAct, ExtWait, ExtCDP, ExtNavigate, ExtBack, ExtForward,
 	ExtReload, ExtTabNew, ExtTabClose, ExtTabSelect, ExtScreenshot, ExtDocuments, ExtPing,
+	ExtFrames, ExtPaused, ExtConfirm, ExtActed, ExtShareTab,
 }
 
 // Messages that are not requests. The extension opens with MsgHello

@@ -50,9 +50,9 @@ func TestRouterHandlesExactlyExtRequests(t *testing.T) {
 // TestPopupAsksOnlyHostRequests: every askHost call of the worker names a
 // request the host answers.
 func TestPopupAsksOnlyHostRequests(t *testing.T) {
-	known := []string{protocol.HostStatus, protocol.HostSnapshot}
+	known := protocol.HostRequests
 	n := 0
-	for _, file := range []string{"popup-api.js", "native-port.js", "background.js"} {
+	for _, file := range []string{"popup-api.js", "native-port.js", "background.js", "user.js"} {
 		for _, m := range regexp.MustCompile(`askHost\('([a-z_]+)'`).FindAllStringSubmatch(readExtensionFile(t, file), -1) {
 			n++
 			if !slices.Contains(known, m[1]) {

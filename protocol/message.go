@@ -65,6 +65,9 @@ type Status struct {
 	LedgerError  string        `json:"ledger_error,omitempty"`
 	LastSnapshot *SnapshotInfo `json:"last_snapshot,omitempty"`
 	LastErrors   []string      `json:"last_errors,omitempty"`
+	// Paused and Policy are the person's controls (protocol/user.go).
+	Paused bool        `json:"paused,omitempty"`
+	Policy *PolicyInfo `json:"policy,omitempty"`
 }
 
 // SnapshotInfo are the figures of one snapshot, for the popup and doctor.
@@ -85,6 +88,9 @@ type Tab struct {
 	Title    string `json:"title"`
 	Active   bool   `json:"active,omitempty"`
 	WindowID int    `json:"windowId,omitempty"`
+	// Blocked: the person's policy blocks the tab's site; its URL and
+	// title are left out.
+	Blocked bool `json:"blocked,omitempty"`
 }
 
 // TabsResult answers OpTabs.
@@ -269,4 +275,9 @@ type ExtensionHello struct {
 	// installed; empty for an extension loaded from the source folder.
 	Build   string `json:"build,omitempty"`
 	Browser string `json:"browser,omitempty"`
+	// Paused and SharedTabs are the person's switches as the extension
+	// keeps them, so a new host starts with them before any agent can
+	// reach it.
+	Paused     bool  `json:"paused,omitempty"`
+	SharedTabs []int `json:"shared_tabs,omitempty"`
 }

@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/grip-dev/grip/frames"
+	"github.com/grip-dev/grip/protocol"
+)
+
+// The person's controls (docs/ARCHITECTURE.md, "The person's controls"):
+// the pause switch, the record of what agents did, the policy in force.
+func init() {
+	commands["pause"] = cmdPause
+	commands["resume"] = cmdResume
+	commands["log"] = cmdLog
+	commands["policy"] = cmdPolicy
+}
+
+// cmdPause is `grip pause`: every action of every agent is refused until
+// the person resumes.
+func cmdPause(ctx context.Context, a *App, argv []string) (bool, error) {
+	return switchCommand(ctx, a, "pause", protocol.OpPause, argv,
+		"paused: every agent action is refused until you resume (the grip popup, or grip resume)\n")
+}
+
+// cmdResume is `grip resume`: the person allows it in the browser first.
+func cmdResume(ctx context.Context, a *App, argv []string) (bool, error) {
+	return switchCommand(ctx, a, "resume", protocol.OpResume, argv, "resumed: agents may act again\n")
+}
+
+func switchCommand(ctx context.Context, a *App, name, op string, argv []string, done string) (bool, error) {
+	f := newFlags(a, name)
+	pos, err := f.parse(argv)
+	if err != nil {
+		return *f.json, err
+	}
+	if len(pos) > 0 {
+		return *f.json, usagef("%s takes no arguments, got %q", name, pos[0])
+	}
+	if op == protocol.OpResume && !*f.json {
+		fmt.Fprintln(a.Stderr, "grip: allow it in the browser (a notification, or the grip popup)…")
+	}
+	ops, closeOps, err := a.ops(ctx, f)
+	if err != nil {
+		return *f.json, err
+	}
+	defer closeOps()
+	pause := ops.Pause
+	if op == protocol.OpResume {
+		pause = ops.Resume
+	}
+	st, err := pause(ctx)
+	if err != nil {
+		return *f.json, err
+	}
+	if *f.json {
+		a.printJSON(st)
+		return true, nil
+	}
+	fmt.Fprint(a.Stdout, done)
+	return false, nil
+}
+
+// cmdLog is `grip log [--tab ID] [--limit N] [--json]`: what agents did,
+// oldest first.
+func cmdLog(ctx context.Context, a *App, argv []string) (bool, error) {
+	f := newFlags(a, "log")
+	tab := f.Int("tab", 0, "only this tab's actions")
+	limit := f.Int("limit", 50, "the latest N actions (0: every one kept)")
+	pos, err := f.parse(argv)
+	if err != nil {
+		return *f.json, err
+	}
+	if len(pos) > 0 {
+		return *f.json, usagef("log takes flags only, got %q", pos[0])
+	}
+	if *limit < 0 {
+		return *f.json, usagef("--limit must not be negative")
+	}
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
+		return *f.json, err
+	}
+	defer done()
+	res, err := ops.Log(ctx, protocol.LogArgs{Tab: *tab, Limit: *limit})
+	if err != nil {
+		return *f.json, err
+	}
+	if *f.json {
+		a.printJSON(res)
+		return true, nil
+	}
+	if len(res.Entries) == 0 {
+		fmt.Fprintln(a.Stdout, "no agent actions recorded")
+		return false, nil
+	}
+	for _, e := range res.Entries {
+		fmt.Fprintln(a.Stdout, frames.LogLine(e))
+	}
+	return false, nil
+}
+
+// cmdPolicy is `grip policy [URL]`: the policy in force, or which rule
+// URL falls under.
+func cmdPolicy(ctx context.Context, a *App, argv []string) (bool, error) {
+	f := newFlags(a, "policy")
+	pos, err := f.parse(argv)
+	if err != nil {
+		return *f.json, err
+	}
+	if len(pos) > 1 {
+		return *f.json, usagef("usage: grip policy [URL]")
+	}
+	var args protocol.PolicyArgs
+	if len(pos) == 1 {
+		args.URL = pos[0]
+	}
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
+		return *f.json, err
+	}
+	defer done()
+	res, err := ops.Policy(ctx, args)
+	if err != nil {
+		return *f.json, err
+	}
+	if *f.json {
+		a.printJSON(res)
+		return true, nil
+	}
+	fmt.Fprint(a.Stdout, frames.PolicyText(*res))
+	if res.Policy.Error != "" {
+		fmt.Fprintf(a.Stderr, "grip: the policy file does not read well: %s\n", res.Policy.Error)
+	}
+	return false, nil
+}

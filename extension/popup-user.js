@@ -1,0 +1,194 @@
+// @ts-check
+// The popup's part for the person's controls (docs/ARCHITECTURE.md, "The
+// person's controls"): questions waiting for an Allow or a Deny, the pause
+// button, "Let agents use this tab" in the shared mode, the policy in
+// force and this tab's rule, and what agents did on this tab. Like the
+// rest of the popup it talks to the worker only, and writes host and page
+// text with textContent.
+
+/** @param {string} id */
+function el(id) {
+  const e = document.getElementById(id);
+  if (!e) throw new Error(`popup: #${id} missing`);
+  return e;
+}
+
+/** @param {any} msg */
+async function ask(msg) {
+  const res = await chrome.runtime.sendMessage(msg);
+  if (res && res.error) throw new Error(res.error);
+  return res;
+}
+
+/** The tab the popup is about: ?tab=N when opened as a page, else the active tab. */
+async function currentTab() {
+  const n = Number(new URLSearchParams(location.search).get('tab'));
+  if (Number.isInteger(n) && n > 0) return n;
+  const [t] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  return t && typeof t.id === 'number' ? t.id : 0;
+}
+
+/**
+ * @param {HTMLElement} dl
+ * @param {[string, string][]} pairs
+ */
+function fillList(dl, pairs) {
+  dl.replaceChildren();
+  for (const [term, value] of pairs) {
+    const dt = document.createElement('dt');
+    dt.textContent = term;
+    const dd = document.createElement('dd');
+    dd.textContent = value;
+    dl.append(dt, dd);
+  }
+}
+
+/** @param {any} e a LogEntry */
+function logText(e) {
+  const t = new Date(e.time);
+  const when = Number.isNaN(t.getTime()) ? String(e.time) : t.toLocaleTimeString();
+  let what = String(e.action);
+  if (e.target) what += ` ${e.target}`;
+  if (e.detail) what += ` (${e.detail})`;
+  let outcome = String(e.outcome);
+  if (e.confirmed) outcome += ', allowed by you';
+  return `${when} ${what} — ${outcome} (${e.client})`;
+}
+
+let tabId = 0;
+
+async function refresh() {
+  tabId = await currentTab();
+  /** @type {any} */
+  let v;
+  try {
+    v = await ask({ type: 'user', tabId });
+  } catch (err) {
+    el('policy-error').hidden = false;
+    el('policy-error').textContent = `grip's service worker did not answer: ${err && /** @type {any} */ (err).message || err}`;
+    return;
+  }
+  if (!v) return;
+  const paused = !!v.paused;
+  const shared = !!v.shared;
+  const state = el('pause-state');
+  state.textContent = paused ? 'agents paused' : 'agents may act';
+  state.className = 'state ' + (paused ? 'paused' : 'connected');
+  el('pause').textContent = paused ? 'Resume agents' : 'Pause agents';
+
+  renderQuestions(v.questions || []);
+
+  const acted = el('acted');
+  const ago = v.actedAt ? Date.now() - v.actedAt : Infinity;
+  acted.hidden = !(ago < 10000);
+  acted.textContent = acted.hidden ? '' : `● an agent acted on this tab ${Math.max(0, Math.round(ago / 1000))} s ago`;
+
+  const host = v.host;
+  const policyError = el('policy-error');
+  /** @type {[string, string][]} */
+  const facts = [];
+  if (host) {
+    const pol = host.policy || {};
+    facts.push(['policy', pol.file || '—']);
+    if (host.decision) facts.push(['this tab', `${host.decision.rule} — ${host.decision.why}`]);
+    facts.push(['other sites', pol.default || 'act']);
+    facts.push(['tabs', pol.tabs === 'shared' ? 'only the tabs you share' : 'every tab']);
+    policyError.hidden = !pol.error;
+    policyError.textContent = pol.error ? `The policy file does not read well: ${pol.error}` : '';
+    const share = el('share');
+    share.hidden = pol.tabs !== 'shared';
+    share.textContent = shared ? 'Stop sharing this tab' : 'Let agents use this tab';
+    renderLog(host.log || [], host.other_tabs || 0);
+  } else {
+    policyError.hidden = !v.hostError;
+    policyError.textContent = v.hostError ? `host: ${v.hostError}` : '';
+  }
+  fillList(el('policy-facts'), facts);
+}
+
+/** @param {any[]} questions */
+function renderQuestions(questions) {
+  const box = el('questions');
+  box.replaceChildren();
+  for (const q of questions) {
+    const div = document.createElement('div');
+    div.className = 'question';
+    div.dataset.id = q.id;
+    const p = document.createElement('p');
+    p.textContent = q.text;
+    const left = Math.max(0, Math.round((q.expires - Date.now()) / 1000));
+    const rule = document.createElement('p');
+    rule.className = 'rule';
+    rule.textContent = (q.rule ? `policy: ${q.rule}; ` : '') + `denied by itself in ${left} s`;
+    const allow = document.createElement('button');
+    allow.type = 'button';
+    allow.className = 'allow';
+    allow.textContent = 'Allow';
+    allow.addEventListener('click', () => answer(q.id, true));
+    const deny = document.createElement('button');
+    deny.type = 'button';
+    deny.className = 'deny';
+    deny.textContent = 'Deny';
+    deny.addEventListener('click', () => answer(q.id, false));
+    div.append(p, rule, allow, deny);
+    box.append(div);
+  }
+}
+
+/**
+ * @param {any[]} entries
+ * @param {number} others
+ */
+function renderLog(entries, others) {
+  const ul = el('agent-log');
+  ul.replaceChildren();
+  if (entries.length === 0) {
+    const li = document.createElement('li');
+    li.textContent = 'none';
+    ul.append(li);
+  }
+  for (const e of entries.slice().reverse()) {
+    const li = document.createElement('li');
+    li.textContent = logText(e);
+    if (e.outcome !== 'ok') li.className = 'refused';
+    ul.append(li);
+  }
+  el('agent-log-others').textContent = others > 0 ? `${others} on other tabs (grip log lists them)` : '';
+}
+
+/**
+ * @param {string} id
+ * @param {boolean} allowed
+ */
+async function answer(id, allowed) {
+  try {
+    await ask({ type: 'answer', id, allowed });
+  } finally {
+    refresh();
+  }
+}
+
+// The button does what its label says, even if the state changed since
+// it was drawn (grip pause or resume meanwhile).
+el('pause').addEventListener('click', async () => {
+  try {
+    await ask({ type: 'set_paused', paused: el('pause').textContent === 'Pause agents' });
+  } catch (err) {
+    el('policy-error').hidden = false;
+    el('policy-error').textContent = `pause: ${err && /** @type {any} */ (err).message || err}`;
+  }
+  refresh();
+});
+
+el('share').addEventListener('click', async () => {
+  try {
+    await ask({ type: 'share', tabId, shared: el('share').textContent === 'Let agents use this tab' });
+  } catch (err) {
+    el('policy-error').hidden = false;
+    el('policy-error').textContent = `share: ${err && /** @type {any} */ (err).message || err}`;
+  }
+  refresh();
+});
+
+refresh();
+setInterval(refresh, 1000);

@@ -1,0 +1,61 @@
+package frames
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/grip-dev/grip/protocol"
+)
+
+// LogLine is one entry of the record of agents' actions, as `grip log`
+// and grip mcp print it:
+// "2026-05-01 12:00:03  tab 412  https://mail.example.com  click @e3: [button 'Delete']  ok  (cli)".
+func LogLine(e protocol.LogEntry) string {
+	when := e.Time
+	if t, err := time.Parse(time.RFC3339Nano, e.Time); err == nil {
+		when = t.Local().Format("2006-01-02 15:04:05")
+	}
+	parts := []string{when}
+	if e.Tab > 0 {
+		parts = append(parts, fmt.Sprintf("tab %d", e.Tab))
+	}
+	if e.Origin != "" {
+		parts = append(parts, e.Origin)
+	}
+	what := e.Action
+	if e.Target != "" {
+		what += " " + e.Target
+	}
+	if e.Detail != "" {
+		what += " (" + e.Detail + ")"
+	}
+	outcome := e.Outcome
+	if e.Confirmed {
+		outcome += ", allowed by you"
+	}
+	if e.Rule != "" && e.Outcome != "ok" {
+		outcome += ": " + e.Rule
+	}
+	parts = append(parts, what, outcome, "("+e.Client+")")
+	return strings.Join(parts, "  ")
+}
+
+// PolicyText is the policy in force, or the rule a URL falls under, as
+// `grip policy` and grip mcp print it.
+func PolicyText(res protocol.PolicyResult) string {
+	if res.Rule != nil {
+		name := res.Rule.Origin
+		if name == "" {
+			name = res.URL
+		}
+		return fmt.Sprintf("%s: %s — %s of %s\n", name, res.Rule.Rule, res.Rule.Why, res.Policy.File)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# the policy in force, from %s", res.Policy.File)
+	if res.Policy.Missing && res.Policy.Error == "" {
+		b.WriteString(" (no file: the default)")
+	}
+	b.WriteString("\n" + res.Text)
+	return b.String()
+}

@@ -1,0 +1,290 @@
+package host
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/grip-dev/grip/actlog"
+	"github.com/grip-dev/grip/policy"
+	"github.com/grip-dev/grip/protocol"
+)
+
+// userControl is the person's say over agents (docs/ARCHITECTURE.md, "The
+// person's controls"): the policy file in force, the pause switch, the
+// tabs shared with agents in the policy's shared mode, and the record of
+// what agents did. The host consults it before every agent request
+// (host/guard.go).
+type userControl struct {
+	policy *policy.Store
+	log    *actlog.Log // nil when the logs folder cannot be used
+	slog   *slog.Logger
+
+	mu sync.Mutex
+	// paused refuses every action. The extension keeps it in
+	// chrome.storage and sends it in its hello, so a new host starts
+	// paused before its socket is published; the host tells the
+	// extension when grip pause or resume changes it. Guarded by mu.
+	paused bool
+	// shared are the tabs agents may use in the shared mode, with when
+	// each was shared or opened by an agent (the latest is the default
+	// tab when the active one is not shared). The extension mirrors it
+	// in chrome.storage.session. Guarded by mu.
+	shared map[int]time.Time
+}
+
+func newUserControl(h *Host, hello protocol.ExtensionHello) *userControl {
+	u := &userControl{
+		policy: policy.Open(policy.Path(h.cfg.Dirs.Root), true, h.log),
+		slog:   h.log,
+		paused: hello.Paused,
+		shared: map[int]time.Time{},
+	}
+	now := time.Now()
+	for _, id := range hello.SharedTabs {
+		if id > 0 {
+			u.shared[id] = now
+		}
+	}
+	l, err := actlog.Open(h.cfg.Dirs.Logs)
+	if err != nil {
+		h.noteError(fmt.Errorf("agent log: %w", err))
+	}
+	u.log = l
+	return u
+}
+
+func (u *userControl) isPaused() bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.paused
+}
+
+// setPaused sets the switch and returns the state.
+func (u *userControl) setPaused(p bool) protocol.UserState {
+	u.mu.Lock()
+	u.paused = p
+	u.mu.Unlock()
+	return u.state()
+}
+
+func (u *userControl) state() protocol.UserState {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	st := protocol.UserState{Paused: u.paused}
+	for id := range u.shared {
+		st.Shared = append(st.Shared, id)
+	}
+	slices.Sort(st.Shared)
+	return st
+}
+
+// share adds or removes a tab from the shared set.
+func (u *userControl) share(tab int, on bool) {
+	if u == nil || tab <= 0 {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if on {
+		u.shared[tab] = time.Now()
+	} else {
+		delete(u.shared, tab)
+	}
+}
+
+// visible reports whether agents may see tab at all under p.
+func (u *userControl) visible(p *policy.Policy, tab int) bool {
+	if p.Tabs != policy.TabsShared {
+		return true
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	_, ok := u.shared[tab]
+	return ok
+}
+
+// latestShared returns the shared tabs, the most recently shared first.
+func (u *userControl) latestShared() []int {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	ids := make([]int, 0, len(u.shared))
+	for id := range u.shared {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b int) int { return u.shared[b].Compare(u.shared[a]) })
+	return ids
+}
+
+// policyInfo reports the policy file and the policy in force.
+func (u *userControl) policyInfo() protocol.PolicyInfo {
+	st := u.policy.Status()
+	p := u.policy.Current()
+	return protocol.PolicyInfo{File: st.File, Loaded: st.Loaded, Error: st.Error, Missing: st.Missing,
+		Tabs: string(p.Tabs), Default: p.DefaultRule.String(), Rules: len(p.Entries)}
+}
+
+// fillStatus adds the person's controls to the host's status.
+func (u *userControl) fillStatus(st *protocol.Status) {
+	if u == nil {
+		return
+	}
+	st.Paused = u.isPaused()
+	info := u.policyInfo()
+	st.Policy = &info
+}
+
+// record adds an entry to the record of what agents did.
+func (u *userControl) record(e actlog.Entry) {
+	if u.log == nil {
+		return
+	}
+	if err := u.log.Add(e); err != nil {
+		u.slog.Warn("agent log: could not write", "err", err)
+	}
+}
+
+// logEntries returns the record's entries q selects, for the wire.
+func (u *userControl) logEntries(q actlog.Query) []protocol.LogEntry {
+	out := []protocol.LogEntry{}
+	if u.log == nil {
+		return out
+	}
+	for _, e := range u.log.Recent(q) {
+		out = append(out, protocol.LogEntry{Time: e.Time.UTC().Format("2006-01-02T15:04:05.000Z07:00"), Tab: e.Tab, Origin: e.Origin,
+			Action: e.Action, Target: e.Target, Detail: e.Detail, Outcome: e.Outcome, Rule: e.Rule, Confirmed: e.Confirmed, Client: e.Client})
+	}
+	return out
+}
+
+// decision describes how p decides rawURL, for the CLI and the popup.
+func decision(p *policy.Policy, rawURL string) *protocol.RuleDecision {
+	d := p.Decide(rawURL)
+	rd := &protocol.RuleDecision{Rule: d.Rule.String(), Why: d.Why()}
+	if o, ok := policy.ParseOrigin(rawURL); ok {
+		rd.Origin = o.String()
+	}
+	if d.Entry != nil {
+		rd.Pattern, rd.Line = d.Entry.Pattern.String(), d.Entry.Line
+	}
+	return rd
+}
+
+// policyResult answers OpPolicy.
+func (u *userControl) policyResult(args protocol.PolicyArgs) protocol.PolicyResult {
+	p := u.policy.Current()
+	res := protocol.PolicyResult{Policy: u.policyInfo(), Text: p.Format()}
+	if args.URL != "" {
+		res.URL = args.URL
+		res.Rule = decision(p, args.URL)
+	}
+	return res
+}
+
+// userView answers the popup's HostUserView.
+func (u *userControl) userView(args protocol.UserViewParams) protocol.UserView {
+	p := u.policy.Current()
+	v := protocol.UserView{Paused: u.isPaused(), Policy: u.policyInfo(), Shared: u.visible(&policy.Policy{Tabs: policy.TabsShared}, args.TabID)}
+	if args.URL != "" {
+		v.Rule = decision(p, args.URL)
+	}
+	v.Log = u.logEntries(actlog.Query{Tab: args.TabID, Limit: 5})
+	if u.log != nil {
+		v.OtherTabs = u.log.CountOthers(args.TabID)
+	}
+	return v
+}
+
+// clientKey carries the connection's client name (its hello's client
+// field) to the requests of that connection.
+type clientKey struct{}
+
+func withClient(ctx context.Context, name string) context.Context {
+	return context.WithValue(ctx, clientKey{}, name)
+}
+
+func clientOf(ctx context.Context) string {
+	if s, ok := ctx.Value(clientKey{}).(string); ok && s != "" {
+		return s
+	}
+	return "unknown"
+}
+
+// cleanClient keeps a client's self-given name printable and short: it
+// ends up in the log, the popup and notifications.
+func cleanClient(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsPrint(r) {
+			return r
+		}
+		return -1
+	}, s)
+	if r := []rune(strings.TrimSpace(s)); len(r) > 64 {
+		s = string(r[:64])
+	}
+	return strings.TrimSpace(s)
+}
+
+// helloClient reads the client name of a socket hello.
+func helloClient(req protocol.Request) string {
+	var args protocol.HelloArgs
+	if decodeArgs(req.Args, &args) != nil {
+		return ""
+	}
+	return cleanClient(args.Client)
+}
+
+func randomID() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// userRequest answers the popup's requests about the person's controls.
+func (h *Host) userRequest(ctx context.Context, msg protocol.NativeMessage) (any, error) {
+	u := h.user
+	switch msg.Type {
+	case protocol.HostSetPaused:
+		var p protocol.PausedParams
+		if err := json.Unmarshal(msg.Params, &p); err != nil {
+			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
+		}
+		h.log.Info("the person set the pause from the browser", "paused", p.Paused)
+		return u.setPaused(p.Paused), nil
+	case protocol.HostSetShared:
+		var p protocol.SharedParams
+		if err := json.Unmarshal(msg.Params, &p); err != nil {
+			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
+		}
+		u.share(p.TabID, p.Shared)
+		return u.state(), nil
+	case protocol.HostUserView:
+		var p protocol.UserViewParams
+		if err := json.Unmarshal(msg.Params, &p); err != nil {
+			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
+		}
+		return u.userView(p), nil
+	}
+	return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "unknown request %q", msg.Type)
+}
+
+// tellExtension sends the extension a notice about the person's controls
+// in the background: the badge and the popup follow, and the agent's
+// reply does not wait for them.
+func (h *Host) tellExtension(ctx context.Context, typ string, params any) {
+	go func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := h.port.call(ctx, typ, params, nil); err != nil {
+			h.log.Warn("could not tell the extension", "request", typ, "err", err)
+		}
+	}()
+}

@@ -1,0 +1,173 @@
+package protocol
+
+// The person's controls over agents (docs/ARCHITECTURE.md, "The person's
+// controls"): the pause switch, the policy file, the record of what agents
+// did, tabs shared with agents, and actions that wait for the person's
+// Allow. The socket operations an agent or the CLI may call, then the
+// requests between host and extension, then their types.
+
+// Socket operations of the person's controls.
+const (
+	OpPause  = "pause"  // no args → UserState
+	OpResume = "resume" // no args → UserState (the person allows it in the browser)
+	OpLog    = "log"    // LogArgs → LogResult
+	OpPolicy = "policy" // PolicyArgs → PolicyResult
+)
+
+// Requests the host sends the extension for the person's controls.
+const (
+	ExtFrames   = "frames"    // TabParams → FramesReply: the tab's frames with their URLs
+	ExtPaused   = "paused"    // PausedParams → {ok}: the pause changed at the host (grip pause)
+	ExtConfirm  = "confirm"   // ConfirmParams → ConfirmReply: ask the person
+	ExtActed    = "acted"     // ActedParams → {ok}: an agent acted on a tab (the badge)
+	ExtShareTab = "share_tab" // TabParams → {ok}: an agent opened this tab, so it may use it
+)
+
+// Requests the extension sends the host for the person's controls (the
+// popup's buttons).
+const (
+	HostSetPaused = "set_paused" // PausedParams → UserState
+	HostSetShared = "set_shared" // SharedParams → UserState
+	HostUserView  = "user_view"  // UserViewParams → UserView
+)
+
+// HostRequests lists every request the extension may send the host.
+var HostRequests = []string{HostStatus, HostSnapshot, HostSetPaused, HostSetShared, HostUserView}
+
+// FrameInfo is one frame of a tab as the browser lists it.
+type FrameInfo struct {
+	FrameID       int    `json:"frameId"`
+	ParentFrameID int    `json:"parentFrameId"`
+	DocumentID    string `json:"documentId,omitempty"`
+	URL           string `json:"url"`
+}
+
+// FramesReply answers ExtFrames.
+type FramesReply struct {
+	Frames []FrameInfo `json:"frames"`
+}
+
+// PausedParams sets or reports the pause.
+type PausedParams struct {
+	Paused bool `json:"paused"`
+}
+
+// SharedParams shares a tab with agents, or stops sharing it.
+type SharedParams struct {
+	TabID  int  `json:"tabId"`
+	Shared bool `json:"shared"`
+}
+
+// ConfirmParams asks the person whether an agent may do something. The
+// extension shows it in a notification and the popup, and answers when
+// the person clicks Allow or Deny, or after TimeoutMS with TimedOut set.
+type ConfirmParams struct {
+	ID        string `json:"id"`
+	TabID     int    `json:"tabId,omitempty"`
+	Origin    string `json:"origin,omitempty"`
+	Action    string `json:"action"`
+	Target    string `json:"target,omitempty"`
+	Detail    string `json:"detail,omitempty"`
+	Client    string `json:"client"`
+	Rule      string `json:"rule,omitempty"`
+	TimeoutMS int    `json:"timeoutMs"`
+}
+
+// ConfirmReply is the person's answer.
+type ConfirmReply struct {
+	Allowed  bool `json:"allowed"`
+	TimedOut bool `json:"timedOut,omitempty"`
+}
+
+// ActedParams tells the extension an agent acted on a tab.
+type ActedParams struct {
+	TabID  int    `json:"tabId"`
+	Action string `json:"action"`
+}
+
+// UserState is the switches' state after pause, resume or a popup change.
+type UserState struct {
+	Paused bool  `json:"paused"`
+	Shared []int `json:"shared,omitempty"`
+}
+
+// PolicyInfo is the host's report on its policy file.
+type PolicyInfo struct {
+	File string `json:"file"`
+	// Loaded is when the policy in force was read (RFC 3339).
+	Loaded string `json:"loaded,omitempty"`
+	// Error says why the file as it is now is not in force; the last good
+	// policy stays.
+	Error   string `json:"error,omitempty"`
+	Missing bool   `json:"missing,omitempty"`
+	Tabs    string `json:"tabs"`
+	Default string `json:"default"`
+	Rules   int    `json:"rules"`
+}
+
+// PolicyArgs asks for the policy in force, and with URL which rule that
+// URL falls under.
+type PolicyArgs struct {
+	URL string `json:"url,omitempty"`
+}
+
+// PolicyResult answers OpPolicy. Text is the policy in force in the
+// file's own format.
+type PolicyResult struct {
+	Policy PolicyInfo    `json:"policy"`
+	Text   string        `json:"text"`
+	URL    string        `json:"url,omitempty"`
+	Rule   *RuleDecision `json:"decision,omitempty"`
+}
+
+// RuleDecision is the rule a URL falls under and why.
+type RuleDecision struct {
+	Origin  string `json:"origin,omitempty"`
+	Rule    string `json:"rule"`
+	Pattern string `json:"pattern,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Why     string `json:"why"`
+}
+
+// LogArgs select entries of the record of what agents did.
+type LogArgs struct {
+	Tab   int `json:"tab,omitempty"`
+	Limit int `json:"limit,omitempty"`
+}
+
+// LogEntry is one action an agent asked for (see package actlog). It
+// never holds typed text or values.
+type LogEntry struct {
+	Time      string `json:"time"`
+	Tab       int    `json:"tab,omitempty"`
+	Origin    string `json:"origin,omitempty"`
+	Action    string `json:"action"`
+	Target    string `json:"target,omitempty"`
+	Detail    string `json:"detail,omitempty"`
+	Outcome   string `json:"outcome"`
+	Rule      string `json:"rule,omitempty"`
+	Confirmed bool   `json:"confirmed,omitempty"`
+	Client    string `json:"client"`
+}
+
+// LogResult answers OpLog, oldest first.
+type LogResult struct {
+	File    string     `json:"file"`
+	Entries []LogEntry `json:"entries"`
+}
+
+// UserViewParams asks for the popup's view of one tab.
+type UserViewParams struct {
+	TabID int    `json:"tabId"`
+	URL   string `json:"url,omitempty"`
+}
+
+// UserView is what the popup shows of the person's controls for a tab.
+type UserView struct {
+	Paused    bool          `json:"paused"`
+	Policy    PolicyInfo    `json:"policy"`
+	Rule      *RuleDecision `json:"decision,omitempty"`
+	Shared    bool          `json:"shared"`
+	Log       []LogEntry    `json:"log"`
+	OtherTabs int           `json:"other_tabs"`
+}

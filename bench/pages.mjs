@@ -10,6 +10,11 @@
 //   /mail               a web-mail client with a cross-origin login frame
 //   /login              that login frame
 //   /dashboard          a dashboard that re-renders every 100 ms
+//   /task/menu          the tasks' pages (bench/tasks.mjs), each in a site's
+//   /task/form          header and footer: a message list whose "More
+//   /task/pager         actions" menu makes its items on open; a checkout
+//                       form of 8 fields; an orders table paged by "Next"
+//   /waits              a page that adds text when told (wait latency)
 //
 // Every control has a unique accessible name, so tools can be compared on
 // role + name.
@@ -205,6 +210,148 @@ render();
 ${script}`);
 }
 
+// ------------------------------------------------------------ task pages
+//
+// Ordinary pages for the scripted tasks of bench/tasks.mjs. Each records
+// its outcome on document.body.dataset.outcome, which the driver reads over
+// CDP to tell whether a task really succeeded.
+
+/** A site's header and footer around a task page: the controls every page of a real site carries. */
+function site(title, main, script) {
+  const nav = ['Home', 'Products', 'Pricing', 'Docs', 'Blog', 'Support', 'Careers', 'About']
+    .map((s) => `<a href="#${s.toLowerCase()}">${s}</a>`).join(' ');
+  const foot = ['Privacy', 'Terms', 'Cookies', 'Accessibility', 'Status', 'Contact', 'Press', 'Partners', 'Sitemap', 'Imprint']
+    .map((s) => `<a href="#${s.toLowerCase()}">${s}</a>`).join(' ');
+  return page(title, `
+<header><nav aria-label="Main">${nav}</nav>
+<form role="search" onsubmit="return false"><label>Search the site <input type="search"></label></form>
+<button type="button">Sign in</button> <button type="button">Cart (0)</button></header>
+<main>${main}</main>
+<footer><nav aria-label="Footer">${foot}</nav><p>© Bench Corp</p></footer>
+<script>${script}</script>`);
+}
+
+/** A message list; "More actions" makes its menu items when it opens. */
+function taskMenu() {
+  let rows = '';
+  for (let m = 1; m <= 15; m++) {
+    rows += `<li><input type="checkbox" aria-label="Select message ${m}"> <a href="#m${m}">Subject ${m} from Sender ${m % 7}</a></li>`;
+  }
+  return site('Inbox — BenchMail', `
+<h1>Inbox</h1>
+<div role="toolbar" aria-label="Message actions"><button type="button">Refresh</button> <button type="button">Mark all read</button>
+<button type="button" id="more" aria-haspopup="menu" aria-expanded="false">More actions</button></div>
+<div id="menu-slot"></div>
+<ul id="list" style="list-style:none;padding:0">${rows}</ul>
+<p id="status" role="status"></p>`, `
+const more = document.getElementById('more');
+const slot = document.getElementById('menu-slot');
+function close() { slot.textContent = ''; more.setAttribute('aria-expanded', 'false'); }
+more.addEventListener('click', () => {
+  if (more.getAttribute('aria-expanded') === 'true') return close();
+  const menu = document.createElement('div');
+  menu.setAttribute('role', 'menu');
+  menu.setAttribute('aria-label', 'More actions');
+  for (const name of ['Reply', 'Forward', 'Archive', 'Mark as unread', 'Move to folder', 'Delete']) {
+    const item = document.createElement('div');
+    item.setAttribute('role', 'menuitem');
+    item.tabIndex = -1;
+    item.textContent = name;
+    item.style.cursor = 'pointer';
+    item.addEventListener('click', () => {
+      const picked = [...document.querySelectorAll('#list input:checked')].map((c) => c.getAttribute('aria-label').replace('Select message ', ''));
+      close();
+      document.getElementById('status').textContent = name + ': ' + (picked.length ? 'message ' + picked.join(', ') : 'nothing selected');
+      document.body.dataset.outcome = JSON.stringify({ action: name, messages: picked });
+    });
+    menu.append(item);
+  }
+  slot.append(menu);
+  more.setAttribute('aria-expanded', 'true');
+});`);
+}
+
+/** A checkout form of 8 fields; submitting it replaces it by a confirmation. */
+function taskForm() {
+  const countries = ['Austria', 'Belgium', 'Denmark', 'France', 'Germany', 'Italy', 'Norway', 'Spain'];
+  return site('Checkout — Bench Shop', `
+<h1>Checkout</h1>
+<form id="checkout">
+<p><label>Full name <input name="name" autocomplete="name" required></label></p>
+<p><label>Email <input name="email" type="email" required></label></p>
+<p><label>Phone <input name="phone" type="tel"></label></p>
+<p><label>Street address <input name="street" required></label></p>
+<p><label>City <input name="city" required></label></p>
+<p><label>Postal code <input name="zip" required></label></p>
+<p><label>Country <select name="country">${countries.map((c) => `<option>${c}</option>`).join('')}</select></label></p>
+<p><label><input name="terms" type="checkbox" required> I accept the terms</label></p>
+<p><button type="submit">Place order</button> <button type="reset">Clear</button></p>
+</form>
+<section id="done" hidden><h2 id="thanks"></h2><p role="status" id="summary"></p><button type="button">Back to the shop</button></section>`, `
+const form = document.getElementById('checkout');
+form.addEventListener('submit', (e) => {
+  e.preventDefault();
+  const v = Object.fromEntries(new FormData(form));
+  v.terms = form.terms.checked;
+  form.remove();
+  document.getElementById('thanks').textContent = 'Thank you, ' + v.name;
+  document.getElementById('summary').textContent = 'Order confirmed: ships to ' + v.street + ', ' + v.zip + ' ' + v.city + ', ' + v.country;
+  document.getElementById('done').hidden = false;
+  document.body.dataset.outcome = JSON.stringify(v);
+});`);
+}
+
+/** 50 orders, 10 a page; "Next" and "Previous" rebuild the rows. */
+function taskPager() {
+  return site('Orders — Bench Admin', `
+<h1>Orders</h1>
+<table><thead><tr><th>Select</th><th>Order</th><th>Customer</th><th>Status</th><th>Total</th><th>Actions</th></tr></thead>
+<tbody id="rows"></tbody></table>
+<nav aria-label="Pagination"><button type="button" id="prev">Previous</button> <span id="at"></span> <button type="button" id="next">Next</button></nav>
+<section id="detail" aria-label="Order details"></section>`, `
+const statuses = ['Open', 'Pending', 'Shipped', 'Closed'];
+let pageNo = 1;
+function render() {
+  const tbody = document.getElementById('rows');
+  tbody.textContent = '';
+  for (let i = 0; i < 10; i++) {
+    const n = 1000 + (pageNo - 1) * 10 + i + 1;
+    const tr = document.createElement('tr');
+    const cell = (x) => { const td = document.createElement('td'); if (typeof x === 'string') td.textContent = x; else td.append(x); tr.append(td); };
+    const box = document.createElement('input'); box.type = 'checkbox'; box.setAttribute('aria-label', 'Select order #' + n); cell(box);
+    const a = document.createElement('a'); a.href = '#o' + n; a.textContent = 'Order #' + n; cell(a);
+    cell('Customer ' + (n % 23)); cell(statuses[n % 4]); cell('$' + (n * 1.75).toFixed(2));
+    const view = document.createElement('button'); view.type = 'button'; view.textContent = 'View order #' + n;
+    view.addEventListener('click', () => {
+      const d = document.getElementById('detail');
+      d.textContent = '';
+      const h = document.createElement('h2'); h.textContent = 'Order #' + n + ' details'; d.append(h);
+      document.body.dataset.outcome = JSON.stringify({ viewed: n, page: pageNo });
+    });
+    cell(view);
+    tbody.append(tr);
+  }
+  document.getElementById('at').textContent = 'Page ' + pageNo + ' of 5';
+  document.getElementById('prev').disabled = pageNo === 1;
+  document.getElementById('next').disabled = pageNo === 5;
+}
+document.getElementById('next').addEventListener('click', () => { if (pageNo < 5) { pageNo++; render(); } });
+document.getElementById('prev').addEventListener('click', () => { if (pageNo > 1) { pageNo--; render(); } });
+render();`);
+}
+
+/** Wait latency: later(ms, text) adds text after ms and records when (epoch ms) on window.__markedAt. */
+function waits() {
+  return page('Waits', `<h1>Waits</h1><div id="log"></div><script>
+window.later = (ms, text) => setTimeout(() => {
+  const p = document.createElement('p');
+  p.textContent = text;
+  document.getElementById('log').append(p);
+  window.__markedAt = performance.timeOrigin + performance.now();
+}, ms);
+</script>`);
+}
+
 function handler(origins) {
   return (req, res) => {
     const url = new URL(req.url, 'http://x');
@@ -218,6 +365,14 @@ function handler(origins) {
       case '/mail': html = mail(origins); break;
       case '/login': html = login(); break;
       case '/dashboard': html = dashboard(); break;
+      case '/task/menu': html = taskMenu(); break;
+      case '/task/form': html = taskForm(); break;
+      case '/task/pager': html = taskPager(); break;
+      case '/waits': html = waits(); break;
+      case '/favicon.ico': // none, without a 404 in every page's console
+        res.writeHead(204);
+        res.end();
+        return;
       default:
         res.writeHead(404, { 'content-type': 'text/plain' });
         res.end('not found');
@@ -257,4 +412,9 @@ export function pageList(origin1, { sizes = [100, 1000, 5000, 20000], frames = [
   list.push({ name: 'mail', url: `${origin1}/mail`, frames: 1 });
   list.push({ name: 'dashboard', url: `${origin1}/dashboard` });
   return list;
+}
+
+/** The tasks' pages, by task name (bench/tasks.mjs). */
+export function taskPages(origin1) {
+  return { menu: `${origin1}/task/menu`, form: `${origin1}/task/form`, pager: `${origin1}/task/pager`, waits: `${origin1}/waits` };
 }

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { renderTasks, renderMCP, renderCost, targets16 } from './report16.mjs';
 
 const PEERS = ['playwright', 'agent-browser', 'devtools-mcp'];
 const GRIPS = ['grip-cli', 'grip-socket'];
@@ -33,10 +34,16 @@ export function render(r) {
   w(`| command | \`${r.command}\` |`);
   w(`| machine | ${r.machine.cpus} × ${r.machine.cpuModel}, ${r.machine.memGB} GB, Linux ${r.machine.kernel}, load ${r.machine.loadavg.map((x) => x.toFixed(2)).join(' ')} at start (shared machine) |`);
   for (const [k, v] of Object.entries(r.versions)) w(`| ${k} | ${v} |`);
-  w(`| runs | ${r.runs} timed per tool and page after 1 warm-up, tools alternating (A B C … then … C B A) |`);
-  w(`| grip budget | ${thousands(r.budget)} tokens (no page is cut; peers never cut) |`);
+  if (r.pages.length) {
+    w(`| runs | ${r.runs} timed per tool and page after 1 warm-up, tools alternating (A B C … then … C B A) |`);
+    w(`| grip budget | ${thousands(r.budget)} tokens (no page is cut; peers never cut) |`);
+  }
   for (const [n, why] of Object.entries(r.skipped || {})) w(`| skipped: ${n} | ${why} |`);
   w();
+  renderTasks(w, r);
+  renderMCP(w, r);
+  renderCost(w, r);
+  if (r.pages.length) {
   w('What each tool is timed doing: **grip-cli** `grip snapshot --tab ID` as a process (start to exit, as an agent runs it);');
   w('**grip-socket** one `OpSnapshot` call on an open socket (bench/gripsnap); **playwright** `page.ariaSnapshot({mode: \'ai\'})`');
   w('over `connectOverCDP` (what Playwright MCP sends); **agent-browser** `agent-browser --cdp PORT snapshot -i` as a process (its');
@@ -107,6 +114,8 @@ export function render(r) {
     w();
   }
 
+  }
+
   if (r.breakdown && r.breakdown.length) {
     w('## Where grip\'s time goes');
     w();
@@ -170,7 +179,7 @@ export function render(r) {
 
   w('## Targets');
   w();
-  const tg = targets(r);
+  const tg = [...(r.pages.length ? targets(r) : []), ...targets16(r)];
   w('| target | figure | met |');
   w('| --- | --- | --- |');
   for (const t of tg) w(`| ${t.target} | ${t.figure} | ${t.met === null ? 'not measured' : t.met ? 'yes' : '**no**'} |`);

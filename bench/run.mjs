@@ -7,6 +7,13 @@
 //                      [--cycles 1000] [--no-cycles] [--no-breakdown]
 //                      [--breakdown gen-5000-f0,gen-5000-f10,gen-20000-f30]
 //                      [--slow-ms 15000] [--pw-timeout 90000]
+//                      [--tasks] [--mcp] [--cli-cost] [--task-runs 3]
+//                      [--cost-runs 21] [--wait-runs 15] [--mcp-pages LIST]
+//                      [--mcp-peers grip-mcp,pw-mcp,pw-mcp-incremental,pw-mcp-full]
+//
+// --tasks, --mcp and --cli-cost pick sections (tasks.mjs, mcp.mjs,
+// clicost.mjs); given alone they run only those and update their sections
+// of bench/RESULTS.md (through bench/results.json). A full run does all.
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,9 +24,12 @@ import { chromium } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { serve, pageList } from './pages.mjs';
+import { serve, pageList, taskPages } from './pages.mjs';
 import { parseGrip, parsePlaywright, parseAgentBrowser, parseDevtools, coverage } from './parse.mjs';
 import { writeReport } from './report.mjs';
+import { PEERS, startPeers, closePeers, snapshotRoundTrips, waitLatency } from './mcp.mjs';
+import { runTasks } from './tasks.mjs';
+import { cliCost } from './clicost.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(HERE);
@@ -46,6 +56,19 @@ const SLOW_MS = Number(opt('slow-ms', 15_000));
 const SLOW_RUNS = 3;
 const PW_TIMEOUT = Number(opt('pw-timeout', 90_000));
 const BREAKDOWN_PAGES = opt('breakdown', QUICK ? 'gen-1000-f10' : 'gen-5000-f0,gen-5000-f10,gen-20000-f30').split(',');
+// The sections of issue 16's figures. Named alone, they run alone; a run
+// that names none (full or --quick) does them all, one that picks
+// snapshot pages or tools (--pages, --tools) does none of them.
+const PICKED = { tasks: flag('tasks'), mcp: flag('mcp'), cliCost: flag('cli-cost') };
+const PICKED_ANY = Object.values(PICKED).some(Boolean);
+const SNAPSHOT_PICK = argv.includes('--pages') || argv.includes('--tools') || argv.includes('--breakdown');
+const SNAPSHOTS = !PICKED_ANY || SNAPSHOT_PICK || QUICK;
+const SECTIONS = PICKED_ANY ? PICKED : { tasks: !SNAPSHOT_PICK, mcp: !SNAPSHOT_PICK, cliCost: !SNAPSHOT_PICK };
+const TASK_RUNS = Number(opt('task-runs', QUICK ? 1 : 3));
+const COST_RUNS = Number(opt('cost-runs', QUICK ? 5 : 21));
+const WAIT_RUNS = Number(opt('wait-runs', QUICK ? 3 : 15));
+const MCP_PAGES = opt('mcp-pages', QUICK ? 'gen-100-f0,gen-1000-f10' : 'gen-100-f0,gen-1000-f10,gen-5000-f10').split(',');
+const MCP_PEERS = opt('mcp-peers', PEERS.join(',')).split(',');
 
 const log = (...a) => console.error(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -403,6 +426,65 @@ async function memory(ctx, p, n) {
   return { page: p.name, cycles: n, wallMs: wall, heapBefore: before, heapAfter: after, ...cyc, pageSays: refreshes };
 }
 
+// ------------------------------------------------------------ issue 16's sections
+
+/**
+ * stamp says when, how and on what a section was measured: a run of
+ * sections alone keeps the other sections of an older run beside it.
+ */
+function stamp(versions) {
+  return { started: new Date().toISOString(), command: `bench/run ${argv.join(' ')}`.trim(), loadavg: os.loadavg(), versions: { ...versions } };
+}
+
+/**
+ * sections runs the MCP-to-MCP figures, the tasks and the CLI's fixed cost
+ * on the run's browser. An MCP server that cannot start stops the run.
+ */
+async function sections(ctx, results, srv, tmp) {
+  const urls = taskPages(srv.origin1);
+  let peers = {};
+  try {
+    if (SECTIONS.mcp || SECTIONS.tasks) {
+      for (const n of MCP_PEERS) if (!PEERS.includes(n)) throw new Error(`--mcp-peers: unknown peer ${n} (known: ${PEERS.join(', ')})`);
+      peers = await startPeers(MCP_PEERS, { bin: BIN, stateDir: ctx.browser.stateDir, port: ctx.browser.port, tmp: path.join(tmp, 'mcp') });
+      ctx.peers = peers;
+      for (const p of Object.values(peers)) results.versions[p.name] = p.version;
+      results.versions['@playwright/mcp'] = pkgVersion('@playwright/mcp');
+      log(`MCP servers: ${Object.values(peers).map((p) => `${p.name} (${p.version})`).join(', ')}`);
+    }
+    // Tasks first, in a fresh profile: the refs are @e1… as a new user's
+    // (a month-old profile's are 7 digits, +2 tokens a line).
+    if (SECTIONS.tasks) {
+      log(`tasks, ${TASK_RUNS} run(s) each through ${Object.keys(peers).join(', ')}`);
+      results.tasks = { run: stamp(results.versions), tasks: await runTasks(ctx, peers, { runs: TASK_RUNS, urls, log, out: path.join(OUT, 'tasks') }) };
+      results.tasks.run.finished = new Date().toISOString();
+    }
+    if (SECTIONS.mcp) {
+      // Snapshots and waits: grip against the current Playwright MCP (the
+      // older release reads pages with the same ariaSnapshot).
+      const pair = Object.fromEntries(['grip-mcp', 'pw-mcp'].filter((n) => peers[n]).map((n) => [n, peers[n]]));
+      const all = pageList(srv.origin1);
+      const pages = MCP_PAGES.map((n) => all.find((p) => p.name === n) || (() => { throw new Error(`--mcp-pages: no page ${n}`); })());
+      const mcp = { run: stamp(results.versions) };
+      log(`MCP-to-MCP browser_snapshot on ${MCP_PAGES.join(', ')}`);
+      mcp.snapshots = await snapshotRoundTrips(ctx, pair, pages, { runs: RUNS, budget: BUDGET, out: path.join(OUT, 'snapshots'), open: async (p) => { await openPage(ctx, p); return ctx.url; } });
+      log(`MCP-to-MCP browser_wait_for, ${WAIT_RUNS} runs`);
+      mcp.wait = await waitLatency(ctx, pair, { runs: WAIT_RUNS, url: urls.waits, socket: (text) => ctx.gripsnap.call({ op: 'wait', text }) });
+      mcp.run.finished = new Date().toISOString();
+      results.mcp = mcp;
+    }
+  } finally {
+    await closePeers(peers);
+    ctx.peers = null;
+  }
+  if (SECTIONS.cliCost) {
+    log(`CLI fixed cost, ${COST_RUNS} alternating runs`);
+    await openPage(ctx, { name: 'gen-30-f0', url: `${srv.origin1}/gen?n=30&f=0`, controls: 30, frames: 0 });
+    results.cliCost = { run: stamp(results.versions), ...await cliCost(ctx, { runs: COST_RUNS, bin: BIN, out: OUT }) };
+    results.cliCost.run.finished = new Date().toISOString();
+  }
+}
+
 // ------------------------------------------------------------ main
 
 async function main() {
@@ -431,6 +513,7 @@ async function main() {
     log(`${sig}: stopping the browser and the tools`);
     stopBrowser(browser);
     for (const t of Object.values(tools)) t.kill?.();
+    for (const p of Object.values(ctx.peers || {})) { try { process.kill(p.pid()); } catch { /* gone */ } }
     ctx.gripsnap?.proc.kill();
     setTimeout(() => {
       try { fs.rmSync(tmp, { recursive: true, force: true }); } catch { /* the browser may still be writing */ }
@@ -449,55 +532,58 @@ async function main() {
     ctx.context = ctx.pw.contexts()[0];
     ctx.page = ctx.context.pages().find((pg) => pg.url() === 'about:blank') || await ctx.context.newPage();
     ctx.pageCDP = await ctx.context.newCDPSession(ctx.page);
-    const made = await makeTools(ctx);
-    tools = made.tools;
-    results.skipped = made.skipped;
-    for (const [n, why] of Object.entries(made.skipped)) log(`SKIP ${n}: ${why}`);
-    // A comparison that silently drops a peer is worse than none: a tool
-    // asked for that cannot run stops the run (--allow-skip to go on).
-    const dropped = Object.keys(made.skipped).filter((n) => TOOLS.includes(n));
-    if (dropped.length && !flag('allow-skip')) {
-      throw new Error(`cannot run ${dropped.join(', ')} (see SKIP above); fix it, leave it out with --tools, or pass --allow-skip`);
-    }
-    // gen-20000-f0 goes last: peers take minutes there and a stuck page
-    // must not spoil the other figures.
-    const LATE = ['gen-20000-f0'];
-    const list = pageList(srv.origin1).filter((p) => PAGES.test(p.name));
-    const measureAll = async (pages) => { for (const p of pages) {
-      log(`page ${p.name}`);
-      try {
-        const r = await measurePage(ctx, tools, p);
-        results.pages.push(r);
-        log(`  ${Object.entries(r.tools).map(([n, t]) => `${n} ${t.time ? t.time.median.toFixed(1) : '-'}ms ${t.tokens ?? '-'}tok`).join(' | ')}`);
-      } catch (e) {
-        results.errors.push(`${p.name}: ${e.message}`);
-        log(`  failed: ${e.stack}`);
+    if (Object.values(SECTIONS).some(Boolean)) await sections(ctx, results, srv, tmp);
+    if (SNAPSHOTS) {
+      const made = await makeTools(ctx);
+      tools = made.tools;
+      results.skipped = made.skipped;
+      for (const [n, why] of Object.entries(made.skipped)) log(`SKIP ${n}: ${why}`);
+      // A comparison that silently drops a peer is worse than none: a tool
+      // asked for that cannot run stops the run (--allow-skip to go on).
+      const dropped = Object.keys(made.skipped).filter((n) => TOOLS.includes(n));
+      if (dropped.length && !flag('allow-skip')) {
+        throw new Error(`cannot run ${dropped.join(', ')} (see SKIP above); fix it, leave it out with --tools, or pass --allow-skip`);
       }
-      fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify(results, null, 1));
-    } };
-    await measureAll(list.filter((p) => !LATE.includes(p.name)));
-    if (BREAKDOWN) {
-      const all = pageList(srv.origin1);
-      for (const name of BREAKDOWN_PAGES) {
-        log(`breakdown ${name}`);
+      // gen-20000-f0 goes last: peers take minutes there and a stuck page
+      // must not spoil the other figures.
+      const LATE = ['gen-20000-f0'];
+      const list = pageList(srv.origin1).filter((p) => PAGES.test(p.name));
+      const measureAll = async (pages) => { for (const p of pages) {
+        log(`page ${p.name}`);
         try {
-          results.breakdown.push(await breakdown(ctx, all.find((p) => p.name === name), RUNS));
+          const r = await measurePage(ctx, tools, p);
+          results.pages.push(r);
+          log(`  ${Object.entries(r.tools).map(([n, t]) => `${n} ${t.time ? t.time.median.toFixed(1) : '-'}ms ${t.tokens ?? '-'}tok`).join(' | ')}`);
         } catch (e) {
-          results.errors.push(`breakdown ${name}: ${e.message}`);
+          results.errors.push(`${p.name}: ${e.message}`);
+          log(`  failed: ${e.stack}`);
+        }
+        fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify(results, null, 1));
+      } };
+      await measureAll(list.filter((p) => !LATE.includes(p.name)));
+      if (BREAKDOWN) {
+        const all = pageList(srv.origin1);
+        for (const name of BREAKDOWN_PAGES) {
+          log(`breakdown ${name}`);
+          try {
+            results.breakdown.push(await breakdown(ctx, all.find((p) => p.name === name), RUNS));
+          } catch (e) {
+            results.errors.push(`breakdown ${name}: ${e.message}`);
+            log(`  failed: ${e.stack}`);
+          }
+        }
+      }
+      if (CYCLES) {
+        log(`memory: ${CYCLES} snapshot + click cycles on the dashboard`);
+        try {
+          results.memory = await memory(ctx, pageList(srv.origin1).find((p) => p.name === 'dashboard'), CYCLES);
+        } catch (e) {
+          results.errors.push(`memory: ${e.message}`);
           log(`  failed: ${e.stack}`);
         }
       }
+      await measureAll(list.filter((p) => LATE.includes(p.name)));
     }
-    if (CYCLES) {
-      log(`memory: ${CYCLES} snapshot + click cycles on the dashboard`);
-      try {
-        results.memory = await memory(ctx, pageList(srv.origin1).find((p) => p.name === 'dashboard'), CYCLES);
-      } catch (e) {
-        results.errors.push(`memory: ${e.message}`);
-        log(`  failed: ${e.stack}`);
-      }
-    }
-    await measureAll(list.filter((p) => LATE.includes(p.name)));
   } finally {
     results.finished = new Date().toISOString();
     fs.writeFileSync(path.join(OUT, 'results.json'), JSON.stringify(results, null, 1));
@@ -507,12 +593,36 @@ async function main() {
     stopBrowser(browser);
     srv.close();
     await sleep(500);
-    fs.rmSync(tmp, { recursive: true, force: true });
+    try { fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); } catch (e) { log(`could not remove ${tmp}: ${e.message}`); }
   }
-  // Only a full run replaces bench/RESULTS.md; partial ones report in out/.
-  const partial = QUICK || argv.includes('--pages') || argv.includes('--tools') || argv.includes('--breakdown');
-  writeReport(results, path.join(HERE, QUICK ? 'out/RESULTS.quick.md' : partial ? 'out/RESULTS.partial.md' : 'RESULTS.md'));
+  // A full run replaces bench/RESULTS.md and the data behind it,
+  // bench/results.json; a run of sections alone (--tasks, --mcp,
+  // --cli-cost) replaces those sections there; partial snapshot runs
+  // report in out/.
+  if (QUICK || SNAPSHOT_PICK) {
+    writeReport(results, path.join(HERE, QUICK ? 'out/RESULTS.quick.md' : 'out/RESULTS.partial.md'));
+  } else {
+    const kept = path.join(HERE, 'results.json');
+    let data = results;
+    if (!SNAPSHOTS && fs.existsSync(kept)) {
+      data = JSON.parse(fs.readFileSync(kept, 'utf8'));
+      for (const k of ['mcp', 'tasks', 'cliCost']) if (results[k]) data[k] = results[k];
+    }
+    fs.writeFileSync(kept, JSON.stringify(slim(data), null, 1) + '\n');
+    writeReport(data, path.join(HERE, 'RESULTS.md'));
+  }
   log(`wrote ${path.join(OUT, 'results.json')} and the report`);
+}
+
+/** slim drops what the report does not read (each run's samples) from the kept results. */
+function slim(r) {
+  const c = structuredClone(r);
+  for (const b of c.breakdown || []) delete b.samples;
+  for (const p of c.pages || []) for (const t of Object.values(p.tools)) delete t.ms;
+  for (const s of c.mcp?.snapshots || []) for (const t of Object.values(s.peers)) delete t.ms;
+  for (const t of Object.values(c.mcp?.wait || {})) { delete t.ms; delete t.tokens; }
+  for (const t of c.tasks?.tasks || []) for (const p of Object.values(t.peers)) for (const r of p.runs) delete r.results;
+  return c;
 }
 
 main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });

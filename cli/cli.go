@@ -200,7 +200,8 @@ Acting (a target is a ref @eN, a CSS selector, or a frame chain "iframe >>> sel"
 		}
 		fmt.Fprintf(&b, "  %-35s%s\n", "grip "+spec.Name+" "+actionUsage(spec), spec.Help)
 	}
-	b.WriteString(`  grip wait (--text T | --text-gone T | --gone @eN | --url U | --ms N) [--timeout D]
+	b.WriteString(`  grip dialog [accept [--text T] | dismiss]   show or answer the tab's alert, confirm, prompt, beforeunload
+  grip wait (--text T | --text-gone T | --gone @eN | --url U | --ms N) [--timeout D]
   grip screenshot [-o FILE]
   Action flags: --tab ID, --epoch N, --trusted, --snapshot; scroll also --up
 Setting up:

@@ -30,7 +30,8 @@ var commands = map[string]command{
 
 func init() {
 	for _, spec := range protocol.Actions {
-		if spec.InPage() || !strings.HasPrefix(spec.Name, "tab_") {
+		// tabs and dialog have their own commands (tabs new, dialog accept).
+		if spec.InPage() || !strings.HasPrefix(spec.Name, "tab_") && spec.Ext != protocol.ExtDialog {
 			commands[spec.Name] = actionCommand(spec)
 		}
 	}
@@ -67,7 +68,7 @@ func cmdTabs(ctx context.Context, a *App, args []string) (bool, error) {
 			fmt.Fprintf(a.Stdout, "%s %d\t(blocked by the policy)\n", mark, t.ID)
 			continue
 		}
-		fmt.Fprintf(a.Stdout, "%s %d\t%s\t%s\n", mark, t.ID, t.Title, t.URL)
+		fmt.Fprintf(a.Stdout, "%s %d\t%s\t%s%s\n", mark, t.ID, t.Title, t.URL, tabNotes(t))
 	}
 	return false, nil
 }
@@ -176,7 +177,9 @@ func (f *actFlags) args(action string) protocol.ActArgs {
 // the target, then the text, then an optional target ("KEY [TARGET]").
 func actionUsage(spec protocol.Action) string {
 	var parts []string
-	if spec.Target == protocol.TargetRequired {
+	if spec.To {
+		parts = append(parts, "SOURCE", "TARGET")
+	} else if spec.Target == protocol.TargetRequired {
 		parts = append(parts, "TARGET")
 	}
 	if spec.Text != "" {
@@ -250,6 +253,9 @@ func actionArgs(spec protocol.Action, args protocol.ActArgs, pos []string, src t
 	if spec.Target == protocol.TargetRequired {
 		need++
 	}
+	if spec.To {
+		need++
+	}
 	if textOnLine {
 		need++
 	}
@@ -262,6 +268,9 @@ func actionArgs(spec protocol.Action, args protocol.ActArgs, pos []string, src t
 	}
 	if spec.Target == protocol.TargetRequired {
 		args.Target, pos = pos[0], pos[1:]
+	}
+	if spec.To {
+		args.To, pos = pos[0], pos[1:]
 	}
 	if textOnLine {
 		args.Text, pos = pos[0], pos[1:]
@@ -298,7 +307,11 @@ func (a *App) doAct(ctx context.Context, f *flags, args protocol.ActArgs) error 
 	if err != nil {
 		return err
 	}
-	a.printAction(f, frames.Done(args.Action, args.Target), *res)
+	target := args.Target
+	if args.To != "" {
+		target += " " + args.To
+	}
+	a.printAction(f, frames.Done(args.Action, target), *res)
 	return nil
 }
 

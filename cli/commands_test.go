@@ -122,3 +122,20 @@ func TestScreenshotFileIsPrivateAndNew(t *testing.T) {
 		t.Errorf("over an existing file: %v, want bad_request", err)
 	}
 }
+
+// TestDragTakesSourceAndTarget: drag's two elements, in order, and a usage
+// error naming both when one is missing or a third is given.
+func TestDragTakesSourceAndTarget(t *testing.T) {
+	spec := mustAction(t, protocol.ActDrag)
+	got, err := actionArgs(spec, protocol.ActArgs{Action: spec.Name}, []string{"@e3", "#done"}, textSource{})
+	if err != nil || got.Target != "@e3" || got.To != "#done" || got.Text != "" {
+		t.Fatalf("drag @e3 #done: %+v, %v", got, err)
+	}
+	for _, pos := range [][]string{{"@e3"}, {"@e3", "@e4", "@e5"}, nil} {
+		_, err := actionArgs(spec, protocol.ActArgs{Action: spec.Name}, pos, textSource{})
+		var ue errUsage
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "usage: grip drag SOURCE TARGET") {
+			t.Errorf("drag %q: %v, want the usage", pos, err)
+		}
+	}
+}

@@ -102,6 +102,22 @@ func (s Ops) Policy(ctx context.Context, args protocol.PolicyArgs) (*protocol.Po
 	return call[protocol.PolicyResult](ctx, s, protocol.OpPolicy, args)
 }
 
+// Dialog returns the JavaScript dialog a tab shows (tab 0: the active
+// one); Dialog is nil in the result when there is none.
+func (s Ops) Dialog(ctx context.Context, tab int) (*protocol.DialogResult, error) {
+	return call[protocol.DialogResult](ctx, s, protocol.OpDialog, protocol.DialogArgs{Tab: tab})
+}
+
+// AnswerDialog accepts (text answers a prompt) or dismisses the tab's
+// dialog; the reply says what the page did next, as an action's does.
+func (s Ops) AnswerDialog(ctx context.Context, tab int, accept bool, text string) (*protocol.ActionResult, error) {
+	args := protocol.ActArgs{Action: protocol.ActDialogDismiss, Tab: tab}
+	if accept {
+		args.Action, args.Text = protocol.ActDialogAccept, text
+	}
+	return s.Act(ctx, args)
+}
+
 // call makes one call and decodes its result into a new T.
 func call[T any](ctx context.Context, c Caller, op string, args any) (*T, error) {
 	var res T

@@ -18,7 +18,7 @@ import (
 
 // mcpTools are the tools `grip mcp` must list.
 var mcpTools = []string{
-	"browser_check", "browser_click", "browser_fill", "browser_hover", "browser_navigate",
+	"browser_check", "browser_click", "browser_drag", "browser_fill", "browser_hover", "browser_navigate",
 	"browser_navigate_back", "browser_press_key", "browser_select_option", "browser_snapshot",
 	"browser_tabs", "browser_take_screenshot", "browser_type", "browser_wait_for",
 }

@@ -4,6 +4,10 @@
 // gone is a refusal, never an action in its successor.
 import { wireError } from './errors.js';
 import { runInDocument, withDeadline } from './inject.js';
+import { hold, settled, sendHostCommands } from './debugger.js';
+import { activate, worldOf, pointOf, hitReason, focusReason } from './cdp-frames.js';
+import { refuseIfDialog } from './dialogs.js';
+import { withEffects, afterOneTask } from './effects.js';
 
 /**
  * The document a frame holds now, to pin the next step to it.
@@ -83,107 +87,157 @@ async function resolveChain(tabId, chain) {
   return { frameId, documentId };
 }
 
+/** The actions a person performs with a press (mouse or key): they give
+ * the frame the user activation a real press gives (see activateFrame). */
+const PRESSES = new Set(['click', 'dblclick', 'check', 'uncheck', 'press', 'type', 'fill', 'select']);
+
 /**
- * Translates a point in a frame's viewport to the top frame's viewport by
- * adding each ancestor iframe's content-box offset.
+ * Gives the frame an action lands in the transient user activation a real
+ * click or key press gives it, so what the page does in its handler works
+ * as for a person: window.open, fullscreen, clipboard writes, media. A
+ * synthetic event from the isolated world carries none (the browser's
+ * popup blocker stops the window it opens). Needs the debugger; without
+ * it the action goes on without activation, and a window the page then
+ * asks for is reported as blocked.
  * @param {number} tabId
  * @param {number} frameId
- * @param {{x: number, y: number}} point
+ * @param {string} documentId
  */
-async function toTopPoint(tabId, frameId, point) {
-  if (frameId === 0) return point;
-  const frames = await chrome.webNavigation.getAllFrames({ tabId }) || [];
-  const parentOf = new Map(frames.map((f) => [f.frameId, f.parentFrameId]));
-  let { x, y } = point;
-  let child = frameId;
-  while (child !== 0) {
-    const parent = parentOf.get(child);
-    if (parent === undefined || parent < 0) break;
-    const [r] = await withDeadline(chrome.scripting.executeScript({ target: { tabId, frameIds: [child] }, world: 'ISOLATED', func: indexInParent }), 'the frame');
-    const index = r && typeof r.result === 'number' ? r.result : -1;
-    if (index < 0) throw wireError(`frame ${child} is not in its parent's frames`, 'not_actionable', 'point', 'take a new snapshot');
-    const off = await runInDocument({ tabId, frameIds: [parent] }, { op: 'frameOffset', index });
-    x += off.x;
-    y += off.y;
-    child = parent;
-  }
-  return { x, y };
+async function activateFrame(tabId, frameId, documentId) {
+  if (frameId === 0) await activate({ tabId });
+  else await activate((await worldOf(tabId, documentId)).world);
 }
 
-// Trusted actions the host carries out with the keyboard alone.
-const KEYBOARD_ONLY = new Set(['type', 'fill', 'press']);
+/**
+ * Where an action runs: the ref's document, the one a CSS chain names, or
+ * the top frame's (keys and scrolling without an element).
+ * @param {any} params
+ * @returns {Promise<{target: chrome.scripting.InjectionTarget, frameId: number, documentId: string, req: object}>}
+ */
+async function placeOf(params) {
+  const { tabId } = params;
+  if (params.documentId) {
+    return { target: { tabId, documentIds: [params.documentId] }, frameId: params.frameId || 0, documentId: params.documentId, req: { id: params.localId } };
+  }
+  if (Array.isArray(params.chain) && params.chain.length > 0) {
+    const found = await resolveChain(tabId, params.chain);
+    return { target: { tabId, documentIds: [found.documentId] }, frameId: found.frameId, documentId: found.documentId, req: { selector: params.chain[params.chain.length - 1] } };
+  }
+  const documentId = await documentOf(tabId, 0);
+  return { target: { tabId, documentIds: [documentId] }, frameId: 0, documentId, req: {} };
+}
 
-/** @param {any} params */
+/**
+ * Drag's second element, in the same document as the first: by its local
+ * id (a ref) or by a CSS chain that must lead to that document.
+ * @param {any} params
+ * @param {{documentId: string}} place
+ */
+async function dropTargetOf(params, place) {
+  if (params.toLocalId) return { toId: params.toLocalId };
+  if (Array.isArray(params.toChain) && params.toChain.length > 0) {
+    const found = await resolveChain(params.tabId, params.toChain);
+    if (found.documentId !== place.documentId) {
+      throw wireError('the drop target is in another frame than the element dragged', 'bad_request', 'payload',
+        'drag between elements of one frame');
+    }
+    return { toSelector: params.toChain[params.toChain.length - 1] };
+  }
+  return {};
+}
+
+/**
+ * An action in a page. Synthetic: the kernel acts, with the frame's user
+ * activation given first, under a Watch of what the action then does (a
+ * dialog, a navigation, tabs opened). Trusted: the kernel checks and
+ * prepares, and the reply carries the point the browser's own geometry
+ * gives, for the host to press there through sendCDP.
+ * @param {any} params
+ */
 export async function act(params) {
   const { tabId, action } = params;
-  const req = {
-    op: 'act', action, text: params.text, value: params.text, key: params.key,
-    modifiers: params.modifiers || [], trusted: !!params.trusted,
-  };
-  /** @type {chrome.scripting.InjectionTarget} */
-  let target;
-  let frameId = params.frameId || 0;
-  if (params.documentId) {
-    target = { tabId, documentIds: [params.documentId] };
-    Object.assign(req, { id: params.localId });
-  } else if (Array.isArray(params.chain) && params.chain.length > 0) {
-    const found = await resolveChain(tabId, params.chain);
-    frameId = found.frameId;
-    target = { tabId, documentIds: [found.documentId] };
-    Object.assign(req, { selector: params.chain[params.chain.length - 1] });
-  } else {
-    // No element: keyboard and scrolling go to the focused element / page.
-    target = { tabId, frameIds: [0] };
+  refuseIfDialog(tabId);
+  const trusted = !!params.trusted;
+  const held = await hold(tabId, { required: trusted });
+  try {
+    const place = await placeOf(params);
+    const req = {
+      op: 'act', action, text: params.text, value: params.text, key: params.key,
+      modifiers: params.modifiers || [], trusted, ...place.req, ...await dropTargetOf(params, place),
+    };
+    if (trusted) {
+      // Attached first: a headed browser's debugging bar has resized the
+      // page before anything is measured.
+      await settled(tabId);
+      const res = await runInDocument(place.target, req);
+      if (res.point && typeof res.id === 'number') {
+        const { world } = await worldOf(tabId, place.documentId);
+        res.point = await pointOf(tabId, world, res.id);
+      }
+      return { ...res, documentId: place.documentId };
+    }
+    if (held.attached && PRESSES.has(action)) {
+      await activateFrame(tabId, place.frameId, place.documentId).catch(() => {});
+    }
+    const out = await withEffects(tabId, async () => {
+      const value = await runInDocument(place.target, req);
+      await afterOneTask(place.target);
+      return value;
+    });
+    const { value, ...effects } = out;
+    if (!value) {
+      const why = effects.dialog ? '' : effects.closed ? 'the page closed its tab' : 'the page navigated away before it answered';
+      return { ok: true, ...(why ? { detail: why } : {}), ...effects };
+    }
+    return { ...value, ...effects };
+  } finally {
+    held.release();
   }
-  const res = await runInDocument(target, req);
-  // Keys go to the focused element, wherever it is: only the mouse needs
-  // the point in the top frame's viewport.
-  if (params.trusted && res.point && !KEYBOARD_ONLY.has(action)) {
-    res.point = await toTopPoint(tabId, frameId, res.point);
-  }
-  return res;
 }
 
-// Trusted input: the host builds the CDP commands (cdproto types) and we
-// pass them through chrome.debugger. We detach when idle so the "being
-// debugged" bar does not linger.
-const IDLE_DETACH_MS = 5000;
-/** @type {Map<number, ReturnType<typeof setTimeout>>} */
-const attached = new Map();
-
-/** @param {number} tabId */
-async function attach(tabId) {
-  const t = attached.get(tabId);
-  if (t) { clearTimeout(t); } else {
-    try {
-      await chrome.debugger.attach({ tabId }, '1.3');
-    } catch (err) {
-      if (!/already attached/i.test(String(err))) {
-        throw wireError(`cannot attach the debugger for trusted input: ${err}`, 'not_actionable', 'browser',
-          'another debugger (DevTools?) may be attached, or policy forbids it; close DevTools or use synthetic input');
+/**
+ * Trusted input: real mouse and keyboard input the host built (cdproto
+ * types), sent through the debugger, only after checking, just before,
+ * that it reaches the element the agent named. guard names the element
+ * (its document and local id); with a point, the browser's hit test there
+ * must reach it (nothing covering it or the iframes around it); with
+ * focus, the page's focus must be on it (a page that pulls the focus away
+ * on blur does not get the text). Then the same Watch as a synthetic
+ * action's reports what the input did.
+ * @param {{tabId: number, commands: {method: string, params: object}[], guard?: {documentId: string, localId: number, point?: {x: number, y: number}, focus?: boolean}}} params
+ */
+export async function sendCDP(params) {
+  const { tabId } = params;
+  refuseIfDialog(tabId);
+  const commands = Array.isArray(params.commands) ? params.commands : [];
+  const held = await hold(tabId, { required: true });
+  try {
+    const g = params.guard;
+    if (g && g.documentId) {
+      const { world, worlds } = await worldOf(tabId, g.documentId);
+      if (g.point) {
+        const why = await hitReason(tabId, world, worlds, g.localId, g.point);
+        if (why) throw wireError(why, 'not_actionable', 'point', 'the page changed under the action point; nothing was pressed. Close or dismiss what covers it, or take a new snapshot');
+      }
+      if (g.focus) {
+        // Let the page react to the focus change first (blur handlers).
+        await new Promise((r) => setTimeout(r, FOCUS_SETTLE_MS));
+        const why = await focusReason(tabId, world, worlds, g.localId);
+        if (why) throw wireError(why, 'not_actionable', 'actionability', 'the page moved the focus away from the element; nothing was typed. Take a new snapshot and try again');
       }
     }
+    const out = await withEffects(tabId, async () => {
+      const value = await sendHostCommands(tabId, commands);
+      await afterOneTask(g && g.documentId ? { tabId, documentIds: [g.documentId] } : { tabId, frameIds: [0] });
+      return value;
+    });
+    const { value, ...effects } = out;
+    return { results: value || [], ...effects };
+  } finally {
+    held.release();
   }
-  attached.set(tabId, setTimeout(() => {
-    attached.delete(tabId);
-    chrome.debugger.detach({ tabId }).catch(() => {});
-  }, IDLE_DETACH_MS));
 }
 
-chrome.debugger.onDetach.addListener((source) => {
-  if (typeof source.tabId === 'number') {
-    const t = attached.get(source.tabId);
-    if (t) clearTimeout(t);
-    attached.delete(source.tabId);
-  }
-});
-
-/** @param {{tabId: number, commands: {method: string, params: object}[]}} params */
-export async function sendCDP(params) {
-  await attach(params.tabId);
-  const out = [];
-  for (const c of params.commands || []) {
-    out.push(await chrome.debugger.sendCommand({ tabId: params.tabId }, c.method, c.params));
-  }
-  return { results: out };
-}
+/** How long trusted typing waits after focusing, before it checks where the
+ * focus is: a page's blur and focus handlers run in that time. */
+const FOCUS_SETTLE_MS = 50;

@@ -6,6 +6,8 @@ import { ensureConnected, notifyHost } from './native-port.js';
 import { popupRequest } from './popup-api.js';
 import { onNotificationButton, onNotificationClosed, forgetTab } from './user.js';
 import { restoreUserState } from './user-state.js';
+import { noteOpener, forgetOpenerOf } from './openers.js';
+import { handleHostRequest } from './router.js';
 
 const KEEPALIVE_ALARM = 'grip-keepalive';
 
@@ -16,7 +18,12 @@ chrome.runtime.onInstalled.addListener(() => { ensureConnected(); });
 // exited and no other event came), so the extension comes back by itself.
 chrome.alarms.create(KEEPALIVE_ALARM, { periodInMinutes: 0.5 });
 chrome.alarms.onAlarm.addListener((alarm) => {
-  if (alarm.name === KEEPALIVE_ALARM) ensureConnected();
+  if (alarm.name === KEEPALIVE_ALARM) // The router, for code evaluated in this worker (the DevTools protocol, as
+// the e2e tests do) to send it a request as the host would. No page can
+// reach a service worker's global.
+/** @type {any} */ (globalThis).__gripRouter = handleHostRequest;
+
+ensureConnected();
 });
 
 // Navigation and closed tabs make refs stale; the host learns at once.
@@ -24,8 +31,15 @@ chrome.webNavigation.onCommitted.addListener((d) => {
   notifyHost('navigated', { tabId: d.tabId, frameId: d.frameId, documentId: d.documentId || '' });
 });
 chrome.tabs.onRemoved.addListener((tabId) => {
+  forgetOpenerOf(tabId);
   notifyHost('tab_removed', { tabId });
   forgetTab(tabId);
+});
+// A tab or popup a page opened (target=_blank, window.open): grip tabs
+// shows its opener, and the opener's next reply names it.
+chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => {
+  noteOpener(d.tabId, d.sourceTabId);
+  notifyHost('tab_opened', { tabId: d.tabId, opener: d.sourceTabId, url: d.url });
 });
 
 // The person's Allow and Deny on a question an agent's action raised.
@@ -41,6 +55,11 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   popupRequest(msg).then(sendResponse, (err) => sendResponse({ error: String(err && err.message || err) }));
   return true;
 });
+
+// The router, for code evaluated in this worker (the DevTools protocol, as
+// the e2e tests do) to send it a request as the host would. No page can
+// reach a service worker's global.
+/** @type {any} */ (globalThis).__gripRouter = handleHostRequest;
 
 restoreUserState().catch(() => {});
 ensureConnected();

@@ -16,13 +16,17 @@ export function wireError(err, code, boundary, hint) {
 }
 
 /**
- * The wire shape of anything thrown while answering a request.
+ * The wire shape of anything thrown while answering a request; a refusal
+ * because of a JavaScript dialog carries it (dialogs.js).
  * @param {any} err
- * @returns {{code: string, boundary: string, message: string, hint?: string}}
+ * @returns {{code: string, boundary: string, message: string, hint?: string, dialog?: object}}
  */
 export function toWireError(err) {
   if (err && typeof err.code === 'string' && typeof err.message === 'string') {
-    return { code: err.code, boundary: err.boundary || 'browser', message: err.message, hint: err.hint || '' };
+    /** @type {{code: string, boundary: string, message: string, hint?: string, dialog?: object}} */
+    const out = { code: err.code, boundary: err.boundary || 'browser', message: err.message, hint: err.hint || '' };
+    if (err.dialog && typeof err.dialog === 'object') out.dialog = err.dialog;
+    return out;
   }
   return { code: 'internal', boundary: 'browser', message: String(err && err.message || err) };
 }

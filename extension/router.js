@@ -6,6 +6,7 @@ import { snapshotTab } from './snapshot.js';
 import { act, sendCDP } from './actions.js';
 import { waitFor } from './waits.js';
 import { handleUserHostRequest } from './user.js';
+import { dialogRequest, whileNoDialog } from './dialogs.js';
 
 /**
  * @param {string} type
@@ -18,8 +19,9 @@ export async function handleHostRequest(type, params) {
     case 'tab_info': return tabInfo(params.tabId);
     case 'snapshot': return snapshotTab(params.tabId, params.mode || 'interactive', params.keepSignatures);
     case 'act': return act(params);
-    case 'wait': return waitFor(params);
+    case 'wait': return whileNoDialog(params.tabId, () => waitFor(params));
     case 'cdp': return sendCDP(params);
+    case 'dialog': return dialogRequest(params);
     case 'navigate': return navigate(params.tabId, params.url);
     case 'back': case 'forward': case 'reload': return goHistory(params.tabId, type);
     case 'tab_new': return newTab(params.url);

@@ -5,6 +5,8 @@
 import { wireError } from './errors.js';
 import { runKernel } from './inject.js';
 import { tabInfo } from './tabs.js';
+import { dialogOf, hold } from './debugger.js';
+import { Watch } from './effects.js';
 
 /**
  * The kernel answers a snapshot with one JSON string (see kernel/run.js); a
@@ -27,16 +29,41 @@ function parseResult(result) {
  */
 export async function snapshotTab(tabId, mode, keepSignatures) {
   const tab = await tabInfo(tabId);
+  // A tab showing a JavaScript dialog cannot be read: the reply says so.
+  const open = dialogOf(tabId);
+  if (open) return { tab: { id: tab.id, url: tab.url, title: tab.title }, frames: [], dialog: open };
+  const held = await hold(tabId);
+  try {
+    return await readFrames(tabId, tab, mode, keepSignatures);
+  } finally {
+    held.release();
+  }
+}
+
+/**
+ * @param {number} tabId
+ * @param {{id: number, url: string, title: string}} tab
+ * @param {string} mode
+ * @param {boolean} [keepSignatures]
+ */
+async function readFrames(tabId, tab, mode, keepSignatures) {
   const started = performance.now();
   /** @type {chrome.scripting.InjectionResult<any>[]} */
   let results;
   const req = { op: 'snapshot', mode, keepSignatures: !!keepSignatures, asJSON: true };
+  // A dialog that opens meanwhile (a timer) stops the page: answer with it.
+  const w = new Watch(tabId);
   try {
-    results = await runKernel({ tabId, allFrames: true }, req);
+    const out = await w.race(() => runKernel({ tabId, allFrames: true }, req));
+    if (w.dialog) return { tab: { id: tab.id, url: tab.url, title: tab.title }, frames: [], dialog: w.dialog };
+    if (out.error) throw out.error;
+    results = /** @type {chrome.scripting.InjectionResult<any>[]} */ (out.value);
   } catch (err) {
     if (err && /** @type {any} */ (err).code) throw err;
     throw wireError(`cannot read tab ${tabId} (${tab.url}): ${err}`, 'not_actionable', 'document',
       'grip cannot read browser-internal pages (chrome://, the Web Store); open a web page');
+  } finally {
+    w.stop();
   }
   const injected = performance.now();
   const after = await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null) || [];

@@ -2,6 +2,10 @@
 // Tab-level requests: list, open, close, select, navigate, history,
 // screenshot, and the live documents the host checks its refs against.
 import { wireError } from './errors.js';
+import { dialogOf, hold } from './debugger.js';
+import { refuseIfDialog } from './dialogs.js';
+import { Watch } from './effects.js';
+import { openers } from './openers.js';
 
 const LOAD_TIMEOUT_MS = 15000;
 
@@ -10,12 +14,48 @@ function describe(t) {
   return { id: t.id, url: t.url || t.pendingUrl || '', title: t.title || '', active: !!t.active, windowId: t.windowId };
 }
 
-/** @param {{active?: boolean}} params */
+/** Every tab, with the tab that opened it and the dialog it shows (if
+ * grip knows them); or only the focused window's active tab.
+ * @param {{active?: boolean}} params */
 export async function listTabs(params) {
   const query = params && params.active ? { active: true, lastFocusedWindow: true } : {};
   let tabs = await chrome.tabs.query(query);
   if (params && params.active && tabs.length === 0) tabs = await chrome.tabs.query({ active: true });
-  return tabs.filter((t) => typeof t.id === 'number' && t.id >= 0).map(describe);
+  const by = await openers();
+  return tabs.filter((t) => typeof t.id === 'number' && t.id >= 0).map((t) => {
+    const id = /** @type {number} */ (t.id);
+    /** @type {any} */
+    const out = describe(t);
+    const opener = by.get(id);
+    if (opener) out.opener = opener;
+    const d = dialogOf(id);
+    if (d) out.dialog = d;
+    return out;
+  });
+}
+
+/**
+ * Runs a tab operation whose end is the tab's load (navigate, back,
+ * forward, reload, close) while watching for what stops it: a
+ * beforeunload dialog (the page asks before it lets go), or the tab
+ * closing. Resolves with the dialog when one opened.
+ * @param {number} tabId
+ * @param {() => Promise<unknown>} work
+ * @returns {Promise<{dialog?: import('./debugger.js').Dialog, closed?: boolean}>}
+ */
+async function watched(tabId, work) {
+  refuseIfDialog(tabId);
+  const held = await hold(tabId);
+  const w = new Watch(tabId);
+  try {
+    const out = await w.race(work);
+    if (w.dialog) return { dialog: w.dialog };
+    if (out.error) throw out.error;
+    return w.closed ? { closed: true } : {};
+  } finally {
+    w.stop();
+    held.release();
+  }
 }
 
 /** @param {number} tabId */
@@ -51,18 +91,26 @@ function waitForLoad(tabId) {
 
 /** @param {number} tabId @param {string} url */
 export async function navigate(tabId, url) {
-  const loaded = waitForLoad(tabId);
-  try {
-    await chrome.tabs.update(tabId, { url });
-  } catch (err) {
-    throw wireError(err, 'bad_request', 'payload', 'check the URL and the tab id');
-  }
-  await loaded;
-  return tabInfo(tabId);
+  const got = await watched(tabId, async () => {
+    const loaded = waitForLoad(tabId);
+    try {
+      await chrome.tabs.update(tabId, { url });
+    } catch (err) {
+      throw wireError(err, 'bad_request', 'payload', 'check the URL and the tab id');
+    }
+    await loaded;
+  });
+  return { ...(await tabInfo(tabId)), ...got };
 }
 
 /** @param {number} tabId @param {'back'|'forward'|'reload'} how */
 export async function goHistory(tabId, how) {
+  const got = await watched(tabId, () => travel(tabId, how));
+  return { ...(await tabInfo(tabId)), ...got };
+}
+
+/** @param {number} tabId @param {'back'|'forward'|'reload'} how */
+async function travel(tabId, how) {
   const before = await tabInfo(tabId);
   const loaded = waitForLoad(tabId);
   if (how === 'reload') {
@@ -87,7 +135,6 @@ export async function goHistory(tabId, how) {
     }
   }
   await Promise.race([loaded, urlChange(tabId, before.url)]);
-  return tabInfo(tabId);
 }
 
 /**
@@ -115,15 +162,30 @@ function urlChange(tabId, url) {
 export async function newTab(url) {
   const t = await chrome.tabs.create({ url: url || 'about:blank', active: true });
   if (typeof t.id !== 'number') throw wireError('the browser did not open a tab', 'internal', 'browser');
-  if (url) await waitForLoad(t.id);
-  return tabInfo(t.id);
+  const id = t.id;
+  if (url) await waitForLoad(id);
+  // Watched from now on: a dialog its page opens is seen. (Attaching while
+  // the first document loads would slow that load by half a second.)
+  (await hold(id)).release();
+  return tabInfo(id);
 }
 
-/** @param {number} tabId */
+/** Closes a tab; a page that asks first (beforeunload) answers with its
+ * dialog, and the tab stays until it is accepted.
+ * @param {number} tabId */
 export async function closeTab(tabId) {
   const info = await tabInfo(tabId);
-  await chrome.tabs.remove(tabId);
-  return info;
+  const held = await hold(tabId);
+  const w = new Watch(tabId);
+  try {
+    const out = await w.race(() => chrome.tabs.remove(tabId));
+    if (w.dialog) return { ...info, dialog: w.dialog };
+    if (out.error) throw out.error;
+    return info;
+  } finally {
+    w.stop();
+    held.release();
+  }
 }
 
 /** @param {number} tabId */

@@ -8,10 +8,11 @@ import (
 )
 
 // ActionText renders an action's reply as the agent reads it, the same in
-// the CLI and over MCP: what was done (and the page's own detail), the tab
-// as a snapshot's header names it, the lines of the elements whose state
-// changed and of those that appeared, in the snapshot's own format, the
-// refs gone, then the snapshot when one was asked for:
+// the CLI and over MCP: what was done (and the page's own detail), the
+// dialog the page now shows, the tab as a snapshot's header names it, the
+// tabs opened and closed (EffectLines), the lines of the elements whose
+// state changed and of those that appeared, in the snapshot's own format,
+// the refs gone, then the snapshot when one was asked for:
 //
 //	ok: click @e3
 //	Tab 412 · Checkout — Shop · https://shop.example/checkout
@@ -29,6 +30,9 @@ func ActionText(what string, res protocol.ActionResult) string {
 		b.WriteString(" (" + res.Detail + ")")
 	}
 	b.WriteByte('\n')
+	if res.Dialog != nil {
+		b.WriteString(DialogLine(res.Dialog) + "\n")
+	}
 	tab := res.Tab
 	if res.Changes.URL != "" {
 		tab.URL, tab.Title = res.Changes.URL, res.Changes.Title
@@ -37,11 +41,15 @@ func ActionText(what string, res protocol.ActionResult) string {
 		b.Write(appendTabHeader(nil, tab))
 		b.WriteByte('\n')
 	}
+	for _, line := range EffectLines(res.Opened, res.Closed, res.Blocked, res.Loading) {
+		b.WriteString(line + "\n")
+	}
 	c := res.Changes
-	writeLines(&b, "changed:", c.Changed)
+	links := &linkCtx{base: tab.URL}
+	writeLines(&b, "changed:", c.Changed, links)
 	switch {
 	case len(c.Appeared) > 0:
-		writeLines(&b, "added:", c.Appeared)
+		writeLines(&b, "added:", c.Appeared, links)
 	case len(c.Added) > 0: // a reply without lines (closing a tab)
 		b.WriteString("added: " + strings.Join(c.Added, " ") + "\n")
 	}
@@ -57,13 +65,13 @@ func ActionText(what string, res protocol.ActionResult) string {
 	return b.String()
 }
 
-func writeLines(b *strings.Builder, head string, els []protocol.Element) {
+func writeLines(b *strings.Builder, head string, els []protocol.Element, links *linkCtx) {
 	if len(els) == 0 {
 		return
 	}
 	b.WriteString(head + "\n")
 	for i := range els {
-		b.Write(appendLine(nil, &els[i]))
+		b.Write(appendLine(nil, &els[i], links))
 		b.WriteByte('\n')
 	}
 }
@@ -75,7 +83,7 @@ func FitChanges(changed, appeared []protocol.Element, budget int) (keptChanged, 
 	fit := func(els []protocol.Element) []protocol.Element {
 		n := 0
 		for n < len(els) && omitted == 0 {
-			cost := costBytes(appendLine(nil, &els[n]))
+			cost := costBytes(appendLine(nil, &els[n], nil))
 			if used+cost > budget {
 				break
 			}

@@ -30,8 +30,11 @@ const CutMark = "…"
 // backslash, runs of whitespace and control characters folded to one space
 // and trimmed, and is cut at MaxName runes (see CutMark). Roles and states
 // are folded and cut the same way but not quoted; empty ones are left out.
+//
+// A link whose name does not say where it leads ("here", "read more", no
+// name) also shows its href, after the name: [link 'here' href='https://…'].
 func Line(e protocol.Element) string {
-	return string(appendLine(nil, &e))
+	return string(appendLine(nil, &e, nil))
 }
 
 // Cost is what a line costs against the token budget: ceil(runes/3). The
@@ -56,7 +59,9 @@ func costBytes(b []byte) int {
 	return (n + 2) / 3
 }
 
-func appendLine(dst []byte, e *protocol.Element) []byte {
+// appendLine appends e's line; links says whether a link shows its
+// destination (nil: a line read alone, with no page around it).
+func appendLine(dst []byte, e *protocol.Element, links *linkCtx) []byte {
 	dst = append(dst, e.Ref...)
 	dst = append(dst, ": ["...)
 	start := len(dst)
@@ -67,6 +72,12 @@ func appendLine(dst []byte, e *protocol.Element) []byte {
 		dst = sep(dst, start)
 		dst = append(dst, '\'')
 		dst = appendFolded(dst, e.Name, MaxName, true)
+		dst = append(dst, '\'')
+	}
+	if h := links.shownHref(e); h != "" {
+		dst = sep(dst, start)
+		dst = append(dst, "href='"...)
+		dst = appendFolded(dst, h, MaxName, true)
 		dst = append(dst, '\'')
 	}
 	if e.Value != nil {

@@ -83,8 +83,10 @@ func Render(tab protocol.TabRef, answered []protocol.Frame, skipped []protocol.S
 	}
 	lines := make([]measured, 0, min(view.total, budget))
 	nextHeader := 0
+	links := linkCtx{shared: sharedLinkNames(answered)}
 measure:
 	for vi, v := range view.frames {
+		links.base = v.f.URL
 		for ei := v.lo; ei < len(v.f.Elements); ei++ {
 			if len(lines) > 0 && used+closingCost > budget {
 				break measure
@@ -93,7 +95,7 @@ measure:
 				used += appendLineCost(&buf, func(b []byte) []byte { return appendFrameHeader(b, view.frames[nextHeader].f) })
 			}
 			e := &v.f.Elements[ei]
-			used += appendLineCost(&buf, func(b []byte) []byte { return appendLine(b, e) })
+			used += appendLineCost(&buf, func(b []byte) []byte { return appendLine(b, e, &links) })
 			lines = append(lines, measured{end: len(buf), used: used, at: vi, ref: e.Ref})
 		}
 	}

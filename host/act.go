@@ -63,6 +63,10 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 			t.chain = loc.Chain
 		}
 	}
+	drop, err := h.resolveDrop(spec, args, t)
+	if err != nil {
+		return nil, err
+	}
 	tab, unlock, err := h.lockTab(ctx, t.tab)
 	if err != nil {
 		return nil, err
@@ -86,29 +90,22 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 	} else if len(t.chain) > 0 {
 		params.Chain = t.chain
 	}
+	if err := drop.fill(h, &params); err != nil {
+		return nil, err
+	}
 	var res protocol.ActReply
 	if err := h.callExt(ctx, protocol.ExtAct, params, &res); err != nil {
 		return nil, h.refineActError(err, t)
 	}
+	effects := res.ActEffects
 	if params.Trusted {
-		// Keys go to the focused element; only the mouse needs a point.
-		keys := args.Action == protocol.ActType || args.Action == protocol.ActFill || args.Action == protocol.ActPress
-		if res.Point == nil && !keys {
-			return nil, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "", "the page gave no action point for trusted input")
-		}
-		var x, y float64
-		if res.Point != nil {
-			x, y = res.Point.X, res.Point.Y
-		}
-		cmds, err := trustedCommands(args.Action, x, y, args.Text, key, modifiers)
+		fx, err := h.trustedInput(ctx, tab, args, res, key, modifiers)
 		if err != nil {
-			return nil, err
+			return nil, h.refineActError(err, t)
 		}
-		if err := h.callExt(ctx, protocol.ExtCDP, protocol.CDPParams{TabID: tab, Commands: cmds}, nil); err != nil {
-			return nil, err
-		}
+		effects = fx
 	}
-	return h.afterAction(ctx, tab, res.Detail, args)
+	return h.finishAction(ctx, tab, res.Detail, args, effects)
 }
 
 // refineActError names the ref in the page's refusal, so the agent sees
@@ -139,6 +136,9 @@ func (h *Host) checkEpoch(tab int, epoch uint64) error {
 
 // tabAction runs navigate/back/forward/reload and the tab operations.
 func (h *Host) tabAction(ctx context.Context, spec protocol.Action, args protocol.ActArgs) (*protocol.ActionResult, error) {
+	if spec.Ext == protocol.ExtDialog {
+		return h.answerDialog(ctx, spec, args)
+	}
 	if spec.Name == protocol.ActNavigate && args.Text == "" {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "give a URL", "navigate needs a URL")
 	}
@@ -162,17 +162,29 @@ func (h *Host) tabAction(ctx context.Context, spec protocol.Action, args protoco
 	if err := h.checkEpoch(tab, args.Epoch); err != nil {
 		return nil, err
 	}
-	var info protocol.TabRef
+	var info tabReply
 	if err := h.callExt(ctx, spec.Ext, protocol.TabParams{TabID: tab, URL: args.Text}, &info); err != nil {
 		return nil, err
+	}
+	if info.Dialog != nil {
+		// The page asks before it lets go (beforeunload): nothing happens
+		// until the dialog is answered.
+		return h.finishAction(ctx, tab, "", args, protocol.ActEffects{Dialog: info.Dialog})
 	}
 	if spec.Name == protocol.ActTabClose {
 		h.refs.InvalidateTab(tab)
 		gone := h.tabs.forget(tab)
-		return &protocol.ActionResult{OK: true, Tab: info, Detail: fmt.Sprintf("closed tab %d", tab),
+		return &protocol.ActionResult{OK: true, Tab: info.TabRef, Detail: fmt.Sprintf("closed tab %d", tab),
 			Changes: protocol.Changes{Added: []string{}, Gone: formatRefs(gone)}}, nil
 	}
-	return h.afterAction(ctx, tab, "", args)
+	return h.finishAction(ctx, tab, "", args, protocol.ActEffects{})
+}
+
+// tabReply is what the extension answers a tab operation: the tab, and the
+// dialog that stopped it (a page that asks before it is left).
+type tabReply struct {
+	protocol.TabRef
+	Dialog *protocol.Dialog `json:"dialog,omitempty"`
 }
 
 // afterAction reads the tab again so the reply can say what changed (refs
@@ -204,6 +216,12 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 		}
 		raw, results, diff, err := h.readTab(ctx, tab, mode, !args.Snapshot, nil)
 		if err != nil {
+			if d := openDialog(err); d != nil {
+				// The page is stopped behind a dialog: the reply names it.
+				res.Tab, res.Dialog = d.tab, d.dialog
+				res.Changes.URL, res.Changes.Title = d.tab.URL, d.tab.Title
+				return res, nil
+			}
 			if protocol.AsError(err).Code == protocol.CodeTimeout {
 				break // a page blocked (e.g. by a dialog) will not answer a retry either
 			}

@@ -128,6 +128,18 @@ func (h *Host) serve(ctx context.Context, req protocol.Request) (any, error) {
 			}
 		}
 		return res, err
+	case protocol.OpDialog:
+		// A tab's dialog is read like its URL: no frame's content.
+		var args protocol.DialogArgs
+		if err := decodeArgs(req.Args, &args); err != nil {
+			return nil, err
+		}
+		tab, err := h.guardRead(ctx, args.Tab, readInfo)
+		if err != nil {
+			return nil, err
+		}
+		args.Tab = tab
+		return h.dispatchWith(ctx, req, args)
 	case protocol.OpAct:
 		return h.guardAct(ctx, req)
 	}

@@ -87,6 +87,8 @@ type Host struct {
 	// docRefresh coalesces the listings of live documents that
 	// navigations ask for.
 	docRefresh coalescer
+	// openers knows which tab opened which, for the replies (effects.go).
+	openers *openerBook
 	// user is the person's controls: policy, pause, shared tabs, the
 	// record of what agents did (host/user.go). Set before ready closes.
 	user *userControl
@@ -109,7 +111,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err := manifest.AllowedOrigin(cfg.Origin, cfg.AllowedIDs); err != nil {
 		return fmt.Errorf("%w: %v", ErrOriginRefused, err)
 	}
-	h := &Host{cfg: cfg, log: cfg.Log, port: newExtensionPort(), tabs: newTabQueues(), ready: make(chan struct{})}
+	h := &Host{cfg: cfg, log: cfg.Log, port: newExtensionPort(), tabs: newTabQueues(), ready: make(chan struct{}), openers: newOpenerBook()}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 

@@ -57,6 +57,12 @@ func (h *Host) dispatch(ctx context.Context, req protocol.Request) (any, error) 
 			return nil, err
 		}
 		return h.screenshot(ctx, args)
+	case protocol.OpDialog:
+		var args protocol.DialogArgs
+		if err := decodeArgs(req.Args, &args); err != nil {
+			return nil, err
+		}
+		return h.showDialog(ctx, args)
 	}
 	return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 		"see grip --help for the operations", "unknown operation %q", req.Op)
@@ -119,6 +125,10 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 		return raw, nil, viewDiff{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "",
 			"the extension's snapshot reply does not decode: %v", err)
 	}
+	if raw.Dialog != nil {
+		// Nothing was read: the refs stay as they were.
+		return raw, nil, viewDiff{}, &dialogOpen{tab: raw.Tab, dialog: raw.Dialog}
+	}
 	h.filterRead(ctx, tab, &raw) // the person's policy: host/guard.go
 	decode := lap()
 	var obs []refcache.Observed
@@ -157,7 +167,7 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 		if f.Error == "" {
 			fr.Elements = make([]protocol.Element, len(f.Elements))
 			for j, e := range f.Elements {
-				fr.Elements[j] = protocol.Element{Ref: refcache.FormatRef(refs[i]), Role: e.Role, Name: e.Name, Value: e.Value, States: e.States}
+				fr.Elements[j] = protocol.Element{Ref: refcache.FormatRef(refs[i]), Role: e.Role, Name: e.Name, Value: e.Value, States: e.States, Href: e.Href}
 				read = append(read, shown{ref: refs[i], frame: f.FrameID, el: fr.Elements[j]})
 				i++
 			}
@@ -234,6 +244,9 @@ func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*proto
 	}
 	raw, results, _, err := h.readTab(ctx, tab, mode, false, timings)
 	if err != nil {
+		if d := openDialog(err); d != nil {
+			return h.dialogSnapshot(tab, d), nil
+		}
 		return nil, err
 	}
 	lap := stopwatch(timings != nil)
@@ -241,6 +254,7 @@ func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*proto
 	if err != nil {
 		return nil, err
 	}
+	h.snapshotEffects(ctx, tab, snap)
 	if timings != nil {
 		timings.Render = lap()
 		snap.Timings = timings
@@ -315,6 +329,9 @@ func (h *Host) onEvent(ctx context.Context, params json.RawMessage) {
 		h.refs.InvalidateTab(ev.TabID)
 		h.tabs.forget(ev.TabID)
 		h.user.share(ev.TabID, false)
+		h.openers.tabRemoved(ev.TabID)
+	case protocol.EventTabOpened:
+		h.openers.tabOpened(ev.TabID, ev.Opener, ev.URL)
 	case protocol.EventNavigated:
 		if ev.FrameID == 0 {
 			h.tabs.observe(ev.TabID, ev.DocumentID)

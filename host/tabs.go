@@ -149,7 +149,7 @@ func (q *tabQueues) swapView(tab int, mode string, read []shown) viewDiff {
 
 // sameState reports whether an element still reads the same.
 func sameState(a, b protocol.Element) bool {
-	if a.Role != b.Role || a.Name != b.Name || !slices.Equal(a.States, b.States) {
+	if a.Role != b.Role || a.Name != b.Name || a.Href != b.Href || !slices.Equal(a.States, b.States) {
 		return false
 	}
 	if (a.Value == nil) != (b.Value == nil) {

@@ -102,7 +102,7 @@ func (s *Server) addMoreTools() {
 		Description: "Ask the person, in the browser, to let agents act again; it waits for their answer."}, nil, s.resume)
 	addTool(s, &sdk.Tool{Name: "browser_log", Title: "What agents did", Annotations: ro,
 		Description: "The record of agents' actions in this browser (never typed text), oldest first."},
-		func(p map[string]*jsonschema.Schema) { p["tab"].Minimum = ptr(1.0); p["limit"].Minimum = ptr(0.0) }, s.log_)
+		func(p map[string]*jsonschema.Schema) { p["tab"].Minimum = ptr(1.0); p["limit"].Minimum = ptr(0.0) }, s.agentLog)
 	addTool(s, &sdk.Tool{Name: "browser_policy", Title: "The person's policy", Annotations: ro,
 		Description: "The person's policy for agents in this browser (sites blocked, read-only, or asking before each action), and which rule a URL falls under."}, nil, s.policy)
 }
@@ -162,7 +162,7 @@ func (s *Server) resume(ctx context.Context, _ noIn) (*sdk.CallToolResult, error
 	return textResult("The person allowed agents to act again.\n"), nil
 }
 
-func (s *Server) log_(ctx context.Context, in logIn) (*sdk.CallToolResult, error) {
+func (s *Server) agentLog(ctx context.Context, in logIn) (*sdk.CallToolResult, error) {
 	limit := in.Limit
 	if limit == 0 {
 		limit = 50

@@ -288,7 +288,7 @@ func errorText(err error) string {
 	if pe.Hint != "" {
 		b.WriteString(" — " + mcpHint(pe.Hint))
 	}
-	return b.String()
+	return toolWords.Replace(b.String())
 }
 
 // mcpHint rewrites the CLI's wording of a hint for a tool user.
@@ -310,5 +310,5 @@ func toolError(err error) *sdk.CallToolResult {
 
 // textResult is a successful tool call's text.
 func textResult(s string) *sdk.CallToolResult {
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: s}}}
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: toolWords.Replace(s)}}}
 }

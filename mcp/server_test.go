@@ -192,7 +192,7 @@ func text(res *sdk.CallToolResult) string {
 // every tool is also named in VerbTools (package cli checks it against the
 // CLI's verbs).
 var toolNames = []string{
-	"browser_check", "browser_click", "browser_fill", "browser_hover", "browser_navigate",
+	"browser_check", "browser_click", "browser_drag", "browser_fill", "browser_handle_dialog", "browser_hover", "browser_navigate",
 	"browser_navigate_back", "browser_press_key", "browser_select_option", "browser_snapshot",
 	"browser_tabs", "browser_take_screenshot", "browser_type", "browser_wait_for",
 }
@@ -248,11 +248,13 @@ func TestToolsAreListedWithSchemas(t *testing.T) {
 		"browser_check":           {"checked", "ref"},
 		"browser_press_key":       {"key"},
 		"browser_hover":           {"ref"},
+		"browser_drag":            {"endRef", "startRef"},
 		"browser_navigate":        {"url"},
 		"browser_navigate_back":   nil,
 		"browser_tabs":            {"action"},
 		"browser_wait_for":        nil,
 		"browser_take_screenshot": nil,
+		"browser_handle_dialog":   {"accept"},
 	}
 	for name, want := range required {
 		schema := byName[name].InputSchema.(map[string]any)
@@ -344,6 +346,8 @@ func TestToolsMapToOps(t *testing.T) {
 			[]string{"Pressed Control+A in @e2"}},
 		{"browser_hover", map[string]any{"ref": "e8"},
 			[]call{{protocol.OpAct, protocol.ActArgs{Action: "hover", Target: "@e8"}}}, []string{"Hovered over @e8"}},
+		{"browser_drag", map[string]any{"startRef": "e3", "endRef": "@e7", "endElement": "Done column"},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "drag", Target: "@e3", To: "@e7"}}}, []string{"Dragged @e3 onto @e7 (Done column)"}},
 		{"browser_navigate", map[string]any{"url": "http://y.test/"},
 			[]call{{protocol.OpAct, protocol.ActArgs{Action: "navigate", Text: "http://y.test/"}}},
 			[]string{"Navigated to http://y.test/"}},
@@ -370,6 +374,10 @@ func TestToolsMapToOps(t *testing.T) {
 			[]call{{protocol.OpWait, protocol.WaitArgs{Gone: "@e5", TimeoutMS: 10000}}}, []string{`"e5" is gone`}},
 		{"browser_take_screenshot", nil,
 			[]call{{protocol.OpScreenshot, protocol.ScreenshotArgs{}}}, []string{"Screenshot of tab 7"}},
+		{"browser_handle_dialog", map[string]any{"accept": true, "promptText": "Alice"},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "dialog_accept", Text: "Alice"}}}, []string{"Accepted the dialog", "Tab 7"}},
+		{"browser_handle_dialog", map[string]any{"accept": false, "tab": 9},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "dialog_dismiss", Tab: 9}}}, []string{"Dismissed the dialog"}},
 	}
 	h := newHarness(t)
 	for _, tt := range tests {

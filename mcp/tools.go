@@ -145,6 +145,8 @@ func (s *Server) addTools() {
 		Description: "Press a key (Enter, Tab, Escape, ArrowDown, Control+A…) on the focused element, or in the element named by ref."}, actTweaks, s.pressKey)
 	addTool(s, &sdk.Tool{Name: "browser_hover", Title: "Hover",
 		Description: "Move the mouse over an element." + refHelp}, actTweaks, s.hover)
+	addTool(s, &sdk.Tool{Name: "browser_drag", Title: "Drag and drop",
+		Description: "Drag an element and drop it on another in the same frame: HTML5 drag and drop, or the pointer moves of sortable lists. Both refs are checked before anything moves."}, actTweaks, s.drag)
 	addTool(s, &sdk.Tool{Name: "browser_navigate", Title: "Navigate",
 		Description: "Open a URL in the tab (default: the active tab). Refs of the page left behind become stale."}, actTweaks, s.navigate)
 	addTool(s, &sdk.Tool{Name: "browser_navigate_back", Title: "Go back",
@@ -167,6 +169,7 @@ func (s *Server) addTools() {
 		Description: "Take a PNG screenshot of the visible part of the tab. Use browser_snapshot to find refs to act on; a screenshot is for seeing the page."},
 		func(p map[string]*jsonschema.Schema) { p["tab"].Minimum = ptr(1.0) }, s.screenshot)
 	s.addMoreTools()
+	s.addDialogTools()
 }
 
 // actTweaks constrains the fields the action inputs share.
@@ -426,7 +429,7 @@ func tabsText(list []protocol.Tab) string {
 			fmt.Fprintf(&b, "- %d: tab %d%s · blocked by the person's policy\n", i, t.ID, mark)
 			continue
 		}
-		fmt.Fprintf(&b, "- %d: tab %d%s · %s · %s\n", i, t.ID, mark, t.Title, t.URL)
+		fmt.Fprintf(&b, "- %d: tab %d%s · %s · %s%s\n", i, t.ID, mark, t.Title, t.URL, tabNotes(t))
 	}
 	return b.String()
 }

@@ -13,6 +13,7 @@ const (
 	ActUncheck   = "uncheck"
 	ActPress     = "press"
 	ActScroll    = "scroll"
+	ActDrag      = "drag"
 	ActNavigate  = "navigate"
 	ActBack      = "back"
 	ActForward   = "forward"
@@ -20,6 +21,9 @@ const (
 	ActTabNew    = "tab_new"
 	ActTabClose  = "tab_close"
 	ActTabSelect = "tab_select"
+	// The answers to a tab's JavaScript dialog: `grip dialog accept|dismiss`.
+	ActDialogAccept  = "dialog_accept"
+	ActDialogDismiss = "dialog_dismiss"
 )
 
 // TargetNeed says whether an action names an element.
@@ -44,6 +48,9 @@ type Action struct {
 	// Trusted says the action has a real mouse or keyboard form for
 	// --trusted; the others stay synthetic in trusted mode.
 	Trusted bool
+	// To says the action takes a second element, ActArgs.To, after the
+	// first: drag's drop target.
+	To bool
 	// Ext is the extension request of an action on a whole tab; empty for
 	// actions the kernel runs in the page.
 	Ext string
@@ -63,7 +70,8 @@ var Actions = []Action{
 	{Name: ActCheck, Target: TargetRequired, Trusted: true, Help: "check a checkbox or radio"},
 	{Name: ActUncheck, Target: TargetRequired, Trusted: true, Help: "uncheck a checkbox"},
 	{Name: ActPress, Target: TargetOptional, Text: "KEY", Trusted: true, Help: "Enter, Tab, Escape, ArrowDown, Control+A…"},
-	{Name: ActScroll, Target: TargetOptional, Help: "scroll an element into view, or the page by a screen"},
+	{Name: ActScroll, Target: TargetOptional, Help: "scroll the page by a screen, an element into view, or a list's or grid's content (--up)"},
+	{Name: ActDrag, Target: TargetRequired, To: true, Help: "drag an element onto another (HTML5 drag and drop, or pointer-driven sortables)"},
 	{Name: ActNavigate, Text: "URL", Ext: ExtNavigate, Help: "open a URL in the tab"},
 	{Name: ActBack, Ext: ExtBack, Help: "go back in the tab's history"},
 	{Name: ActForward, Ext: ExtForward, Help: "go forward in the tab's history"},
@@ -71,6 +79,8 @@ var Actions = []Action{
 	{Name: ActTabNew, Text: "URL", Ext: ExtTabNew, Help: "open a tab"},
 	{Name: ActTabClose, Ext: ExtTabClose, Help: "close a tab"},
 	{Name: ActTabSelect, Ext: ExtTabSelect, Help: "make a tab the active one"},
+	{Name: ActDialogAccept, Text: "TEXT", Ext: ExtDialog, Help: "accept the tab's dialog (TEXT answers a prompt)"},
+	{Name: ActDialogDismiss, Ext: ExtDialog, Help: "dismiss the tab's dialog"},
 }
 
 // LookupAction returns the action called name.

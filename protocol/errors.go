@@ -58,6 +58,9 @@ type Error struct {
 	Boundary Boundary `json:"boundary,omitempty"`
 	Message  string   `json:"message"`
 	Hint     string   `json:"hint,omitempty"`
+	// Dialog is the JavaScript dialog that stopped the operation, when one
+	// did: answer it with grip dialog accept|dismiss.
+	Dialog *Dialog `json:"dialog,omitempty"`
 }
 
 // Error formats the error the way the CLI prints it on stderr, without the

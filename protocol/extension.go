@@ -27,13 +27,14 @@ const (
 	ExtScreenshot = "screenshot" // TabParams → ScreenshotReply
 	ExtDocuments  = "documents"  // no params → DocumentsReply
 	ExtPing       = "ping"       // no params → {ok}
+	ExtDialog     = "dialog"     // DialogParams → DialogReply
 )
 
 // ExtRequests lists every request the extension must answer.
 var ExtRequests = []string{
 	ExtTabs, ExtTabInfo, ExtSnapshot, ExtAct, ExtWait, ExtCDP, ExtNavigate, ExtBack, ExtForward,
 	ExtReload, ExtTabNew, ExtTabClose, ExtTabSelect, ExtScreenshot, ExtDocuments, ExtPing,
-	ExtFrames, ExtPaused, ExtConfirm, ExtActed, ExtShareTab,
+	ExtFrames, ExtPaused, ExtConfirm, ExtActed, ExtShareTab, ExtDialog,
 }
 
 // Messages that are not requests. The extension opens with MsgHello
@@ -59,7 +60,11 @@ const (
 const (
 	EventNavigated  = "navigated"   // a frame committed a new document
 	EventTabRemoved = "tab_removed" // a tab closed
+	EventTabOpened  = "tab_opened"  // a page opened a tab or popup (Opener, URL)
 )
+
+// EventKinds lists every event the extension reports.
+var EventKinds = []string{EventNavigated, EventTabRemoved, EventTabOpened}
 
 // Event is the Params of a MsgEvent.
 type Event struct {
@@ -67,6 +72,8 @@ type Event struct {
 	TabID      int    `json:"tabId"`
 	FrameID    int    `json:"frameId,omitempty"`
 	DocumentID string `json:"documentId,omitempty"`
+	Opener     int    `json:"opener,omitempty"`
+	URL        string `json:"url,omitempty"`
 }
 
 // TabsParams asks for every tab, or only the focused window's active one.
@@ -95,6 +102,8 @@ type SnapshotReply struct {
 	Tab    TabRef     `json:"tab"`
 	Frames []ExtFrame `json:"frames"`
 	Timing *ExtTiming `json:"timing,omitempty"`
+	// Dialog, when the tab shows one: nothing could be read.
+	Dialog *Dialog `json:"dialog,omitempty"`
 }
 
 // ExtTiming is the worker's own clock around a snapshot, in milliseconds:
@@ -124,6 +133,7 @@ type ExtElement struct {
 	Name   string   `json:"name"`
 	Value  *string  `json:"value,omitempty"`
 	States []string `json:"states,omitempty"`
+	Href   string   `json:"href,omitempty"`
 }
 
 // FrameStats are the kernel's own figures for one frame's walk.
@@ -147,14 +157,23 @@ type ActParams struct {
 	FrameID    int      `json:"frameId,omitempty"`
 	LocalID    int      `json:"localId,omitempty"`
 	Chain      []string `json:"chain,omitempty"`
+	// To names a second element (drag's drop target) in the same document
+	// as the first: ToLocalID for a ref, ToChain for a CSS chain.
+	ToLocalID int      `json:"toLocalId,omitempty"`
+	ToChain   []string `json:"toChain,omitempty"`
 }
 
-// ActReply is what the page answers after acting: Detail for the agent, and
-// for trusted input the point to press, in the top frame's viewport.
+// ActReply is what the page answers after acting: Detail for the agent,
+// what else the action did, and for trusted input the point to press, in
+// the top frame's viewport, with the element's document and local id for
+// the CDPGuard.
 type ActReply struct {
-	OK     bool   `json:"ok"`
-	Detail string `json:"detail,omitempty"`
-	Point  *Point `json:"point,omitempty"`
+	OK         bool   `json:"ok"`
+	Detail     string `json:"detail,omitempty"`
+	Point      *Point `json:"point,omitempty"`
+	DocumentID string `json:"documentId,omitempty"`
+	ID         int    `json:"id,omitempty"`
+	ActEffects
 }
 
 // Point is a position in a viewport, in CSS pixels.
@@ -188,6 +207,7 @@ type WaitReply struct {
 type CDPParams struct {
 	TabID    int          `json:"tabId"`
 	Commands []CDPCommand `json:"commands"`
+	Guard    *CDPGuard    `json:"guard,omitempty"`
 }
 
 // CDPCommand is one DevTools Protocol call; Params is a cdproto type.
@@ -196,9 +216,10 @@ type CDPCommand struct {
 	Params any    `json:"params"`
 }
 
-// CDPReply holds each command's result, in order.
+// CDPReply holds each command's result, in order, and what the input did.
 type CDPReply struct {
 	Results []json.RawMessage `json:"results"`
+	ActEffects
 }
 
 // ScreenshotReply carries a PNG of the tab's visible part, base64-encoded.

@@ -29,6 +29,7 @@ const (
 	OpAct        = "act"
 	OpWait       = "wait"
 	OpScreenshot = "screenshot"
+	OpDialog     = "dialog" // DialogArgs → DialogResult
 )
 
 // HelloArgs opens every socket connection; a protocol mismatch is refused.
@@ -91,6 +92,10 @@ type Tab struct {
 	// Blocked: the person's policy blocks the tab's site; its URL and
 	// title are left out.
 	Blocked bool `json:"blocked,omitempty"`
+	// Opener is the tab whose page opened this one (a link, a popup).
+	Opener int `json:"opener,omitempty"`
+	// Dialog is the JavaScript dialog the tab shows, if grip saw it open.
+	Dialog *Dialog `json:"dialog,omitempty"`
 }
 
 // TabsResult answers OpTabs.
@@ -131,6 +136,8 @@ type Element struct {
 	Name   string   `json:"name"`
 	Value  *string  `json:"value,omitempty"`
 	States []string `json:"states,omitempty"`
+	// Href is a link's destination, absolute as the browser resolved it.
+	Href string `json:"href,omitempty"`
 }
 
 // Frame is one answered frame of a snapshot.
@@ -161,6 +168,11 @@ type Snapshot struct {
 	Text          string         `json:"text"`
 	// Timings, when SnapshotArgs.Timings asked for them.
 	Timings *SnapshotTimings `json:"timings,omitempty"`
+	// Dialog, when the tab shows one (then nothing else could be read);
+	// Opened and Closed as in ActionResult.
+	Dialog *Dialog     `json:"dialog,omitempty"`
+	Opened []OpenedTab `json:"opened,omitempty"`
+	Closed []int       `json:"closed,omitempty"`
 }
 
 // SnapshotTimings say where a snapshot's time went, in milliseconds: the
@@ -190,8 +202,11 @@ type FrameTiming struct {
 // actions that need none (navigate, back, press without a target…) leave
 // it empty.
 type ActArgs struct {
-	Action   string `json:"action"`
-	Target   string `json:"target,omitempty"`
+	Action string `json:"action"`
+	Target string `json:"target,omitempty"`
+	// To is the second element of an action that takes two (drag: where
+	// to drop), a locator like Target, in the same document.
+	To       string `json:"to,omitempty"`
 	Tab      int    `json:"tab,omitempty"`
 	Text     string `json:"text,omitempty"`
 	Epoch    uint64 `json:"epoch,omitempty"`
@@ -224,13 +239,23 @@ type Changes struct {
 // lines when none is given: a menu's or a picker's worth.
 const DefaultChangesBudget = 300
 
-// ActionResult answers OpAct and OpWait.
+// ActionResult answers OpAct and OpWait. Dialog is the JavaScript dialog
+// the tab shows after the action; Opened the tabs and popups it opened;
+// Closed the tabs this one opened that have closed since its last reply
+// (this tab itself when the action closed it); Blocked the windows the
+// page asked for that the browser did not open; Loading the URL of a
+// navigation the action started that had not finished when the reply came.
 type ActionResult struct {
-	OK       bool      `json:"ok"`
-	Tab      TabRef    `json:"tab"`
-	Changes  Changes   `json:"changes"`
-	Detail   string    `json:"detail,omitempty"`
-	Snapshot *Snapshot `json:"snapshot,omitempty"`
+	OK       bool        `json:"ok"`
+	Tab      TabRef      `json:"tab"`
+	Changes  Changes     `json:"changes"`
+	Detail   string      `json:"detail,omitempty"`
+	Snapshot *Snapshot   `json:"snapshot,omitempty"`
+	Dialog   *Dialog     `json:"dialog,omitempty"`
+	Opened   []OpenedTab `json:"opened,omitempty"`
+	Closed   []int       `json:"closed,omitempty"`
+	Blocked  []string    `json:"blocked,omitempty"`
+	Loading  string      `json:"loading,omitempty"`
 }
 
 // WaitArgs are the arguments of OpWait; exactly one condition is set.

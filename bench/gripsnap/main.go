@@ -8,6 +8,10 @@
 //	gripsnap bench -n N [-tab ID] [-mode M]        JSON {ms:[…], text}
 //	gripsnap serve                                 JSON lines on stdin/stdout
 //
+// serve's ops: info, tabs, snap, cycles, rss; exec (one process run with
+// its wall time and rusage, cost.go), connect (a fresh connection's
+// find + dial + hello, then one tabs call) and wait (one OpWait for text).
+//
 // Every command that talks to a host uses GRIP_STATE_DIR like the CLI.
 package main
 
@@ -134,7 +138,7 @@ func countElements(s *protocol.Snapshot) int {
 
 // request is one line of the serve protocol.
 type request struct {
-	Op     string `json:"op"` // info, tabs, snap, cycles, rss
+	Op     string `json:"op"` // info, tabs, snap, cycles, rss, exec, connect, wait
 	Tab    int    `json:"tab"`
 	Mode   string `json:"mode"`
 	Budget int    `json:"budget"`
@@ -143,6 +147,13 @@ type request struct {
 	N     int    `json:"n"`
 	Click string `json:"click"`
 	At    []int  `json:"at"`
+	// exec: the command line, variables added to the environment, and
+	// whether to return its stdout and stderr.
+	Argv   []string `json:"argv"`
+	Env    []string `json:"env"`
+	Output bool     `json:"output"`
+	// wait: the text to wait for.
+	Text string `json:"text"`
 }
 
 // serve answers one JSON request per stdin line with one JSON line, so the
@@ -179,8 +190,18 @@ func handle(ctx context.Context, c *client.Client, req request) (any, error) {
 		return c.Info, nil
 	case "tabs":
 		var res protocol.TabsResult
+		t0 := time.Now()
 		err := c.Call(ctx, protocol.OpTabs, struct{}{}, &res)
-		return res, err
+		return map[string]any{"tabs": res.Tabs, "ms": msSince(t0)}, err
+	case "exec":
+		return runTimed(req.Argv, req.Env, req.Output)
+	case "connect":
+		return connectOnce(ctx)
+	case "wait":
+		// One OpWait for text, as grip wait --text sends it.
+		var res protocol.ActionResult
+		err := c.Call(ctx, protocol.OpWait, protocol.WaitArgs{Tab: req.Tab, Text: req.Text, TimeoutMS: 10000}, &res)
+		return map[string]any{"ok": err == nil}, err
 	case "rss":
 		rss, err := vmRSS(c.Info.PID)
 		return map[string]any{"pid": c.Info.PID, "rss_kb": rss}, err

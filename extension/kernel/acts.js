@@ -23,39 +23,93 @@
     if (needEnabled && isDisabled(el)) return fail('not_actionable', 'actionability', 'element is disabled');
     // An editor's hidden input is acted on where the editor shows its text.
     const box = surfaceOf(el) || el;
-    let rects = box.getClientRects();
+    const rects = box.getClientRects();
     if (!hasArea(rects)) return fail('not_actionable', 'actionability', 'element has no size');
     const vw = window.innerWidth, vh = window.innerHeight;
     // An editor taller than its scroller is acted on in the part the
     // scroller shows, without scrolling it if some of it is in view.
     const editor = box !== el || /** @type {HTMLElement} */ (el).isContentEditable;
-    let shown = editor ? viewRect(box) : null;
+    const shown = editor ? viewRect(box) : null;
     const b = box.getBoundingClientRect();
+    let scrolled = false;
     if (!shown && (b.top < 0 || b.left < 0 || b.bottom > vh || b.right > vw)) {
       box.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-      rects = box.getClientRects();
-      if (editor) shown = viewRect(box);
+      scrolled = true;
     }
-    /** @type {{x: number, y: number}|null} */
-    let point = shown ? { x: round2((shown.left + shown.right) / 2), y: round2((shown.top + shown.bottom) / 2) } : null;
-    for (let i = 0; i < rects.length && !point; i++) {
-      const r = rects[i];
-      const left = Math.max(r.left, 0), right = Math.min(r.right, vw);
-      const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, vh);
-      if (right - left >= 1 && bottom - top >= 1) {
-        point = { x: round2((left + right) / 2), y: round2((top + bottom) / 2) };
-      }
-    }
+    const pointOn = () => {
+      const v = editor ? viewRect(box) : null;
+      return v ? { x: round2((v.left + v.right) / 2), y: round2((v.top + v.bottom) / 2) } : pointIn(box.getClientRects(), vw, vh);
+    };
+    let point = pointOn();
     if (!point) return fail('not_actionable', 'actionability', 'element is outside the viewport and could not be scrolled into view');
-    const hit = hitAt(point.x, point.y);
+    let hit = hitAt(point.x, point.y);
+    if (!scrolled && (!hit || !hits(el, hit))) {
+      // Inside the viewport but maybe clipped by a scrolling container (an
+      // option below the fold of a dropdown's list): scroll every container
+      // that holds it, then look again.
+      box.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+      point = pointOn();
+      if (!point) return fail('not_actionable', 'actionability', 'element is outside the viewport and could not be scrolled into view');
+      hit = hitAt(point.x, point.y);
+    }
     if (!hit) return fail('not_actionable', 'point', 'nothing is at the action point (' + point.x + ', ' + point.y + ')');
-    // An editor's own parts (its lines, gutters, cursor and tooltip layers)
-    // never occlude it.
-    if (!containsFlat(el, hit) && !labelOf(el, hit) && !ownPart(el, hit)) {
+    if (!hits(el, hit)) {
+      // Covered at its centre but maybe not everywhere (a transparent
+      // select wider than its label, under the next one): a person clicks
+      // the part they see.
+      const other = uncovered(el, vw, vh);
+      if (other) return { point: other };
       return fail('not_actionable', 'point', 'occluded by ' + brief(occluder(hit)),
         'close or dismiss the covering element first, or scroll');
     }
     return { point };
+  }
+
+  // Where else in an element's box a press may land, as fractions of it.
+  const SPOTS = [[0.2, 0.5], [0.8, 0.5], [0.5, 0.2], [0.5, 0.8], [0.2, 0.2], [0.8, 0.2], [0.2, 0.8], [0.8, 0.8]];
+
+  /** A point of el's first visible box, other than its centre, where the
+   * hit test reaches el; null when it is covered at every one.
+   * @param {Element} el @param {number} vw @param {number} vh
+   * @returns {{x: number, y: number}|null} */
+  function uncovered(el, vw, vh) {
+    const rects = el.getClientRects();
+    for (let i = 0; i < rects.length; i++) {
+      const r = rects[i];
+      const left = Math.max(r.left, 0), right = Math.min(r.right, vw);
+      const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, vh);
+      if (right - left < 1 || bottom - top < 1) continue;
+      for (const [fx, fy] of SPOTS) {
+        const p = { x: round2(left + (right - left) * fx), y: round2(top + (bottom - top) * fy) };
+        const h = hitAt(p.x, p.y);
+        if (h && hits(el, h)) return p;
+      }
+      return null;
+    }
+    return null;
+  }
+
+  /** Whether a hit at el's action point reaches el (it, inside it, or its label).
+   * @param {Element} el @param {Element} hit */
+  function hits(el, hit) {
+    // An editor's own parts (its lines, gutters, cursor and tooltip
+    // layers) never occlude it.
+    return containsFlat(el, hit) || labelOf(el, hit) || ownPart(el, hit);
+  }
+
+  /** The centre of the first of rects with an area inside the viewport.
+   * @param {DOMRectList} rects @param {number} vw @param {number} vh
+   * @returns {{x: number, y: number}|null} */
+  function pointIn(rects, vw, vh) {
+    for (let i = 0; i < rects.length; i++) {
+      const r = rects[i];
+      const left = Math.max(r.left, 0), right = Math.min(r.right, vw);
+      const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, vh);
+      if (right - left >= 1 && bottom - top >= 1) {
+        return { x: round2((left + right) / 2), y: round2((top + bottom) / 2) };
+      }
+    }
+    return null;
   }
 
   /** @param {DOMRectList} rects */
@@ -139,5 +193,5 @@
     }
   }
 
-  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ actionable, done }));
+  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ actionable, done, labelOf, occluder }));
 })();

@@ -6,7 +6,8 @@
 
   const K = globalThis.__gripKernel__;
   const { fail, fold, quote, attr, idFor, setSig, hiddenReason, isHiddenAttr, isVisible, deepActive,
-    inputType, roleOf, nameOf, checkedOf, describe, brief, actionable, done, fireChange, clickAt } = K;
+    inputType, roleOf, nameOf, checkedOf, valueText, describe, brief, actionable, done, fireChange, clickAt,
+    setValue, inputEvent } = K;
 
   /** @param {Element} el @param {number} id @param {string} want */
   function selectIn(el, id, want) {
@@ -27,6 +28,11 @@
         /** @type {HTMLOptGroupElement} */ (match.parentElement).disabled)) {
         return fail('not_actionable', 'actionability', 'option ' + quote(fold(match.label || match.text)) + ' is disabled');
       }
+      // Press it first, as a person opening it does: pages that close a
+      // popup on blur (a date picker holding this select) see the press
+      // inside it before the focus moves.
+      const at = actionable(el, true);
+      if (!('error' in at)) clickAt(el, at.point, 1);
       if (deepActive() !== el) s.focus();
       if (s.multiple) {
         for (const o of opts) o.selected = o === match;
@@ -48,32 +54,54 @@
     if (role !== 'combobox' && role !== 'listbox' && role !== 'button') {
       return fail('not_actionable', 'actionability', 'element is not a select, listbox or combobox: ' + brief(el));
     }
+    // Open it (a listbox that already shows the option is not), wait for
+    // the options as a person would (libraries open on a timer, and a
+    // pick in the same task as the opening click is undone by it), click
+    // the option named, then check that the choice took.
+    /** @returns {any} */
     const pick = () => {
       const o = findOption(el, want);
       if (!o) return null;
       const check = actionable(o, true);
       if ('error' in check) return check;
+      const label = nameOf(o, 'option');
+      const before = nearText(el);
       clickAt(o, check.point, 1);
       const oid = idFor(o);
-      setSig(oid, describe(o).sig);
-      return done(el, id, { ok: true, detail: 'selected ' + quote(nameOf(o, 'option')) });
+      if (o.isConnected) setSig(oid, describe(o).sig);
+      return confirmChoice(el, id, o, label, before);
     };
-    let got = role === 'listbox' ? pick() : null;
-    if (got) return got;
+    const now = role === 'listbox' ? pick() : null;
+    if (now) return now;
     const first = actionable(el, true);
     if ('error' in first) return first;
     clickAt(el, first.point, 1);
-    got = pick();
-    if (got) return got;
-    // The options may render after the click's tasks and microtasks: poll.
     return new Promise((resolve) => {
       const t0 = Date.now();
+      let typed = false;
+      /** @type {string[]} the options shown before typing */
+      let shown = [];
       const tick = () => {
         try {
           const r = el.isConnected ? pick() : fail('stale_ref', 'node', 'the element was removed while opening it');
           if (r) { resolve(r); return; }
-          if (Date.now() - t0 > 1500) {
-            const names = listOptions(el).slice(0, 10).map((o) => quote(nameOf(o, 'option')));
+          if (!typed && Date.now() - t0 > SEARCH_MS && searchable(el)) {
+            // Not among the options shown: a searchable combobox lists
+            // only some (Tom Select's maxOptions, remote data) until one
+            // types, as a person would.
+            typed = true;
+            shown = listOptions(el).slice(0, 10).map((o) => quote(nameOf(o, 'option')));
+            setValue(el, want);
+            inputEvent(el, 'input', 'insertText', want, false);
+          }
+          if (Date.now() - t0 > 1500 + (typed ? SEARCH_MS : 0)) {
+            let names = listOptions(el).slice(0, 10).map((o) => quote(nameOf(o, 'option')));
+            if (typed) {
+              // Leave the search as it was found: empty.
+              setValue(el, '');
+              inputEvent(el, 'input', 'deleteContentBackward', null, false);
+              if (!names.length) names = shown;
+            }
             resolve(fail('not_actionable', 'actionability', 'no option ' + quote(want) + ' in ' + brief(el) +
               (names.length ? '; options: ' + names.join(', ') : '; no options appeared after opening it'),
               'give the option text as shown'));
@@ -82,6 +110,60 @@
           setTimeout(tick, 50);
         } catch (e) {
           resolve(fail('internal', 'document', String(/** @type {any} */ (e) && /** @type {any} */ (e).message || e)));
+        }
+      };
+      setTimeout(tick, OPEN_MS);
+    });
+  }
+
+  // How long a custom select gets to open before grip looks for the option,
+  // and to show a choice after the option was clicked.
+  const OPEN_MS = 50;
+  const CONFIRM_MS = 600;
+  // How long the options shown after opening are looked through before a
+  // searchable combobox gets the option's text typed into it.
+  const SEARCH_MS = 250;
+
+  /** Whether el is a combobox one types into to filter its options.
+   * @param {Element} el */
+  function searchable(el) {
+    if (el.localName !== 'input' || inputType(el) !== 'text' && inputType(el) !== 'search') return false;
+    const i = /** @type {HTMLInputElement} */ (el);
+    return !i.readOnly && !i.disabled;
+  }
+
+  /** The text around a custom select's input, where libraries show the
+   * chosen item beside it (Tom Select's .item, react-select's value).
+   * @param {Element} el */
+  function nearText(el) {
+    const box = el.parentElement && el.parentElement.parentElement || el.parentElement || el;
+    return fold(box.textContent || '');
+  }
+
+  /** Waits until the choice of option o (named label) shows, and answers
+   * for el: the option is selected or checked, or el's value says label,
+   * or the text around el came to say it; else a refusal that says the
+   * option was clicked but the choice did not take.
+   * @param {Element} el @param {number} id @param {Element} o @param {string} label @param {string} before
+   * @returns {Promise<any>} */
+  function confirmChoice(el, id, o, label, before) {
+    const took = () => {
+      if (o.isConnected && (attr(o, 'aria-selected') === 'true' || attr(o, 'aria-checked') === 'true')) return true;
+      if (!el.isConnected) return false;
+      if (valueText(el, roleOf(el)).indexOf(label) >= 0) return true;
+      const after = nearText(el);
+      return after.indexOf(label) >= 0 && before.indexOf(label) < 0;
+    };
+    return new Promise((resolve) => {
+      const t0 = Date.now();
+      const tick = () => {
+        if (took()) {
+          resolve(el.isConnected ? done(el, id, { ok: true, detail: 'selected ' + quote(label) }) : { ok: true, id, detail: 'selected ' + quote(label) });
+        } else if (Date.now() - t0 > CONFIRM_MS) {
+          resolve(fail('not_actionable', 'actionability', 'clicked the option ' + quote(label) + ' but ' + brief(el) +
+            ' does not show it chosen', 'take a snapshot to see what the page shows'));
+        } else {
+          setTimeout(tick, 30);
         }
       };
       setTimeout(tick, 0);

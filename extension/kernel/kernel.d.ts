@@ -10,7 +10,7 @@ type Signature = {
   tag: string; type: string; role: string; name: string; href: string; action: string; checked: string; selected: string;
 };
 type RefCache = { byNode: WeakMap<Element, number>; byId: Map<number, Element>; next: number; sig: Map<number, Signature> };
-type Reported = { id: number; role: string; name: string; value?: string; states?: string[] };
+type Reported = { id: number; role: string; name: string; value?: string; states?: string[]; href?: string };
 type Point = { x: number; y: number };
 type KeyInit = { key: string; code: string; keyCode: number };
 type Modifiers = { ctrl: boolean; shift: boolean; alt: boolean; meta: boolean };
@@ -88,6 +88,19 @@ interface GripKernel {
   endPoint(surface: Element): Point;
   endOf(el: Element): { node: Node; offset: number };
 
+  // widgets.js
+  comboValue(el: Element): string;
+  clickableName(el: Element): string;
+  hrefOf(el: Element): string;
+  cursorOf(el: Element): string;
+  clickStart(el: Element, cursor: string, parentCursor: string): boolean;
+  isClickable(el: Element): boolean;
+  isWidget(el: Element, role: string): boolean;
+  scrollerOf(el: Element): Element | null;
+  scrollMarks(sc: Element): string[];
+  widgetStates(el: Element, role: string): string[];
+  isControlRole(role: string): boolean;
+
   // states.js
   FORM_TAGS: Set<string>;
   isSecret(el: Element): boolean;
@@ -109,12 +122,21 @@ interface GripKernel {
   watch(r: { text?: string; gone?: boolean; id?: number; ms?: number }): Promise<{ met: boolean }>;
 
   // frames.js
-  frameOffset(r: { index?: number }): Point | Failure;
   frameIndexOf(r: { selector?: string }): { index: number } | Failure;
 
   // acts.js
   actionable(el: Element, needEnabled: boolean): { point: Point } | Failure;
   done(el: Element, id: number, reply: any): any;
+  labelOf(el: Element, hit: Element): boolean;
+  occluder(hit: Element): Element;
+
+  // guard.js
+  /** The mark the worker last set in this document (setMark), to find
+   * this document's isolated world through the debugger. */
+  mark: string;
+  setMark(r: { mark?: string }): { ok: boolean };
+  hitReason(el: Element, hit: Element): string;
+  focusReason(el: Element): string;
 
   // events.js
   mouse(type: string, pt: Point, detail: number, buttons: number): MouseEvent;
@@ -154,6 +176,9 @@ interface GripKernel {
   selectIn(el: Element, id: number, want: string): any;
   checkable(el: Element): boolean;
   setChecked(el: Element, id: number, want: boolean, pt: Point): any;
+
+  // drag.js
+  doDrag(src: Element, srcId: number, dst: Element, dstId: number): any;
 
   // scroll.js
   scrollPage(fy: number, fx: number): void;

@@ -267,6 +267,15 @@
   function rowText(el) {
     /** @type {string[]} */
     const cells = [];
+    // Grids wrap their cells (AG Grid): the cells by role, else the children.
+    const byRole = el.querySelectorAll('[role=gridcell],[role=cell],[role=columnheader],[role=rowheader]');
+    for (let i = 0; i < byRole.length; i++) {
+      const c = byRole[i];
+      if (isHiddenAttr(c)) continue;
+      const t = textOf(c, { checkVis: true, stopBlocks: true });
+      if (t) cells.push(t);
+    }
+    if (cells.length) return cells.join(' | ');
     for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
       if (isHiddenAttr(c)) continue;
       const t = textOf(c, { checkVis: true, stopBlocks: true });

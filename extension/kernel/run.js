@@ -4,18 +4,19 @@
 // Promise of one). Requests: {op:'snapshot', mode, keepSignatures, asJSON},
 // {op:'act', id|selector, action, …}, {op:'probe', text?, id?},
 // {op:'watch', text?, gone?, id?, ms} (a Promise),
-// {op:'frameOffset', index}, {op:'frameIndex', selector}.
+// {op:'frameIndex', selector}, {op:'mark', mark}.
 (() => {
   'use strict';
 
   const K = globalThis.__gripKernel__;
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
-    isDisabled, describe, brief, snapshot, probe, watch, frameOffset, frameIndexOf, actionable, done, hoverAt, clickAt,
-    mouse, editKind, readyToType, typeInto, selectIn, checkable, setChecked, doScroll, doPress } = K;
+    isDisabled, describe, brief, snapshot, probe, watch, frameIndexOf, actionable, done, hoverAt, clickAt,
+    mouse, editKind, readyToType, typeInto, selectIn, checkable, setChecked, doScroll, doPress, doDrag,
+    setMark } = K;
 
   // The actions the page carries out: protocol/actions.go lists the same
   // ones as in-page actions (a test compares the two lists).
-  const NEEDS_NODE = new Set(['click', 'dblclick', 'hover', 'focus', 'type', 'fill', 'select', 'check', 'uncheck']);
+  const NEEDS_NODE = new Set(['click', 'dblclick', 'hover', 'focus', 'type', 'fill', 'select', 'check', 'uncheck', 'drag']);
   const KNOWN = new Set([...NEEDS_NODE, 'press', 'scroll']);
 
   /** An action on one element, every boundary checked in order: the node
@@ -48,22 +49,21 @@
 
     // b. meaning (refs only)
     if (el && typeof r.id === 'number') {
-      const stored = sigOf(id);
-      const now = describe(el).sig;
-      if (stored) {
-        const diff = [];
-        for (const k of /** @type {(keyof Signature)[]} */ (['tag', 'type', 'role', 'name', 'href', 'action', 'checked', 'selected'])) {
-          if (k === 'checked' && (action === 'check' || action === 'uncheck')) continue;
-          if (stored[k] !== now[k]) {
-            diff.push(k + ' changed from ' + (stored[k] ? quote(stored[k]) : 'none') + ' to ' + (now[k] ? quote(now[k]) : 'none'));
-          }
-        }
-        if (diff.length) {
-          return fail('meaning_changed', 'meaning', diff.join('; '), 'take a new snapshot and pick the element again');
-        }
-      }
+      const changed = meaningChanged(el, id, action, '');
+      if (changed) return changed;
     }
     const node = el;
+    if (action === 'drag' && node) {
+      // The drop target: the same checks, in the same order, before anything moves.
+      const to = nodeOf(r.toId, r.toSelector, 'the drop target');
+      if ('error' in to) return to;
+      if (typeof r.toId === 'number') {
+        const changed = meaningChanged(to.el, to.id, action, 'the drop target: ');
+        if (changed) return changed;
+      }
+      if (to.el === node) return fail('bad_request', 'node', 'the element cannot be dropped on itself', 'name another element as the drop target');
+      return doDrag(node, id, to.el, to.id);
+    }
 
     if (action === 'scroll') return doScroll(node, r);
     if (action === 'press') return doPress(node, r);
@@ -133,6 +133,46 @@
     return fail('bad_request', 'node', 'unknown action ' + quote(action));
   }
 
+  /** The element a request names by local id or selector, or a refusal.
+   * @param {any} localId @param {any} selector @param {string} what
+   * @returns {{el: Element, id: number} | {error: GripError}} */
+  function nodeOf(localId, selector, what) {
+    if (typeof localId === 'number') {
+      const el = elementOf(localId);
+      if (!el) return fail('stale_ref', 'node', what + ' is no longer in the page', 'take a new snapshot');
+      if (!el.isConnected) return fail('stale_ref', 'node', what + ' was removed from the page', 'take a new snapshot');
+      return { el, id: localId };
+    }
+    if (typeof selector === 'string' && selector.trim()) {
+      let el;
+      try { el = document.querySelector(selector); } catch (_) {
+        return fail('invalid_locator', 'node', 'invalid selector ' + quote(selector));
+      }
+      if (!el) return fail('not_actionable', 'node', 'no element matches ' + quote(selector) + ' for ' + what, 'check the selector or take a snapshot');
+      return { el, id: idFor(el) };
+    }
+    return fail('bad_request', 'node', 'no ' + what + ' was named');
+  }
+
+  /** A meaning_changed refusal when el no longer means what the agent saw
+   * (the signature kept at snapshot time), else null.
+   * @param {Element} el @param {number} id @param {string} action @param {string} prefix
+   * @returns {{error: GripError} | null} */
+  function meaningChanged(el, id, action, prefix) {
+    const stored = sigOf(id);
+    if (!stored) return null;
+    const now = describe(el).sig;
+    const diff = [];
+    for (const k of /** @type {(keyof Signature)[]} */ (['tag', 'type', 'role', 'name', 'href', 'action', 'checked', 'selected'])) {
+      if (k === 'checked' && (action === 'check' || action === 'uncheck')) continue;
+      if (stored[k] !== now[k]) {
+        diff.push(k + ' changed from ' + (stored[k] ? quote(stored[k]) : 'none') + ' to ' + (now[k] ? quote(now[k]) : 'none'));
+      }
+    }
+    if (!diff.length) return null;
+    return fail('meaning_changed', 'meaning', prefix + diff.join('; '), 'take a new snapshot and pick the element again');
+  }
+
   /** Runs one request in this document and returns its reply; nothing it
    * throws escapes (an internal error is a reply too).
    * @param {any} req @returns {any} */
@@ -153,12 +193,12 @@
         }
         case 'act':
           return act(req);
+        case 'mark':
+          return setMark(req);
         case 'probe':
           return probe(req);
         case 'watch':
           return watch(req);
-        case 'frameOffset':
-          return frameOffset(req);
         case 'frameIndex':
           return frameIndexOf(req);
         default:

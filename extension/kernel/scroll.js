@@ -1,10 +1,18 @@
 // @ts-check
-// Scrolling: an element into view, or the page by most of a screen.
+// Scrolling: the page by most of a screen; an element into view; or, for
+// an element whose content scrolls (a list, a virtualized grid: the
+// element itself or the scroller inside it, widgets.js scrollerOf), its
+// content by most of its height, so rows that are not rendered yet come.
 (() => {
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { idOf, done } = K;
+  const { idOf, done, brief, scrollerOf, scrollMarks } = K;
+
+  // How long a content scroll waits before it answers, so that a page that
+  // renders rows on its scroll event (in a frame or two) has done so when
+  // the host reads the tab again.
+  const SETTLE_MS = 120;
 
   /** Scrolls the page by fractions of the viewport.
    * @param {number} fy @param {number} fx */
@@ -14,12 +22,30 @@
 
   /** @param {Element|null} el @param {{text?: string, value?: string}} r */
   function doScroll(el, r) {
-    if (el) {
-      el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
-      const id = idOf(el);
-      return typeof id === 'number' ? done(el, id, { ok: true }) : { ok: true };
-    }
     const dir = String(r.text || r.value || 'down').toLowerCase();
+    if (el) {
+      const id = idOf(el);
+      const sc = dir === 'up' || dir === 'down' ? scrollerOf(el) : null;
+      const marks = sc ? scrollMarks(sc) : [];
+      const want = dir === 'up' ? 'more-above' : 'more-below';
+      if (!sc || marks.indexOf(want) < 0) {
+        el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
+        const detail = sc ? 'already at the ' + (dir === 'up' ? 'top' : 'bottom') + ' of ' + brief(el) : '';
+        return typeof id === 'number' ? done(el, id, { ok: true, detail }) : { ok: true, detail };
+      }
+      const b = el.getBoundingClientRect();
+      if (b.bottom < 0 || b.top > window.innerHeight) el.scrollIntoView({ block: 'nearest', behavior: 'instant' });
+      sc.scrollBy({ top: (dir === 'up' ? -0.8 : 0.8) * sc.clientHeight, behavior: 'instant' });
+      return new Promise((resolve) => {
+        setTimeout(() => {
+          const now = sc.isConnected ? scrollMarks(sc) : [];
+          const detail = 'scrolled ' + brief(el) + ' ' + dir + ' to ' + Math.round(sc.scrollTop) + ' of ' +
+            Math.round(Math.max(0, sc.scrollHeight - sc.clientHeight)) + ' px' + (now.length ? ', ' + now.join(' ') : ', at the end');
+          const reply = { ok: true, detail };
+          resolve(typeof id === 'number' && el.isConnected ? done(el, id, reply) : reply);
+        }, SETTLE_MS);
+      });
+    }
     if (dir === 'up') scrollPage(-0.8, 0);
     else if (dir === 'left') scrollPage(0, -0.8);
     else if (dir === 'right') scrollPage(0, 0.8);

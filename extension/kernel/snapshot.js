@@ -4,13 +4,15 @@
 // under its local id. Skipped by what they are: <option> of a native
 // select (the select reports its value), input[type=hidden], anything
 // hidden, inert or aria-hidden; and anything that does not render.
+// Elements with no role that act on click are listed as `clickable`, the
+// rows of grids as rows, with the rules of widgets.js.
 (() => {
   'use strict';
 
   const K = globalThis.__gripKernel__;
   const { attrMemo, idFor, sigOf, setSig, pruneCache, SKIP_WALK, shadowOf, isHiddenAttr, isVisible, noBox,
     CONTROL_ROLES, TEXT_ROLES, declaredRole, implicitRole, inputType, nameOf, hasOwnText, setWalkRoot,
-    valueText, statesOf, signatureOf } = K;
+    valueText, statesOf, signatureOf, comboValue, clickableName, hrefOf, cursorOf, clickStart, isWidget, widgetStates, isControlRole } = K;
 
   // A subtree with this many children or more is tested for a box before
   // the walk enters it.
@@ -33,6 +35,12 @@
     // Depth of reported elements above the current one (content mode: loose
     // text inside them is not reported again).
     let inside = 0;
+    // Depth of reported controls and clickables above the current element:
+    // a clickable inside one is not listed again.
+    let inControl = 0;
+    // Controls reported so far: a grid row that holds controls is dropped
+    // once they are listed (a calendar's week, whose days are buttons).
+    let controls = 0;
 
     /** @param {Element} el @param {string} role @param {string} name */
     const report = (el, role, name) => {
@@ -40,15 +48,22 @@
       if (!keepSignatures || sigOf(id) === undefined) setSig(id, signatureOf(el, role, name));
       /** @type {Reported} */
       const r = { id, role, name };
-      const v = CONTROL_ROLES.has(role) ? valueText(el, role) : '';
+      const v = CONTROL_ROLES.has(role) ? valueText(el, role) || (role === 'combobox' ? comboValue(el) : '') : '';
       if (v) r.value = v;
       const st = statesOf(el, role, content);
+      if (role === 'link') {
+        const h = hrefOf(el);
+        if (h) r.href = h;
+      }
+      const ws = widgetStates(el, role);
+      if (ws.length) st.push(...ws);
       if (st.length) r.states = st;
+      if (CONTROL_ROLES.has(role)) controls++;
       out.push(r);
     };
 
-    /** @param {Element} el */
-    const visit = (el) => {
+    /** @param {Element} el @param {string} parentCursor the parent's computed cursor ('' inside a control) */
+    const visit = (el, parentCursor) => {
       nodes++;
       if (isHiddenAttr(el)) return;
       const tag = el.localName;
@@ -57,11 +72,25 @@
       let role = declared || implicitRole(el);
       let reported = false;
       let visible = -1; // -1 unknown, 0 no, 1 yes
-      if (role && (CONTROL_ROLES.has(role) || (content && (TEXT_ROLES.has(role) || declared)) )) {
+      const control = CONTROL_ROLES.has(role) || isWidget(el, role);
+      // Outside controls every element's cursor is read once, for its
+      // children's test of where a pointer cursor starts.
+      const cursor = inControl || CONTROL_ROLES.has(role) ? '' : cursorOf(el);
+      if (!control && !inControl && clickStart(el, cursor, parentCursor)) {
+        visible = isVisible(el) ? 1 : 0;
+        if (visible) {
+          role = 'clickable';
+          report(el, role, clickableName(el));
+          reported = true;
+        }
+      }
+      if (reported) {
+        // listed as clickable
+      } else if (role && (control || (content && (TEXT_ROLES.has(role) || declared)) )) {
         visible = isVisible(el) ? 1 : 0;
         if (visible) {
           const name = nameOf(el, role);
-          if (CONTROL_ROLES.has(role) || name) {
+          if (control || name) {
             report(el, role, name);
             reported = true;
           }
@@ -80,36 +109,46 @@
       // reported element is checked itself, so this only saves walking: test
       // what was found invisible, and containers with many children.
       if (visible === 0 ? noBox(el) : (visible === -1 && el.childElementCount >= PRUNE_FANOUT && noBox(el))) return;
+      const isCtl = reported && isControlRole(role);
+      const at = out.length - 1, controlsBefore = controls;
       if (reported) inside++;
+      if (isCtl) inControl++;
       if (sr) {
         const outer = setWalkRoot(sr);
-        walkChildren(sr);
+        walkChildren(sr, cursor);
         setWalkRoot(outer);
       } else if (tag === 'slot') {
         const assigned = /** @type {HTMLSlotElement} */ (el).assignedElements();
         if (assigned.length) {
           // Slotted elements live in the host's tree, not this shadow root.
           const outer = setWalkRoot(null);
-          for (const a of assigned) visit(a);
+          for (const a of assigned) visit(a, cursor);
           setWalkRoot(outer);
         } else {
-          walkChildren(el);
+          walkChildren(el, cursor);
         }
       } else {
-        walkChildren(el);
+        walkChildren(el, cursor);
       }
+      if (isCtl) inControl--;
       if (reported) inside--;
+      // A grid row or a clickable that holds controls: the controls speak
+      // for it (a calendar's week of day buttons, the clickable box around
+      // a custom select's input).
+      if (reported && (role === 'row' || role === 'clickable') && controls > controlsBefore && out[at] && out[at].role === role) {
+        out.splice(at, 1);
+      }
     };
-    /** @param {Element|ShadowRoot} p */
-    const walkChildren = (p) => {
-      for (let c = p.firstElementChild; c; c = c.nextElementSibling) visit(c);
+    /** @param {Element|ShadowRoot} p @param {string} cursor */
+    const walkChildren = (p, cursor) => {
+      for (let c = p.firstElementChild; c; c = c.nextElementSibling) visit(c, cursor);
     };
 
     const rootEl = document.documentElement;
     attrMemo(true);
     setWalkRoot(document);
     try {
-      if (rootEl) visit(rootEl);
+      if (rootEl) visit(rootEl, '');
     } finally {
       attrMemo(false);
       setWalkRoot(null);

@@ -8,7 +8,7 @@
 
   const K = globalThis.__gripKernel__;
   const { fold, cut, quote, attr, hasAttr, inputType, roleOf, HEADING_TAGS, nameOf, textOf, selectValue,
-    hasOwnText, surfaceOf, editorText } = K;
+    hasOwnText, CONTROL_ROLES, isWidget, isClickable, clickableName, surfaceOf, editorText } = K;
 
   const VALUE_MAX = 200;
   // Form-associated tags: they can be :disabled and belong to a form.
@@ -169,11 +169,16 @@
     };
   }
 
-  /** Role (falling back to 'text' / 'generic' for elements that have none),
-   * name and signature of any element.
+  /** Role (falling back to 'clickable', then 'text' / 'generic', for
+   * elements that have none a snapshot lists), name and signature of any
+   * element, as the snapshot walk gives them.
    * @param {Element} el */
   function describe(el) {
     let role = roleOf(el);
+    if (!CONTROL_ROLES.has(role) && !isWidget(el, role) && isClickable(el)) {
+      const name = clickableName(el);
+      return { role: 'clickable', name, sig: signatureOf(el, 'clickable', name) };
+    }
     if (!role) role = hasOwnText(el) ? 'text' : 'generic';
     const name = nameOf(el, role);
     return { role, name, sig: signatureOf(el, role, name) };

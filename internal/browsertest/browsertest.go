@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -205,11 +206,40 @@ func (e *Env) serve(host string, files fs.FS) (string, error) {
 	return fmt.Sprintf("http://%s:%d", host, ln.Addr().(*net.TCPAddr).Port), nil
 }
 
-// FixtureHandler serves files with no caching, so every load is fresh.
+// FixtureHandler serves files with no caching, so every load is fresh,
+// and two paths that are not files, for pages that post and load slowly:
+// /redirect?to=PATH answers any method (a form's POST too) with 303 See
+// Other to PATH on the same origin, and /slow?ms=N&to=PATH serves the file
+// PATH after N milliseconds (at most 30 s).
 func FixtureHandler(files fs.FS) http.Handler {
 	fsrv := http.FileServer(http.FS(files))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
+		to := r.URL.Query().Get("to")
+		switch r.URL.Path {
+		case "/redirect":
+			if !strings.HasPrefix(to, "/") || strings.HasPrefix(to, "//") {
+				http.Error(w, "to must be a path", http.StatusBadRequest)
+				return
+			}
+			http.Redirect(w, r, to, http.StatusSeeOther)
+			return
+		case "/slow":
+			ms, err := strconv.Atoi(r.URL.Query().Get("ms"))
+			if err != nil || ms < 0 || ms > 30000 || !strings.HasPrefix(to, "/") {
+				http.Error(w, "slow?ms=N&to=/PATH", http.StatusBadRequest)
+				return
+			}
+			select {
+			case <-time.After(time.Duration(ms) * time.Millisecond):
+			case <-r.Context().Done():
+				return
+			}
+			r2 := r.Clone(r.Context())
+			r2.URL.Path, r2.URL.RawQuery = to, ""
+			fsrv.ServeHTTP(w, r2)
+			return
+		}
 		fsrv.ServeHTTP(w, r)
 	})
 }

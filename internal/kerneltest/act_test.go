@@ -230,7 +230,6 @@ func TestProbe(t *testing.T) {
 
 func TestFrameOpsRefuseBadTargets(t *testing.T) {
 	ctx := newTab(t, "act.html")
-	wantError(t, call(t, ctx, map[string]any{"op": "frameOffset", "index": 3}), "document_changed", "document", "no frame element at index 3")
 	wantError(t, call(t, ctx, map[string]any{"op": "frameIndex", "selector": "#target"}), "invalid_locator", "node", "not an iframe")
 	wantError(t, call(t, ctx, map[string]any{"op": "frameIndex", "selector": "#nope"}), "not_actionable", "node", "no element matches")
 }

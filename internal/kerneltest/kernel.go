@@ -3,8 +3,8 @@
 // extension injects its files into every document's isolated world.
 //
 // The kernel answers one request per call: {op:"snapshot"}, {op:"act"},
-// {op:"probe"}, {op:"frameOffset"} and {op:"frameIndex"}; the reply types below
-// describe what it returns.
+// {op:"probe"}, {op:"watch"}, {op:"frameIndex"} and {op:"mark"}; the reply
+// types below describe what it returns.
 package kerneltest
 
 import (
@@ -61,9 +61,6 @@ type Reply struct {
 	// probe
 	TextFound bool `json:"textFound,omitempty"`
 	Present   bool `json:"present,omitempty"`
-	// frameOffset
-	X float64 `json:"x,omitempty"`
-	Y float64 `json:"y,omitempty"`
 	// frameIndex
 	Index *int `json:"index,omitempty"`
 

@@ -1,0 +1,199 @@
+// MCP servers as an agent's peers (bench/run --mcp, --tasks): `grip mcp`
+// and Playwright MCP, each over MCP stdio against the one benchmark
+// Chromium, and the MCP-to-MCP figures: browser_snapshot round trips and
+// tokens at three page sizes, and wait latency (browser_wait_for from the
+// page's change to the reply).
+//
+// Playwright MCP is measured in the three ways it has answered actions
+// (each pinned in package.json):
+//   pw-mcp             @playwright/mcp 0.0.83, the current release: an
+//                      action's reply links a snapshot file it wrote
+//                      ("### Snapshot\n- [Snapshot](.playwright-mcp/page-….yml)")
+//   pw-mcp-incremental 0.0.68, the last release that put the snapshot in
+//                      the reply; by default only the part that changed
+//   pw-mcp-full        0.0.68 with --snapshot-mode full: the whole snapshot
+//                      after each action
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+
+const HERE = path.dirname(new URL(import.meta.url).pathname);
+
+export const PEERS = ['grip-mcp', 'pw-mcp', 'pw-mcp-incremental', 'pw-mcp-full'];
+
+const PW_CLI = {
+  'pw-mcp': ['@playwright/mcp', []],
+  'pw-mcp-incremental': ['playwright-mcp-0.0.68', []],
+  'pw-mcp-full': ['playwright-mcp-0.0.68', ['--snapshot-mode', 'full']],
+};
+
+const now = () => performance.timeOrigin + performance.now();
+
+/** The text of a tool result as the agent receives it: every text part. */
+export function resultText(r) {
+  return (r.content || []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
+export function tokens(text) {
+  return { chars: text.length, tokens: countTokens(text), tokensChars3: Math.ceil(text.length / 3) };
+}
+
+function pkgVersion(name) {
+  try { return JSON.parse(fs.readFileSync(path.join(HERE, 'node_modules', name, 'package.json'), 'utf8')).version; } catch { return 'missing'; }
+}
+
+/**
+ * startPeer starts one MCP server and connects to it. grip: the grip binary
+ * bench/run built, `grip mcp`, with the run's GRIP_STATE_DIR. Playwright
+ * MCP: its cli.js with --cdp-endpoint on the run's Chromium (it never
+ * launches or downloads a browser of its own), in a workspace folder of its
+ * own where it writes its snapshot files. A server that does not start or
+ * lacks the tools the benchmark calls throws: the run stops on it.
+ */
+export async function startPeer(name, { bin, stateDir, port, workDir }) {
+  let transport;
+  let version;
+  if (name === 'grip-mcp') {
+    transport = new StdioClientTransport({ command: path.join(bin, 'grip'), args: ['mcp'], env: { ...process.env, GRIP_STATE_DIR: stateDir }, stderr: 'ignore' });
+  } else {
+    const [pkg, extra] = PW_CLI[name];
+    const cli = path.join(HERE, 'node_modules', pkg, 'cli.js');
+    if (!fs.existsSync(cli)) throw new Error(`${name}: ${cli} is missing (npm ci in bench/)`);
+    fs.mkdirSync(workDir, { recursive: true });
+    version = `@playwright/mcp ${pkgVersion(pkg)}${extra.length ? ` ${extra.join(' ')}` : ''}`;
+    transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [cli, '--cdp-endpoint', `http://127.0.0.1:${port}`, ...extra],
+      cwd: workDir,
+      env: { ...process.env, PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+      stderr: 'ignore',
+    });
+  }
+  const client = new Client({ name: 'grip-bench', version: '1.0.0' });
+  await client.connect(transport);
+  const { tools } = await client.listTools();
+  const names = new Set(tools.map((t) => t.name));
+  for (const need of ['browser_snapshot', 'browser_click', 'browser_navigate', 'browser_wait_for', 'browser_select_option']) {
+    if (!names.has(need)) throw new Error(`${name}: no ${need} tool`);
+  }
+  const click = tools.find((t) => t.name === 'browser_click');
+  const refKey = click.inputSchema.properties.ref ? 'ref' : 'target';
+  const server = client.getServerVersion();
+  return {
+    name, client, workDir, refKey,
+    grip: name === 'grip-mcp',
+    // Whether action replies link a snapshot file instead of carrying it.
+    linksSnapshots: name === 'pw-mcp',
+    version: version || `${server?.name} ${server?.version}`,
+    tools: names,
+    async call(tool, args, timeout = 120_000) {
+      const t0 = now();
+      const r = await client.callTool({ name: tool, arguments: args }, undefined, { timeout });
+      const ms = now() - t0;
+      return { ms, text: resultText(r), isError: !!r.isError };
+    },
+    close: () => client.close().catch(() => {}),
+    pid: () => transport.pid,
+  };
+}
+
+export async function startPeers(names, opts) {
+  const peers = {};
+  for (const n of names) peers[n] = await startPeer(n, { ...opts, workDir: path.join(opts.tmp, n) });
+  return peers;
+}
+
+export async function closePeers(peers) {
+  for (const p of Object.values(peers)) await p.close();
+}
+
+function stats(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  if (!s.length) return null;
+  const q = (p) => {
+    const i = (s.length - 1) * p;
+    const lo = Math.floor(i);
+    return s[lo] + (s[Math.min(lo + 1, s.length - 1)] - s[lo]) * (i - lo);
+  };
+  return { n: s.length, median: q(0.5), min: s[0], max: s[s.length - 1] };
+}
+export { stats };
+
+/**
+ * snapshotRoundTrips times browser_snapshot over MCP on each page, one
+ * warm-up then runs alternating the order of the servers, and counts the
+ * reply's tokens. grip is asked for the whole page (a budget no page
+ * reaches), as Playwright MCP never cuts; its default budget (40,000) is
+ * what an agent gets without asking and is reported beside it.
+ */
+export async function snapshotRoundTrips(ctx, peers, pages, { runs, budget, open, out }) {
+  const names = Object.keys(peers);
+  const res = [];
+  for (const p of pages) {
+    const url = await open(p);
+    const row = { page: p.name, controls: p.controls, frames: p.frames, peers: {} };
+    for (const n of names) row.peers[n] = { ms: [] };
+    for (let round = 0; round <= runs; round++) {
+      const order = round % 2 === 0 ? names : [...names].reverse();
+      for (const n of order) {
+        const args = peers[n].grip ? { budget } : {};
+        const r = await peers[n].call('browser_snapshot', args, 600_000);
+        if (r.isError) throw new Error(`${n} browser_snapshot on ${p.name}: ${r.text.slice(0, 300)}`);
+        if (round === 0) {
+          // Both must have read the page the run opened, not another tab.
+          if (!r.text.includes(url)) throw new Error(`${n} browser_snapshot did not read ${url}: ${r.text.slice(0, 200)}`);
+          Object.assign(row.peers[n], tokens(r.text));
+          fs.writeFileSync(path.join(out, `${p.name}.${n}.mcp.txt`), r.text);
+        } else row.peers[n].ms.push(r.ms);
+      }
+    }
+    for (const n of names) row.peers[n].time = stats(row.peers[n].ms);
+    const g = names.find((n) => peers[n].grip);
+    if (g) {
+      const d = await peers[g].call('browser_snapshot', {});
+      row.gripDefaultBudget = { ...tokens(d.text), cut: /more elements omitted/.test(d.text) };
+    }
+    res.push(row);
+  }
+  return res;
+}
+
+/**
+ * waitLatency measures browser_wait_for {text} the way e2e's
+ * BenchmarkWaitLatency does: the page is told (over CDP) to add a text
+ * 200 ms later and notes the time it did; the wait is asked at once; the
+ * figure is the reply's arrival minus the page's note (one clock: the
+ * machine's). The reply's tokens are counted too.
+ */
+export async function waitLatency(ctx, peers, { runs, url, socket }) {
+  // Beside the MCP servers, grip's socket call alone (what e2e's benchmark
+  // times): the MCP layer's share of grip's figure.
+  const waiters = { ...peers };
+  if (socket) waiters['grip-socket'] = { call: async (tool, args) => { await socket(args.text); return { text: '', isError: false }; } };
+  const names = Object.keys(waiters);
+  await ctx.page.goto(url, { waitUntil: 'load' });
+  const res = {};
+  for (const n of names) res[n] = { ms: [], tokens: [] };
+  for (let round = 0; round <= runs; round++) {
+    const order = round % 2 === 0 ? names : [...names].reverse();
+    for (const n of order) {
+      const text = `mark ${n} ${round}`;
+      await ctx.page.evaluate((t) => { window.__markedAt = 0; window.later(200, t); }, text);
+      const r = await waiters[n].call('browser_wait_for', { text });
+      const answered = now();
+      if (r.isError) throw new Error(`${n} browser_wait_for: ${r.text.slice(0, 300)}`);
+      const marked = await ctx.page.evaluate(() => window.__markedAt);
+      if (!marked) throw new Error(`${n} browser_wait_for answered before the text appeared: ${r.text.slice(0, 200)}`);
+      if (round === 0) continue;
+      res[n].ms.push(answered - marked);
+      if (n !== 'grip-socket') res[n].tokens.push(countTokens(r.text));
+    }
+  }
+  for (const n of names) {
+    res[n].time = stats(res[n].ms);
+    res[n].tokensMedian = res[n].tokens.length ? stats(res[n].tokens).median : undefined;
+  }
+  return res;
+}

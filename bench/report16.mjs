@@ -1,0 +1,197 @@
+// The report's sections for issue 16's figures (bench/report.mjs calls
+// these): tokens per task, MCP-to-MCP snapshots and waits, the CLI's fixed
+// cost and where it goes. Each section says which run measured it, since a
+// run of sections alone (bench/run --tasks --mcp --cli-cost) replaces them
+// in RESULTS.md and leaves the rest.
+
+const f1 = (x) => (x === undefined || x === null || Number.isNaN(x) ? '–' : x >= 100 ? x.toFixed(0) : x.toFixed(1));
+const ratio = (a, b) => (a === undefined || a === null || !b ? '–' : `${(a / b).toFixed(2)}×`);
+const thousands = (n) => (n === undefined || n === null ? '–' : Math.round(n).toLocaleString('en-US'));
+const range = (t) => (t ? `${f1(t.median)} (${f1(t.min)}–${f1(t.max)})` : '–');
+
+export const PW_PEERS = ['pw-mcp', 'pw-mcp-incremental', 'pw-mcp-full'];
+
+function stampLine(w, run, r) {
+  const v = run.versions || r.versions || {};
+  w(`Measured ${run.started} → ${run.finished || '?'} by \`${run.command}\` (grip ${v.grip || '?'}, ${v.chromium || 'Chromium ?'}), load ${run.loadavg.map((x) => x.toFixed(2)).join(' ')} at its start (2 shared cores).`);
+  w();
+}
+
+export function renderTasks(w, r) {
+  const t = r.tasks;
+  if (!t) return;
+  const peers = Object.keys(t.tasks[0].peers);
+  const pw = PW_PEERS.filter((n) => peers.includes(n));
+  const v = t.run.versions || r.versions || {};
+  w('## Tokens per task: grip MCP against Playwright MCP');
+  w();
+  stampLine(w, t.run, r);
+  w('Scripted tasks on ordinary pages (bench/pages.mjs `/task/*`: a site header and footer of 21 controls around the task), driven');
+  w('through each MCP server as an agent drives it (bench/tasks.mjs): the script knows only what the tool results told it, reads refs');
+  w('from them, and calls `browser_snapshot` when it needs an element it has not been told about. Every tool result from the task\'s');
+  w('first `browser_snapshot` to its end is counted (o200k_base tokens; the navigation that opens the page is not). Whether the task');
+  w('succeeded is read from the page over CDP. The servers (pinned in bench/package.json):');
+  w();
+  w(`- **grip-mcp**: \`grip mcp\` (${v['grip-mcp'] || 'grip'}): an action\'s reply names what was done, the tab, the lines of elements that changed or appeared, and the refs gone.`);
+  if (peers.includes('pw-mcp')) w(`- **pw-mcp**: ${v['pw-mcp'] || '@playwright/mcp'}, the current release: an action\'s reply links a snapshot file it wrote instead of carrying it; when the agent needs to know what is on the page now it reads that file, counted as a tool result ("read snapshot file": the text alone, without the line numbers a file-reading tool adds).`);
+  if (peers.includes('pw-mcp-incremental')) w(`- **pw-mcp-incremental**: ${v['pw-mcp-incremental'] || '@playwright/mcp 0.0.68'}, the last release that put the snapshot in the reply; by default only the part of the tree that changed.`);
+  if (peers.includes('pw-mcp-full')) w(`- **pw-mcp-full**: ${v['pw-mcp-full'] || '@playwright/mcp 0.0.68 --snapshot-mode full'}: the whole snapshot after each action, as Playwright MCP long did.`);
+  w();
+  w('Each server is used as meant: Playwright MCP fills the form with one `browser_fill_form` call and clicks a checkbox (it has no check tool); grip fills field by field and uses `browser_check`.');
+  w(`Medians of ${t.tasks[0].peers[peers[0]].runs.length} run(s) per task and server, the servers alternating.`);
+  w();
+  w(`| task | ${peers.map((n) => `${n} tokens (calls)`).join(' | ')} | ${pw.map((n) => `grip / ${n}`).join(' | ')} | succeeded |`);
+  w(`| --- | ${peers.map(() => '---:').join(' | ')} | ${pw.map(() => '---:').join(' | ')} | --- |`);
+  const total = Object.fromEntries(peers.map((n) => [n, 0]));
+  for (const row of t.tasks) {
+    const p = row.peers;
+    for (const n of peers) total[n] += p[n].tokens;
+    const ok = peers.filter((n) => !p[n].succeeded);
+    w(`| ${row.task} | ${peers.map((n) => `${thousands(p[n].tokens)} (${p[n].calls})`).join(' | ')} | ${pw.map((n) => ratio(p['grip-mcp']?.tokens, p[n].tokens)).join(' | ')} | ${ok.length ? `**no: ${ok.join(', ')}**` : 'yes, all'} |`);
+  }
+  w(`| **all three** | ${peers.map((n) => `**${thousands(total[n])}**`).join(' | ')} | ${pw.map((n) => `**${ratio(total['grip-mcp'], total[n])}**`).join(' | ')} | |`);
+  w();
+  for (const row of t.tasks) w(`- **${row.task}**: ${row.what}.`);
+  w();
+  const parts = t.tasks.map((row) => ({ task: row.task, p: row.peers['grip-mcp']?.replyParts })).filter((x) => x.p);
+  if (parts.length) {
+    w('Where grip\'s action replies (every result after the first snapshot) spend their tokens: the first line (what was done, with');
+    w('the page\'s own detail), the tab line repeated in each reply, and the element lines (changed, added) and gone refs:');
+    w();
+    const pws = PW_PEERS.filter((n) => peers.includes(n));
+    w(`| task | first lines | tab lines | element lines, gone | grip tokens less the tab lines | ${pws.map((n) => `… / ${n}`).join(' | ')} |`);
+    w(`| --- | ---: | ---: | ---: | ---: | ${pws.map(() => '---:').join(' | ')} |`);
+    for (const { task, p } of parts) {
+      const row = t.tasks.find((x) => x.task === task).peers;
+      const less = row['grip-mcp'].tokens - p.tab;
+      w(`| ${task} | ${p.first} | ${p.tab} | ${p.rest} | ${thousands(less)} | ${pws.map((n) => ratio(less, row[n].tokens)).join(' | ')} |`);
+    }
+    w();
+    w('(The last columns are arithmetic on this run\'s figures, not a measurement: what the tasks would cost if an action\'s reply named the tab only when its URL or title changed.)');
+    w();
+  }
+  w('<details><summary>Each tool result\'s tokens (the last run; transcripts in bench/out/tasks/)</summary>');
+  w();
+  for (const row of t.tasks) {
+    for (const n of peers) {
+      const steps = row.peers[n].steps || [];
+      w(`- ${row.task} / ${n}: ${steps.map((s) => `${s.tool.replace(/^browser_/, '')} ${s.tokens}${s.isError ? ' (error)' : ''}`).join(' · ')}`);
+    }
+  }
+  for (const row of t.tasks) for (const n of peers) for (const run of row.peers[n].runs) if (run.error) w(`- ${row.task} / ${n} failed: ${run.error}`);
+  w();
+  w('</details>');
+  w();
+}
+
+export function renderMCP(w, r) {
+  const m = r.mcp;
+  if (!m) return;
+  w('## MCP to MCP: `browser_snapshot` round trips and tokens');
+  w();
+  stampLine(w, m.run, r);
+  w('One MCP client (the SDK over stdio) calls `browser_snapshot` on `grip mcp` and on Playwright MCP (pw-mcp), on the same tab of the same Chromium;');
+  w('one warm-up, then runs alternating the order. grip is asked for the whole page (a budget no page reaches: Playwright MCP never cuts);');
+  w('"grip default" is what the same call returns at grip\'s default budget of 40,000 tokens, which cuts a page that exceeds it and says how to read on.');
+  w('Wall time in ms, median (min–max); tokens o200k_base (ceil(chars/3) in brackets).');
+  w();
+  w('| page | grip-mcp ms | pw-mcp ms | time grip / pw | grip-mcp tokens | pw-mcp tokens | tokens grip / pw | grip default budget |');
+  w('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const s of m.snapshots) {
+    const g = s.peers['grip-mcp'];
+    const p = s.peers['pw-mcp'];
+    const d = s.gripDefaultBudget;
+    w(`| ${s.page} | ${range(g?.time)} | ${range(p?.time)} | ${ratio(g?.time?.median, p?.time?.median)} | ${thousands(g?.tokens)} (${thousands(g?.tokensChars3)}) | ${thousands(p?.tokens)} (${thousands(p?.tokensChars3)}) | ${ratio(g?.tokens, p?.tokens)} | ${d ? `${thousands(d.tokens)}${d.cut ? ', cut' : ''}` : '–'} |`);
+  }
+  w();
+  if (m.wait) {
+    w('### Wait latency: `browser_wait_for {text}`, from the page\'s change to the reply');
+    w();
+    w('Measured as e2e\'s BenchmarkWaitLatency measures grip\'s socket call: the page is told over CDP to add a text 200 ms later and notes');
+    w('when it did; the wait is asked at once; the figure is the reply\'s arrival minus the page\'s note (one clock, the machine\'s).');
+    w('Playwright MCP also waits for the page to settle after the text shows and writes a snapshot file before it replies.');
+    w('grip-socket is grip\'s socket call alone (bench/gripsnap, OpWait), what e2e\'s benchmark times: the rest of grip-mcp\'s figure is the MCP layer.');
+    w();
+    w('| server | change → reply, ms: median (min–max) | reply tokens |');
+    w('| --- | ---: | ---: |');
+    for (const [n, x] of Object.entries(m.wait)) w(`| ${n} | ${range(x.time)} | ${thousands(x.tokensMedian)} |`);
+    const g = m.wait['grip-mcp']?.time?.median;
+    const p = m.wait['pw-mcp']?.time?.median;
+    if (g && p) w(`\ngrip-mcp / pw-mcp: ${ratio(g, p)}. The same socket figure in Go: \`go test ./e2e -run x -bench WaitLatency -benchtime 20x\` (ms-change-to-reply).`);
+    w();
+  }
+}
+
+export function renderCost(w, r) {
+  const c = r.cliCost;
+  if (!c) return;
+  const s = c.subjects;
+  w('## The CLI\'s fixed cost');
+  w();
+  stampLine(w, c.run, r);
+  w(`Each subject once per round, ${c.runs} rounds after a warm-up, the order alternating; processes started and timed by bench/gripsnap (Go os/exec),`);
+  w('CPU and page faults from the child\'s rusage (the user/system split is sampled by the kernel\'s tick; their sum is exact). Playwright\'s');
+  w('`page.ariaSnapshot({mode: \'ai\'})` runs in the bench\'s Node process over its open CDP connection (its CPU: that process\'s own).');
+  w('**mintabs** (bench/mintabs) makes the same socket call as `grip tabs` in a binary that links only client/ and protocol/: the floor under it.');
+  w(`Page: a 30-control page (\`/gen?n=30&f=0\`).`);
+  w();
+  w('| subject | wall ms: median (min–max) | CPU user+sys ms | max RSS MB | minor page faults |');
+  w('| --- | ---: | ---: | ---: | ---: |');
+  for (const [n, x] of Object.entries(s)) w(`| ${n} | ${range(x.wall)} | ${f1(x.cpu?.median)} | ${x.maxrssKB ? (x.maxrssKB / 1024).toFixed(1) : '–'} | ${thousands(x.minflt)} |`);
+  w();
+  const med = (n) => s[n]?.wall?.median;
+  w(`- grip snapshot / Playwright ariaSnapshot: **${ratio(med('grip snapshot'), med('playwright ariaSnapshot'))}** (target ≤ 0.6×).`);
+  w(`- grip tabs: **${f1(med('grip tabs'))} ms** (target < 12 ms); mintabs ${f1(med('mintabs'))} ms; go hello-world ${f1(med('go hello-world'))} ms.`);
+  w(`- grip --help − go hello-world: ${f1(med('grip --help') - med('go hello-world'))} ms of start-up that is grip\'s own; grip tabs − mintabs: ${f1(med('grip tabs') - med('mintabs'))} ms.`);
+  if (c.spans) w(`- On an open socket (bench/gripsnap): finding the host + dial + hello ${range(c.spans.connectMs)} ms; the tabs call ${range(c.spans.tabsCallMs)} ms; the snapshot call ${range(c.spans.snapshotCallMs)} ms.`);
+  w();
+  w('### Where grip\'s start-up goes');
+  w();
+  const bins = Object.keys(c.inittrace);
+  const size = (n) => c.sizes[n === 'grip --help' || n === 'grip tabs' ? 'grip' : n];
+  const pkgs = (n) => (n.startsWith('grip') ? c.packages?.grip : n === 'mintabs' ? c.packages?.mintabs : undefined);
+  w(`| run | binary MB | packages linked | packages with init | init allocs | init KB | Σ init clock ms | main starts at ms | syscalls (strace -c -f) |`);
+  w('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const n of bins) {
+    const it = c.inittrace[n];
+    w(`| ${n} | ${(size(n) / 2 ** 20).toFixed(1)} | ${thousands(pkgs(n))} | ${it.packages} | ${thousands(it.allocs)} | ${f1(it.bytes / 1024)} | ${f1(it.clockMs)} | ${f1(it.mainAtMs)} | ${thousands(c.strace?.[n]?.total)} |`);
+  }
+  w();
+  const gt = c.inittrace['grip tabs'];
+  w(`GODEBUG=inittrace=1, median of ${gt.runs} runs per package (wall clock: a loaded machine inflates it). The slowest package inits of \`grip tabs\`: ${gt.top.map((p) => `${p.pkg} ${f1(p.clockMs)} ms`).join(', ')}.`);
+  if (c.strace) w(`The commonest syscalls of grip tabs: ${c.strace['grip tabs'].top.map((x) => `${x.syscall} ${x.calls}`).join(', ')} (hello-world: ${c.strace['go hello-world'].top.slice(0, 4).map((x) => `${x.syscall} ${x.calls}`).join(', ')}).`);
+  w();
+  w('What this says, and what would cut it further:');
+  w();
+  w(`- The socket work is small: finding the host, dialling and the hello take ${f1(c.spans?.connectMs?.median)} ms and the tabs call ${f1(c.spans?.tabsCallMs?.median)} ms. The rest of \`grip tabs\` is starting the process: ${thousands(c.packages?.grip)} packages linked into one ${(c.sizes.grip / 2 ** 20).toFixed(1)} MB binary, ${gt.packages} of them with init work (${thousands(gt.allocs)} allocations) that runs on every start whichever command runs — the MCP SDK and what it pulls in (encoding/gob, net/http, crypto/tls, oauth2, jsonschema), the host, install, crx, demo — and ${thousands(s['grip tabs']?.minflt)} page faults against ${thousands(s['go hello-world']?.minflt)} for a hello-world.`);
+  w(`- mintabs shows the floor for the same call: ${f1(med('mintabs'))} ms with ${c.inittrace.mintabs.packages} inits and ${thousands(s.mintabs?.minflt)} page faults. Go runs every linked package\'s init, so the only cut that reaches it is for the agent commands not to link what they do not use: the CLI\'s reading and acting commands in a binary (or a build) without mcp/, host/, install/, crx/, demo/ and launcher/, the one binary keeping those behind it. Upstream, the MCP SDK (go-sdk 1.8.0) imports encoding/gob only to encode its pagination cursors, and jsonschema builds maps and compiles a regexp at init; both could be lazy.`);
+  w('- Not expected to help: stripping symbols (-s -w: start-up touches no DWARF), fewer syscalls (the counts differ by the runtime\'s signal set-up and threads, not by grip\'s work).');
+  w();
+}
+
+/** targets16 are the issue's targets for the rows of the Targets table. */
+export function targets16(r) {
+  const list = [];
+  if (r.tasks) {
+    const tasks = r.tasks.tasks;
+    const ok = tasks.every((t) => Object.values(t.peers).every((p) => p.succeeded));
+    for (const n of PW_PEERS) {
+      if (!tasks[0].peers[n]) continue;
+      const rs = tasks.map((t) => ({ task: t.task, x: t.peers['grip-mcp'].tokens / t.peers[n].tokens }));
+      const worst = rs.reduce((a, b) => (b.x > a.x ? b : a));
+      list.push({ target: `tokens per task ≤ 0.3× Playwright MCP (${n}), tasks succeeding`, figure: `${rs.map((x) => `${x.task} ${x.x.toFixed(2)}×`).join(', ')}; ${ok ? 'all succeeded' : 'some failed'}`, met: ok && worst.x <= 0.3 });
+    }
+  } else list.push({ target: 'tokens per task ≤ 0.3× Playwright MCP', figure: '–', met: null });
+  if (r.cliCost) {
+    const s = r.cliCost.subjects;
+    const g = s['grip snapshot']?.wall?.median;
+    const p = s['playwright ariaSnapshot']?.wall?.median;
+    list.push({ target: 'CLI snapshot of a 30-control page ≤ 0.6× Playwright ariaSnapshot', figure: `${f1(g)} vs ${f1(p)} ms (${ratio(g, p)})`, met: g <= 0.6 * p });
+    const t = s['grip tabs']?.wall?.median;
+    list.push({ target: 'grip tabs under 12 ms', figure: `${f1(t)} ms (go hello-world ${f1(s['go hello-world']?.wall?.median)} ms, mintabs ${f1(s.mintabs?.wall?.median)} ms)`, met: t < 12 });
+  } else {
+    list.push({ target: 'CLI snapshot of a 30-control page ≤ 0.6× Playwright ariaSnapshot', figure: '–', met: null });
+    list.push({ target: 'grip tabs under 12 ms', figure: '–', met: null });
+  }
+  return list;
+}

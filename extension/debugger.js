@@ -1,0 +1,309 @@
+// @ts-check
+// The one owner of chrome.debugger (docs/ARCHITECTURE.md, "The debugger").
+// grip attaches to a tab while it works on it: from the first request
+// that touches the tab until IDLE_DETACH_MS after the last one, and never
+// while a dialog waits for an answer. Attached, it sees what the page
+// alone cannot tell: a JavaScript dialog opening (Chrome reports a dialog
+// only to a client that had the Page domain on before it opened; one that
+// attaches later can neither see nor answer it), a window the page tried
+// to open, and it can give a frame the user activation a real click
+// carries. Trusted input goes through here too.
+//
+// Every method grip sends is listed below; the host may ask only for real
+// input (HOST_METHODS), the commands it builds with cdproto types.
+//
+// State lives in this module, not in chrome.storage: an attached debugger
+// keeps the service worker alive (Chrome 118+), and a worker that stops
+// loses its sessions with it, so the two end together.
+import { wireError } from './errors.js';
+
+/** How long a tab stays attached after grip's last request to it. */
+export const IDLE_DETACH_MS = 60000;
+/** After a fresh attach, how long a headed browser may take to show its
+ * "started debugging this browser" bar (which resizes every page). */
+const BAR_SETTLE_MS = 300;
+const VERSION = '1.3';
+
+/** The methods the host's cdp requests may carry: real mouse and keyboard
+ * input (host/act.go trustedCommands, host/keys.go). */
+export const HOST_METHODS = new Set(['Input.dispatchMouseEvent', 'Input.dispatchKeyEvent', 'Input.insertText']);
+
+/** The methods the worker itself sends (dialogs, frames, user activation,
+ * the checks before trusted input). */
+const OWN_METHODS = new Set([
+  'Page.enable', 'Page.handleJavaScriptDialog', 'Page.getFrameTree', 'Target.setAutoAttach',
+  'Runtime.enable', 'Runtime.disable', 'Runtime.evaluate', 'Runtime.callFunctionOn', 'Runtime.releaseObjectGroup',
+  'DOM.getContentQuads', 'DOM.getBoxModel', 'DOM.getFrameOwner', 'DOM.getNodeForLocation', 'DOM.describeNode',
+  'DOM.resolveNode',
+]);
+
+/** @typedef {{type: string, message: string, default_prompt: string, url: string}} Dialog */
+/** @typedef {{tabId: number, sessionId?: string}} Session */
+/** @typedef {{sessionId?: string, method: string, params: any}} TabEvent */
+/**
+ * A child target (an out-of-process iframe) auto-attached under a tab.
+ * targetId is its frame's id, parent the session holding the frame around
+ * it (undefined: the tab's own), parentFrameId that frame's id.
+ * @typedef {{sessionId: string, targetId: string, parent: string | undefined, parentFrameId: string, url: string}} Child
+ */
+/**
+ * @typedef {Object} TabState
+ * @property {Promise<boolean>} ready resolves true once attached and set up
+ * @property {number} holds requests working on the tab now
+ * @property {ReturnType<typeof setTimeout> | null} idle the idle detach
+ * @property {Dialog | null} dialog the dialog waiting for an answer
+ * @property {Map<string, Child>} children by sessionId
+ * @property {Set<(e: TabEvent) => void>} listeners
+ * @property {number} attachedAt
+ */
+
+/** @type {Map<number, TabState>} */
+const tabs = new Map();
+/** Tabs whose debugging the person cancelled (the bar's Cancel): grip does
+ * not attach to them again on its own, only for input asked to be trusted. */
+const declined = new Set();
+
+/**
+ * Sends one command to a tab's session, if grip sends that method at all.
+ * @param {Session} session
+ * @param {string} method
+ * @param {object} [params]
+ * @returns {Promise<any>}
+ */
+export function send(session, method, params) {
+  if (!OWN_METHODS.has(method) && !HOST_METHODS.has(method)) {
+    return Promise.reject(wireError(`grip does not send ${method}`, 'bad_request', 'payload'));
+  }
+  return chrome.debugger.sendCommand(session, method, params || {});
+}
+
+/**
+ * Attaches to tabId unless grip is attached already; resolves false when it
+ * cannot (the person cancelled debugging and required is not set, another
+ * extension is attached, policy forbids it).
+ * @param {number} tabId
+ * @param {boolean} required
+ * @returns {Promise<TabState | null>}
+ */
+async function attach(tabId, required) {
+  let st = tabs.get(tabId);
+  if (!st) {
+    if (declined.has(tabId) && !required) return null;
+    st = {
+      ready: Promise.resolve(false), holds: 0, idle: null, dialog: null, children: new Map(),
+      listeners: new Set(), attachedAt: Date.now(),
+    };
+    tabs.set(tabId, st);
+    st.ready = setUp(tabId).catch(() => {
+      if (tabs.get(tabId) === st) tabs.delete(tabId);
+      return false;
+    });
+  }
+  return (await st.ready) ? st : null;
+}
+
+/** @param {number} tabId */
+async function setUp(tabId) {
+  try {
+    await chrome.debugger.attach({ tabId }, VERSION);
+  } catch (err) {
+    // Ours from a worker that stopped? Then detaching works and we start over.
+    if (!/already attached/i.test(String(err))) throw err;
+    await chrome.debugger.detach({ tabId });
+    await chrome.debugger.attach({ tabId }, VERSION);
+  }
+  declined.delete(tabId);
+  await send({ tabId }, 'Page.enable');
+  await send({ tabId }, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
+  return true;
+}
+
+/**
+ * hold marks a request working on tabId, attaching first: the tab stays
+ * attached until every hold is released and IDLE_DETACH_MS more have
+ * passed. attached is false when grip cannot attach (see attach); required
+ * makes that an error instead.
+ * @param {number} tabId
+ * @param {{required?: boolean}} [opt]
+ * @returns {Promise<{attached: boolean, release: () => void}>}
+ */
+export async function hold(tabId, opt) {
+  const required = !!(opt && opt.required);
+  let st;
+  try {
+    st = await attach(tabId, required);
+  } catch (_) {
+    st = null;
+  }
+  if (!st) {
+    if (required) {
+      throw wireError(`cannot attach the debugger to tab ${tabId}`, 'not_actionable', 'browser',
+        declined.has(tabId) ? 'the person cancelled debugging in the browser; use synthetic input (leave out --trusted)'
+          : 'another extension may be debugging this tab, or policy forbids it; use synthetic input (leave out --trusted)');
+    }
+    return { attached: false, release: () => {} };
+  }
+  const state = st;
+  state.holds++;
+  if (state.idle) { clearTimeout(state.idle); state.idle = null; }
+  let released = false;
+  return {
+    attached: true,
+    release: () => {
+      if (released) return;
+      released = true;
+      state.holds--;
+      scheduleIdle(tabId, state);
+    },
+  };
+}
+
+/** @param {number} tabId @param {TabState} st */
+function scheduleIdle(tabId, st) {
+  if (st.holds > 0 || st.dialog || st.idle || tabs.get(tabId) !== st) return;
+  st.idle = setTimeout(() => {
+    st.idle = null;
+    if (st.holds > 0 || st.dialog || tabs.get(tabId) !== st) return;
+    tabs.delete(tabId);
+    chrome.debugger.detach({ tabId }).catch(() => {});
+  }, IDLE_DETACH_MS);
+}
+
+/**
+ * Waits, after a fresh attach, for the browser's debugging bar to have
+ * resized the page: trusted input computes its point after this.
+ * @param {number} tabId
+ */
+export async function settled(tabId) {
+  const st = tabs.get(tabId);
+  if (!st) return;
+  const left = st.attachedAt + BAR_SETTLE_MS - Date.now();
+  if (left > 0) await new Promise((r) => setTimeout(r, left));
+}
+
+/** Whether grip is attached to tabId now. @param {number} tabId */
+export function watching(tabId) {
+  return tabs.has(tabId);
+}
+
+/**
+ * The dialog tabId shows and waits on, or null.
+ * @param {number} tabId
+ * @returns {Dialog | null}
+ */
+export function dialogOf(tabId) {
+  const st = tabs.get(tabId);
+  return st ? st.dialog : null;
+}
+
+/**
+ * Answers the dialog of tabId.
+ * @param {number} tabId
+ * @param {boolean} accept
+ * @param {string} [text] a prompt's answer
+ */
+export async function answerDialog(tabId, accept, text) {
+  /** @type {{accept: boolean, promptText?: string}} */
+  const p = { accept };
+  if (typeof text === 'string' && accept) p.promptText = text;
+  await send({ tabId }, 'Page.handleJavaScriptDialog', p);
+}
+
+/**
+ * The sessions of tabId: the tab itself, then each auto-attached
+ * out-of-process frame.
+ * @param {number} tabId
+ * @returns {Child[]}
+ */
+export function children(tabId) {
+  const st = tabs.get(tabId);
+  return st ? Array.from(st.children.values()) : [];
+}
+
+/**
+ * Calls fn with every event of tabId's sessions until the returned
+ * function is called.
+ * @param {number} tabId
+ * @param {(e: TabEvent) => void} fn
+ * @returns {() => void}
+ */
+export function onTabEvent(tabId, fn) {
+  const st = tabs.get(tabId);
+  if (!st) return () => {};
+  st.listeners.add(fn);
+  return () => { st.listeners.delete(fn); };
+}
+
+/**
+ * The host's cdp request: real input it built, only HOST_METHODS, sent in
+ * order. Nothing is sent when one method is not allowed.
+ * @param {number} tabId
+ * @param {{method: string, params: object}[]} commands
+ */
+export async function sendHostCommands(tabId, commands) {
+  for (const c of commands) {
+    if (!c || !HOST_METHODS.has(c.method)) {
+      throw wireError(`the extension sends only real input through the debugger; ${JSON.stringify(c && c.method)} refused`,
+        'bad_request', 'payload', 'grip itself builds these commands; this is a bug or a foreign caller');
+    }
+  }
+  const out = [];
+  for (const c of commands) out.push(await send({ tabId }, c.method, c.params));
+  return out;
+}
+
+chrome.debugger.onEvent.addListener((src, method, params) => {
+  /** @type {{tabId?: number, sessionId?: string}} */
+  const source = src;
+  const tabId = source.tabId;
+  if (typeof tabId !== 'number') return;
+  const st = tabs.get(tabId);
+  if (!st) return;
+  const p = /** @type {any} */ (params) || {};
+  switch (method) {
+    case 'Page.javascriptDialogOpening':
+      st.dialog = { type: String(p.type || ''), message: String(p.message || ''), default_prompt: String(p.defaultPrompt || ''), url: String(p.url || '') };
+      if (st.idle) { clearTimeout(st.idle); st.idle = null; }
+      break;
+    case 'Page.javascriptDialogClosed':
+      st.dialog = null;
+      scheduleIdle(tabId, st);
+      break;
+    case 'Target.attachedToTarget': {
+      const info = p.targetInfo || {};
+      if (info.type === 'iframe' && typeof p.sessionId === 'string') {
+        st.children.set(p.sessionId, {
+          sessionId: p.sessionId, targetId: String(info.targetId || ''), parent: source.sessionId,
+          parentFrameId: String(info.parentFrameId || ''), url: String(info.url || ''),
+        });
+        const child = { tabId, sessionId: p.sessionId };
+        // Windows the frame opens (Page.windowOpen) and its own frames.
+        send(child, 'Page.enable').catch(() => {});
+        send(child, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }).catch(() => {});
+      }
+      break;
+    }
+    case 'Target.detachedFromTarget':
+      if (typeof p.sessionId === 'string') st.children.delete(p.sessionId);
+      break;
+  }
+  /** @type {TabEvent} */
+  const ev = { sessionId: source.sessionId, method, params: p };
+  for (const fn of Array.from(st.listeners)) {
+    try { fn(ev); } catch (_) { /* a listener's own bug must not stop the others */ }
+  }
+});
+
+chrome.debugger.onDetach.addListener((source, reason) => {
+  const tabId = source.tabId;
+  if (typeof tabId !== 'number') return;
+  const st = tabs.get(tabId);
+  if (st && st.idle) clearTimeout(st.idle);
+  tabs.delete(tabId);
+  if (reason === 'canceled_by_user') declined.add(tabId);
+});
+
+chrome.tabs.onRemoved.addListener((tabId) => {
+  tabs.delete(tabId);
+  declined.delete(tabId);
+});

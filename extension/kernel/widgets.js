@@ -1,0 +1,192 @@
+// @ts-check
+// What pages build out of plain elements: things that act on click with no
+// role (a div with cursor:pointer and a handler, an onclick attribute, a
+// React list row), the rows of ARIA grids (a data grid lists its rows, a
+// calendar its day buttons), and composite widgets whose content scrolls
+// (a virtualized grid renders only the rows in view: the snapshot says
+// there is more above or below, and how many rows there are in all).
+// docs/ARCHITECTURE.md, *Widgets*, says why each rule is what it is.
+(() => {
+  'use strict';
+
+  const K = globalThis.__gripKernel__;
+  const { attr, hasAttr, cut, fold, flatParent, CONTROL_ROLES, nameOf, textOf } = K;
+
+  // Tags that never count as clickable on their own: the page itself, and
+  // labels (a click on one is a click on its control, listed already).
+  const NOT_CLICKABLE = new Set(['html', 'body', 'label', 'option', 'optgroup']);
+  // Composite widgets a snapshot lists in every mode, like controls.
+  const WIDGET_ROLES = new Set(['grid', 'treegrid']);
+  // Roles whose content may scroll: their line says whether there is more.
+  const SCROLL_ROLES = new Set(['grid', 'treegrid', 'listbox', 'tree', 'menu']);
+  // Cursors that say "this acts on click, or can be dragged".
+  const ACTIVE_CURSORS = new Set(['pointer', 'grab', 'move']);
+  // How many descendants scrollerOf looks at for the one that scrolls.
+  const SCROLLER_SEARCH = 400;
+
+  /** The computed cursor of el, '' when it has no style (not rendered).
+   * @param {Element} el */
+  function cursorOf(el) {
+    try { return getComputedStyle(el).cursor; } catch (_) { return ''; }
+  }
+
+  /** Whether el acts on click (or drag) without a role that says so: it
+   * has an onclick attribute or draggable="true", or a pointer (grab, move)
+   * cursor that starts here: its parent's is none of those, since the
+   * children of a clickable inherit its cursor and are not listed again.
+   * parentCursor is the parent's computed cursor.
+   * @param {Element} el @param {string} cursor @param {string} parentCursor */
+  function clickStart(el, cursor, parentCursor) {
+    if (NOT_CLICKABLE.has(el.localName)) return false;
+    if (hasAttr(el, 'onclick') || attr(el, 'draggable') === 'true') return true;
+    return ACTIVE_CURSORS.has(cursor) && !ACTIVE_CURSORS.has(parentCursor);
+  }
+
+  /** clickStart for an element met outside a walk (an action's meaning
+   * check): the parent's cursor is read here.
+   * @param {Element} el */
+  function isClickable(el) {
+    const p = flatParent(el);
+    return clickStart(el, cursorOf(el), p && p.nodeType === 1 ? cursorOf(/** @type {Element} */ (p)) : '');
+  }
+
+  /** Whether a snapshot lists el, of this role, as a widget in every mode:
+   * grids, and the rows of a grid (a data grid's records; a row holding
+   * controls is dropped again once they are listed, see snapshot.js).
+   * @param {Element} el @param {string} role */
+  function isWidget(el, role) {
+    if (WIDGET_ROLES.has(role)) return true;
+    return role === 'row' && hasAttr(el, 'role') && !!el.closest('[role=grid],[role=treegrid]');
+  }
+
+  /** Whether el itself scrolls vertically, with content beyond its box.
+   * @param {Element} el */
+  function scrollsY(el) {
+    if (el.scrollHeight <= el.clientHeight + 1) return false;
+    const o = getComputedStyle(el).overflowY;
+    return o === 'auto' || o === 'scroll' || o === 'overlay';
+  }
+
+  /** The element that scrolls el's content vertically: el itself, or the
+   * first of its descendants (breadth first, a bounded search) that does,
+   * as a grid's body viewport; null when none does.
+   * @param {Element} el @returns {Element|null} */
+  function scrollerOf(el) {
+    if (scrollsY(el)) return el;
+    /** @type {Element[]} */
+    const queue = [el];
+    let seen = 0;
+    for (let i = 0; i < queue.length && seen < SCROLLER_SEARCH; i++) {
+      for (let c = queue[i].firstElementChild; c && seen < SCROLLER_SEARCH; c = c.nextElementSibling) {
+        seen++;
+        if (c.clientHeight > 0 && scrollsY(c)) return c;
+        if (c.firstElementChild) queue.push(c);
+      }
+    }
+    return null;
+  }
+
+  /** Where a scroller stands: more content above it, below it, or both.
+   * @param {Element} sc @returns {string[]} */
+  function scrollMarks(sc) {
+    /** @type {string[]} */
+    const s = [];
+    if (sc.scrollTop > 1) s.push('more-above');
+    if (sc.scrollTop + sc.clientHeight < sc.scrollHeight - 1) s.push('more-below');
+    return s;
+  }
+
+  /** The rows of a grid or table that are rendered, of how many in all:
+   * 'rows=FIRST-LAST/TOTAL' from aria-rowindex and aria-rowcount (a
+   * virtualized grid renders a window of its rows), 'rows=TOTAL' when the
+   * rendered ones carry no index, '' when the grid says neither.
+   * @param {Element} el */
+  function rowSpan(el) {
+    const total = parseInt(attr(el, 'aria-rowcount') || '', 10);
+    let lo = Infinity, hi = -Infinity;
+    const rows = el.querySelectorAll('[role=row][aria-rowindex]');
+    for (let i = 0; i < rows.length; i++) {
+      const n = parseInt(rows[i].getAttribute('aria-rowindex') || '', 10);
+      if (n > 0) { lo = Math.min(lo, n); hi = Math.max(hi, n); }
+    }
+    if (hi >= lo && total > 0) return 'rows=' + lo + '-' + hi + '/' + total;
+    if (hi >= lo) return 'rows=' + lo + '-' + hi;
+    return total > 0 ? 'rows=' + total : '';
+  }
+
+  /** States a snapshot adds to a composite widget's line: its rows and
+   * whether its content scrolls further (see scrollMarks).
+   * @param {Element} el @param {string} role @returns {string[]} */
+  function widgetStates(el, role) {
+    if (role === 'clickable') {
+      const c = cursorOf(el);
+      return attr(el, 'draggable') === 'true' || c === 'grab' || c === 'move' ? ['draggable'] : [];
+    }
+    if (!SCROLL_ROLES.has(role)) return [];
+    /** @type {string[]} */
+    const s = [];
+    if (role === 'grid' || role === 'treegrid') {
+      const r = rowSpan(el);
+      if (r) s.push(r);
+    }
+    const sc = scrollerOf(el);
+    if (sc) s.push(...scrollMarks(sc));
+    return s;
+  }
+
+  /** Whether role names a control or widget that a click on el would
+   * already reach (clickables inside one are not listed again).
+   * @param {string} role */
+  function isControlRole(role) {
+    return CONTROL_ROLES.has(role) || role === 'clickable';
+  }
+
+  /** A clickable's name: its label, else its text, with the items of a
+   * flex or grid box kept apart ('Ada Quarterly numbers', where the row's
+   * cells render as separate boxes, not 'AdaQuarterly numbers').
+   * @param {Element} el */
+  function clickableName(el) {
+    if (hasAttr(el, 'aria-labelledby') || hasAttr(el, 'aria-label') || !el.firstElementChild) return nameOf(el, 'button');
+    let d = '';
+    try { d = getComputedStyle(el).display; } catch (_) { d = ''; }
+    if (d.indexOf('flex') < 0 && d.indexOf('grid') < 0) return nameOf(el, 'button');
+    /** @type {string[]} */
+    const parts = [];
+    for (let c = /** @type {Node|null} */ (el.firstChild); c; c = c.nextSibling) {
+      const t = c.nodeType === 3 ? (c.textContent || '').trim() : c.nodeType === 1 ? textOf(c, { checkVis: true }) : '';
+      if (t) parts.push(t);
+    }
+    return parts.length ? cut(parts.join(' '), 300) : nameOf(el, 'button');
+  }
+
+  /** What a custom combobox has chosen when its own value is empty (an
+   * input that shows the choice beside it, as Tom Select does): the text
+   * of the option marked aria-selected in the listbox it controls, open or
+   * not; '' when there is none.
+   * @param {Element} el */
+  function comboValue(el) {
+    const ids = attr(el, 'aria-controls') || attr(el, 'aria-owns');
+    if (!ids) return '';
+    const root = /** @type {Document|ShadowRoot} */ (el.getRootNode());
+    for (const id of ids.trim().split(/\s+/)) {
+      const box = root.getElementById ? root.getElementById(id) : document.getElementById(id);
+      const o = box && box.querySelector('[role=option][aria-selected=true]');
+      if (o) return cut(fold(o.textContent || ''), 200);
+    }
+    return '';
+  }
+
+  /** A link's destination as the browser resolves it (absolute), or ''.
+   * @param {Element} el */
+  function hrefOf(el) {
+    const h = /** @type {any} */ (el).href;
+    if (typeof h === 'string') return h;
+    const raw = attr(el, 'href') || attr(el, 'xlink:href');
+    if (!raw) return '';
+    try { return new URL(raw, document.baseURI).href; } catch (_) { return raw; }
+  }
+
+  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
+    comboValue, clickableName, hrefOf, cursorOf, clickStart, isClickable, isWidget, scrollerOf, scrollMarks, widgetStates, isControlRole,
+  }));
+})();

@@ -1,0 +1,206 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/grip-dev/grip/frames"
+	"github.com/grip-dev/grip/policy"
+	"github.com/grip-dev/grip/protocol"
+)
+
+// What an action did besides acting on its element, as the reply tells it
+// (docs/ARCHITECTURE.md, "What an action did"): the extension watches each
+// action (a dialog, a navigation, tabs opened, windows blocked, its tab
+// closing) and the host adds what it learnt between replies from the
+// extension's events: tabs a page opened later, and tabs it opened that
+// have closed since.
+
+// openerBook remembers which tab opened which and what each opener's next
+// reply must name.
+type openerBook struct {
+	mu       sync.Mutex
+	opener   map[int]int                  // guarded by mu; tab → the tab whose page opened it
+	opened   map[int][]protocol.OpenedTab // guarded by mu; opener → tabs opened since its last reply
+	closed   map[int][]int                // guarded by mu; opener → its tabs that closed since its last reply
+	reported map[int]bool                 // guarded by mu; tabs some reply already named as opened
+}
+
+func newOpenerBook() *openerBook {
+	return &openerBook{opener: map[int]int{}, opened: map[int][]protocol.OpenedTab{}, closed: map[int][]int{}, reported: map[int]bool{}}
+}
+
+// tabOpened records a tab a page opened (the extension's tab_opened).
+func (b *openerBook) tabOpened(tab, opener int, url string) {
+	if tab <= 0 || opener <= 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.opener[tab] = opener
+	if !b.reported[tab] {
+		b.opened[opener] = append(b.opened[opener], protocol.OpenedTab{Tab: tab, URL: url})
+	}
+}
+
+// tabRemoved records a closed tab: its opener's next reply names it.
+func (b *openerBook) tabRemoved(tab int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if o, ok := b.opener[tab]; ok {
+		b.closed[o] = append(b.closed[o], tab)
+		b.opened[o] = slices.DeleteFunc(b.opened[o], func(t protocol.OpenedTab) bool { return t.Tab == tab })
+	}
+	delete(b.opener, tab)
+	delete(b.reported, tab)
+	delete(b.opened, tab)
+	delete(b.closed, tab)
+}
+
+// take returns what tab's reply names: the tabs it opened (those the
+// action saw, with their titles, then any the extension reported since the
+// last reply) and its tabs that closed, and forgets them.
+func (b *openerBook) take(tab int, seen []protocol.OpenedTab) ([]protocol.OpenedTab, []int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var opened []protocol.OpenedTab
+	have := map[int]bool{}
+	for _, t := range append(slices.Clone(seen), b.opened[tab]...) {
+		if t.Tab <= 0 || have[t.Tab] {
+			continue
+		}
+		have[t.Tab] = true
+		b.reported[t.Tab] = true
+		if _, known := b.opener[t.Tab]; !known {
+			b.opener[t.Tab] = tab
+		}
+		opened = append(opened, t)
+	}
+	closed := b.closed[tab]
+	delete(b.opened, tab)
+	delete(b.closed, tab)
+	return opened, closed
+}
+
+// finishAction ends an action on tab: the read of what changed (or, when
+// the action closed the tab, the reply that says so), then what else the
+// action did.
+func (h *Host) finishAction(ctx context.Context, tab int, detail string, args protocol.ActArgs, fx protocol.ActEffects) (*protocol.ActionResult, error) {
+	if fx.Closed {
+		h.refs.InvalidateTab(tab)
+		gone := h.tabs.forget(tab)
+		h.openers.tabRemoved(tab)
+		if detail == "" {
+			detail = "the page closed its tab"
+		}
+		res := &protocol.ActionResult{OK: true, Tab: protocol.TabRef{ID: tab}, Detail: detail,
+			Changes: protocol.Changes{Added: []string{}, Gone: formatRefs(gone)}, Closed: []int{tab}, Opened: fx.Opened, Blocked: fx.Blocked}
+		return res, nil
+	}
+	res, err := h.afterAction(ctx, tab, detail, args)
+	if err != nil {
+		return nil, err
+	}
+	h.addEffects(ctx, tab, res, fx)
+	return res, nil
+}
+
+// addEffects puts into an action's reply what the extension saw it do and
+// what the host learnt since tab's last reply.
+func (h *Host) addEffects(ctx context.Context, tab int, res *protocol.ActionResult, fx protocol.ActEffects) {
+	if res.Dialog == nil && fx.Dialog != nil {
+		res.Dialog = fx.Dialog
+	}
+	res.Opened, res.Closed = h.openers.take(tab, fx.Opened)
+	for i, t := range res.Opened {
+		if t.Title != "" {
+			continue
+		}
+		// Opened later, reported by an event: name it as it is now.
+		var info protocol.TabRef
+		if err := h.callExt(ctx, protocol.ExtTabInfo, protocol.TabParams{TabID: t.Tab}, &info); err == nil {
+			res.Opened[i].URL, res.Opened[i].Title = info.URL, info.Title
+		}
+	}
+	h.shareOpened(ctx, res.Opened)
+	res.Blocked = fx.Blocked
+	if fx.Navigation != nil && fx.Navigation.Loading && res.Dialog == nil {
+		res.Loading = fx.Navigation.URL
+	}
+	h.maskEffects(&res.Opened, &res.Blocked, &res.Loading)
+}
+
+// shareOpened makes the tabs and popups a page opened on an agent's action
+// ones the agent may use, as a tab it opens itself is (the shared mode of
+// the person's policy, host/user.go).
+func (h *Host) shareOpened(ctx context.Context, opened []protocol.OpenedTab) {
+	if h.user == nil {
+		return
+	}
+	for _, t := range opened {
+		h.user.share(t.Tab, true)
+		h.tellExtension(ctx, protocol.ExtShareTab, protocol.TabParams{TabID: t.Tab})
+	}
+}
+
+// maskEffects leaves the URL and title of blocked sites out of what a
+// reply says an action opened, asked for or is loading, as the policy
+// leaves them out of the tab list (host/guard.go).
+func (h *Host) maskEffects(opened *[]protocol.OpenedTab, blocked *[]string, loading *string) {
+	if h.user == nil {
+		return
+	}
+	p := h.user.policy.Current()
+	isBlocked := func(u string) bool { return u != "" && p.Decide(u).Rule == policy.Block }
+	for i := range *opened {
+		if isBlocked((*opened)[i].URL) {
+			(*opened)[i].URL, (*opened)[i].Title = "", "(blocked by the policy)"
+		}
+	}
+	for i, u := range *blocked {
+		if isBlocked(u) {
+			(*blocked)[i] = "a page the policy blocks"
+		}
+	}
+	if isBlocked(*loading) {
+		*loading = "a page the policy blocks"
+	}
+}
+
+// dialogOpen is readTab's error for a tab that shows a JavaScript dialog:
+// nothing could be read, and the reply carries the dialog instead.
+type dialogOpen struct {
+	tab    protocol.TabRef
+	dialog *protocol.Dialog
+}
+
+func (d *dialogOpen) Error() string { return "dialog open: " + d.dialog.Type + " " + d.dialog.Message }
+
+// openDialog returns the dialog err reports, or nil.
+func openDialog(err error) *dialogOpen {
+	var d *dialogOpen
+	if errors.As(err, &d) {
+		return d
+	}
+	return nil
+}
+
+// snapshotEffects adds to a snapshot of tab the tabs its page opened and
+// closed since its last reply, after the elements.
+func (h *Host) snapshotEffects(ctx context.Context, tab int, snap *protocol.Snapshot) {
+	snap.Opened, snap.Closed = h.openers.take(tab, nil)
+	h.shareOpened(ctx, snap.Opened)
+	var none []string
+	var loading string
+	h.maskEffects(&snap.Opened, &none, &loading)
+	lines := frames.EffectLines(snap.Opened, snap.Closed, nil, "")
+	if len(lines) == 0 {
+		return
+	}
+	text := strings.Join(lines, "\n") + "\n"
+	snap.Text += text
+	snap.Tokens += frames.Tokens(text)
+}

@@ -1,0 +1,52 @@
+package host
+
+import (
+	"context"
+
+	"github.com/grip-dev/grip/protocol"
+)
+
+// mouseActions are the trusted actions that press at a point; the others
+// (type, fill, press) send keys to the focused element.
+var mouseActions = map[string]bool{
+	protocol.ActClick: true, protocol.ActDblClick: true, protocol.ActHover: true,
+	protocol.ActCheck: true, protocol.ActUncheck: true,
+}
+
+// trustedInput sends the real input of a trusted action, built with
+// cdproto's types, after the page-side checks (res). The extension checks,
+// just before sending it, that it reaches the element the page checked:
+// the browser's hit test at the point for the mouse, the page's focus for
+// keys (protocol.CDPGuard). A check or uncheck the page found already
+// done sends nothing.
+func (h *Host) trustedInput(ctx context.Context, tab int, args protocol.ActArgs, res protocol.ActReply, key string, modifiers []string) (protocol.ActEffects, error) {
+	mouse := mouseActions[args.Action]
+	if mouse && res.Point == nil {
+		if res.Detail != "" {
+			return protocol.ActEffects{}, nil // already in the state asked for
+		}
+		return protocol.ActEffects{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "", "the page gave no action point for trusted input")
+	}
+	var x, y float64
+	if res.Point != nil {
+		x, y = res.Point.X, res.Point.Y
+	}
+	cmds, err := trustedCommands(args.Action, x, y, args.Text, key, modifiers)
+	if err != nil {
+		return protocol.ActEffects{}, err
+	}
+	p := protocol.CDPParams{TabID: tab, Commands: cmds}
+	if res.DocumentID != "" && res.ID > 0 {
+		p.Guard = &protocol.CDPGuard{DocumentID: res.DocumentID, LocalID: res.ID}
+		if mouse {
+			p.Guard.Point = res.Point
+		} else {
+			p.Guard.Focus = true
+		}
+	}
+	var out protocol.CDPReply
+	if err := h.callExt(ctx, protocol.ExtCDP, p, &out); err != nil {
+		return protocol.ActEffects{}, err
+	}
+	return out.ActEffects, nil
+}

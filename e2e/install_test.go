@@ -207,7 +207,8 @@ func TestInstallThenConnect(t *testing.T) {
 	if want := filepath.Join(statedir.At(ie.state).Data, install.ExtensionDirName); res.ExtensionDir != want {
 		t.Errorf("extension_dir = %q, want %q", res.ExtensionDir, want)
 	}
-	if b, err := os.ReadFile(filepath.Join(res.ExtensionDir, "manifest.json")); err != nil || !bytes.Equal(b, extension.ManifestJSON) {
+	stamped, _ := fs.ReadFile(extension.Files(), "manifest.json") // stamped with grip's build
+	if b, err := os.ReadFile(filepath.Join(res.ExtensionDir, "manifest.json")); err != nil || !bytes.Equal(b, stamped) {
 		t.Errorf("extension_dir lacks the extension's manifest.json: %v", err)
 	}
 	wantFiles := []string{ie.chromiumManifest(), ie.profileManifest()}

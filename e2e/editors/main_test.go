@@ -15,9 +15,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,7 +96,8 @@ func installed(dir string) error {
 		return fmt.Errorf("package.json: %w", err)
 	}
 	var problems []string
-	for name, want := range pkg.Dependencies {
+	for _, name := range slices.Sorted(maps.Keys(pkg.Dependencies)) {
+		want := pkg.Dependencies[name]
 		if i := strings.LastIndex(want, "@"); strings.HasPrefix(want, "npm:") && i > 0 {
 			want = want[i+1:]
 		}

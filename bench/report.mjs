@@ -229,8 +229,18 @@ export function targets(r) {
   return list;
 }
 
+// Sections other tests measure (e2e/editors: tokens an agent reads per
+// task) follow this line in RESULTS.md; a new report keeps them.
+const KEPT = '<!-- Sections below come from other tests and are kept by report.mjs. -->';
+
 export function writeReport(results, file) {
-  fs.writeFileSync(file, render(results) + '\n');
+  let kept = '';
+  try {
+    const old = fs.readFileSync(file, 'utf8');
+    const at = old.indexOf(KEPT);
+    if (at >= 0) kept = '\n' + old.slice(at);
+  } catch (_) { /* no report yet */ }
+  fs.writeFileSync(file, render(results) + '\n' + kept);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

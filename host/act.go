@@ -296,6 +296,9 @@ func trustedCommands(action string, x, y float64, text, key string, modifiers []
 	case protocol.ActDblClick:
 		return append(append([]protocol.CDPCommand{move}, click(1)...), click(2)...), nil
 	case protocol.ActType, protocol.ActFill:
+		if text == "" && action == protocol.ActFill {
+			return keyCommands("Delete", nil), nil // the page selected everything: delete it
+		}
 		return []protocol.CDPCommand{{Method: input.CommandInsertText, Params: input.InsertTextParams{Text: text}}}, nil
 	case protocol.ActPress:
 		return keyCommands(key, modifiers), nil

@@ -1,7 +1,8 @@
 // @ts-check
 // Before and after an action. Actionability: the element is visible,
 // enabled, not inert or aria-hidden, scrolled into view, and the element
-// at its action point (elementFromPoint at its centre) is it or inside it;
+// at its action point (elementFromPoint at its centre) is it or inside it,
+// or one of its editor's own parts (editors.js);
 // otherwise the refusal names the boundary and the reason, e.g.
 // `occluded by [button 'Accept cookies']`. After: the signatures our action
 // may have changed are read again.
@@ -10,7 +11,7 @@
 
   const K = globalThis.__gripKernel__;
   const { fail, attr, idOf, elementOf, setSig, shadowOf, flatParent, containsFlat, hiddenReason, isVisible,
-    CONTROL_ROLES, declaredRole, inputType, roleOf, labelsOf, isDisabled, describe, brief } = K;
+    CONTROL_ROLES, declaredRole, inputType, roleOf, labelsOf, surfaceOf, ownPart, viewRect, isDisabled, describe, brief } = K;
 
   /** Visibility, enabled state, scrolling and the hit test at the action point.
    * @param {Element} el @param {boolean} needEnabled
@@ -20,25 +21,34 @@
     if (hid) return fail('not_actionable', 'actionability', hid);
     if (!isVisible(el)) return fail('not_actionable', 'actionability', 'element is not visible');
     if (needEnabled && isDisabled(el)) return fail('not_actionable', 'actionability', 'element is disabled');
-    let rects = el.getClientRects();
+    // An editor's hidden input is acted on where the editor shows its text.
+    const box = surfaceOf(el) || el;
+    const rects = box.getClientRects();
     if (!hasArea(rects)) return fail('not_actionable', 'actionability', 'element has no size');
     const vw = window.innerWidth, vh = window.innerHeight;
-    const b = el.getBoundingClientRect();
+    // An editor taller than its scroller is acted on in the part the
+    // scroller shows, without scrolling it if some of it is in view.
+    const editor = box !== el || /** @type {HTMLElement} */ (el).isContentEditable;
+    const shown = editor ? viewRect(box) : null;
+    const b = box.getBoundingClientRect();
     let scrolled = false;
-    if (b.top < 0 || b.left < 0 || b.bottom > vh || b.right > vw) {
-      el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-      rects = el.getClientRects();
+    if (!shown && (b.top < 0 || b.left < 0 || b.bottom > vh || b.right > vw)) {
+      box.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
       scrolled = true;
     }
-    let point = pointIn(rects, vw, vh);
+    const pointOn = () => {
+      const v = editor ? viewRect(box) : null;
+      return v ? { x: round2((v.left + v.right) / 2), y: round2((v.top + v.bottom) / 2) } : pointIn(box.getClientRects(), vw, vh);
+    };
+    let point = pointOn();
     if (!point) return fail('not_actionable', 'actionability', 'element is outside the viewport and could not be scrolled into view');
     let hit = hitAt(point.x, point.y);
     if (!scrolled && (!hit || !hits(el, hit))) {
       // Inside the viewport but maybe clipped by a scrolling container (an
       // option below the fold of a dropdown's list): scroll every container
       // that holds it, then look again.
-      el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
-      point = pointIn(el.getClientRects(), vw, vh);
+      box.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
+      point = pointOn();
       if (!point) return fail('not_actionable', 'actionability', 'element is outside the viewport and could not be scrolled into view');
       hit = hitAt(point.x, point.y);
     }
@@ -82,7 +92,9 @@
   /** Whether a hit at el's action point reaches el (it, inside it, or its label).
    * @param {Element} el @param {Element} hit */
   function hits(el, hit) {
-    return containsFlat(el, hit) || labelOf(el, hit);
+    // An editor's own parts (its lines, gutters, cursor and tooltip
+    // layers) never occlude it.
+    return containsFlat(el, hit) || labelOf(el, hit) || ownPart(el, hit);
   }
 
   /** The centre of the first of rects with an area inside the viewport.

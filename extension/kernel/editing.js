@@ -1,14 +1,17 @@
 // @ts-check
-// Text entry: type (key by key, at the caret) and fill (replace the whole
-// value), into inputs, textareas and contenteditable regions. Values go
-// through the prototype's setter plus beforeinput/input events, so
-// framework-controlled inputs see the change.
+// Text entry: type (key by key, at the end) and fill (replace the whole
+// value), into inputs, textareas and editors. Values go through the
+// prototype's setter plus beforeinput/input events, so framework-controlled
+// inputs see the change. Contenteditable editors take their text through
+// richtext.js; editors behind a hidden input (editors.js surfaceOf) are
+// clicked where their text ends, as a person would, then typed into.
 (() => {
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { fold, cut, quote, deepActive, inputType, isSecret, TEXT_INPUTS, keyInit, keyEvent, NO_MODS, inputEvent,
-    fireChange, done } = K;
+  const { fail, cut, quote, containsFlat, deepActive, inputType, isSecret, TEXT_INPUTS, visibleText, surfaceOf,
+    editorText, endPoint, done, keyInit, keyEvent, NO_MODS, inputEvent, fireChange, clickAt, tick, docShortcut, readyEditable,
+    typeEditable } = K;
 
   /** 'input', 'textarea', 'editable' or '' (not editable).
    * @param {Element} el @returns {EditKind} */
@@ -88,39 +91,19 @@
     return true;
   }
 
-  /** type (replace false) or fill (replace true) el with text.
+  /** type (replace false) or fill (replace true) el with text: key by key
+   * at the end, or the whole text instead of what is there. Editors (a
+   * contenteditable region, or a hidden input behind an editor's lines)
+   * answer a Promise: they take input a task at a time.
    * @param {Element} el @param {number} id @param {string} text @param {boolean} replace */
   function typeInto(el, id, text, replace) {
-    const doc = document;
+    text = text.replace(/\r\n?/g, '\n');
     const kind = editKind(el);
-    const h = /** @type {HTMLElement} */ (el);
-    if (deepActive() !== el) h.focus();
+    if (kind === 'editable') return typed(el, id, text, replace, typeEditable(el, text, replace));
+    const surface = surfaceOf(el);
+    if (surface) return typed(el, id, text, replace, typeHidden(el, surface, text, replace));
+    if (deepActive() !== el) /** @type {HTMLElement} */ (el).focus();
     const secret = isSecret(el);
-    if (kind === 'editable') {
-      if (replace) selectAllIn(el); else caretToEnd(el);
-      if (replace) {
-        if (!text) {
-          if (!doc.execCommand('delete', false)) el.textContent = '';
-        } else if (!doc.execCommand('insertText', false, text)) {
-          el.textContent = text;
-          inputEvent(el, 'input', 'insertText', text, false);
-        }
-      } else {
-        for (const ch of text) {
-          const k = keyInit(ch);
-          if (keyEvent(el, 'keydown', k, NO_MODS)) {
-            keyEvent(el, 'keypress', k, NO_MODS);
-            if (!doc.execCommand('insertText', false, ch)) {
-              el.appendChild(doc.createTextNode(ch));
-              inputEvent(el, 'input', 'insertText', ch, false);
-            }
-          }
-          keyEvent(el, 'keyup', k, NO_MODS);
-        }
-      }
-      const now = fold(el.textContent || '');
-      return done(el, id, { ok: true, detail: 'text is now ' + quote(cut(now, 80)) });
-    }
     const i = /** @type {HTMLInputElement} */ (el);
     if (replace) {
       if (i.value !== '') {
@@ -133,16 +116,7 @@
       if (text) insertInto(el, text, 'insertText');
     } else {
       caretToEnd(el);
-      for (const ch of text) {
-        const k = keyInit(ch);
-        if (keyEvent(el, 'keydown', k, NO_MODS)) {
-          if (keyEvent(el, 'keypress', k, NO_MODS)) {
-            if (ch === '\n' && kind === 'input') implicitSubmit(el);
-            else insertInto(el, ch, ch === '\n' ? 'insertLineBreak' : 'insertText');
-          }
-        }
-        keyEvent(el, 'keyup', k, NO_MODS);
-      }
+      for (const ch of text) typeKey(el, kind, ch);
     }
     fireChange(el);
     const got = i.value;
@@ -156,6 +130,96 @@
       reply.detail = 'the page did not keep the typed secret as is';
     }
     return done(el, id, reply);
+  }
+
+  /** One character typed into an input or textarea: its keys, and the
+   * insertion unless the page took the key; Enter in a text field submits
+   * its form.
+   * @param {Element} el @param {EditKind} kind @param {string} ch */
+  function typeKey(el, kind, ch) {
+    const k = keyInit(ch === '\n' ? 'Enter' : ch === '\t' ? 'Tab' : ch);
+    if (keyEvent(el, 'keydown', k, NO_MODS) && (k.key === 'Tab' || keyEvent(el, 'keypress', k, NO_MODS))) {
+      if (ch === '\n' && kind === 'input') implicitSubmit(el);
+      else insertInto(el, ch, ch === '\n' ? 'insertLineBreak' : 'insertText');
+    }
+    keyEvent(el, 'keyup', k, NO_MODS);
+  }
+
+  /** The reply once an editor took the text: what it now shows (a fill
+   * whose text the editor changed says so).
+   * @param {Element} el @param {number} id @param {string} text @param {boolean} replace
+   * @param {Promise<void>} work */
+  async function typed(el, id, text, replace, work) {
+    try {
+      await work;
+    } catch (e) {
+      return fail('internal', 'document', 'typing into the editor failed: ' + String((/** @type {any} */ (e) && /** @type {any} */ (e).message) || e));
+    }
+    const now = editorText(el);
+    const how = replace && now !== visibleText(text) ? 'the editor changed the text to ' : 'text is now ';
+    return done(el, id, { ok: true, detail: how + quote(cut(now, 80)) });
+  }
+
+  /** A person clicks where the editor's text ends, which focuses its
+   * hidden input and puts the editor's caret there, then presses the
+   * shortcut for the end of the document (or, for a fill, select all).
+   * @param {Element} el @param {Element} surface @param {boolean} all */
+  async function readyHidden(el, surface, all) {
+    const pt = endPoint(surface);
+    const hit = document.elementFromPoint(pt.x, pt.y);
+    clickAt(hit && containsFlat(surface, hit) ? hit : surface, pt, 1);
+    // Editors focus their input a moment after the press.
+    for (let i = 0; i < 10 && deepActive() !== el; i++) await new Promise((r) => setTimeout(r, 10));
+    if (deepActive() !== el) /** @type {HTMLElement} */ (el).focus({ preventScroll: true });
+    // The editor draws only the lines in view: its own shortcut takes the
+    // caret to the end of the document, or selects all of it.
+    docShortcut(el, all);
+    await tick();
+  }
+
+  /** type or fill through an editor's hidden input: key by key, or (fill)
+   * the text pasted over everything, as the editor takes a paste.
+   * @param {Element} el @param {Element} surface @param {string} text @param {boolean} replace */
+  async function typeHidden(el, surface, text, replace) {
+    await readyHidden(el, surface, replace);
+    if (replace) {
+      if (!text) {
+        const k = keyInit('Backspace');
+        if (keyEvent(el, 'keydown', k, NO_MODS) && inputEvent(el, 'beforeinput', 'deleteContentBackward', null, true)) {
+          setValue(el, '');
+          inputEvent(el, 'input', 'deleteContentBackward', null, false);
+        }
+        keyEvent(el, 'keyup', k, NO_MODS);
+      } else if (!paste(el, text)) {
+        insertInto(el, text, 'insertFromPaste');
+      }
+      await tick();
+      return;
+    }
+    const kind = editKind(el);
+    for (const ch of text) {
+      typeKey(el, kind, ch);
+      await tick();
+    }
+  }
+
+  /** Dispatches a paste of text at el; true when the page took it.
+   * @param {Element} el @param {string} text */
+  function paste(el, text) {
+    const data = new DataTransfer();
+    data.setData('text/plain', text);
+    return !el.dispatchEvent(new ClipboardEvent('paste', { bubbles: true, cancelable: true, composed: true, clipboardData: data }));
+  }
+
+  /** Before trusted typing (the host sends the keys): focus, and the caret
+   * at the end or everything selected, as typeInto would have them.
+   * @param {Element} el @param {boolean} all @returns {Promise<void>} */
+  async function readyToType(el, all) {
+    if (editKind(el) === 'editable') return readyEditable(el, all);
+    const surface = surfaceOf(el);
+    if (surface) return readyHidden(el, surface, all);
+    /** @type {HTMLElement} */ (el).focus();
+    if (all) selectAllIn(el); else caretToEnd(el);
   }
 
   /** Submits el's form the way Enter in a text field does: through its
@@ -184,6 +248,6 @@
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    editKind, setValue, selectAllIn, caretToEnd, insertInto, typeInto, implicitSubmit,
+    editKind, setValue, selectAllIn, caretToEnd, insertInto, typeInto, readyToType, implicitSubmit,
   }));
 })();

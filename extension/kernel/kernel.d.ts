@@ -79,6 +79,15 @@ interface GripKernel {
   nameOf(el: Element, role: string): string;
   hasOwnText(el: Element): boolean;
 
+  // editors.js
+  visibleText(s: string): string;
+  viewRect(el: Element): { left: number; top: number; right: number; bottom: number } | null;
+  surfaceOf(el: Element): Element | null;
+  editorText(el: Element): string;
+  ownPart(el: Element, hit: Element): boolean;
+  endPoint(surface: Element): Point;
+  endOf(el: Element): { node: Node; offset: number };
+
   // widgets.js
   comboValue(el: Element): string;
   clickableName(el: Element): string;
@@ -144,6 +153,15 @@ interface GripKernel {
   clickAt(el: Element, pt: Point, detail: number): void;
   focusable(e: Element): boolean;
 
+  // richtext.js
+  tick(): Promise<void>;
+  docShortcut(el: Element, all: boolean): boolean;
+  editableText(el: Element, text: string): void;
+  editableBreak(el: Element): void;
+  editableDelete(el: Element, forward: boolean): void;
+  readyEditable(el: Element, all: boolean): Promise<void>;
+  typeEditable(el: Element, text: string, replace: boolean): Promise<void>;
+
   // editing.js
   editKind(el: Element): EditKind;
   setValue(el: Element, v: string): void;
@@ -151,6 +169,7 @@ interface GripKernel {
   caretToEnd(el: Element): void;
   insertInto(el: Element, text: string, how: string): boolean;
   typeInto(el: Element, id: number, text: string, replace: boolean): any;
+  readyToType(el: Element, all: boolean): Promise<void>;
   implicitSubmit(el: Element): boolean;
 
   // choice.js

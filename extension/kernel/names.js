@@ -1,8 +1,9 @@
 // @ts-check
 // Accessible names, in accname's order (simplified): aria-labelledby,
 // aria-label, what the control is (input values, labels, alt), its content
-// for roles named from content, then title and placeholder. Texts are
-// folded, and read through the flat tree, skipping hidden parts.
+// for roles named from content, then title and placeholder; an editable
+// region without any, by its editor's placeholder or its iframe's title.
+// Texts are folded, and read through the flat tree, skipping hidden parts.
 (() => {
   'use strict';
 
@@ -230,7 +231,35 @@
     if (title && fold(title)) return cut(fold(title), NAME_MAX);
     const ph = attr(el, 'placeholder') || attr(el, 'aria-placeholder');
     if (ph && fold(ph)) return cut(fold(ph), NAME_MAX);
+    if (role === 'textbox' && /** @type {HTMLElement} */ (el).isContentEditable) return cut(editableName(el), NAME_MAX);
     return '';
+  }
+
+  // The placeholder an editor showed while empty (element → name): it
+  // keeps naming the editor once text hides it, as an input's placeholder
+  // attribute does.
+  /** @type {WeakMap<Element, string>} */
+  const placeholders = new WeakMap();
+
+  /** The name of an editable region with no label: its data-placeholder,
+   * or its first block's (Tiptap, CKEditor 5 put it there), as last shown;
+   * for the <body> of an editor's own iframe, the iframe's title, else the
+   * frame's document title.
+   * @param {Element} el */
+  function editableName(el) {
+    const first = el.firstElementChild;
+    const ph = fold(attr(el, 'data-placeholder') || (first && attr(first, 'data-placeholder')) || '');
+    if (ph) {
+      placeholders.set(el, ph);
+      return ph;
+    }
+    const shown = placeholders.get(el);
+    if (shown) return shown;
+    if (el !== document.body || window.top === window) return '';
+    /** @type {Element|null} */
+    let frame = null;
+    try { frame = window.frameElement; } catch (_) { /* a cross-origin parent */ }
+    return fold((frame && (attr(frame, 'title') || attr(frame, 'aria-label'))) || document.title || '');
   }
 
   /** A table row as its cells' texts joined by ' | '.

@@ -98,6 +98,8 @@
     const prose = PROSE_TAGS.get(tag);
     if (prose) return prose;
     if (hasAttr(el, 'contenteditable') && isEditingHost(el)) return 'textbox';
+    // A document in design mode is edited as a whole (older iframe editors).
+    if (tag === 'body' && el.ownerDocument.designMode === 'on') return 'textbox';
     return '';
   }
 

@@ -12,7 +12,7 @@
   const K = globalThis.__gripKernel__;
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
     isDisabled, describe, brief, snapshot, probe, watch, frameIndexOf, actionable, done, hoverAt, clickAt,
-    mouse, editKind, selectAllIn, caretToEnd, typeInto, selectIn, checkable, setChecked, doScroll, doPress, doDrag,
+    mouse, editKind, readyToType, typeInto, selectIn, checkable, setChecked, doScroll, doPress, doDrag,
     setMark, stageUpload, uploadInto } = K;
 
   // The actions the page carries out: protocol/actions.go lists the same
@@ -102,9 +102,7 @@
     // point we return; here only focus and selection are prepared.
     if (trusted) {
       if (action === 'type' || action === 'fill') {
-        /** @type {HTMLElement} */ (node).focus();
-        if (action === 'fill') selectAllIn(node);
-        else caretToEnd(node);
+        return readyToType(node, action === 'fill').then(() => ({ ok: true, id, point: pt }));
       }
       if (action === 'check' || action === 'uncheck') {
         const on = checkedOf(node, roleOf(node)) === 'checked';

@@ -8,7 +8,7 @@
 
   const K = globalThis.__gripKernel__;
   const { fold, cut, quote, attr, hasAttr, inputType, roleOf, HEADING_TAGS, nameOf, textOf, selectValue,
-    hasOwnText, CONTROL_ROLES, isWidget, isClickable, clickableName } = K;
+    hasOwnText, CONTROL_ROLES, isWidget, isClickable, clickableName, surfaceOf, editorText } = K;
 
   const VALUE_MAX = 200;
   // Form-associated tags: they can be :disabled and belong to a form.
@@ -66,7 +66,11 @@
       }
       return cut(inp.value, VALUE_MAX);
     }
-    if (tag === 'textarea') return cut(/** @type {HTMLTextAreaElement} */ (el).value, VALUE_MAX);
+    if (tag === 'textarea') {
+      // An editor's hidden textarea holds none of the text the editor shows.
+      if (surfaceOf(el)) return cut(editorText(el), VALUE_MAX);
+      return cut(/** @type {HTMLTextAreaElement} */ (el).value, VALUE_MAX);
+    }
     if (tag === 'select') return cut(selectValue(/** @type {HTMLSelectElement} */ (el)), VALUE_MAX);
     if (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'scrollbar' || role === 'meter') {
       const vt = attr(el, 'aria-valuetext');
@@ -74,6 +78,7 @@
       return cut(attr(el, 'aria-valuenow') || '', VALUE_MAX);
     }
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox') {
+      if (/** @type {HTMLElement} */ (el).isContentEditable) return cut(editorText(el), VALUE_MAX);
       return cut(fold(el.textContent || ''), VALUE_MAX);
     }
     return '';

@@ -1,0 +1,50 @@
+package host
+
+import (
+	"testing"
+
+	"github.com/chromedp/cdproto/input"
+	"github.com/grip-dev/grip/protocol"
+)
+
+// TestTrustedCommands checks what real input each trusted action sends:
+// the mouse at the point for pointer actions, keys alone for typing.
+func TestTrustedCommands(t *testing.T) {
+	tests := []struct {
+		action, text string
+		want         []string // methods, and for key events their key
+	}{
+		{protocol.ActClick, "", []string{input.CommandDispatchMouseEvent, input.CommandDispatchMouseEvent, input.CommandDispatchMouseEvent}},
+		{protocol.ActType, "a\nb", []string{input.CommandInsertText}},
+		{protocol.ActFill, "x", []string{input.CommandInsertText}},
+		// A fill with nothing deletes what the page selected.
+		{protocol.ActFill, "", []string{input.CommandDispatchKeyEvent + " Delete", input.CommandDispatchKeyEvent + " Delete"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.action+" "+tt.text, func(t *testing.T) {
+			cmds, err := trustedCommands(tt.action, 10, 20, tt.text, "", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range cmds {
+				m := c.Method
+				if k, ok := c.Params.(input.DispatchKeyEventParams); ok {
+					m += " " + k.Key
+				}
+				if p, ok := c.Params.(input.InsertTextParams); ok && p.Text != tt.text {
+					t.Errorf("insertText %q, want %q", p.Text, tt.text)
+				}
+				got = append(got, m)
+			}
+			if len(got) != len(tt.want) {
+				t.Fatalf("commands %v, want %v", got, tt.want)
+			}
+			for i := range got {
+				if got[i] != tt.want[i] {
+					t.Fatalf("commands %v, want %v", got, tt.want)
+				}
+			}
+		})
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/protocol"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // browser_handle_dialog answers a tab's JavaScript dialog, as Playwright
@@ -22,13 +21,13 @@ type dialogIn struct {
 }
 
 func (s *Server) addDialogTools() {
-	addTool(s, &sdk.Tool{Name: "browser_handle_dialog", Title: "Handle a dialog",
+	addTool(s, &Tool{Name: "browser_handle_dialog", Title: "Handle a dialog",
 		Description: "Answer the alert, confirm, prompt or beforeunload dialog the tab shows; while one is open the page can do nothing else. " +
 			"The result says what the page did next, like an action's."},
 		func(p map[string]*jsonschema.Schema) { p["tab"].Minimum = ptr(1.0) }, s.handleDialog)
 }
 
-func (s *Server) handleDialog(ctx context.Context, in dialogIn) (*sdk.CallToolResult, error) {
+func (s *Server) handleDialog(ctx context.Context, in dialogIn) (*CallToolResult, error) {
 	args := protocol.ActArgs{Action: protocol.ActDialogDismiss, Tab: in.Tab}
 	what := "Dismissed the dialog"
 	if in.Accept {

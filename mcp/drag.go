@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/grip-dev/grip/protocol"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // dragIn is browser_drag's input, named as Playwright MCP names it: the
@@ -17,7 +16,7 @@ type dragIn struct {
 	actOpts
 }
 
-func (s *Server) drag(ctx context.Context, in dragIn) (*sdk.CallToolResult, error) {
+func (s *Server) drag(ctx context.Context, in dragIn) (*CallToolResult, error) {
 	args := protocol.ActArgs{Action: protocol.ActDrag, Target: normRef(in.StartRef), To: normRef(in.EndRef), Tab: in.Tab, Snapshot: in.Snapshot}
 	return s.act(ctx, args, "Dragged "+named(args.Target, in.StartElement)+" onto "+named(args.To, in.EndElement))
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/grip-dev/grip/protocol"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The tools for files going into a page and coming out of it
@@ -29,7 +28,7 @@ type downloadsIn struct {
 
 // addFileTools registers browser_file_upload and browser_downloads.
 func addFileTools(s *Server) {
-	addTool(s, &sdk.Tool{Name: "browser_file_upload", Title: "Upload files",
+	addTool(s, &Tool{Name: "browser_file_upload", Title: "Upload files",
 		Description: "Put files into a file input, as a person picking them would: the page's input and change handlers see them. " +
 			"Name the file input, or the button or label a site shows in front of a hidden one (grip finds the input behind it). " +
 			"Missing or unreadable files are refused before anything is touched. At most 50 MiB together." + refHelp},
@@ -37,7 +36,7 @@ func addFileTools(s *Server) {
 			actTweaks(p)
 			p["paths"].MinItems = ptr(1)
 		}, s.fileUpload)
-	addTool(s, &sdk.Tool{Name: "browser_downloads", Title: "Downloads", Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true},
+	addTool(s, &Tool{Name: "browser_downloads", Title: "Downloads", Annotations: &ToolAnnotations{ReadOnlyHint: true},
 		Description: "List the browser's downloads, newest first: id, state, size, the tab that started it, the file's full path on this machine and its URL. " +
 			"To wait for one a click starts, use browser_wait_for with download: true."},
 		func(p map[string]*jsonschema.Schema) {
@@ -46,7 +45,7 @@ func addFileTools(s *Server) {
 		}, s.downloads)
 }
 
-func (s *Server) fileUpload(ctx context.Context, in uploadIn) (*sdk.CallToolResult, error) {
+func (s *Server) fileUpload(ctx context.Context, in uploadIn) (*CallToolResult, error) {
 	if len(in.Paths) == 0 {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "pass paths: [\"/path/to/file\"]", "no files to upload")
 	}
@@ -65,7 +64,7 @@ func (s *Server) fileUpload(ctx context.Context, in uploadIn) (*sdk.CallToolResu
 	return s.act(ctx, args, fmt.Sprintf("Uploaded %s into %s", strings.Join(names, ", "), named(args.Target, in.Element)))
 }
 
-func (s *Server) downloads(ctx context.Context, in downloadsIn) (*sdk.CallToolResult, error) {
+func (s *Server) downloads(ctx context.Context, in downloadsIn) (*CallToolResult, error) {
 	res, err := s.ops.Downloads(ctx, protocol.DownloadsArgs{Limit: in.Limit, Tab: in.Tab})
 	if err != nil {
 		return nil, err

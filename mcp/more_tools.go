@@ -8,7 +8,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/protocol"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // VerbTools names the tool that does what each CLI verb does, so an agent
@@ -80,34 +79,34 @@ type noIn struct{}
 // addMoreTools registers the tools of the verbs the first round's tools
 // did not cover.
 func (s *Server) addMoreTools() {
-	ro := &sdk.ToolAnnotations{ReadOnlyHint: true}
+	ro := &ToolAnnotations{ReadOnlyHint: true}
 	tabMin := func(p map[string]*jsonschema.Schema) {
 		if t, ok := p["tab"]; ok {
 			t.Minimum = ptr(1.0)
 		}
 	}
-	addTool(s, &sdk.Tool{Name: "browser_scroll", Title: "Scroll",
+	addTool(s, &Tool{Name: "browser_scroll", Title: "Scroll",
 		Description: "Scroll an element into view (ref), or the page down (or up) by a screen. A scrollable list or grid that renders rows as they come into view shows more after it."}, tabMin, s.scroll)
-	addTool(s, &sdk.Tool{Name: "browser_focus", Title: "Focus",
+	addTool(s, &Tool{Name: "browser_focus", Title: "Focus",
 		Description: "Move the keyboard focus to an element." + refHelp}, tabMin, s.focus)
-	addTool(s, &sdk.Tool{Name: "browser_navigate_forward", Title: "Go forward",
+	addTool(s, &Tool{Name: "browser_navigate_forward", Title: "Go forward",
 		Description: "Go forward in the tab's history."}, tabMin, s.forward)
-	addTool(s, &sdk.Tool{Name: "browser_reload", Title: "Reload",
+	addTool(s, &Tool{Name: "browser_reload", Title: "Reload",
 		Description: "Reload the tab. Refs of the page before become stale."}, tabMin, s.reload)
-	addTool(s, &sdk.Tool{Name: "browser_status", Title: "grip status", Annotations: ro,
+	addTool(s, &Tool{Name: "browser_status", Title: "grip status", Annotations: ro,
 		Description: "grip's own state: the host's version and the extension's, refs in use, the last snapshot, recent errors."}, nil, s.status)
-	addTool(s, &sdk.Tool{Name: "browser_pause", Title: "Pause agents",
+	addTool(s, &Tool{Name: "browser_pause", Title: "Pause agents",
 		Description: "Pause every agent's actions in this browser (reads go on) until the person resumes them."}, nil, s.pause)
-	addTool(s, &sdk.Tool{Name: "browser_resume", Title: "Resume agents",
+	addTool(s, &Tool{Name: "browser_resume", Title: "Resume agents",
 		Description: "Ask the person, in the browser, to let agents act again; it waits for their answer."}, nil, s.resume)
-	addTool(s, &sdk.Tool{Name: "browser_log", Title: "What agents did", Annotations: ro,
+	addTool(s, &Tool{Name: "browser_log", Title: "What agents did", Annotations: ro,
 		Description: "The record of agents' actions in this browser (never typed text), oldest first."},
 		func(p map[string]*jsonschema.Schema) { p["tab"].Minimum = ptr(1.0); p["limit"].Minimum = ptr(0.0) }, s.agentLog)
-	addTool(s, &sdk.Tool{Name: "browser_policy", Title: "The person's policy", Annotations: ro,
+	addTool(s, &Tool{Name: "browser_policy", Title: "The person's policy", Annotations: ro,
 		Description: "The person's policy for agents in this browser (sites blocked, read-only, or asking before each action), and which rule a URL falls under."}, nil, s.policy)
 }
 
-func (s *Server) scroll(ctx context.Context, in scrollIn) (*sdk.CallToolResult, error) {
+func (s *Server) scroll(ctx context.Context, in scrollIn) (*CallToolResult, error) {
 	args := protocol.ActArgs{Action: protocol.ActScroll, Target: normRef(in.Ref), Tab: in.Tab, Snapshot: in.Snapshot}
 	if in.Up {
 		args.Text = "up"
@@ -119,20 +118,20 @@ func (s *Server) scroll(ctx context.Context, in scrollIn) (*sdk.CallToolResult, 
 	return s.act(ctx, args, what)
 }
 
-func (s *Server) focus(ctx context.Context, in focusIn) (*sdk.CallToolResult, error) {
+func (s *Server) focus(ctx context.Context, in focusIn) (*CallToolResult, error) {
 	args := actArgs(protocol.ActFocus, in.target, in.actOpts, false)
 	return s.act(ctx, args, "Focused "+named(args.Target, in.Element))
 }
 
-func (s *Server) forward(ctx context.Context, in tabOnlyIn) (*sdk.CallToolResult, error) {
+func (s *Server) forward(ctx context.Context, in tabOnlyIn) (*CallToolResult, error) {
 	return s.act(ctx, protocol.ActArgs{Action: protocol.ActForward, Tab: in.Tab}, "Went forward")
 }
 
-func (s *Server) reload(ctx context.Context, in tabOnlyIn) (*sdk.CallToolResult, error) {
+func (s *Server) reload(ctx context.Context, in tabOnlyIn) (*CallToolResult, error) {
 	return s.act(ctx, protocol.ActArgs{Action: protocol.ActReload, Tab: in.Tab}, "Reloaded")
 }
 
-func (s *Server) status(ctx context.Context, _ noIn) (*sdk.CallToolResult, error) {
+func (s *Server) status(ctx context.Context, _ noIn) (*CallToolResult, error) {
 	st, err := s.ops.Status(ctx)
 	if err != nil {
 		return nil, err
@@ -148,21 +147,21 @@ func (s *Server) status(ctx context.Context, _ noIn) (*sdk.CallToolResult, error
 	return textResult(text), nil
 }
 
-func (s *Server) pause(ctx context.Context, _ noIn) (*sdk.CallToolResult, error) {
+func (s *Server) pause(ctx context.Context, _ noIn) (*CallToolResult, error) {
 	if _, err := s.ops.Pause(ctx); err != nil {
 		return nil, err
 	}
 	return textResult("Agents are paused in this browser; the person resumes them from grip's popup.\n"), nil
 }
 
-func (s *Server) resume(ctx context.Context, _ noIn) (*sdk.CallToolResult, error) {
+func (s *Server) resume(ctx context.Context, _ noIn) (*CallToolResult, error) {
 	if _, err := s.ops.Resume(ctx); err != nil {
 		return nil, err
 	}
 	return textResult("The person allowed agents to act again.\n"), nil
 }
 
-func (s *Server) agentLog(ctx context.Context, in logIn) (*sdk.CallToolResult, error) {
+func (s *Server) agentLog(ctx context.Context, in logIn) (*CallToolResult, error) {
 	limit := in.Limit
 	if limit == 0 {
 		limit = 50
@@ -181,7 +180,7 @@ func (s *Server) agentLog(ctx context.Context, in logIn) (*sdk.CallToolResult, e
 	return textResult(b.String()), nil
 }
 
-func (s *Server) policy(ctx context.Context, in policyIn) (*sdk.CallToolResult, error) {
+func (s *Server) policy(ctx context.Context, in policyIn) (*CallToolResult, error) {
 	res, err := s.ops.Policy(ctx, protocol.PolicyArgs{URL: in.URL})
 	if err != nil {
 		return nil, err

@@ -20,7 +20,6 @@ import (
 
 	"github.com/grip-dev/grip/client"
 	"github.com/grip-dev/grip/protocol"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Caller makes one socket operation; *client.Session satisfies it.
@@ -40,10 +39,13 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Server is grip's MCP server: the SDK's server with grip's tools on it.
+// Server is grip's MCP server: grip's tools over MCP's stdio transport
+// (session.go).
 type Server struct {
-	sdk *sdk.Server
-	log *slog.Logger
+	info     implementation
+	tools    []*Tool                // in the order tools/list gives them
+	handlers map[string]toolHandler // by tool name
+	log      *slog.Logger
 
 	connect ConnectFunc
 	// mu serialises calls to the host and guards connecting on the first
@@ -84,12 +86,20 @@ func New(connect ConnectFunc, opt Options) *Server {
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{log: log, connect: connect}
+	s := &Server{log: log, connect: connect, handlers: map[string]toolHandler{},
+		info: implementation{Name: "grip", Title: "grip — your own Chrome", Version: version}}
 	s.ops = client.Ops{Caller: client.CallerFunc(s.call)}
-	s.sdk = sdk.NewServer(&sdk.Implementation{Name: "grip", Title: "grip — your own Chrome", Version: version},
-		&sdk.ServerOptions{Instructions: instructions, Logger: log})
 	s.addTools()
 	return s
+}
+
+// ToolNames lists the tools the server offers, as tools/list gives them.
+func (s *Server) ToolNames() []string {
+	names := make([]string, len(s.tools))
+	for i, t := range s.tools {
+		names[i] = t.Name
+	}
+	return names
 }
 
 const instructions = `grip drives the user's own, logged-in Chrome through an extension.
@@ -99,28 +109,6 @@ If the element is gone, changed meaning, or is covered, the action is refused (s
 Action replies carry the lines of elements that appeared and of those whose state changed (opened menus, checked boxes), so a new snapshot is rarely needed.
 Snapshots are cut at a token budget (budget, default 40000); the last line then says how many elements were left out and the ref to pass as "after" to read on.
 The person may pause agents, block sites or ask to confirm actions: such refusals (paused, policy, not_confirmed) are theirs to lift, not yours.`
-
-// MCP returns the underlying SDK server (tests connect to it in memory).
-func (s *Server) MCP() *sdk.Server { return s.sdk }
-
-// Run serves one client on t until it disconnects or ctx is done.
-func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
-	defer s.closeCaller()
-	err := s.sdk.Run(ctx, t)
-	if errors.Is(err, io.EOF) {
-		return nil
-	}
-	return err
-}
-
-// Serve is Run on in/out.
-func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	return s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
-}
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // call makes one host call, connecting first if needed. A lost connection
 // drops the caller so that the next call connects again.
@@ -153,18 +141,6 @@ func (s *Server) call(ctx context.Context, op string, args, result any) error {
 }
 
 type clientNameKey struct{}
-
-// withClientName puts the name the MCP client gave in its initialize into
-// ctx, for ClientName.
-func withClientName(ctx context.Context, req *sdk.CallToolRequest) context.Context {
-	if req == nil || req.Session == nil {
-		return ctx
-	}
-	if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
-		return context.WithValue(ctx, clientNameKey{}, p.ClientInfo.Name)
-	}
-	return ctx
-}
 
 // ClientName is the MCP client's name (from its initialize) in the
 // context a ConnectFunc is called with, "mcp" when it gave none: the
@@ -302,13 +278,11 @@ func mcpHint(h string) string {
 }
 
 // toolError is the result of a refused or failed tool call.
-func toolError(err error) *sdk.CallToolResult {
-	r := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: errorText(err)}}}
-	r.SetError(err)
-	return r
+func toolError(err error) *CallToolResult {
+	return &CallToolResult{Content: []Content{&TextContent{Text: errorText(err)}}, IsError: true}
 }
 
 // textResult is a successful tool call's text.
-func textResult(s string) *sdk.CallToolResult {
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: toolWords.Replace(s)}}}
+func textResult(s string) *CallToolResult {
+	return &CallToolResult{Content: []Content{&TextContent{Text: toolWords.Replace(s)}}}
 }

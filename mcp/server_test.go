@@ -145,11 +145,17 @@ func newHarnessWith(t *testing.T, opt Options) *harness {
 		}
 		return h.host, nil
 	}, opt)
-	ct, st := sdk.NewInMemoryTransports()
+	// The SDK's own client over a pipe pair: grip's server is checked
+	// against the reference implementation of the protocol.
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	go func() { h.done <- srv.Run(ctx, st) }()
+	go func() {
+		h.done <- srv.Serve(ctx, inR, outW)
+		outW.Close()
+	}()
 	cl := sdk.NewClient(&sdk.Implementation{Name: "grip-test", Version: "v0"}, nil)
-	cs, err := cl.Connect(ctx, ct, nil)
+	cs, err := cl.Connect(ctx, &sdk.IOTransport{Reader: outR, Writer: inW}, nil)
 	if err != nil {
 		cancel()
 		t.Fatalf("connect: %v", err)

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,7 +12,6 @@ import (
 	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/internal/privatefile"
 	"github.com/grip-dev/grip/protocol"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // The tools' input types. Their JSON schemas are inferred from the fields:
@@ -121,10 +121,10 @@ type screenshotIn struct {
 // refHelp ends the description of every tool that takes a ref.
 const refHelp = " The element is named by ref, a ref from browser_snapshot (@e3; a bare e3 is read as @e3) or a CSS selector; a stale or changed ref is refused rather than acting on another element."
 
-// addTools registers the tools on s.sdk.
+// addTools registers the tools on s.
 func (s *Server) addTools() {
-	ro := &sdk.ToolAnnotations{ReadOnlyHint: true}
-	addTool(s, &sdk.Tool{Name: "browser_snapshot", Title: "Page snapshot", Annotations: ro,
+	ro := &ToolAnnotations{ReadOnlyHint: true}
+	addTool(s, &Tool{Name: "browser_snapshot", Title: "Page snapshot", Annotations: ro,
 		Description: "Read the page: one line per element of every frame, each with a ref (@e3) to act on, e.g. \"@e3: [textbox 'Email' value='a@b.c' required]\". " +
 			"Refs keep naming the same element while the page changes. The text is cut at the token budget; to read on, call again with after set to the ref the last line names."},
 		func(p map[string]*jsonschema.Schema) {
@@ -132,41 +132,41 @@ func (s *Server) addTools() {
 			p["budget"].Minimum = ptr(1.0)
 			p["tab"].Minimum = ptr(1.0)
 		}, s.snapshot)
-	addTool(s, &sdk.Tool{Name: "browser_click", Title: "Click",
+	addTool(s, &Tool{Name: "browser_click", Title: "Click",
 		Description: "Click an element." + refHelp}, actTweaks, s.click)
-	addTool(s, &sdk.Tool{Name: "browser_type", Title: "Type text",
+	addTool(s, &Tool{Name: "browser_type", Title: "Type text",
 		Description: "Type text into an editable element, after what it already holds; submit presses Enter afterwards." + refHelp}, actTweaks, s.typeText)
-	addTool(s, &sdk.Tool{Name: "browser_fill", Title: "Fill a field",
+	addTool(s, &Tool{Name: "browser_fill", Title: "Fill a field",
 		Description: "Set an input's or textarea's value, replacing what it holds (fires input and change events)." + refHelp}, actTweaks, s.fill)
-	addTool(s, &sdk.Tool{Name: "browser_select_option", Title: "Select an option",
+	addTool(s, &Tool{Name: "browser_select_option", Title: "Select an option",
 		Description: "Select an option in a dropdown (native select or combobox) by value or visible label." + refHelp}, actTweaks, s.selectOption)
-	addTool(s, &sdk.Tool{Name: "browser_check", Title: "Check or uncheck",
+	addTool(s, &Tool{Name: "browser_check", Title: "Check or uncheck",
 		Description: "Check (checked=true) or uncheck (checked=false) a checkbox or radio button; nothing happens if it is already in that state." + refHelp}, actTweaks, s.check)
-	addTool(s, &sdk.Tool{Name: "browser_press_key", Title: "Press a key",
+	addTool(s, &Tool{Name: "browser_press_key", Title: "Press a key",
 		Description: "Press a key (Enter, Tab, Escape, ArrowDown, Control+A…) on the focused element, or in the element named by ref."}, actTweaks, s.pressKey)
-	addTool(s, &sdk.Tool{Name: "browser_hover", Title: "Hover",
+	addTool(s, &Tool{Name: "browser_hover", Title: "Hover",
 		Description: "Move the mouse over an element." + refHelp}, actTweaks, s.hover)
-	addTool(s, &sdk.Tool{Name: "browser_drag", Title: "Drag and drop",
+	addTool(s, &Tool{Name: "browser_drag", Title: "Drag and drop",
 		Description: "Drag an element and drop it on another in the same frame: HTML5 drag and drop, or the pointer moves of sortable lists. Both refs are checked before anything moves."}, actTweaks, s.drag)
-	addTool(s, &sdk.Tool{Name: "browser_navigate", Title: "Navigate",
+	addTool(s, &Tool{Name: "browser_navigate", Title: "Navigate",
 		Description: "Open a URL in the tab (default: the active tab). Refs of the page left behind become stale."}, actTweaks, s.navigate)
-	addTool(s, &sdk.Tool{Name: "browser_navigate_back", Title: "Go back",
+	addTool(s, &Tool{Name: "browser_navigate_back", Title: "Go back",
 		Description: "Go back to the previous page in the tab's history."}, actTweaks, s.back)
-	addTool(s, &sdk.Tool{Name: "browser_tabs", Title: "Tabs",
+	addTool(s, &Tool{Name: "browser_tabs", Title: "Tabs",
 		Description: "List, open, close or select browser tabs. list shows each tab's index, id, title and URL; close and select take index or tab."},
 		func(p map[string]*jsonschema.Schema) {
 			p["action"].Enum = []any{"list", "new", "close", "select"}
 			p["index"].Minimum = ptr(0.0)
 			p["tab"].Minimum = ptr(1.0)
 		}, s.tabs)
-	addTool(s, &sdk.Tool{Name: "browser_wait_for", Title: "Wait", Annotations: ro,
+	addTool(s, &Tool{Name: "browser_wait_for", Title: "Wait", Annotations: ro,
 		Description: "Wait for text to appear, for text (or an element's ref) to go, for the URL to match, for a download to finish, or for a number of seconds. Conditions given together are awaited in the order time, textGone, text, url, download."},
 		func(p map[string]*jsonschema.Schema) {
 			p["time"].Minimum = ptr(0.0)
 			p["timeout"].Minimum = ptr(0.0)
 			p["tab"].Minimum = ptr(1.0)
 		}, s.waitFor)
-	addTool(s, &sdk.Tool{Name: "browser_take_screenshot", Title: "Screenshot", Annotations: ro,
+	addTool(s, &Tool{Name: "browser_take_screenshot", Title: "Screenshot", Annotations: ro,
 		Description: "Take a PNG screenshot of the visible part of the tab. Use browser_snapshot to find refs to act on; a screenshot is for seeing the page."},
 		func(p map[string]*jsonschema.Schema) { p["tab"].Minimum = ptr(1.0) }, s.screenshot)
 	s.addMoreTools()
@@ -183,9 +183,14 @@ func actTweaks(p map[string]*jsonschema.Schema) {
 
 func ptr[T any](v T) *T { return &v }
 
+// toolHandler answers one tools/call with its raw arguments.
+type toolHandler func(ctx context.Context, args json.RawMessage) *CallToolResult
+
 // addTool infers In's schema, lets tweak refine its properties, and
-// registers h, which returns either a result or a grip error.
-func addTool[In any](s *Server, t *sdk.Tool, tweak func(map[string]*jsonschema.Schema), h func(context.Context, In) (*sdk.CallToolResult, error)) {
+// registers h, which returns either a result or a grip error. Arguments
+// are checked against the schema before h sees them: a missing or
+// misspelt field is refused as bad_request, naming it.
+func addTool[In any](s *Server, t *Tool, tweak func(map[string]*jsonschema.Schema), h func(context.Context, In) (*CallToolResult, error)) {
 	schema, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("mcp: schema of %s: %v", t.Name, err))
@@ -193,20 +198,60 @@ func addTool[In any](s *Server, t *sdk.Tool, tweak func(map[string]*jsonschema.S
 	if tweak != nil {
 		tweak(schema.Properties)
 	}
+	resolved, err := schema.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("mcp: schema of %s: %v", t.Name, err))
+	}
 	t.InputSchema = schema
-	sdk.AddTool(s.sdk, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (*sdk.CallToolResult, any, error) {
+	s.tools = append(s.tools, t)
+	s.handlers[t.Name] = func(ctx context.Context, raw json.RawMessage) (res *CallToolResult) {
+		defer func() {
+			if p := recover(); p != nil {
+				res = toolError(protocol.Errorf(protocol.CodeInternal, protocol.BoundaryHost, "", "%s failed: %v", t.Name, p))
+			}
+		}()
+		in, err := decodeArgs[In](raw, resolved)
+		if err != nil {
+			return toolError(protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+				"tools/list gives the tool's input schema", "%s: invalid arguments: %v", t.Name, err))
+		}
 		s.log.Debug("tool", append([]any{"tool", t.Name}, argAttrs(in)...)...)
-		ctx = withClientName(ctx, req) // the host records who acted
-		res, err := h(ctx, in)
+		res, err = h(ctx, in)
 		if err != nil {
 			s.log.Debug("tool refused", "tool", t.Name, "err", err)
 			res = toolError(err)
 		}
-		if w := s.takeWarning(); w != "" {
-			res.Content = append([]sdk.Content{&sdk.TextContent{Text: "Warning: " + w}}, res.Content...)
+		if res == nil {
+			res = &CallToolResult{}
 		}
-		return res, nil, nil
-	})
+		if res.Content == nil {
+			res.Content = []Content{}
+		}
+		if w := s.takeWarning(); w != "" {
+			res.Content = append([]Content{&TextContent{Text: "Warning: " + w}}, res.Content...)
+		}
+		return res
+	}
+}
+
+// decodeArgs checks a call's arguments against the tool's schema and
+// decodes them into In; no arguments are an empty object.
+func decodeArgs[In any](raw json.RawMessage, schema *jsonschema.Resolved) (In, error) {
+	var in In
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = json.RawMessage("{}")
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return in, fmt.Errorf("arguments must be a JSON object")
+	}
+	if err := schema.Validate(m); err != nil {
+		return in, err
+	}
+	if err := json.Unmarshal(raw, &in); err != nil {
+		return in, err
+	}
+	return in, nil
 }
 
 func budgetOr(n int) int {
@@ -216,7 +261,7 @@ func budgetOr(n int) int {
 	return n
 }
 
-func (s *Server) snapshot(ctx context.Context, in snapshotIn) (*sdk.CallToolResult, error) {
+func (s *Server) snapshot(ctx context.Context, in snapshotIn) (*CallToolResult, error) {
 	args := protocol.SnapshotArgs{Tab: in.Tab, Mode: in.Mode, Budget: budgetOr(in.Budget), After: normRef(in.After)}
 	if args.Mode == "" {
 		args.Mode = protocol.ModeInteractive
@@ -229,7 +274,7 @@ func (s *Server) snapshot(ctx context.Context, in snapshotIn) (*sdk.CallToolResu
 }
 
 // act sends one action and describes its outcome as what, then the changes.
-func (s *Server) act(ctx context.Context, args protocol.ActArgs, what string) (*sdk.CallToolResult, error) {
+func (s *Server) act(ctx context.Context, args protocol.ActArgs, what string) (*CallToolResult, error) {
 	res, err := s.doAct(ctx, args)
 	if err != nil {
 		return nil, err
@@ -261,7 +306,7 @@ func named(locator, element string) string {
 	return locator
 }
 
-func (s *Server) click(ctx context.Context, in clickIn) (*sdk.CallToolResult, error) {
+func (s *Server) click(ctx context.Context, in clickIn) (*CallToolResult, error) {
 	action, verb := protocol.ActClick, "Clicked"
 	if in.DoubleClick {
 		action, verb = protocol.ActDblClick, "Double-clicked"
@@ -270,7 +315,7 @@ func (s *Server) click(ctx context.Context, in clickIn) (*sdk.CallToolResult, er
 	return s.act(ctx, args, verb+" "+named(args.Target, in.Element))
 }
 
-func (s *Server) typeText(ctx context.Context, in typeIn) (*sdk.CallToolResult, error) {
+func (s *Server) typeText(ctx context.Context, in typeIn) (*CallToolResult, error) {
 	args := actArgs(protocol.ActType, in.target, in.actOpts, in.Trusted)
 	args.Text = in.Text
 	what := fmt.Sprintf("Typed %s into %s", strconv.Quote(in.Text), named(args.Target, in.Element))
@@ -292,13 +337,13 @@ func (s *Server) typeText(ctx context.Context, in typeIn) (*sdk.CallToolResult, 
 	return textResult(frames.ActionText(what+" and pressed Enter", res)), nil
 }
 
-func (s *Server) fill(ctx context.Context, in fillIn) (*sdk.CallToolResult, error) {
+func (s *Server) fill(ctx context.Context, in fillIn) (*CallToolResult, error) {
 	args := actArgs(protocol.ActFill, in.target, in.actOpts, in.Trusted)
 	args.Text = in.Text
 	return s.act(ctx, args, fmt.Sprintf("Filled %s with %s", named(args.Target, in.Element), strconv.Quote(in.Text)))
 }
 
-func (s *Server) selectOption(ctx context.Context, in selectIn) (*sdk.CallToolResult, error) {
+func (s *Server) selectOption(ctx context.Context, in selectIn) (*CallToolResult, error) {
 	value, rest := in.Value, []string(nil)
 	if len(in.Values) > 0 {
 		value, rest = in.Values[0], in.Values[1:]
@@ -316,7 +361,7 @@ func (s *Server) selectOption(ctx context.Context, in selectIn) (*sdk.CallToolRe
 	return s.act(ctx, args, what)
 }
 
-func (s *Server) check(ctx context.Context, in checkIn) (*sdk.CallToolResult, error) {
+func (s *Server) check(ctx context.Context, in checkIn) (*CallToolResult, error) {
 	action, verb := protocol.ActCheck, "Checked"
 	if !in.Checked {
 		action, verb = protocol.ActUncheck, "Unchecked"
@@ -325,7 +370,7 @@ func (s *Server) check(ctx context.Context, in checkIn) (*sdk.CallToolResult, er
 	return s.act(ctx, args, verb+" "+named(args.Target, in.Element))
 }
 
-func (s *Server) pressKey(ctx context.Context, in pressIn) (*sdk.CallToolResult, error) {
+func (s *Server) pressKey(ctx context.Context, in pressIn) (*CallToolResult, error) {
 	if strings.TrimSpace(in.Key) == "" {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "e.g. Enter, Tab, Escape, ArrowDown, Control+A", "no key given")
 	}
@@ -338,22 +383,22 @@ func (s *Server) pressKey(ctx context.Context, in pressIn) (*sdk.CallToolResult,
 	return s.act(ctx, args, what)
 }
 
-func (s *Server) hover(ctx context.Context, in hoverIn) (*sdk.CallToolResult, error) {
+func (s *Server) hover(ctx context.Context, in hoverIn) (*CallToolResult, error) {
 	args := actArgs(protocol.ActHover, in.target, in.actOpts, in.Trusted)
 	return s.act(ctx, args, "Hovered over "+named(args.Target, in.Element))
 }
 
-func (s *Server) navigate(ctx context.Context, in navigateIn) (*sdk.CallToolResult, error) {
+func (s *Server) navigate(ctx context.Context, in navigateIn) (*CallToolResult, error) {
 	args := protocol.ActArgs{Action: protocol.ActNavigate, Text: strings.TrimSpace(in.URL), Tab: in.Tab, Snapshot: in.Snapshot}
 	return s.act(ctx, args, "Navigated to "+args.Text)
 }
 
-func (s *Server) back(ctx context.Context, in backIn) (*sdk.CallToolResult, error) {
+func (s *Server) back(ctx context.Context, in backIn) (*CallToolResult, error) {
 	args := protocol.ActArgs{Action: protocol.ActBack, Tab: in.Tab, Snapshot: in.Snapshot}
 	return s.act(ctx, args, "Went back")
 }
 
-func (s *Server) tabs(ctx context.Context, in tabsIn) (*sdk.CallToolResult, error) {
+func (s *Server) tabs(ctx context.Context, in tabsIn) (*CallToolResult, error) {
 	switch in.Action {
 	case "list":
 		list, err := s.listTabs(ctx)
@@ -438,7 +483,7 @@ func tabsText(list []protocol.Tab) string {
 
 func seconds(f float64) time.Duration { return time.Duration(f * float64(time.Second)) }
 
-func (s *Server) waitFor(ctx context.Context, in waitIn) (*sdk.CallToolResult, error) {
+func (s *Server) waitFor(ctx context.Context, in waitIn) (*CallToolResult, error) {
 	if in.Time <= 0 && in.Text == "" && in.TextGone == "" && in.URL == "" && !in.Download {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 			"pass text, textGone, url, download or time", "nothing to wait for")
@@ -510,7 +555,7 @@ func (s *Server) waitGone(ctx context.Context, tab int, text string, timeout tim
 	return s.ops.Wait(ctx, args)
 }
 
-func (s *Server) screenshot(ctx context.Context, in screenshotIn) (*sdk.CallToolResult, error) {
+func (s *Server) screenshot(ctx context.Context, in screenshotIn) (*CallToolResult, error) {
 	res, err := s.ops.Screenshot(ctx, in.Tab)
 	if err != nil {
 		return nil, err
@@ -521,8 +566,8 @@ func (s *Server) screenshot(ctx context.Context, in screenshotIn) (*sdk.CallTool
 				"give a new file name; grip does not overwrite files", "cannot save the screenshot: %v", err)
 		}
 	}
-	return &sdk.CallToolResult{Content: []sdk.Content{
-		&sdk.TextContent{Text: fmt.Sprintf("Screenshot of tab %d · %s · %s", res.Tab.ID, res.Tab.Title, res.Tab.URL)},
-		&sdk.ImageContent{Data: res.PNG, MIMEType: "image/png"},
+	return &CallToolResult{Content: []Content{
+		&TextContent{Text: fmt.Sprintf("Screenshot of tab %d · %s · %s", res.Tab.ID, res.Tab.Title, res.Tab.URL)},
+		&ImageContent{Data: res.PNG, MIMEType: "image/png"},
 	}}, nil
 }

@@ -24,6 +24,26 @@ import (
 //	… 40 more lines (grip snapshot)
 //	gone: @e4
 func ActionText(what string, res protocol.ActionResult) string {
+	return ActionTextSince(what, res, protocol.TabRef{})
+}
+
+// ReplyTab is the tab an action's reply names: where the action left it
+// (a navigation's new URL and title).
+func ReplyTab(res protocol.ActionResult) protocol.TabRef {
+	tab := res.Tab
+	if res.Changes.URL != "" {
+		tab.URL, tab.Title = res.Changes.URL, res.Changes.Title
+	}
+	return tab
+}
+
+// ActionTextSince is ActionText for a reader who was last told that the
+// tab is known (the MCP server remembers it per client): the tab line is
+// left out when the action left that tab as the reader last saw it, the
+// same id, URL and title. In a run of actions on one page the line would
+// otherwise repeat in every reply (a third of the tokens of a form filled
+// field by field: bench/RESULTS.md, "Tokens per task").
+func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabRef) string {
 	var b strings.Builder
 	b.WriteString(what)
 	if res.Detail != "" && !strings.Contains(what, res.Detail) {
@@ -33,11 +53,8 @@ func ActionText(what string, res protocol.ActionResult) string {
 	if res.Dialog != nil {
 		b.WriteString(DialogLine(res.Dialog) + "\n")
 	}
-	tab := res.Tab
-	if res.Changes.URL != "" {
-		tab.URL, tab.Title = res.Changes.URL, res.Changes.Title
-	}
-	if tab.ID != 0 || tab.URL != "" {
+	tab := ReplyTab(res)
+	if (tab.ID != 0 || tab.URL != "") && tab != known {
 		b.Write(appendTabHeader(nil, tab))
 		b.WriteByte('\n')
 	}

@@ -37,7 +37,7 @@ func (s *Server) handleDialog(ctx context.Context, in dialogIn) (*CallToolResult
 	if err != nil {
 		return nil, err
 	}
-	return textResult(frames.ActionText(what, res)), nil
+	return textResult(s.actionText(what, res)), nil
 }
 
 // toolWords rewrites the CLI's commands in a reply's text as the tools

@@ -397,7 +397,7 @@ func TestToolsMapToOps(t *testing.T) {
 		{"browser_take_screenshot", nil,
 			[]call{{protocol.OpScreenshot, protocol.ScreenshotArgs{}}}, []string{"Screenshot of tab 7"}},
 		{"browser_handle_dialog", map[string]any{"accept": true, "promptText": "Alice"},
-			[]call{{protocol.OpAct, protocol.ActArgs{Action: "dialog_accept", Text: "Alice"}}}, []string{"Accepted the dialog", "Tab 7"}},
+			[]call{{protocol.OpAct, protocol.ActArgs{Action: "dialog_accept", Text: "Alice"}}}, []string{"Accepted the dialog"}},
 		{"browser_handle_dialog", map[string]any{"accept": false, "tab": 9},
 			[]call{{protocol.OpAct, protocol.ActArgs{Action: "dialog_dismiss", Tab: 9}}}, []string{"Dismissed the dialog"}},
 		{"browser_file_upload", map[string]any{"ref": "e2", "paths": []string{"/tmp/a.txt", "b.txt"}, "element": "Attach"},
@@ -692,5 +692,46 @@ func TestConnectNamesTheClient(t *testing.T) {
 	}
 	if got := ClientName(context.Background()); got != "mcp" {
 		t.Errorf("ClientName of a bare context = %q", got)
+	}
+}
+
+// An action's reply names its tab when the client has not been told of
+// it as it now is: the first reply, a navigation (new URL or title),
+// another tab. Replies in a run of actions on one page leave it out.
+func TestReplyNamesTheTabOnlyWhenItChanged(t *testing.T) {
+	h := newHarness(t)
+	page := protocol.TabRef{ID: 7, URL: "http://x.test/", Title: "Fixture"}
+	var next protocol.ActionResult
+	h.host.reply = func(op string, args any) (any, error) {
+		if op == protocol.OpSnapshot {
+			return protocol.Snapshot{Tab: page, Text: "Tab 7 · Fixture · http://x.test/\n"}, nil
+		}
+		return next, nil
+	}
+	const tabLine = "Tab 7 · Fixture · http://x.test/"
+	steps := []struct {
+		tool    string
+		res     protocol.ActionResult
+		wantTab string // "" : no tab line
+	}{
+		{"browser_click", protocol.ActionResult{OK: true, Tab: page}, tabLine},
+		{"browser_click", protocol.ActionResult{OK: true, Tab: page}, ""},
+		{"browser_click", protocol.ActionResult{OK: true, Tab: page, Changes: protocol.Changes{URL: "http://x.test/done", Title: "Done"}}, "Tab 7 · Done · http://x.test/done"},
+		{"browser_click", protocol.ActionResult{OK: true, Tab: protocol.TabRef{ID: 7, URL: "http://x.test/done", Title: "Done"}}, ""},
+		{"browser_click", protocol.ActionResult{OK: true, Tab: protocol.TabRef{ID: 8, URL: "http://y.test/", Title: "Other"}}, "Tab 8 · Other · http://y.test/"},
+		{"browser_snapshot", protocol.ActionResult{}, tabLine},
+		{"browser_click", protocol.ActionResult{OK: true, Tab: page}, ""},
+	}
+	for i, st := range steps {
+		next = st.res
+		args := map[string]any{"ref": "@e1"}
+		if st.tool == "browser_snapshot" {
+			args = nil
+		}
+		got := text(h.callTool(t, st.tool, args))
+		hasTab := strings.Contains(got, "Tab ")
+		if st.wantTab == "" && hasTab || st.wantTab != "" && !strings.Contains(got, st.wantTab) {
+			t.Errorf("step %d (%s): want tab line %q in:\n%s", i, st.tool, st.wantTab, got)
+		}
 	}
 }

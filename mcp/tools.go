@@ -270,7 +270,28 @@ func (s *Server) snapshot(ctx context.Context, in snapshotIn) (*CallToolResult, 
 	if err != nil {
 		return nil, err
 	}
+	s.shown(snap.Tab)
 	return textResult(snap.Text), nil
+}
+
+// actionText is an action's reply for this client: the tab line only when
+// the tab is not the one, as it was, that the last reply or snapshot named
+// (frames.ActionTextSince).
+func (s *Server) actionText(what string, res protocol.ActionResult) string {
+	s.tabMu.Lock()
+	defer s.tabMu.Unlock()
+	text := frames.ActionTextSince(what, res, s.shownTab)
+	if tab := frames.ReplyTab(res); tab.ID != 0 {
+		s.shownTab = tab
+	}
+	return text
+}
+
+// shown notes the tab a snapshot's header named.
+func (s *Server) shown(tab protocol.TabRef) {
+	s.tabMu.Lock()
+	defer s.tabMu.Unlock()
+	s.shownTab = tab
 }
 
 // act sends one action and describes its outcome as what, then the changes.
@@ -279,7 +300,7 @@ func (s *Server) act(ctx context.Context, args protocol.ActArgs, what string) (*
 	if err != nil {
 		return nil, err
 	}
-	return textResult(frames.ActionText(what, res)), nil
+	return textResult(s.actionText(what, res)), nil
 }
 
 func (s *Server) doAct(ctx context.Context, args protocol.ActArgs) (protocol.ActionResult, error) {
@@ -334,7 +355,7 @@ func (s *Server) typeText(ctx context.Context, in typeIn) (*CallToolResult, erro
 		pe.Message = "typed the text, but pressing Enter failed: " + pe.Message
 		return nil, &pe
 	}
-	return textResult(frames.ActionText(what+" and pressed Enter", res)), nil
+	return textResult(s.actionText(what+" and pressed Enter", res)), nil
 }
 
 func (s *Server) fill(ctx context.Context, in fillIn) (*CallToolResult, error) {
@@ -411,7 +432,7 @@ func (s *Server) tabs(ctx context.Context, in tabsIn) (*CallToolResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		return textResult(frames.ActionText(fmt.Sprintf("Opened tab %d", res.Tab.ID), res)), nil
+		return textResult(s.actionText(fmt.Sprintf("Opened tab %d", res.Tab.ID), res)), nil
 	case "close", "select":
 		id, err := s.pickTab(ctx, in)
 		if err != nil {
@@ -436,7 +457,7 @@ func (s *Server) tabs(ctx context.Context, in tabsIn) (*CallToolResult, error) {
 		if action == protocol.ActTabSelect {
 			verb = "Selected"
 		}
-		return textResult(frames.ActionText(fmt.Sprintf("%s tab %d", verb, id), res)), nil
+		return textResult(s.actionText(fmt.Sprintf("%s tab %d", verb, id), res)), nil
 	}
 	return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 		"action is one of list, new, close, select", "unknown tabs action %q", in.Action)
@@ -542,7 +563,7 @@ func (s *Server) waitFor(ctx context.Context, in waitIn) (*CallToolResult, error
 	if last == nil {
 		return textResult(what + "\n"), nil
 	}
-	return textResult(frames.ActionText(what, *last)), nil
+	return textResult(s.actionText(what, *last)), nil
 }
 
 // waitGone waits until text (or a ref's element) is no longer on the page;

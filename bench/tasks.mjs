@@ -8,9 +8,8 @@
 // result the agent receives from the first snapshot to the task's end is
 // counted. Whether the task succeeded is read from the page over CDP.
 //
-// Each server is used as its tools are meant to be used: Playwright MCP
-// fills a form with one browser_fill_form call, grip field by field; grip
-// checks a box with browser_check, Playwright MCP (which has no such tool)
+// Each server is used as its tools are meant to be used: both fill a form
+// with one browser_fill_form call; grip checks a box with browser_check, Playwright MCP (which has no such tool)
 // clicks it. Playwright MCP 0.0.83's action replies link a snapshot file
 // instead of carrying it: when the agent needs to know what is on the page
 // it reads that file, and the file's text is counted as a tool result.
@@ -217,18 +216,10 @@ export const TASKS = {
     what: 'fill a checkout form of 8 fields (6 text, a select, a checkbox), submit, wait for the confirmation',
     async run(a) {
       await a.call('browser_snapshot', {});
-      if (a.peer.grip) {
-        for (const [role, name, value] of FORM) {
-          if (role === 'combobox') await a.select(role, name, value);
-          else if (role === 'checkbox') await a.check(role, name);
-          else await a.fill(role, name, value);
-        }
-      } else {
-        const fields = [];
-        for (const [role, name, value] of FORM) fields.push({ name, type: role, [a.peer.refKey]: await a.ref(role, name), value });
-        const r = await a.call('browser_fill_form', { fields });
-        if (r.isError) throw new Error(`${a.peer.name} browser_fill_form: ${r.text.slice(0, 300)}`);
-      }
+      const fields = [];
+      for (const [role, name, value] of FORM) fields.push({ name, type: role, [a.peer.refKey]: await a.ref(role, name), value });
+      const r = await a.call('browser_fill_form', { fields });
+      if (r.isError) throw new Error(`${a.peer.name} browser_fill_form: ${r.text.slice(0, 300)}`);
       await a.click('button', 'Place order');
       await a.waitText('Thank you, Ada Lovelace');
     },

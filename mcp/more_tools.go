@@ -45,6 +45,12 @@ var VerbTools = map[string]string{
 	"dialog":     "browser_handle_dialog",
 }
 
+// Composites are the tools that do in one call what several verbs do,
+// by the verbs they stand for.
+var Composites = map[string][]string{
+	"browser_fill_form": {"fill", "select", "check", "uncheck"},
+}
+
 type refOpt struct {
 	Element string `json:"element,omitempty" jsonschema:"Human-readable description of the element, if ref is given"`
 	Ref     string `json:"ref,omitempty" jsonschema:"Element to scroll into view (ref like @e3, or a CSS selector); leave out to scroll the page by a screen"`

@@ -231,12 +231,19 @@ func TestToolsAreListedWithSchemas(t *testing.T) {
 		}
 	}
 	for _, name := range names {
-		found := false
+		found := Composites[name] != nil
 		for _, tool := range VerbTools {
 			found = found || tool == name
 		}
 		if !found {
 			t.Errorf("%s is not in VerbTools", name)
+		}
+	}
+	for tool, verbs := range Composites {
+		for _, v := range verbs {
+			if VerbTools[v] == "" {
+				t.Errorf("%s stands for %s, which has no tool of its own", tool, v)
+			}
 		}
 	}
 	for _, tool := range res.Tools {
@@ -733,5 +740,64 @@ func TestReplyNamesTheTabOnlyWhenItChanged(t *testing.T) {
 		if st.wantTab == "" && hasTab || st.wantTab != "" && !strings.Contains(got, st.wantTab) {
 			t.Errorf("step %d (%s): want tab line %q in:\n%s", i, st.tool, st.wantTab, got)
 		}
+	}
+}
+
+// browser_fill_form sets each field with the action its type calls for,
+// in order, and answers once; a bad field is refused before any is set,
+// and a refusal midway names the fields set before it.
+func TestFillForm(t *testing.T) {
+	h := newHarness(t)
+	field := func(name, typ, ref, value string) map[string]any {
+		return map[string]any{"name": name, "type": typ, "ref": ref, "value": value}
+	}
+	tab := protocol.TabRef{ID: 7, URL: "http://x.test/", Title: "Fixture"}
+	line := func(ref, v string) protocol.Element {
+		return protocol.Element{Ref: ref, Role: "textbox", Name: ref, Value: &v}
+	}
+	h.host.reply = func(op string, args any) (any, error) {
+		a := args.(protocol.ActArgs)
+		if a.Target == "@e9" {
+			return nil, protocol.Errorf(protocol.CodeStaleRef, protocol.BoundaryRef, "take a new snapshot", "@e9 is gone")
+		}
+		return protocol.ActionResult{OK: true, Tab: tab, Changes: protocol.Changes{Changed: []protocol.Element{line(a.Target, a.Text)}}}, nil
+	}
+	res := h.callTool(t, "browser_fill_form", map[string]any{"fields": []any{
+		field("Name", "textbox", "e1", "Ada"), field("Country", "combobox", "@e2", "France"),
+		field("Terms", "checkbox", "@e3", "true"), field("News", "checkbox", "@e4", "false"),
+	}})
+	if res.IsError {
+		t.Fatalf("fill_form: %s", text(res))
+	}
+	want := []call{
+		{protocol.OpAct, protocol.ActArgs{Action: "fill", Target: "@e1", Text: "Ada"}},
+		{protocol.OpAct, protocol.ActArgs{Action: "select", Target: "@e2", Text: "France"}},
+		{protocol.OpAct, protocol.ActArgs{Action: "check", Target: "@e3"}},
+		{protocol.OpAct, protocol.ActArgs{Action: "uncheck", Target: "@e4"}},
+	}
+	if got := h.host.takeCalls(); !reflect.DeepEqual(got, want) {
+		t.Errorf("calls\n got %+v\nwant %+v", got, want)
+	}
+	for _, s := range []string{"Filled 4 of 4 fields: @e1 (Name), @e2 (Country), @e3 (Terms), @e4 (News)", "@e1: [textbox '@e1' value='Ada']", "@e2: [textbox '@e2' value='France']", "Tab 7"} {
+		if !strings.Contains(text(res), s) {
+			t.Errorf("reply lacks %q:\n%s", s, text(res))
+		}
+	}
+
+	res = h.callTool(t, "browser_fill_form", map[string]any{"fields": []any{
+		field("Name", "textbox", "@e1", "Ada"), field("Age", "spinner", "@e5", "3"),
+	}})
+	if !res.IsError || !strings.Contains(text(res), "spinner") || len(h.host.takeCalls()) != 0 {
+		t.Errorf("a bad field: %s", text(res))
+	}
+
+	res = h.callTool(t, "browser_fill_form", map[string]any{"fields": []any{
+		field("Name", "textbox", "@e1", "Ada"), field("Gone", "textbox", "@e9", "x"), field("City", "textbox", "@e6", "Paris"),
+	}})
+	if !res.IsError || !strings.Contains(text(res), "stale_ref") || !strings.Contains(text(res), "field 2 of 3 (@e9 (Gone)) refused, set before it: @e1 (Name)") {
+		t.Errorf("a refusal midway: %s", text(res))
+	}
+	if calls := h.host.takeCalls(); len(calls) != 2 {
+		t.Errorf("fields after the refusal were set: %+v", calls)
 	}
 }

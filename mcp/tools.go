@@ -172,6 +172,7 @@ func (s *Server) addTools() {
 	s.addMoreTools()
 	s.addDialogTools()
 	addFileTools(s)
+	addFormTool(s)
 }
 
 // actTweaks constrains the fields the action inputs share.
@@ -361,7 +362,15 @@ func (s *Server) typeText(ctx context.Context, in typeIn) (*CallToolResult, erro
 func (s *Server) fill(ctx context.Context, in fillIn) (*CallToolResult, error) {
 	args := actArgs(protocol.ActFill, in.target, in.actOpts, in.Trusted)
 	args.Text = in.Text
-	return s.act(ctx, args, fmt.Sprintf("Filled %s with %s", named(args.Target, in.Element), strconv.Quote(in.Text)))
+	res, err := s.doAct(ctx, args)
+	if err != nil {
+		return nil, err
+	}
+	what := "Filled " + named(args.Target, in.Element)
+	if res.Detail == "" { // the page's own account of the value says it otherwise
+		what += " with " + strconv.Quote(in.Text)
+	}
+	return textResult(s.actionText(what, res)), nil
 }
 
 func (s *Server) selectOption(ctx context.Context, in selectIn) (*CallToolResult, error) {

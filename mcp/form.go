@@ -1,0 +1,177 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/grip-dev/grip/protocol"
+)
+
+// browser_fill_form sets several fields in one call, as Playwright MCP's
+// tool of that name does: agents trained on it use it, and one reply for a
+// form costs far fewer tokens than one per field. Each field is an
+// ordinary grip action (fill, select, check), with the same checks; the
+// first refusal stops the form and says which fields were set before it.
+
+type formField struct {
+	Name  string `json:"name" jsonschema:"Human-readable field name, used only to describe what was done"`
+	Type  string `json:"type" jsonschema:"textbox, checkbox, radio, combobox or slider"`
+	Ref   string `json:"ref" jsonschema:"The field: a ref from browser_snapshot such as @e3 (a bare e3 is read as @e3), or a CSS selector"`
+	Value string `json:"value" jsonschema:"textbox and slider: the new value; checkbox and radio: true or false; combobox: the option's label or value"`
+}
+
+type fillFormIn struct {
+	Fields []formField `json:"fields" jsonschema:"The fields to set, in order"`
+	Tab    int         `json:"tab,omitempty" jsonschema:"Tab id from browser_tabs; leave out for refs (they know their tab) or to use the active tab"`
+}
+
+func addFormTool(s *Server) {
+	addTool(s, &Tool{Name: "browser_fill_form", Title: "Fill a form",
+		Description: "Set several form fields in one call: text fields and sliders are filled (replacing what they hold), checkboxes and radios checked or unchecked, comboboxes (native or custom) set to an option. " +
+			"The reply lists the fields' new lines and what else changed. The first field refused stops the call; the error says which fields were set before it." + refHelp},
+		func(p map[string]*jsonschema.Schema) {
+			p["fields"].MinItems = ptr(1)
+			p["tab"].Minimum = ptr(1.0)
+			if f := p["fields"].Items; f != nil && f.Properties["type"] != nil {
+				f.Properties["type"].Enum = []any{"textbox", "checkbox", "radio", "combobox", "slider"}
+			}
+		}, s.fillForm)
+}
+
+// formAction is the grip action that sets one field.
+func formAction(f formField, tab int) (protocol.ActArgs, error) {
+	args := protocol.ActArgs{Target: normRef(f.Ref), Tab: tab}
+	switch f.Type {
+	case "textbox", "slider":
+		args.Action, args.Text = protocol.ActFill, f.Value
+	case "combobox":
+		args.Action, args.Text = protocol.ActSelect, f.Value
+	case "checkbox", "radio":
+		switch strings.ToLower(strings.TrimSpace(f.Value)) {
+		case "true", "checked", "on", "yes":
+			args.Action = protocol.ActCheck
+		case "false", "unchecked", "off", "no":
+			if f.Type == "radio" {
+				return args, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+					"check another radio of the group instead", "field %q: a radio cannot be unchecked", f.Name)
+			}
+			args.Action = protocol.ActUncheck
+		default:
+			return args, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+				"give true or false", "field %q: %q is not true or false", f.Name, f.Value)
+		}
+	default:
+		return args, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+			"type is one of textbox, checkbox, radio, combobox, slider", "field %q: unknown type %q", f.Name, f.Type)
+	}
+	return args, nil
+}
+
+func (s *Server) fillForm(ctx context.Context, in fillFormIn) (*CallToolResult, error) {
+	if len(in.Fields) == 0 {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "pass fields: [{name, type, ref, value}]", "no fields to fill")
+	}
+	// Every field is checked before any is set: a typo in the last one
+	// must not leave the form half filled.
+	all := make([]protocol.ActArgs, len(in.Fields))
+	for i, f := range in.Fields {
+		args, err := formAction(f, in.Tab)
+		if err != nil {
+			return nil, err
+		}
+		all[i] = args
+	}
+	var done []string
+	var results []protocol.ActionResult
+	for i, args := range all {
+		res, err := s.doAct(ctx, args)
+		if err != nil {
+			pe := protocol.AsError(err)
+			set := "none was set"
+			if len(done) > 0 {
+				set = "set before it: " + strings.Join(done, ", ")
+			}
+			pe.Message = fmt.Sprintf("field %d of %d (%s) refused, %s: %s", i+1, len(all), named(args.Target, in.Fields[i].Name), set, pe.Message)
+			return nil, pe
+		}
+		results = append(results, res)
+		done = append(done, named(args.Target, in.Fields[i].Name))
+		if res.Dialog != nil || res.Changes.URL != "" {
+			// The page went somewhere else or waits for an answer: the
+			// other fields' refs may no longer mean what they did.
+			if i < len(all)-1 {
+				done = append(done, fmt.Sprintf("then stopped: %d field(s) not set", len(all)-1-i))
+			}
+			break
+		}
+	}
+	what := fmt.Sprintf("Filled %d of %d fields: %s", len(results), len(all), strings.Join(done, ", "))
+	return textResult(s.actionText(what, mergeResults(results))), nil
+}
+
+// mergeResults is one reply for a run of actions on a tab: the last tab
+// and dialog, each element's last changed line, the lines that appeared
+// (and still are), the refs gone.
+func mergeResults(rs []protocol.ActionResult) protocol.ActionResult {
+	var out protocol.ActionResult
+	changed := map[string]int{}
+	appeared := map[string]int{}
+	gone := map[string]bool{}
+	for _, r := range rs {
+		out.OK, out.Tab, out.Dialog = r.OK, r.Tab, r.Dialog
+		if r.Changes.URL != "" {
+			out.Changes.URL, out.Changes.Title = r.Changes.URL, r.Changes.Title
+		}
+		for _, e := range r.Changes.Changed {
+			if i, ok := appeared[e.Ref]; ok {
+				out.Changes.Appeared[i] = e
+			} else if i, ok := changed[e.Ref]; ok {
+				out.Changes.Changed[i] = e
+			} else {
+				changed[e.Ref] = len(out.Changes.Changed)
+				out.Changes.Changed = append(out.Changes.Changed, e)
+			}
+		}
+		for _, e := range r.Changes.Appeared {
+			delete(gone, e.Ref)
+			if i, ok := appeared[e.Ref]; ok {
+				out.Changes.Appeared[i] = e
+				continue
+			}
+			appeared[e.Ref] = len(out.Changes.Appeared)
+			out.Changes.Appeared = append(out.Changes.Appeared, e)
+		}
+		for _, g := range r.Changes.Gone {
+			gone[g] = true
+		}
+		out.Changes.Omitted += r.Changes.Omitted
+		out.Opened = append(out.Opened, r.Opened...)
+		out.Closed = append(out.Closed, r.Closed...)
+		out.Blocked = append(out.Blocked, r.Blocked...)
+		out.Loading = r.Loading
+		if r.Download != nil {
+			out.Download = r.Download
+		}
+	}
+	keep := func(list []protocol.Element) []protocol.Element {
+		var k []protocol.Element
+		for _, e := range list {
+			if !gone[e.Ref] {
+				k = append(k, e)
+			}
+		}
+		return k
+	}
+	out.Changes.Changed, out.Changes.Appeared = keep(out.Changes.Changed), keep(out.Changes.Appeared)
+	for _, r := range rs {
+		for _, g := range r.Changes.Gone {
+			if gone[g] {
+				out.Changes.Gone = append(out.Changes.Gone, g)
+				delete(gone, g)
+			}
+		}
+	}
+	return out
+}

@@ -98,7 +98,7 @@ func (s *Server) fillForm(ctx context.Context, in fillFormIn) (*CallToolResult, 
 		}
 		results = append(results, res)
 		done = append(done, named(args.Target, in.Fields[i].Name))
-		if res.Dialog != nil || res.Changes.URL != "" {
+		if navigated := res.Changes.URL != "" && res.Changes.URL != res.Tab.URL; res.Dialog != nil || navigated {
 			// The page went somewhere else or waits for an answer: the
 			// other fields' refs may no longer mean what they did.
 			if i < len(all)-1 {
@@ -107,7 +107,11 @@ func (s *Server) fillForm(ctx context.Context, in fillFormIn) (*CallToolResult, 
 			break
 		}
 	}
-	what := fmt.Sprintf("Filled %d of %d fields: %s", len(results), len(all), strings.Join(done, ", "))
+	// When every field was set, the changed lines below name them.
+	what := fmt.Sprintf("Filled %d of %d fields", len(results), len(all))
+	if len(results) < len(all) {
+		what += ": " + strings.Join(done, ", ")
+	}
 	return textResult(s.actionText(what, mergeResults(results))), nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -195,6 +196,13 @@ func addTool[In any](s *Server, t *Tool, tweak func(map[string]*jsonschema.Schem
 	schema, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("mcp: schema of %s: %v", t.Name, err))
+	}
+	// Go slices are nullable, so their inferred type is ["null", "array"];
+	// a model should send a list.
+	for _, p := range schema.Properties {
+		if slices.Equal(p.Types, []string{"null", "array"}) {
+			p.Type, p.Types = "array", nil
+		}
 	}
 	if tweak != nil {
 		tweak(schema.Properties)

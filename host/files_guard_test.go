@@ -66,25 +66,7 @@ func startFilesHost(t *testing.T, policyText string, shared []int, f *downloadsF
 	}
 	fx.send(protocol.NativeMessage{Type: "hello", Params: mustJSON(protocol.ExtensionHello{
 		Protocol: protocol.Version, Profile: "files1", ExtensionVersion: "0.1.0", SharedTabs: shared})})
-	go func() {
-		for {
-			var msg protocol.NativeMessage
-			if err := fx.r.Read(&msg); err != nil {
-				return
-			}
-			if msg.ID == 0 {
-				continue
-			}
-			go func() {
-				res, perr := f.handle(msg)
-				reply := protocol.NativeMessage{ID: msg.ID, Error: perr}
-				if perr == nil {
-					reply.Result = mustJSON(res)
-				}
-				fx.send(reply)
-			}()
-		}
-	}()
+	fx.answer(f.handle)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	c, err := client.Connect(ctx, client.Options{RuntimeDir: dirs.Runtime, Wait: 5 * time.Second})

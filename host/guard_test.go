@@ -116,6 +116,30 @@ func (g *guardFake) handle(msg protocol.NativeMessage) (any, *protocol.Error) {
 
 func ptrTo(s string) *string { return &s }
 
+// answer serves the host's requests to the extension with handle, each
+// on its own goroutine as the worker would, until the pipe closes.
+func (fx *fakeExtension) answer(handle func(protocol.NativeMessage) (any, *protocol.Error)) {
+	go func() {
+		for {
+			var msg protocol.NativeMessage
+			if err := fx.r.Read(&msg); err != nil {
+				return
+			}
+			if msg.ID == 0 {
+				continue
+			}
+			go func() {
+				res, perr := handle(msg)
+				reply := protocol.NativeMessage{ID: msg.ID, Error: perr}
+				if perr == nil {
+					reply.Result = mustJSON(res)
+				}
+				fx.send(reply)
+			}()
+		}
+	}()
+}
+
 // startGuardHost runs a host with policyText in force and hello's
 // switches, served by g, and returns a client named "test-agent".
 func startGuardHost(t *testing.T, policyText string, hello protocol.ExtensionHello, g *guardFake) (*client.Client, statedir.Dirs) {
@@ -131,25 +155,7 @@ func startGuardHost(t *testing.T, policyText string, hello protocol.ExtensionHel
 	}
 	hello.Protocol, hello.Profile, hello.ExtensionVersion = protocol.Version, "guard1", "0.1.0"
 	fx.send(protocol.NativeMessage{Type: "hello", Params: mustJSON(hello)})
-	go func() {
-		for {
-			var msg protocol.NativeMessage
-			if err := fx.r.Read(&msg); err != nil {
-				return
-			}
-			if msg.ID == 0 {
-				continue
-			}
-			go func() {
-				res, perr := g.handle(msg)
-				reply := protocol.NativeMessage{ID: msg.ID, Error: perr}
-				if perr == nil {
-					reply.Result = mustJSON(res)
-				}
-				fx.send(reply)
-			}()
-		}
-	}()
+	fx.answer(g.handle)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	c, err := client.Connect(ctx, client.Options{RuntimeDir: dirs.Runtime, Wait: 5 * time.Second, Client: "test-agent\x07"})

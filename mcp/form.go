@@ -42,7 +42,7 @@ func addFormTool(s *Server) {
 
 // formAction is the grip action that sets one field.
 func formAction(f formField, tab int) (protocol.ActArgs, error) {
-	args := protocol.ActArgs{Target: normRef(f.Ref), Tab: tab}
+	args := actArgs("", target{Ref: f.Ref}, actOpts{Tab: tab}, false)
 	switch f.Type {
 	case "textbox", "slider":
 		args.Action, args.Text = protocol.ActFill, f.Value
@@ -122,7 +122,8 @@ func mergeResults(rs []protocol.ActionResult) protocol.ActionResult {
 	var out protocol.ActionResult
 	changed := map[string]int{}
 	appeared := map[string]int{}
-	gone := map[string]bool{}
+	gone := map[string]bool{} // gone, and not back since
+	var goneOrder []string
 	for _, r := range rs {
 		out.OK, out.Tab, out.Dialog = r.OK, r.Tab, r.Dialog
 		if r.Changes.URL != "" {
@@ -148,6 +149,9 @@ func mergeResults(rs []protocol.ActionResult) protocol.ActionResult {
 			out.Changes.Appeared = append(out.Changes.Appeared, e)
 		}
 		for _, g := range r.Changes.Gone {
+			if !gone[g] {
+				goneOrder = append(goneOrder, g)
+			}
 			gone[g] = true
 		}
 		out.Changes.Omitted += r.Changes.Omitted
@@ -169,12 +173,10 @@ func mergeResults(rs []protocol.ActionResult) protocol.ActionResult {
 		return k
 	}
 	out.Changes.Changed, out.Changes.Appeared = keep(out.Changes.Changed), keep(out.Changes.Appeared)
-	for _, r := range rs {
-		for _, g := range r.Changes.Gone {
-			if gone[g] {
-				out.Changes.Gone = append(out.Changes.Gone, g)
-				delete(gone, g)
-			}
+	for _, g := range goneOrder {
+		if gone[g] {
+			out.Changes.Gone = append(out.Changes.Gone, g)
+			delete(gone, g) // listed once, though gone, back and gone again
 		}
 	}
 	return out

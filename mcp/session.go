@@ -10,6 +10,8 @@ import (
 	"io"
 	"slices"
 	"sync"
+
+	"github.com/grip-dev/grip/protocol"
 )
 
 // maxMessage bounds one incoming message. Tool arguments are refs, text
@@ -41,11 +43,13 @@ type session struct {
 // and waited for.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	defer s.closeCaller()
+	s.shown(protocol.TabRef{}) // a new client has been told of no tab
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	ss := &session{srv: s, out: out, calls: map[string]context.CancelFunc{}}
-	defer ss.wg.Wait()
-	defer cancel() // runs first: stops the calls wg then waits for
+	defer func() {
+		cancel()     // ends the tool calls still running,
+		ss.wg.Wait() // and their replies are written before Serve returns
+	}()
 
 	lines := make(chan []byte)
 	readErr := make(chan error, 1)

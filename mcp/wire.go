@@ -9,10 +9,10 @@ import (
 
 // The MCP types grip's server sends, as the MCP specification (revisions
 // 2024-11-05 to 2025-11-25) spells them on the wire. grip speaks MCP
-// itself rather than through the Go SDK: the SDK links net/http, OAuth,
-// gob and more into every run of the grip binary, and their initialisers
-// cost each CLI command about 4 ms of a 20 ms start (docs/ARCHITECTURE.md,
-// "The CLI's fixed cost"). The tests drive this server with the SDK's
+// itself rather than through the Go SDK: the SDK linked net/http's
+// client, OAuth, gob and more into every run of the grip binary, and
+// without them `grip --version` went from 19.5 to 17.9 ms here
+// (docs/ARCHITECTURE.md, "The CLI's fixed cost"). The tests drive this server with the SDK's
 // client, so the two are checked against each other.
 
 // Tool is one tool as tools/list describes it.

@@ -63,6 +63,9 @@ func newUserControl(h *Host, hello protocol.ExtensionHello) *userControl {
 }
 
 func (u *userControl) isPaused() bool {
+	if u == nil {
+		return false // no extension hello yet: no controls (host tests)
+	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return u.paused

@@ -33,6 +33,14 @@ const (
 	OpDownloads  = "downloads"
 )
 
+// Operations is every socket operation. The host serves each through one
+// entry of its table of operations (a test checks that it has one for
+// each of these and no other), and the client's retry rules name them.
+var Operations = []string{
+	OpHello, OpStatus, OpTabs, OpSnapshot, OpAct, OpWait, OpScreenshot, OpDialog, OpDownloads,
+	OpPause, OpResume, OpLog, OpPolicy,
+}
+
 // HelloArgs opens every socket connection; a protocol mismatch is refused.
 type HelloArgs struct {
 	Protocol int    `json:"protocol"`

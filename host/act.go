@@ -75,7 +75,7 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 
 func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult, error) {
 	// 1. The person's pause refuses every action.
-	if h.user.isPaused() {
+	if h.person.isPaused() {
 		return nil, errPaused()
 	}
 	// 2. The target: a malformed locator, an unknown or stale ref is
@@ -340,7 +340,7 @@ func (h *Host) closedReply(a *action, done performed) *protocol.ActionResult {
 // recordAction writes the action, whatever its outcome, to the person's
 // record of what agents did, and tells the popup of one that was done.
 func (h *Host) recordAction(ctx context.Context, a *action, res *protocol.ActionResult, err error) {
-	if h.user == nil {
+	if h.person == nil {
 		return
 	}
 	rec := a.rec
@@ -355,7 +355,7 @@ func (h *Host) recordAction(ctx context.Context, a *action, res *protocol.Action
 			rec.Origin = originOf(res.Tab.URL)
 		}
 	}
-	h.user.record(rec)
+	h.person.record(rec)
 	if err == nil && rec.Tab > 0 {
 		h.tellExtension(ctx, protocol.ExtActed, protocol.ActedParams{TabID: rec.Tab, Action: a.args.Action})
 	}

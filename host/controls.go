@@ -43,7 +43,7 @@ const (
 // that agents may read *tab (0: the default tab) as kind says and sets
 // *tab to the tab it checked, so the read cannot land on another.
 func (h *Host) gateRead(ctx context.Context, tab *int, kind readKind) error {
-	if h.user == nil || kind == readNone {
+	if h.person == nil || kind == readNone {
 		return nil
 	}
 	checked, err := h.checkRead(ctx, *tab, kind)
@@ -85,7 +85,7 @@ func waitScope(h *Host, a *protocol.WaitArgs) readScope {
 // checkRead checks that agents may read tab (0: the default tab) and
 // returns it.
 func (h *Host) checkRead(ctx context.Context, tab int, kind readKind) (int, error) {
-	p := h.user.policy.Current()
+	p := h.person.policy.Current()
 	tab, err := h.agentTab(ctx, p, tab)
 	if err != nil {
 		return 0, err
@@ -113,7 +113,7 @@ func (h *Host) checkRead(ctx context.Context, tab int, kind readKind) (int, erro
 			}
 			return 0, protocol.Errorf(protocol.CodePolicy, protocol.BoundaryPolicy,
 				"take a snapshot instead: it leaves the blocked frame out",
-				"%s of tab %d would look into its frame %d, which is blocked: %s of %s", what, tab, id, d.Why(), h.user.policy.File())
+				"%s of tab %d would look into its frame %d, which is blocked: %s of %s", what, tab, id, d.Why(), h.person.policy.File())
 		}
 	}
 	return tab, nil
@@ -124,7 +124,7 @@ func (h *Host) checkRead(ctx context.Context, tab int, kind readKind) (int, erro
 // tab if it is shared, else the tab most recently shared or opened by an
 // agent.
 func (h *Host) agentTab(ctx context.Context, p *policy.Policy, tab int) (int, error) {
-	u := h.user
+	u := h.person
 	if tab > 0 {
 		if !u.visible(p, tab) {
 			return 0, protocol.Errorf(protocol.CodePolicy, protocol.BoundaryPolicy,
@@ -165,17 +165,17 @@ func (h *Host) agentTab(ctx context.Context, p *policy.Policy, tab int) (int, er
 func (h *Host) refuseBlocked(where string, d policy.Decision) error {
 	return protocol.Errorf(protocol.CodePolicy, protocol.BoundaryPolicy,
 		"the person keeps agents out of this site: leave it, and do not try to reach it another way; they can change the rule in that file (grip policy URL says which rule a URL falls under)",
-		"%s is blocked: %s of %s", where, d.Why(), h.user.policy.File())
+		"%s is blocked: %s of %s", where, d.Why(), h.person.policy.File())
 }
 
 // checkOwner is the action pipeline's check that the action's tab is one
 // this agent may use, and picks the default tab when it names none. A tab
 // the action opens is judged by its URL in checkRule.
 func (h *Host) checkOwner(ctx context.Context, a *action) error {
-	if h.user == nil || a.spec.Name == protocol.ActTabNew {
+	if h.person == nil || a.spec.Name == protocol.ActTabNew {
 		return nil
 	}
-	tab, err := h.agentTab(ctx, h.user.policy.Current(), a.target.tab)
+	tab, err := h.agentTab(ctx, h.person.policy.Current(), a.target.tab)
 	if err != nil {
 		return err
 	}
@@ -188,8 +188,8 @@ func (h *Host) checkOwner(ctx context.Context, a *action) error {
 // back.
 func (h *Host) adoptTab(ctx context.Context, a *action) (func(), error) {
 	tab := a.target.tab
-	if h.user != nil && tab > 0 {
-		h.user.share(tab, true)
+	if h.person != nil && tab > 0 {
+		h.person.share(tab, true)
 		h.tellExtension(ctx, protocol.ExtShareTab, protocol.TabParams{TabID: tab})
 	}
 	return h.tabs.lock(ctx, tab)
@@ -199,7 +199,7 @@ func (h *Host) adoptTab(ctx context.Context, a *action) (func(), error) {
 // the action lands in (and, for navigate or a new tab, of the URL it goes
 // to) refuses it, lets it through, or puts it to the person.
 func (h *Host) checkRule(ctx context.Context, a *action) error {
-	u := h.user
+	u := h.person
 	if u == nil {
 		return nil
 	}
@@ -282,7 +282,7 @@ func (h *Host) applyRule(ctx context.Context, p *policy.Policy, d policy.Decisio
 		rec.Rule = d.Why()
 		return protocol.Errorf(protocol.CodePolicy, protocol.BoundaryPolicy,
 			"agents may read this site but not act on it: ask the person to take this step, or to change the rule in that file",
-			"%s on %s is refused: the site is read-only for agents: %s of %s", action, origin, d.Why(), h.user.policy.File())
+			"%s on %s is refused: the site is read-only for agents: %s of %s", action, origin, d.Why(), h.person.policy.File())
 	case policy.Confirm:
 		rec.Rule = d.Why()
 		if err := h.askPerson(ctx, p, protocol.ConfirmParams{TabID: rec.Tab, Origin: origin, Action: action,
@@ -339,8 +339,8 @@ func errPaused() error {
 // resume lifts the pause once the person allows it in the browser: the
 // pause is theirs, and an agent that could lift it alone would make it
 // worthless.
-func (h *Host) resume(ctx context.Context, _ noArgs) (protocol.UserState, error) {
-	u := h.user
+func (h *Host) resume(ctx context.Context, _ noArgs) (protocol.PersonState, error) {
+	u := h.person
 	if !u.isPaused() {
 		return u.state(), nil
 	}
@@ -353,7 +353,7 @@ func (h *Host) resume(ctx context.Context, _ noArgs) (protocol.UserState, error)
 	}
 	u.record(rec)
 	if err != nil {
-		return protocol.UserState{}, err
+		return protocol.PersonState{}, err
 	}
 	st := u.setPaused(false)
 	h.tellExtension(ctx, protocol.ExtPaused, protocol.PausedParams{Paused: false})
@@ -361,8 +361,8 @@ func (h *Host) resume(ctx context.Context, _ noArgs) (protocol.UserState, error)
 }
 
 // pause answers OpPause: an agent may always stop itself and the others.
-func (h *Host) pause(ctx context.Context, _ noArgs) (protocol.UserState, error) {
-	u := h.user
+func (h *Host) pause(ctx context.Context, _ noArgs) (protocol.PersonState, error) {
+	u := h.person
 	st := u.setPaused(true)
 	u.record(actlog.Entry{Action: protocol.OpPause, Outcome: "ok", Client: clientOf(ctx)})
 	h.log.Info("paused at an agent client's request", "client", clientOf(ctx))
@@ -372,7 +372,7 @@ func (h *Host) pause(ctx context.Context, _ noArgs) (protocol.UserState, error) 
 
 // showLog answers OpLog: the person's record of what agents did.
 func (h *Host) showLog(_ context.Context, args protocol.LogArgs) (protocol.LogResult, error) {
-	u := h.user
+	u := h.person
 	res := protocol.LogResult{Entries: u.logEntries(actlog.Query{Tab: args.Tab, Limit: args.Limit})}
 	if u.log != nil {
 		res.File = u.log.Path()
@@ -383,7 +383,7 @@ func (h *Host) showLog(_ context.Context, args protocol.LogArgs) (protocol.LogRe
 // showPolicy answers OpPolicy: the policy in force, or the rule a URL
 // falls under.
 func (h *Host) showPolicy(_ context.Context, args protocol.PolicyArgs) (protocol.PolicyResult, error) {
-	return h.user.policyResult(args), nil
+	return h.person.policyResult(args), nil
 }
 
 // listTabs answers OpTabs: the browser's tabs, blocked ones without URL or
@@ -396,7 +396,7 @@ func (h *Host) listTabs(ctx context.Context, _ noArgs) (protocol.TabsResult, err
 	if res.Tabs == nil {
 		res.Tabs = []protocol.Tab{}
 	}
-	if h.user == nil {
+	if h.person == nil {
 		return res, nil
 	}
 	return h.filterTabs(res), nil
@@ -451,10 +451,10 @@ func originOf(rawURL string) string {
 // maskResult leaves the URL and title of a blocked page out of an action's
 // reply (an action that navigated there, a tab listing).
 func (h *Host) maskResult(r *protocol.ActionResult) {
-	if h.user == nil || r == nil {
+	if h.person == nil || r == nil {
 		return
 	}
-	p := h.user.policy.Current()
+	p := h.person.policy.Current()
 	if p.Decide(r.Tab.URL).Rule == policy.Block || p.Decide(r.Changes.URL).Rule == policy.Block {
 		r.Tab.URL, r.Tab.Title = "", ""
 		r.Changes.URL, r.Changes.Title = "", ""
@@ -464,10 +464,10 @@ func (h *Host) maskResult(r *protocol.ActionResult) {
 // filterTabs lists blocked tabs without URL or title and, in the shared
 // mode, leaves out the tabs agents may not use.
 func (h *Host) filterTabs(res protocol.TabsResult) protocol.TabsResult {
-	p := h.user.policy.Current()
+	p := h.person.policy.Current()
 	out := protocol.TabsResult{Tabs: []protocol.Tab{}}
 	for _, t := range res.Tabs {
-		if !h.user.visible(p, t.ID) {
+		if !h.person.visible(p, t.ID) {
 			continue
 		}
 		if p.Decide(t.URL).Rule == policy.Block {
@@ -483,10 +483,10 @@ func (h *Host) filterTabs(res protocol.TabsResult) protocol.TabsResult {
 // URL and title), and each frame whose own origin is blocked. It runs in
 // readTab before any ref is given, so blocked content never gets refs.
 func (h *Host) filterRead(ctx context.Context, tab int, raw *protocol.SnapshotReply) {
-	if h.user == nil {
+	if h.person == nil {
 		return
 	}
-	p := h.user.policy.Current()
+	p := h.person.policy.Current()
 	infos := make([]protocol.FrameInfo, 0, len(raw.Frames))
 	needTree := false
 	for _, f := range raw.Frames {
@@ -512,7 +512,7 @@ func (h *Host) filterRead(ctx context.Context, tab int, raw *protocol.SnapshotRe
 		}
 	}
 	tr := rulesOf(p, infos)
-	all := !h.user.visible(p, tab) || tr.top.Rule == policy.Block
+	all := !h.person.visible(p, tab) || tr.top.Rule == policy.Block
 	for i, f := range raw.Frames {
 		if all || tr.byFrame[f.FrameID].Rule == policy.Block {
 			raw.Frames[i] = protocol.ExtFrame{FrameID: f.FrameID, DocumentID: f.DocumentID, Error: frames.ReasonBlocked}

@@ -63,7 +63,7 @@ func (c *downloadCursor) returned(d protocol.Download) {
 // policy (docs/ARCHITECTURE.md, "The person's controls"): not from a
 // blocked site and, in the shared mode, only from a tab shared with them.
 func (h *Host) downloadVisible(d protocol.Download) bool {
-	u := h.user
+	u := h.person
 	if u == nil {
 		return true
 	}

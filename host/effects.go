@@ -136,25 +136,25 @@ func (h *Host) addEffects(ctx context.Context, tab int, res *protocol.ActionResu
 
 // shareOpened makes the tabs and popups a page opened on an agent's action
 // ones the agent may use, as a tab it opens itself is (the shared mode of
-// the person's policy, host/user.go).
+// the person's policy, host/person.go).
 func (h *Host) shareOpened(ctx context.Context, opened []protocol.OpenedTab) {
-	if h.user == nil {
+	if h.person == nil {
 		return
 	}
 	for _, t := range opened {
-		h.user.share(t.Tab, true)
+		h.person.share(t.Tab, true)
 		h.tellExtension(ctx, protocol.ExtShareTab, protocol.TabParams{TabID: t.Tab})
 	}
 }
 
 // maskEffects leaves the URL and title of blocked sites out of what a
 // reply says an action opened, asked for or is loading, as the policy
-// leaves them out of the tab list (host/guard.go).
+// leaves them out of the tab list (host/controls.go).
 func (h *Host) maskEffects(opened *[]protocol.OpenedTab, blocked *[]string, loading *string) {
-	if h.user == nil {
+	if h.person == nil {
 		return
 	}
-	p := h.user.policy.Current()
+	p := h.person.policy.Current()
 	isBlocked := func(u string) bool { return u != "" && p.Decide(u).Rule == policy.Block }
 	for i := range *opened {
 		if isBlocked((*opened)[i].URL) {

@@ -127,7 +127,7 @@ func (h *Host) status() protocol.Status {
 		st.LastSnapshot = &s
 	}
 	st.LastErrors = append([]string(nil), h.lastErrs...)
-	h.user.fillStatus(&st)
+	h.person.fillStatus(&st)
 	return st
 }
 
@@ -145,9 +145,9 @@ func (h *Host) screenshot(ctx context.Context, args protocol.ScreenshotArgs) (*p
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "", "screenshot is not base64: %v", err)
 	}
-	if h.user != nil {
+	if h.person != nil {
 		// The page may have gone to a blocked site after the gate's check.
-		if d := h.user.policy.Current().Decide(res.Tab.URL); d.Rule == policy.Block {
+		if d := h.person.policy.Current().Decide(res.Tab.URL); d.Rule == policy.Block {
 			return nil, h.refuseBlocked(fmt.Sprintf("tab %d", res.Tab.ID), d)
 		}
 	}
@@ -166,7 +166,7 @@ func (h *Host) onEvent(ctx context.Context, params json.RawMessage) {
 	case protocol.EventTabRemoved:
 		h.refs.InvalidateTab(ev.TabID)
 		h.tabs.forget(ev.TabID)
-		h.user.share(ev.TabID, false)
+		h.person.share(ev.TabID, false)
 		h.openers.tabRemoved(ev.TabID)
 	case protocol.EventTabOpened:
 		h.openers.tabOpened(ev.TabID, ev.Opener, ev.URL)
@@ -243,7 +243,7 @@ func (h *Host) onExtensionRequest(ctx context.Context, msg protocol.NativeMessag
 		}
 		res, err = h.snapshot(ctx, args)
 	default:
-		res, err = h.userRequest(ctx, msg) // the popup's switches: host/user.go
+		res, err = h.personRequest(ctx, msg) // the popup's switches: host/person.go
 	}
 	reply := protocol.NativeMessage{ID: msg.ID, Type: protocol.MsgReply}
 	if err != nil {

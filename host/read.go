@@ -45,7 +45,7 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 		// Nothing was read: the refs stay as they were.
 		return raw, nil, viewDiff{}, &dialogOpen{tab: raw.Tab, dialog: raw.Dialog}
 	}
-	h.filterRead(ctx, tab, &raw) // the person's policy: host/guard.go
+	h.filterRead(ctx, tab, &raw) // the person's policy: host/controls.go
 	decode := lap()
 	var obs []refcache.Observed
 	for _, f := range raw.Frames {

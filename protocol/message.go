@@ -75,7 +75,7 @@ type Status struct {
 	LedgerError  string        `json:"ledger_error,omitempty"`
 	LastSnapshot *SnapshotInfo `json:"last_snapshot,omitempty"`
 	LastErrors   []string      `json:"last_errors,omitempty"`
-	// Paused and Policy are the person's controls (protocol/user.go).
+	// Paused and Policy are the person's controls (protocol/person.go).
 	Paused bool        `json:"paused,omitempty"`
 	Policy *PolicyInfo `json:"policy,omitempty"`
 }

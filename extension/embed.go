@@ -133,6 +133,7 @@ var kernelFiles = []string{
 	"kernel/states.js",
 	"kernel/snapshot.js",
 	"kernel/probe.js",
+	"kernel/settle.js",
 	"kernel/frames.js",
 	"kernel/acts.js",
 	"kernel/trusted.js",

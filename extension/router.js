@@ -19,7 +19,7 @@ export async function handleHostRequest(type, params) {
   switch (type) {
     case 'tabs': return { tabs: await listTabs(params) };
     case 'tab_info': return tabInfo(params.tabId);
-    case 'snapshot': return snapshotTab(params.tabId, params.mode || 'interactive', params.keepSignatures);
+    case 'snapshot': return snapshotTab(params.tabId, params.mode || 'interactive', params.keepSignatures, params.settle);
     case 'act': actionStarted(params.tabId); return act(params);
     case 'wait': return whileNoDialog(params.tabId, () => waitFor(params));
     case 'cdp': return sendCDP(params);

@@ -47,7 +47,7 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 	var up *upload
 	if spec.Files {
 		var err error
-		if up, err = readUpload(args.Files); err != nil {
+		if up, err = h.readUpload(args.Files); err != nil {
 			return nil, err
 		}
 	} else if len(args.Files) > 0 {

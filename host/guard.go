@@ -182,9 +182,9 @@ func (h *Host) guardRead(ctx context.Context, tab int, kind readKind) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	if p.Trivial() && kind != readScreenshot {
-		// Every site is open; extension pages, the one built-in rule,
-		// cannot be scripted and readTab leaves them out regardless.
+	if p.Trivial() && kind == readSnapshot {
+		// Every site is open; the pages of the built-in rules (extension
+		// pages, file://) readTab leaves out as their frames come back.
 		return tab, nil
 	}
 	tr, err := h.frameRules(ctx, p, tab)
@@ -271,8 +271,17 @@ func (h *Host) guardAct(ctx context.Context, req protocol.Request) (any, error) 
 	if !known {
 		return h.dispatch(ctx, req) // act refuses it
 	}
+	// Uploads are judged on the real files (host/uploads.go), which the
+	// question and the record name.
+	var err error
+	if spec.Files {
+		args.Files, err = h.judgeUploads(args.Files)
+	}
 	rec := actlog.Entry{Time: time.Now(), Action: args.Action, Tab: args.Tab, Client: clientOf(ctx), Detail: actDetail(spec, args)}
-	res, err := h.guardedAct(ctx, req, spec, &args, &rec)
+	var res any
+	if err == nil {
+		res, err = h.guardedAct(ctx, req, spec, &args, &rec)
+	}
 	rec.Outcome = "ok"
 	if err != nil {
 		rec.Outcome = string(protocol.AsError(err).Code)
@@ -297,6 +306,11 @@ func (h *Host) guardedAct(ctx context.Context, req protocol.Request, spec protoc
 	if u.isPaused() {
 		return nil, errPaused()
 	}
+	// A URL is judged as the browser will read it (host/navigate.go).
+	if err := h.browserURLs(ctx, spec, args); err != nil {
+		return nil, err
+	}
+	rec.Detail = actDetail(spec, *args)
 	var entry *refcache.Entry
 	var chain []string
 	tab := args.Tab

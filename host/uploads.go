@@ -42,19 +42,28 @@ type upload struct {
 // that is not a readable regular file, with policy a file the policy
 // keeps in, and with too_large files that together pass
 // protocol.MaxUploadBytes; sizes are checked for all before any is read.
-func (h *Host) readUpload(paths []string) (*upload, error) {
+//
+// It returns the resolved paths as far as they resolve, with the refusal
+// too: the record names the real files.
+func (h *Host) readUpload(paths []string) (*upload, []string, error) {
 	if len(paths) == 0 {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+		return nil, paths, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 			"usage: grip upload TARGET FILE...", "upload needs at least one file")
 	}
 	if len(paths) > protocol.MaxUploadFiles {
-		return nil, protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryPayload,
+		return nil, paths, protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryPayload,
 			fmt.Sprintf("upload at most %d files at once", protocol.MaxUploadFiles), "%d files given", len(paths))
 	}
 	resolved, err := h.judgeUploads(paths)
 	if err != nil {
-		return nil, err
+		return nil, resolved, err
 	}
+	up, err := readResolved(resolved)
+	return up, resolved, err
+}
+
+// readResolved opens and reads the judged files.
+func readResolved(resolved []string) (*upload, error) {
 	files := make([]*os.File, 0, len(resolved))
 	defer func() {
 		for _, f := range files {
@@ -93,8 +102,8 @@ func (h *Host) readUpload(paths []string) (*upload, error) {
 func (h *Host) judgeUploads(paths []string) ([]string, error) {
 	p := policy.Default()
 	file := "the policy file"
-	if h.user != nil {
-		p, file = h.user.policy.Current(), h.user.policy.File()
+	if h.person != nil {
+		p, file = h.person.policy.Current(), h.person.policy.File()
 	}
 	m := policy.ThisMachine(h.cfg.Dirs.Root)
 	out := slices.Clone(paths)

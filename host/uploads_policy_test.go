@@ -61,7 +61,7 @@ func TestUploadKeepsSecretsIn(t *testing.T) {
 		{"/proc/self/environ", []string{"/proc, the system's own files"}},
 		{"/etc/passwd", []string{"/etc"}},
 	} {
-		_, err := h.readUpload([]string{tt.path})
+		_, _, err := h.readUpload([]string{tt.path})
 		pe := protocol.AsError(err)
 		if err == nil || pe.Code != protocol.CodePolicy || pe.Boundary != protocol.BoundaryPolicy || pe.Hint == "" {
 			t.Errorf("%s: %v, want a policy refusal", tt.path, err)
@@ -73,7 +73,7 @@ func TestUploadKeepsSecretsIn(t *testing.T) {
 			}
 		}
 	}
-	up, err := h.readUpload([]string{filepath.Join(home, "Downloads/cv.pdf")})
+	up, _, err := h.readUpload([]string{filepath.Join(home, "Downloads/cv.pdf")})
 	if err != nil || string(up.data[0]) != "%PDF" || up.spec.Files[0].Name != "cv.pdf" {
 		t.Errorf("~/Downloads/cv.pdf: %v", err)
 	}
@@ -129,7 +129,7 @@ func TestUploadSwappedAfterTheCheck(t *testing.T) {
 			t.Cleanup(func() { testHookBeforeOpen = nil })
 			done := make(chan error, 1)
 			go func() {
-				_, err := (&Host{}).readUpload([]string{file})
+				_, _, err := (&Host{}).readUpload([]string{file})
 				done <- err
 			}()
 			select {

@@ -244,7 +244,7 @@ func TestGuardConfirmPauseAndLog(t *testing.T) {
 		t.Fatalf("denied resume: %+v", perr)
 	}
 	g.answer = protocol.ConfirmReply{Allowed: true}
-	var st protocol.UserState
+	var st protocol.PersonState
 	if perr := call(t, c, protocol.OpResume, struct{}{}, &st); perr != nil || st.Paused {
 		t.Fatalf("allowed resume: %+v %+v", perr, st)
 	}

@@ -63,7 +63,7 @@ async function personView(tabId) {
     const t = await chrome.tabs.get(tabId).catch(() => null);
     url = t ? t.url || t.pendingUrl || '' : '';
   }
-  /** @type {protocol.UserView | null} */
+  /** @type {protocol.PersonView | null} */
   let host = null;
   let hostError = '';
   if (connection.state === 'connected') {

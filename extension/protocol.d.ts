@@ -11,7 +11,7 @@ declare namespace protocol {
   /** Boundary names the check that refused an operation. */
   type Boundary = 'task' | 'document' | 'node' | 'meaning' | 'actionability' | 'point' | 'payload' | 'ref' | 'browser' | 'host' | 'user' | 'policy';
   /** Code is a machine-readable error code. */
-  type Code = 'stale_ref' | 'unknown_ref' | 'meaning_changed' | 'not_actionable' | 'invalid_locator' | 'document_changed' | 'epoch_superseded' | 'host_lost' | 'no_browser' | 'too_large' | 'bad_request' | 'timeout' | 'internal' | 'paused' | 'policy' | 'not_confirmed' | 'download_failed';
+  type Code = 'stale_ref' | 'unknown_ref' | 'meaning_changed' | 'not_actionable' | 'invalid_locator' | 'document_changed' | 'epoch_superseded' | 'host_lost' | 'no_browser' | 'too_large' | 'bad_request' | 'timeout' | 'internal' | 'paused' | 'policy' | 'not_confirmed' | 'download_failed' | 'navigation_failed';
   /** EventKind names an event the extension reports. */
   type EventKind = 'navigated' | 'tab_removed' | 'tab_opened';
   /** The modifiers of ActParams.modifiers (protocol/keys.go). */
@@ -46,15 +46,16 @@ declare namespace protocol {
     upload_chunk: { params: UploadChunkParams; reply: OKReply };
     downloads: { params: DownloadsParams; reply: DownloadsReply };
     download_wait: { params: DownloadWaitParams; reply: Download };
+    parse_url: { params: TabParams; reply: ParseURLReply };
   }
   type ExtRequest = keyof ExtCalls;
   /** Every request the extension sends the host: its params and its reply. */
   interface HostCalls {
     status: { params: NoParams; reply: Status };
     snapshot: { params: SnapshotArgs; reply: Snapshot };
-    set_paused: { params: PausedParams; reply: UserState };
-    set_shared: { params: SharedParams; reply: UserState };
-    user_view: { params: UserViewParams; reply: UserView };
+    set_paused: { params: PausedParams; reply: PersonState };
+    set_shared: { params: SharedParams; reply: PersonState };
+    user_view: { params: PersonViewParams; reply: PersonView };
   }
   type HostRequest = keyof HostCalls;
 
@@ -301,6 +302,12 @@ declare namespace protocol {
      * did: answer it with grip dialog accept|dismiss.
      */
     dialog?: Dialog;
+    /**
+     * Status is why a navigation failed (CodeNavigationFailed): Chrome's
+     * network error ("net::ERR_CONNECTION_REFUSED") or the HTTP status
+     * the page answered ("404").
+     */
+    status?: string;
   }
   /** Event is the Params of a MsgEvent. */
   interface Event {
@@ -459,9 +466,32 @@ declare namespace protocol {
     url: string;
     title: string;
   }
+  /** ParseURLReply is the URL as the browser reads it: new URL(u).href. */
+  interface ParseURLReply {
+    href: string;
+  }
   /** PausedParams sets or reports the pause. */
   interface PausedParams {
     paused: boolean;
+  }
+  /** PersonState is the switches' state after pause, resume or a popup change. */
+  interface PersonState {
+    paused: boolean;
+    shared?: number[];
+  }
+  /** PersonView is what the popup shows of the person's controls for a tab. */
+  interface PersonView {
+    paused: boolean;
+    policy: PolicyInfo;
+    decision?: RuleDecision;
+    shared: boolean;
+    log: LogEntry[];
+    other_tabs: number;
+  }
+  /** PersonViewParams asks for the popup's view of one tab. */
+  interface PersonViewParams {
+    tabId: number;
+    url?: string;
   }
   /** Point is a position in a viewport, in CSS pixels. */
   interface Point {
@@ -603,7 +633,7 @@ declare namespace protocol {
     ledger_error?: string;
     last_snapshot?: SnapshotInfo;
     last_errors?: string[];
-    /** Paused and Policy are the person's controls (protocol/user.go). */
+    /** Paused and Policy are the person's controls (protocol/person.go). */
     paused?: boolean;
     policy?: PolicyInfo;
   }
@@ -681,25 +711,6 @@ declare namespace protocol {
     size: number;
     /** LastModified is the file's modification time in Unix milliseconds. */
     lastModified: number;
-  }
-  /** UserState is the switches' state after pause, resume or a popup change. */
-  interface UserState {
-    paused: boolean;
-    shared?: number[];
-  }
-  /** UserView is what the popup shows of the person's controls for a tab. */
-  interface UserView {
-    paused: boolean;
-    policy: PolicyInfo;
-    decision?: RuleDecision;
-    shared: boolean;
-    log: LogEntry[];
-    other_tabs: number;
-  }
-  /** UserViewParams asks for the popup's view of one tab. */
-  interface UserViewParams {
-    tabId: number;
-    url?: string;
   }
   /**
    * WaitParams ask the extension to answer once a condition holds in a tab,

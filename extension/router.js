@@ -14,6 +14,7 @@ import { dialogRequest, whileNoDialog } from './dialogs.js';
 import { uploadChunk } from './uploads.js';
 import { listDownloads, waitDownload, actionStarted } from './downloads.js';
 import { wireError } from './errors.js';
+import { parseURL } from './navigation.js';
 
 /**
  * @typedef {{[K in protocol.ExtRequest]: (params: protocol.ExtCalls[K]['params'], type: K) =>
@@ -34,6 +35,7 @@ const handlers = {
   forward: (p, type) => goHistory(p.tabId, type),
   reload: (p, type) => goHistory(p.tabId, type),
   tab_new: (p) => newTab(p.url),
+  parse_url: (p) => parseURL(p),
   tab_close: (p) => closeTab(p.tabId),
   tab_select: (p) => selectTab(p.tabId),
   screenshot: (p) => screenshot(p.tabId),

@@ -40,6 +40,10 @@ const (
 	ExtUploadChunk  = "upload_chunk"  // UploadChunkParams → {ok}
 	ExtDownloads    = "downloads"     // DownloadsParams → DownloadsReply
 	ExtDownloadWait = "download_wait" // DownloadWaitParams → Download
+
+	// ExtParseURL reads a URL an agent gave the way the browser will load
+	// it (host/navigate.go): the href it canonicalises to, or bad_request.
+	ExtParseURL = "parse_url" // TabParams (URL) → ParseURLReply
 )
 
 // Call is one request of the contract: its name and the Go types of its
@@ -84,6 +88,7 @@ var ExtCalls = []Call{
 	call[UploadChunkParams, OKReply](ExtUploadChunk),
 	call[DownloadsParams, DownloadsReply](ExtDownloads),
 	call[DownloadWaitParams, Download](ExtDownloadWait),
+	call[TabParams, ParseURLReply](ExtParseURL),
 }
 
 // ExtRequests lists the names of ExtCalls.
@@ -94,9 +99,9 @@ var ExtRequests = callNames(ExtCalls)
 var HostCalls = []Call{
 	call[NoParams, Status](HostStatus),
 	call[SnapshotArgs, Snapshot](HostSnapshot),
-	call[PausedParams, UserState](HostSetPaused),
-	call[SharedParams, UserState](HostSetShared),
-	call[UserViewParams, UserView](HostUserView),
+	call[PausedParams, PersonState](HostSetPaused),
+	call[SharedParams, PersonState](HostSetShared),
+	call[PersonViewParams, PersonView](HostPersonView),
 }
 
 func callNames(calls []Call) []string {
@@ -120,6 +125,11 @@ type OKReply struct {
 type TabReply struct {
 	TabRef
 	Dialog *Dialog `json:"dialog,omitempty"`
+}
+
+// ParseURLReply is the URL as the browser reads it: new URL(u).href.
+type ParseURLReply struct {
+	Href string `json:"href"`
 }
 
 // Messages that are not requests. The extension opens with MsgHello

@@ -31,6 +31,14 @@ const (
 	// CodeDownloadFailed: a download the agent waited for was interrupted;
 	// the message carries Chrome's reason.
 	CodeDownloadFailed Code = "download_failed"
+	// Targets written as a snapshot line reads (`button 'Save'`): no
+	// element of the tab matches, or more than one does.
+	CodeNotFound  Code = "not_found"
+	CodeAmbiguous Code = "ambiguous"
+	// CodeReplayDiverged: a recorded workflow's step no longer matches the
+	// page; nothing after it was done (docs/ARCHITECTURE.md, "Recorded
+	// workflows").
+	CodeReplayDiverged Code = "replay_diverged"
 )
 
 // Boundary names the check that refused an operation.
@@ -52,6 +60,9 @@ const (
 	BoundaryHost          Boundary = "host"
 	BoundaryUser          Boundary = "user"   // the person's own switch (pause, confirm)
 	BoundaryPolicy        Boundary = "policy" // the person's policy file
+	// BoundaryPage: what the page shows as a whole (a target written as a
+	// snapshot line, a recorded workflow's step) did not match.
+	BoundaryPage Boundary = "page"
 )
 
 // Error is a refusal or failure that crosses a wire. It is a value: the
@@ -103,6 +114,9 @@ var (
 	ErrBadRequest      = &Error{Code: CodeBadRequest}
 	ErrPaused          = &Error{Code: CodePaused}
 	ErrPolicy          = &Error{Code: CodePolicy}
+	ErrNotFound        = &Error{Code: CodeNotFound}
+	ErrAmbiguous       = &Error{Code: CodeAmbiguous}
+	ErrReplayDiverged  = &Error{Code: CodeReplayDiverged}
 	ErrNotConfirmed    = &Error{Code: CodeNotConfirmed}
 )
 
@@ -130,7 +144,8 @@ func KnownCode(c Code) bool {
 	case CodeStaleRef, CodeUnknownRef, CodeMeaningChanged, CodeNotActionable,
 		CodeInvalidLocator, CodeDocumentChanged, CodeEpochSuperseded, CodeHostLost,
 		CodeNoBrowser, CodeTooLarge, CodeBadRequest, CodeTimeout, CodeInternal,
-		CodePaused, CodePolicy, CodeNotConfirmed, CodeDownloadFailed:
+		CodePaused, CodePolicy, CodeNotConfirmed, CodeDownloadFailed,
+		CodeNotFound, CodeAmbiguous, CodeReplayDiverged:
 		return true
 	}
 	return false

@@ -9,6 +9,7 @@ import { handlePersonHostRequest } from './person.js';
 import { dialogRequest, whileNoDialog } from './dialogs.js';
 import { uploadChunk } from './uploads.js';
 import { listDownloads, waitDownload, actionStarted } from './downloads.js';
+import { parseURL } from './navigation.js';
 
 /**
  * @param {string} type
@@ -27,6 +28,7 @@ export async function handleHostRequest(type, params) {
     case 'navigate': return navigate(params.tabId, params.url);
     case 'back': case 'forward': case 'reload': return goHistory(params.tabId, type);
     case 'tab_new': return newTab(params.url);
+    case 'parse_url': return parseURL(params);
     case 'tab_close': return closeTab(params.tabId);
     case 'tab_select': return selectTab(params.tabId);
     case 'screenshot': return screenshot(params.tabId);

@@ -31,6 +31,9 @@ const (
 	// CodeDownloadFailed: a download the agent waited for was interrupted;
 	// the message carries Chrome's reason.
 	CodeDownloadFailed Code = "download_failed"
+	// CodeNavigationFailed: a page did not load; Status carries the
+	// network error (net::ERR_…) or the HTTP status ("404").
+	CodeNavigationFailed Code = "navigation_failed"
 	// Targets written as a snapshot line reads (`button 'Save'`): no
 	// element of the tab matches, or more than one does.
 	CodeNotFound  Code = "not_found"
@@ -39,6 +42,9 @@ const (
 	// page; nothing after it was done (docs/ARCHITECTURE.md, "Recorded
 	// workflows").
 	CodeReplayDiverged Code = "replay_diverged"
+	// CodeNotYourTab: the tab belongs to another agent session
+	// (docs/ARCHITECTURE.md, "The person's controls").
+	CodeNotYourTab Code = "not_your_tab"
 )
 
 // Boundary names the check that refused an operation.
@@ -60,6 +66,9 @@ const (
 	BoundaryHost          Boundary = "host"
 	BoundaryUser          Boundary = "user"   // the person's own switch (pause, confirm)
 	BoundaryPolicy        Boundary = "policy" // the person's policy file
+	// BoundarySession: the agent session a request belongs to (its own
+	// tabs, the person's, another session's).
+	BoundarySession Boundary = "session"
 	// BoundaryPage: what the page shows as a whole (a target written as a
 	// snapshot line, a recorded workflow's step) did not match.
 	BoundaryPage Boundary = "page"
@@ -75,6 +84,10 @@ type Error struct {
 	// Dialog is the JavaScript dialog that stopped the operation, when one
 	// did: answer it with grip dialog accept|dismiss.
 	Dialog *Dialog `json:"dialog,omitempty"`
+	// Status is why a navigation failed (CodeNavigationFailed): Chrome's
+	// network error ("net::ERR_CONNECTION_REFUSED") or the HTTP status
+	// the page answered ("404").
+	Status string `json:"status,omitempty"`
 }
 
 // Error formats the error the way the CLI prints it on stderr, without the
@@ -117,6 +130,7 @@ var (
 	ErrNotFound        = &Error{Code: CodeNotFound}
 	ErrAmbiguous       = &Error{Code: CodeAmbiguous}
 	ErrReplayDiverged  = &Error{Code: CodeReplayDiverged}
+	ErrNotYourTab      = &Error{Code: CodeNotYourTab}
 	ErrNotConfirmed    = &Error{Code: CodeNotConfirmed}
 )
 
@@ -144,8 +158,8 @@ func KnownCode(c Code) bool {
 	case CodeStaleRef, CodeUnknownRef, CodeMeaningChanged, CodeNotActionable,
 		CodeInvalidLocator, CodeDocumentChanged, CodeEpochSuperseded, CodeHostLost,
 		CodeNoBrowser, CodeTooLarge, CodeBadRequest, CodeTimeout, CodeInternal,
-		CodePaused, CodePolicy, CodeNotConfirmed, CodeDownloadFailed,
-		CodeNotFound, CodeAmbiguous, CodeReplayDiverged:
+		CodePaused, CodePolicy, CodeNotConfirmed, CodeDownloadFailed, CodeNavigationFailed,
+		CodeNotFound, CodeAmbiguous, CodeReplayDiverged, CodeNotYourTab:
 		return true
 	}
 	return false

@@ -30,6 +30,7 @@ function parseResult(result) {
  * @param {boolean} [settle] read once the page has settled (settle.js):
  *   each frame's read says how long ago it last changed; a page already
  *   quiet is this read, one still changing is waited for and read again
+ * @returns {Promise<protocol.SnapshotReply>}
  */
 export async function snapshotTab(tabId, mode, keepSignatures, settle) {
   const started = Date.now();

@@ -14,6 +14,7 @@ export const KERNEL_FILES = [
   'kernel/editors.js',
   'kernel/widgets.js',
   'kernel/states.js',
+  'kernel/context.js',
   'kernel/snapshot.js',
   'kernel/probe.js',
   'kernel/settle.js',

@@ -190,9 +190,6 @@
       forgetLabels();
       switch (req.op) {
         case 'snapshot': {
-          // From the first read on, the document's changes are noted, so
-          // the read back after an action knows when it settled (settle.js).
-          if (req.settle !== true) trackChanges();
           const result = /** @type {any} */ (snapshot(req.mode === 'content' ? 'content' : 'interactive', req.keepSignatures === true));
           if (req.settle === true) result.settle = settleState();
           // One string crosses from the page to the worker far faster than
@@ -201,6 +198,9 @@
           return req.asJSON === true ? JSON.stringify(result) : result;
         }
         case 'act':
+          // From the first action on, the document's changes are noted, so
+          // the read back knows when it settled (settle.js). Not from a
+          // mere read: a page only read is never observed.
           trackChanges();
           return act(req);
         case 'settle':

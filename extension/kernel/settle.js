@@ -33,13 +33,20 @@
   /** @type {any} */
   const G = globalThis;
 
-  /** Starts noting changes in this document, once; snapshots and actions
-   * call it, so the document a reply is read from has been watched since
-   * before the action. @returns {Tracker} */
+  /** Starts noting changes in this document, once: an action calls it, so
+   * the document it acts in is watched from before the action, and the
+   * read back after it, so every frame of a page an agent acts on is
+   * watched from then on. @returns {Tracker} */
   function trackChanges() {
     /** @type {Tracker|undefined} */
     const have = G.__gripChanges__;
-    if (have) return have;
+    if (have) {
+      // Records queue while the page's script runs on (a loop that
+      // re-renders calls the kernel between renders): take them, so what
+      // the observer holds is bounded by one call's worth.
+      if (have.obs.takeRecords().length) have.last = performance.now();
+      return have;
+    }
     /** @type {Tracker} */
     const t = { obs: /** @type {any} */ (null), last: -Infinity, roots: new WeakSet(), list: [] };
     t.obs = new MutationObserver((records) => {
@@ -90,14 +97,13 @@
     return '';
   }
 
-  /** How this document stands: ms since it last changed what it shows (-1
-   * when nothing was watching it yet: the worker then waits a quiet period
-   * from now), and the busy indicator it shows.
+  /** How this document stands: ms since it last changed what it shows (a
+   * document nothing watched yet — a frame the action did not land in, a
+   * page just loaded — counts as quiet), and the busy indicator it shows.
    * @returns {{sinceChange: number, busy: string}} */
   function settleState() {
-    const fresh = !G.__gripChanges__;
     const t = trackChanges();
-    const since = fresh ? -1 : (t.last === -Infinity ? 1e9 : Math.round(performance.now() - t.last));
+    const since = t.last === -Infinity ? 1e9 : Math.round(performance.now() - t.last);
     return { sinceChange: since, busy: busyIndicator(t) };
   }
 

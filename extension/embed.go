@@ -128,6 +128,7 @@ var kernelFiles = []string{
 	"kernel/visibility.js",
 	"kernel/roles.js",
 	"kernel/names.js",
+	"kernel/editcontext.js",
 	"kernel/editors.js",
 	"kernel/widgets.js",
 	"kernel/states.js",

@@ -136,7 +136,7 @@ var kernelFiles = []string{
 	"kernel/probe.js",
 	"kernel/frames.js",
 	"kernel/acts.js",
-	"kernel/guard.js",
+	"kernel/trusted.js",
 	"kernel/events.js",
 	"kernel/pointer.js",
 	"kernel/richtext.js",

@@ -17,16 +17,22 @@ export function wireError(err, code, boundary, hint) {
 
 /**
  * The wire shape of anything thrown while answering a request; a refusal
- * because of a JavaScript dialog carries it (dialogs.js).
+ * because of a JavaScript dialog carries it (dialogs.js), a failed
+ * navigation its status (navigation.js). Chrome's own "No tab with id: N."
+ * is the agent's bad tab id, wherever it was met.
  * @param {any} err
- * @returns {{code: string, boundary: string, message: string, hint?: string, dialog?: object}}
+ * @returns {{code: string, boundary: string, message: string, hint?: string, dialog?: object, status?: string}}
  */
 export function toWireError(err) {
   if (err && typeof err.code === 'string' && typeof err.message === 'string') {
-    /** @type {{code: string, boundary: string, message: string, hint?: string, dialog?: object}} */
+    /** @type {{code: string, boundary: string, message: string, hint?: string, dialog?: object, status?: string}} */
     const out = { code: err.code, boundary: err.boundary || 'browser', message: err.message, hint: err.hint || '' };
     if (err.dialog && typeof err.dialog === 'object') out.dialog = err.dialog;
+    if (typeof err.status === 'string' && err.status) out.status = err.status;
     return out;
   }
-  return { code: 'internal', boundary: 'browser', message: String(err && err.message || err) };
+  const message = String(err && err.message || err);
+  const noTab = /No tab with id: (\d+)/.exec(message);
+  if (noTab) return { code: 'bad_request', boundary: 'payload', message: `there is no tab ${noTab[1]}`, hint: 'list the tabs with grip tabs and use one of their ids' };
+  return { code: 'internal', boundary: 'browser', message };
 }

@@ -34,7 +34,7 @@ export const KERNEL_FILES = [
   'kernel/probe.js',
   'kernel/frames.js',
   'kernel/acts.js',
-  'kernel/guard.js',
+  'kernel/trusted.js',
   'kernel/events.js',
   'kernel/pointer.js',
   'kernel/richtext.js',

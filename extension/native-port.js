@@ -6,7 +6,7 @@
 import { handleHostRequest } from './router.js';
 import { recordError, getProfileId } from './state.js';
 import { toWireError } from './errors.js';
-import { helloState } from './user-state.js';
+import { helloState } from './person-state.js';
 
 export const HOST_NAME = 'dev.grip.host';
 export const PROTOCOL = 1;
@@ -52,7 +52,7 @@ async function connect() {
   connecting = true;
   try {
     const profile = await getProfileId();
-    const user = await helloState(); // the pause and shared tabs, before any agent can reach a host
+    const person = await helloState(); // the pause and shared tabs, before any agent can reach a host
     const p = chrome.runtime.connectNative(HOST_NAME);
     port = p;
     p.onMessage.addListener((msg) => onMessage(p, msg));
@@ -65,7 +65,7 @@ async function connect() {
         extension_version: chrome.runtime.getManifest().version,
         build: extensionBuild(),
         browser: navigator.userAgent,
-        ...user,
+        ...person,
       },
     });
     setState('connecting', '');

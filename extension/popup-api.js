@@ -2,7 +2,7 @@
 // The popup's requests, answered by the worker (the popup never talks to
 // the host itself).
 import { askHost, connection, reconnect } from './native-port.js';
-import { userPopupRequest } from './user.js';
+import { personPopupRequest } from './person.js';
 
 /** @param {any} msg */
 export async function popupRequest(msg) {
@@ -26,6 +26,6 @@ export async function popupRequest(msg) {
       reconnect();
       return { ok: true };
     default:
-      return userPopupRequest(msg); // the person's controls
+      return personPopupRequest(msg); // the person's controls
   }
 }

@@ -5,10 +5,11 @@ import { listTabs, newTab, closeTab, selectTab, navigate, goHistory, screenshot,
 import { snapshotTab } from './snapshot.js';
 import { act, sendCDP } from './actions.js';
 import { waitFor } from './waits.js';
-import { handleUserHostRequest } from './user.js';
+import { handlePersonHostRequest } from './person.js';
 import { dialogRequest, whileNoDialog } from './dialogs.js';
 import { uploadChunk } from './uploads.js';
 import { listDownloads, waitDownload, actionStarted } from './downloads.js';
+import { parseURL } from './navigation.js';
 
 /**
  * @param {string} type
@@ -27,13 +28,14 @@ export async function handleHostRequest(type, params) {
     case 'navigate': return navigate(params.tabId, params.url);
     case 'back': case 'forward': case 'reload': return goHistory(params.tabId, type);
     case 'tab_new': return newTab(params.url);
+    case 'parse_url': return parseURL(params);
     case 'tab_close': return closeTab(params.tabId);
     case 'tab_select': return selectTab(params.tabId);
     case 'screenshot': return screenshot(params.tabId);
     case 'documents': return { documents: await liveDocuments() };
     case 'ping': return { ok: true };
-    // The person's controls: user.js.
-    case 'frames': case 'paused': case 'confirm': case 'acted': case 'share_tab': return handleUserHostRequest(type, params);
+    // The person's controls: person.js.
+    case 'frames': case 'paused': case 'confirm': case 'acted': case 'share_tab': return handlePersonHostRequest(type, params);
     // Files in and out: uploads.js, downloads.js.
     case 'upload_chunk': return uploadChunk(params);
     case 'downloads': return listDownloads(params);

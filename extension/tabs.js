@@ -7,6 +7,7 @@ import { refuseIfDialog } from './dialogs.js';
 import { Watch } from './effects.js';
 import { openers } from './openers.js';
 import { downloadFromNavigation } from './downloads.js';
+import { browserURL, LoadWatch } from './navigation.js';
 
 const LOAD_TIMEOUT_MS = 15000;
 
@@ -92,19 +93,27 @@ function waitForLoad(tabId) {
 
 /** @param {number} tabId @param {string} url */
 export async function navigate(tabId, url) {
-  const got = await watched(tabId, async () => {
-    const loaded = waitForLoad(tabId);
-    const download = downloadFromNavigation(tabId); // a file: nothing loads
-    try {
-      await chrome.tabs.update(tabId, { url });
-      await Promise.race([loaded, download.started]);
-    } catch (err) {
-      throw wireError(err, 'bad_request', 'payload', 'check the URL and the tab id');
-    } finally {
-      download.cancel();
-    }
-  });
-  return { ...(await tabInfo(tabId)), ...got };
+  const href = browserURL(url);
+  await tabInfo(tabId); // an unknown tab is the agent's bad_request
+  const load = new LoadWatch();
+  try {
+    const got = await watched(tabId, async () => {
+      const loaded = waitForLoad(tabId);
+      const download = downloadFromNavigation(tabId); // a file: nothing loads
+      try {
+        await chrome.tabs.update(tabId, { url: href });
+        await Promise.race([loaded, download.started]);
+      } catch (err) {
+        throw wireError(err, 'bad_request', 'payload', 'check the URL and the tab id');
+      } finally {
+        download.cancel();
+      }
+    });
+    if (!got.dialog) load.check(tabId);
+    return { ...(await tabInfo(tabId)), ...got };
+  } finally {
+    load.stop();
+  }
 }
 
 /** @param {number} tabId @param {'back'|'forward'|'reload'} how */
@@ -164,10 +173,20 @@ function urlChange(tabId, url) {
 
 /** @param {string} url */
 export async function newTab(url) {
-  const t = await chrome.tabs.create({ url: url || 'about:blank', active: true });
-  if (typeof t.id !== 'number') throw wireError('the browser did not open a tab', 'internal', 'browser');
-  const id = t.id;
-  if (url) await waitForLoad(id);
+  const href = url ? browserURL(url) : 'about:blank';
+  const load = url ? new LoadWatch() : null;
+  let id;
+  try {
+    const t = await chrome.tabs.create({ url: href, active: true });
+    if (typeof t.id !== 'number') throw wireError('the browser did not open a tab', 'internal', 'browser');
+    id = t.id;
+    if (load) {
+      await waitForLoad(id);
+      load.check(id, `tab ${id} opened, but `);
+    }
+  } finally {
+    if (load) load.stop();
+  }
   // Watched from now on: a dialog its page opens is seen. (Attaching while
   // the first document loads would slow that load by half a second.)
   (await hold(id)).release();

@@ -31,6 +31,9 @@ const (
 	// CodeDownloadFailed: a download the agent waited for was interrupted;
 	// the message carries Chrome's reason.
 	CodeDownloadFailed Code = "download_failed"
+	// CodeNavigationFailed: a page did not load; Status carries the
+	// network error (net::ERR_…) or the HTTP status ("404").
+	CodeNavigationFailed Code = "navigation_failed"
 )
 
 // Boundary names the check that refused an operation.
@@ -64,6 +67,10 @@ type Error struct {
 	// Dialog is the JavaScript dialog that stopped the operation, when one
 	// did: answer it with grip dialog accept|dismiss.
 	Dialog *Dialog `json:"dialog,omitempty"`
+	// Status is why a navigation failed (CodeNavigationFailed): Chrome's
+	// network error ("net::ERR_CONNECTION_REFUSED") or the HTTP status
+	// the page answered ("404").
+	Status string `json:"status,omitempty"`
 }
 
 // Error formats the error the way the CLI prints it on stderr, without the
@@ -130,7 +137,7 @@ func KnownCode(c Code) bool {
 	case CodeStaleRef, CodeUnknownRef, CodeMeaningChanged, CodeNotActionable,
 		CodeInvalidLocator, CodeDocumentChanged, CodeEpochSuperseded, CodeHostLost,
 		CodeNoBrowser, CodeTooLarge, CodeBadRequest, CodeTimeout, CodeInternal,
-		CodePaused, CodePolicy, CodeNotConfirmed, CodeDownloadFailed:
+		CodePaused, CodePolicy, CodeNotConfirmed, CodeDownloadFailed, CodeNavigationFailed:
 		return true
 	}
 	return false

@@ -32,14 +32,23 @@ const (
 	ExtUploadChunk  = "upload_chunk"  // UploadChunkParams → {ok}
 	ExtDownloads    = "downloads"     // DownloadsParams → DownloadsReply
 	ExtDownloadWait = "download_wait" // DownloadWaitParams → Download
+
+	// ExtParseURL reads a URL an agent gave the way the browser will load
+	// it (host/navigate.go): the href it canonicalises to, or bad_request.
+	ExtParseURL = "parse_url" // TabParams (URL) → ParseURLReply
 )
+
+// ParseURLReply is the URL as the browser reads it: new URL(u).href.
+type ParseURLReply struct {
+	Href string `json:"href"`
+}
 
 // ExtRequests lists every request the extension must answer.
 var ExtRequests = []string{
 	ExtTabs, ExtTabInfo, ExtSnapshot, ExtAct, ExtWait, ExtCDP, ExtNavigate, ExtBack, ExtForward,
 	ExtReload, ExtTabNew, ExtTabClose, ExtTabSelect, ExtScreenshot, ExtDocuments, ExtPing,
 	ExtFrames, ExtPaused, ExtConfirm, ExtActed, ExtShareTab, ExtDialog,
-	ExtUploadChunk, ExtDownloads, ExtDownloadWait,
+	ExtUploadChunk, ExtDownloads, ExtDownloadWait, ExtParseURL,
 }
 
 // Messages that are not requests. The extension opens with MsgHello

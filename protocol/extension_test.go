@@ -52,7 +52,7 @@ func TestRouterHandlesExactlyExtRequests(t *testing.T) {
 func TestPopupAsksOnlyHostRequests(t *testing.T) {
 	known := protocol.HostRequests
 	n := 0
-	for _, file := range []string{"popup-api.js", "native-port.js", "background.js", "user.js"} {
+	for _, file := range []string{"popup-api.js", "native-port.js", "background.js", "person.js"} {
 		for _, m := range regexp.MustCompile(`askHost\('([a-z_]+)'`).FindAllStringSubmatch(readExtensionFile(t, file), -1) {
 			n++
 			if !slices.Contains(known, m[1]) {

@@ -146,7 +146,7 @@ interface GripKernel {
   labelOf(el: Element, hit: Element): boolean;
   occluder(hit: Element): Element;
 
-  // guard.js
+  // trusted.js
   /** The mark the worker last set in this document (setMark), to find
    * this document's isolated world through the debugger. */
   mark: string;

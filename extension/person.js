@@ -9,7 +9,7 @@
 import { askHost, connection } from './native-port.js';
 import {
   getPaused, storePaused, getShared, storeShared, getQuestions, storeQuestions, markActed, actedAt,
-} from './user-state.js';
+} from './person-state.js';
 
 const NOTIFICATION_PREFIX = 'grip-question-';
 const ICON = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAYAAABzenr0AAAARUlEQVR42mNgGAVQIFX84j898agDRh0w6gCiHUApGD4OGPAoGHXAoHXAgCfCQZsLRh0w6oDh44DR9sCoA0YdQDcHjFgAAOPdBFnbZGF6AAAAAElFTkSuQmCC';
@@ -26,7 +26,7 @@ const waiting = new Map();
  * @param {string} type
  * @param {any} params
  */
-export async function handleUserHostRequest(type, params) {
+export async function handlePersonHostRequest(type, params) {
   switch (type) {
     case 'frames': return { frames: await tabFrames(params.tabId) };
     case 'paused': await storePaused(!!params.paused); return { ok: true };
@@ -60,7 +60,7 @@ async function tabFrames(tabId) {
  */
 async function ask(params) {
   const timeoutMs = Math.max(1000, Math.min(600000, Number(params.timeoutMs) || 60000));
-  /** @type {import('./user-state.js').Question} */
+  /** @type {import('./person-state.js').Question} */
   const q = {
     id: String(params.id || crypto.randomUUID()),
     tabId: typeof params.tabId === 'number' ? params.tabId : undefined,
@@ -84,7 +84,7 @@ async function ask(params) {
 /**
  * The question as one sentence: "Allow claude-code to click @e3: [button
  * 'Delete'] on https://admin.example.com?"
- * @param {import('./user-state.js').Question} q
+ * @param {import('./person-state.js').Question} q
  */
 export function questionText(q) {
   let what = q.action === 'resume' ? 'resume (agents may act again)' : q.action;
@@ -94,7 +94,7 @@ export function questionText(q) {
   return `Allow ${q.client} to ${what}${where}?`;
 }
 
-/** @param {import('./user-state.js').Question} q */
+/** @param {import('./person-state.js').Question} q */
 function notify(q) {
   try {
     chrome.notifications.create(NOTIFICATION_PREFIX + q.id, {
@@ -155,9 +155,9 @@ export async function forgetTab(tabId) {
  * The popup's requests about the person's controls.
  * @param {any} msg
  */
-export async function userPopupRequest(msg) {
+export async function personPopupRequest(msg) {
   switch (msg && msg.type) {
-    case 'user': return userView(Number(msg.tabId));
+    case 'person': return personView(Number(msg.tabId));
     case 'set_paused': {
       const paused = !!msg.paused;
       await storePaused(paused);
@@ -185,7 +185,7 @@ export async function userPopupRequest(msg) {
  * Everything the popup shows of the person's controls for one tab.
  * @param {number} tabId
  */
-async function userView(tabId) {
+async function personView(tabId) {
   const paused = await getPaused();
   const shared = await getShared();
   const questions = (await getQuestions()).map((q) => ({ ...q, text: questionText(q) }));

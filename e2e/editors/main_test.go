@@ -64,7 +64,7 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	env = browsertest.ForMain(browsertest.Options{Headed: os.Getenv("PROBE_HEADED") != "", Fixtures: site{
+	env = browsertest.ForMain(browsertest.Options{Fixtures: site{
 		pages:   pages,
 		modules: os.DirFS("node_modules"),
 		bundles: os.DirFS(bundles),

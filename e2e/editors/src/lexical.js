@@ -1,6 +1,6 @@
 // Lexical with its rich-text plugin, as its vanilla-JS docs set it up; the
-// editor's text as its own state holds it is window.lexicalText() for the
-// test's observer.
+// paragraphs as the editor's own state holds them (JSON, a string each) are
+// window.lexicalParagraphs() for the test's observer.
 import { createEditor, $getRoot } from 'lexical';
 import { registerRichText } from '@lexical/rich-text';
 
@@ -8,5 +8,5 @@ const editor = createEditor({ namespace: 'notes', onError: (e) => { throw e; } }
 editor.setRootElement(document.querySelector('#editor'));
 registerRichText(editor);
 window.lexicalEditor = editor;
-window.lexicalText = () => editor.getEditorState().read(() => $getRoot().getTextContent());
+window.lexicalParagraphs = () => JSON.stringify(editor.getEditorState().read(() => $getRoot().getChildren().map((p) => p.getTextContent())));
 document.title = 'Lexical ready';

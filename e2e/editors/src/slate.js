@@ -1,6 +1,7 @@
 // Slate with its React view, as its walkthrough sets it up (no JSX: the
 // bundle is built without a JSX transform); the editor is window.slateEditor
-// for the test's observer, its text window.slateText(), a line a block.
+// for the test's observer, its blocks' text (JSON, a string each)
+// window.slateBlocks().
 import { createElement as h, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createEditor, Node } from 'slate';
@@ -15,6 +16,6 @@ function App() {
     h(Editable, { 'aria-label': 'Story', placeholder: 'Tell your story' }));
 }
 
-window.slateText = () => window.slateEditor.children.map((n) => Node.string(n)).join('\n');
+window.slateBlocks = () => JSON.stringify(window.slateEditor.children.map((n) => Node.string(n)));
 createRoot(document.querySelector('#editor')).render(h(App));
 document.title = 'Slate ready';

@@ -3,6 +3,7 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Code is a machine-readable error code.
@@ -131,17 +132,25 @@ func AsError(err error) *Error {
 	return &Error{Code: CodeInternal, Boundary: BoundaryHost, Message: err.Error()}
 }
 
-// KnownCode reports whether c is one of the codes above.
-func KnownCode(c Code) bool {
-	switch c {
-	case CodeStaleRef, CodeUnknownRef, CodeMeaningChanged, CodeNotActionable,
-		CodeInvalidLocator, CodeDocumentChanged, CodeEpochSuperseded, CodeHostLost,
-		CodeNoBrowser, CodeTooLarge, CodeBadRequest, CodeTimeout, CodeInternal,
-		CodePaused, CodePolicy, CodeNotConfirmed, CodeDownloadFailed, CodeNavigationFailed:
-		return true
-	}
-	return false
+// Codes lists every code above (a test reads this file to check): the
+// extension's declaration file (extension/protocol.d.ts) has them as a
+// union, so tsc refuses a misspelt one in the worker or the kernel.
+var Codes = []Code{
+	CodeStaleRef, CodeUnknownRef, CodeMeaningChanged, CodeNotActionable,
+	CodeInvalidLocator, CodeDocumentChanged, CodeEpochSuperseded, CodeHostLost,
+	CodeNoBrowser, CodeTooLarge, CodeBadRequest, CodeTimeout, CodeInternal,
+	CodePaused, CodePolicy, CodeNotConfirmed, CodeDownloadFailed, CodeNavigationFailed,
 }
+
+// Boundaries lists every boundary above, for the same union.
+var Boundaries = []Boundary{
+	BoundaryTask, BoundaryDocument, BoundaryNode, BoundaryMeaning, BoundaryActionability,
+	BoundaryPoint, BoundaryPayload, BoundaryRef, BoundaryBrowser, BoundaryHost,
+	BoundaryUser, BoundaryPolicy,
+}
+
+// KnownCode reports whether c is one of the codes above.
+func KnownCode(c Code) bool { return slices.Contains(Codes, c) }
 
 // Codec errors, checked with errors.Is.
 var (

@@ -90,7 +90,7 @@ func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult
 	}
 	// 4. What the verb takes: its text, its key, its files (the policy's
 	// file check, host/uploads.go) and, for navigate, its URL.
-	if err := h.checkInput(a); err != nil {
+	if err := h.checkInput(ctx, a); err != nil {
 		return nil, err
 	}
 	// 5. The person's policy: the rule of the frame the action lands in
@@ -186,7 +186,13 @@ func (h *Host) resolveTarget(a *action) error {
 
 // checkInput checks what the verb takes besides its target, before
 // anything reaches the browser.
-func (h *Host) checkInput(a *action) error {
+func (h *Host) checkInput(ctx context.Context, a *action) error {
+	// The record and the person's question name the URL as the browser
+	// reads it (host/navigate.go) and the real files an upload sends.
+	defer func() { a.rec.Detail = actDetail(a.spec, a.args) }()
+	if err := h.browserURLs(ctx, a.spec, &a.args); err != nil {
+		return err
+	}
 	spec, args := a.spec, a.args
 	if spec.InPage() && args.Target == "" && spec.Target == protocol.TargetRequired {
 		return protocol.Errorf(protocol.CodeInvalidLocator, protocol.BoundaryPayload,
@@ -205,7 +211,7 @@ func (h *Host) checkInput(a *action) error {
 	// before anything reaches the browser.
 	if spec.Files {
 		var err error
-		if a.upload, err = readUpload(args.Files); err != nil {
+		if a.upload, a.args.Files, err = h.readUpload(args.Files); err != nil { // judged by the policy
 			return err
 		}
 	} else if len(args.Files) > 0 {

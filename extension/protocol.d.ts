@@ -9,9 +9,9 @@
 
 declare namespace protocol {
   /** Boundary names the check that refused an operation. */
-  type Boundary = 'task' | 'document' | 'node' | 'meaning' | 'actionability' | 'point' | 'payload' | 'ref' | 'browser' | 'host' | 'user' | 'policy';
+  type Boundary = 'task' | 'document' | 'node' | 'meaning' | 'actionability' | 'point' | 'payload' | 'ref' | 'browser' | 'host' | 'user' | 'policy' | 'session' | 'page';
   /** Code is a machine-readable error code. */
-  type Code = 'stale_ref' | 'unknown_ref' | 'meaning_changed' | 'not_actionable' | 'invalid_locator' | 'document_changed' | 'epoch_superseded' | 'host_lost' | 'no_browser' | 'too_large' | 'bad_request' | 'timeout' | 'internal' | 'paused' | 'policy' | 'not_confirmed' | 'download_failed' | 'navigation_failed';
+  type Code = 'stale_ref' | 'unknown_ref' | 'meaning_changed' | 'not_actionable' | 'invalid_locator' | 'document_changed' | 'epoch_superseded' | 'host_lost' | 'no_browser' | 'too_large' | 'bad_request' | 'timeout' | 'internal' | 'paused' | 'policy' | 'not_confirmed' | 'download_failed' | 'navigation_failed' | 'not_found' | 'ambiguous' | 'replay_diverged' | 'not_your_tab';
   /** EventKind names an event the extension reports. */
   type EventKind = 'navigated' | 'tab_removed' | 'tab_opened';
   /** The modifiers of ActParams.modifiers (protocol/keys.go). */
@@ -124,6 +124,11 @@ declare namespace protocol {
     point?: Point;
     documentId?: string;
     id?: number;
+    /**
+     * Secret says the text went into a field whose value grip never
+     * reports (a password): a recording keeps it only as a placeholder.
+     */
+    secret?: boolean;
   }
   /** ActedParams tells the extension an agent acted on a tab. */
   interface ActedParams {
@@ -287,6 +292,11 @@ declare namespace protocol {
     states?: string[];
     /** Href is a link's destination, absolute as the browser resolved it. */
     href?: string;
+    /**
+     * Context names the element's nearest named row, list item, dialog,
+     * form, region or heading, where its role and name repeat on the page.
+     */
+    context?: string;
   }
   /**
    * Error is a refusal or failure that crosses a wire. It is a value: the

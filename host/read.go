@@ -77,6 +77,7 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 	}
 	results := make([]frames.FrameResult, 0, len(raw.Frames))
 	read := make([]shown, 0, len(refs))
+	urls := make(map[int]string, len(raw.Frames))
 	i := 0
 	for _, f := range raw.Frames {
 		fr := frames.FrameResult{FrameID: f.FrameID, DocumentID: f.DocumentID, URL: f.URL, Err: f.Error}
@@ -89,13 +90,16 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 			}
 		}
 		results = append(results, fr)
+		if f.Error == "" {
+			urls[f.FrameID] = f.URL
+		}
 		if f.FrameID == 0 && f.Error == "" {
 			h.tabs.observe(tab, f.DocumentID)
 		}
 	}
 	// In page order, as the snapshot lists them: frames by frameId.
 	slices.SortStableFunc(read, func(a, b shown) int { return cmp.Compare(a.frame, b.frame) })
-	diff := h.tabs.swapView(tab, mode, read)
+	diff := h.tabs.swapView(tab, mode, read, urls)
 	refsMS := lap()
 	if err := h.refs.Save(); err != nil {
 		h.noteError(fmt.Errorf("ledger: save failed, refs stay valid in memory: %w", err))

@@ -274,6 +274,9 @@ type ActReply struct {
 	Point      *Point `json:"point,omitempty"`
 	DocumentID string `json:"documentId,omitempty"`
 	ID         int    `json:"id,omitempty"`
+	// Secret says the text went into a field whose value grip never
+	// reports (a password): a recording keeps it only as a placeholder.
+	Secret bool `json:"secret,omitempty"`
 	ActEffects
 }
 

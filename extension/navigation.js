@@ -28,7 +28,7 @@ export function browserURL(url) {
   return href;
 }
 
-/** @param {{url: string}} params */
+/** @param {protocol.TabParams} params @returns {protocol.ParseURLReply} */
 export function parseURL(params) {
   return { href: browserURL(String(params && params.url || '')) };
 }

@@ -17,6 +17,7 @@ export const KERNEL_FILES = [
   'kernel/states.js',
   'kernel/snapshot.js',
   'kernel/probe.js',
+  'kernel/settle.js',
   'kernel/frames.js',
   'kernel/acts.js',
   'kernel/trusted.js',

@@ -139,6 +139,11 @@ interface GripKernel {
   probe(r: { text?: string; id?: number }): { textFound: boolean; present: boolean };
   watch(r: { text?: string; gone?: boolean; id?: number; ms?: number }): Promise<{ met: boolean }>;
 
+  // settle.js
+  trackChanges(): unknown;
+  settleState(): { sinceChange: number; busy: string };
+  nextChange(r: { ms?: number }): Promise<{ changed: boolean }>;
+
   // frames.js
   frameIndexOf(r: { selector?: string }): { index: number } | Failure;
 

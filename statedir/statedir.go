@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/grip-dev/grip/internal/winpath"
 )
 
 // EnvVar overrides the root of every grip file.
@@ -36,12 +38,12 @@ func DefaultRoot(goos, home string, getenv func(string) string) (string, error) 
 	switch goos {
 	case "windows":
 		if d := getenv("LocalAppData"); d != "" {
-			return winJoin(d, "grip"), nil
+			return winpath.Join(d, "grip"), nil
 		}
 		if home == "" {
 			return "", noHome
 		}
-		return winJoin(home, "AppData", "Local", "grip"), nil
+		return winpath.Join(home, "AppData", "Local", "grip"), nil
 	case "darwin":
 		if home == "" {
 			return "", noHome
@@ -55,19 +57,6 @@ func DefaultRoot(goos, home string, getenv func(string) string) (string, error) 
 		return "", noHome
 	}
 	return path.Join(home, ".local", "state", "grip"), nil
-}
-
-// winJoin joins Windows path elements with backslashes, whatever OS runs
-// the code.
-func winJoin(elem ...string) string {
-	for i, e := range elem {
-		e = strings.ReplaceAll(e, "/", `\`)
-		if i < len(elem)-1 {
-			e = strings.TrimRight(e, `\`)
-		}
-		elem[i] = e
-	}
-	return strings.Join(elem, `\`)
 }
 
 // Dirs are the folders under the root.

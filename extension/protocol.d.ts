@@ -193,6 +193,17 @@ declare namespace protocol {
     type: string;
     message: string;
     default_prompt: string;
+    /**
+     * URL is the address of the frame that opened the dialog: the host
+     * judges the dialog by that frame's rule, and withholds the message
+     * of one a blocked frame opened (host/withhold.go).
+     */
+    url?: string;
+    /**
+     * Withheld is set when the host left the message out: the dialog
+     * was opened by a frame or tab agents may not read.
+     */
+    withheld?: boolean;
   }
   /**
    * DialogParams ask the extension for a tab's dialog (Action DialogShow) or

@@ -289,3 +289,28 @@ func TestBlockedFrameDialogAndWaits(t *testing.T) {
 		t.Errorf("wait --url that ends on a blocked page: exit %d %s", r.Code, r.Stdout)
 	}
 }
+
+// TestBlockedPagesExportIsNotListed: a data: export a page saved is
+// judged by the page that made it (its referrer, its tab), not by the
+// default rule of a data: URL: once the site is blocked, grip downloads
+// neither lists it nor shows its content.
+func TestBlockedPagesExportIsNotListed(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin2+"/export.html")
+	snap := snapshot(t, tab)
+	if _, perr, code := act(t, "click", mustRef(t, snap, "button", "Export")); code != 0 {
+		t.Fatalf("click Export: %+v", perr)
+	}
+	got, perr, code := waitDownload(t)
+	if code != 0 {
+		t.Fatalf("wait --download: exit %d %+v", code, perr)
+	}
+	if !strings.HasPrefix(got.Download.URL, "data:text/csv") {
+		t.Fatalf("the export is %+v", got.Download)
+	}
+	setPolicy(t, "block "+hostOf(env.Origin2)+"\n")
+	r := env.Grip(context.Background(), "downloads", "--json")
+	if r.Code != 0 || strings.Contains(r.Stdout, "5123") || strings.Contains(r.Stdout, "statement") || strings.Contains(r.Stdout, fmt.Sprintf(`"id":%d,`, got.Download.ID)) {
+		t.Errorf("grip downloads lists the blocked page's export: exit %d %s", r.Code, r.Stdout)
+	}
+}

@@ -257,6 +257,14 @@ declare namespace protocol {
     danger?: string;
     url?: string;
     /**
+     * SourceURL is the URL the download was asked for, when a redirect
+     * ended elsewhere (URL is the final one); Referrer is the page that
+     * started it. The host judges a download by the strictest rule of
+     * these, URL and Tab, and sends neither to agents (host/downloads.go).
+     */
+    source_url?: string;
+    referrer?: string;
+    /**
      * Tab is the tab that started it, 0 when grip cannot tell
      * (docs/ARCHITECTURE.md, "Files in and out").
      */

@@ -68,6 +68,7 @@ interface GripKernel {
   inputType(el: Element): string;
   isEditingHost(el: Element): boolean;
   roleOf(el: Element): string;
+  roleWith(el: Element, declared: string): string;
   implicitRole(el: Element): string;
 
   // names.js
@@ -76,7 +77,10 @@ interface GripKernel {
   forgetLabels(): void;
   setWalkRoot(root: Node | null): Node | null;
   labelsOf(el: Element): Element[];
+  labelName(el: Element): string;
   nameOf(el: Element, role: string): string;
+  labelledByAria(el: Element): boolean;
+  ownText(el: Element): string;
   hasOwnText(el: Element): boolean;
 
   // editors.js
@@ -89,6 +93,13 @@ interface GripKernel {
   endOf(el: Element): { node: Node; offset: number };
 
   // widgets.js
+  unseenSelect(s: HTMLSelectElement): boolean;
+  selectStandIn(s: HTMLSelectElement): Element | null;
+  wrappedSelect(el: Element, role: string): HTMLSelectElement | null;
+  chosenText(s: HTMLSelectElement): string;
+  wrapperName(el: Element, s: HTMLSelectElement): string;
+  controlRole(el: Element): string;
+  standInOptions(el: Element, s: HTMLSelectElement): Element[];
   comboValue(el: Element): string;
   clickableName(el: Element): string;
   hrefOf(el: Element): string;

@@ -183,6 +183,20 @@
     return out.join(' ');
   }
 
+  /** The name a control's labels give it: aria-labelledby, aria-label,
+   * its <label>s; '' without any (no title, placeholder or content).
+   * @param {Element} el */
+  function labelName(el) {
+    const by = attr(el, 'aria-labelledby');
+    if (by) {
+      const t = textOfIds(el, by);
+      if (t) return cut(t, NAME_MAX);
+    }
+    const aria = attr(el, 'aria-label');
+    if (aria && aria.trim()) return cut(fold(aria), NAME_MAX);
+    return cut(labelText(el), NAME_MAX);
+  }
+
   /** The accessible name (accname order, simplified), folded and cut.
    * @param {Element} el @param {string} role @returns {string} */
   function nameOf(el, role) {
@@ -241,14 +255,16 @@
   /** @type {WeakMap<Element, string>} */
   const placeholders = new WeakMap();
 
-  /** The name of an editable region with no label: its data-placeholder,
-   * or its first block's (Tiptap, CKEditor 5 put it there), as last shown;
+  /** The name of an editable region with no label: its data-placeholder
+   * (data-placeholder-active: Editor.js), or its first block's (Tiptap,
+   * CKEditor 5 put it there), as last shown;
    * for the <body> of an editor's own iframe, the iframe's title, else the
    * frame's document title.
    * @param {Element} el */
   function editableName(el) {
     const first = el.firstElementChild;
-    const ph = fold(attr(el, 'data-placeholder') || (first && attr(first, 'data-placeholder')) || '');
+    const ph = fold(attr(el, 'data-placeholder') || attr(el, 'data-placeholder-active') ||
+      (first && attr(first, 'data-placeholder')) || '');
     if (ph) {
       placeholders.set(el, ph);
       return ph;
@@ -284,6 +300,23 @@
     return cells.length ? cells.join(' | ') : textOf(el, { checkVis: true, stopBlocks: true });
   }
 
+  /** Whether el is named by a label of its own (aria-labelledby that
+   * finds text, or a non-blank aria-label) rather than by what it holds.
+   * @param {Element} el */
+  function labelledByAria(el) {
+    const a = attr(el, 'aria-label');
+    if (a && a.trim()) return true;
+    const by = attr(el, 'aria-labelledby');
+    return !!by && !!textOfIds(el, by);
+  }
+
+  /** The text el holds, as a text line says it: folded, cut, blocks that
+   * are lines of their own (paragraphs, headings) left out.
+   * @param {Element} el */
+  function ownText(el) {
+    return cut(textOf(el, { checkVis: true, stopBlocks: true }), NAME_MAX);
+  }
+
   /** Whether el has a non-blank text node child.
    * @param {Element} el */
   function hasOwnText(el) {
@@ -294,6 +327,6 @@
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    textOf, selectValue, forgetLabels, setWalkRoot, labelsOf, nameOf, hasOwnText,
+    textOf, selectValue, forgetLabels, setWalkRoot, labelsOf, labelName, nameOf, labelledByAria, ownText, hasOwnText,
   }));
 })();

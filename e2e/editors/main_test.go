@@ -34,7 +34,7 @@ var env *browsertest.Env
 
 // bundleEntries are the ES-module editors' entry files (src/), bundled into
 // one script each for the host pages.
-var bundleEntries = []string{"src/tiptap.js", "src/codemirror6.js"}
+var bundleEntries = []string{"src/tiptap.js", "src/codemirror6.js", "src/lexical.js", "src/slate.js"}
 
 func TestMain(m *testing.M) {
 	os.Exit(run(m))

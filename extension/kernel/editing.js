@@ -10,7 +10,7 @@
 
   const K = globalThis.__gripKernel__;
   const { fail, cut, quote, containsFlat, deepActive, inputType, isSecret, TEXT_INPUTS, visibleText, surfaceOf,
-    editorText, endPoint, done, keyInit, keyEvent, NO_MODS, inputEvent, fireChange, clickAt, tick, docShortcut, readyEditable,
+    editorText, shownText, endPoint, done, keyInit, keyEvent, NO_MODS, inputEvent, fireChange, clickAt, tick, docShortcut, readyEditable,
     typeEditable } = K;
 
   /** 'input', 'textarea', 'editable' or '' (not editable).
@@ -99,9 +99,10 @@
   function typeInto(el, id, text, replace) {
     text = text.replace(/\r\n?/g, '\n');
     const kind = editKind(el);
-    if (kind === 'editable') return typed(el, id, text, replace, typeEditable(el, text, replace));
-    const surface = surfaceOf(el);
-    if (surface) return typed(el, id, text, replace, typeHidden(el, surface, text, replace));
+    const surface = kind === 'editable' ? null : surfaceOf(el);
+    const before = kind === 'editable' || surface ? editorText(el) : '';
+    if (kind === 'editable') return typed(el, id, text, replace, before, typeEditable(el, text, replace));
+    if (surface) return typed(el, id, text, replace, before, typeHidden(el, surface, text, replace));
     if (deepActive() !== el) /** @type {HTMLElement} */ (el).focus();
     const secret = isSecret(el);
     const i = /** @type {HTMLInputElement} */ (el);
@@ -145,17 +146,18 @@
     keyEvent(el, 'keyup', k, NO_MODS);
   }
 
-  /** The reply once an editor took the text: what it now shows (a fill
-   * whose text the editor changed says so).
-   * @param {Element} el @param {number} id @param {string} text @param {boolean} replace
+  /** The reply once an editor took the text: what it shows once it drew
+   * it (a fill whose text the editor changed says so). before is what it
+   * showed before the typing.
+   * @param {Element} el @param {number} id @param {string} text @param {boolean} replace @param {string} before
    * @param {Promise<void>} work */
-  async function typed(el, id, text, replace, work) {
+  async function typed(el, id, text, replace, before, work) {
     try {
       await work;
     } catch (e) {
       return fail('internal', 'document', 'typing into the editor failed: ' + String((/** @type {any} */ (e) && /** @type {any} */ (e).message) || e));
     }
-    const now = editorText(el);
+    const now = await shownText(el, before, replace ? visibleText(text) : null);
     const how = replace && now !== visibleText(text) ? 'the editor changed the text to ' : 'text is now ';
     return done(el, id, { ok: true, detail: how + quote(cut(now, 80)) });
   }

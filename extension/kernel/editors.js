@@ -104,9 +104,45 @@
    * @param {Element} el */
   function editorText(el) {
     const surface = surfaceOf(el);
-    if (surface) return visibleText(textOf(surface, { checkVis: true }));
+    // Not its hidden input: the label it carries is not the editor's text.
+    if (surface) return visibleText(textOf(surface, { checkVis: true, skip: el }));
     if (/** @type {HTMLElement} */ (el).isContentEditable) return visibleText(textOf(el, { checkVis: false }));
     return '';
+  }
+
+  // How long an editor gets to show the input it took: many draw it on a
+  // later animation frame (Ace, Monaco, Lexical), and a reply must say
+  // what the editor holds, not what it showed before.
+  const SHOW_MS = 500;
+
+  /** Resolves after the next frame is drawn, or 50 ms in a tab that draws none. */
+  function nextFrame() {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, 50);
+      requestAnimationFrame(() => { clearTimeout(timer); setTimeout(resolve, 0); });
+    });
+  }
+
+  /** The text an editor shows once it has drawn the input it took: for a
+   * fill, when it shows want; for typing (want null), when it shows other
+   * text than before; either way once it stays so for a frame, or what it
+   * shows after SHOW_MS.
+   * @param {Element} el @param {string} before @param {string|null} want @returns {Promise<string>} */
+  async function shownText(el, before, want) {
+    const t0 = Date.now();
+    let now = editorText(el);
+    for (;;) {
+      if (want !== null ? now === want : now !== before) {
+        await nextFrame();
+        const again = editorText(el);
+        if (again === now) return now;
+        now = again;
+        continue;
+      }
+      if (Date.now() - t0 > SHOW_MS) return now;
+      await nextFrame();
+      now = editorText(el);
+    }
   }
 
   /** Whether hit is one of the editor's own parts: inside the surface of
@@ -203,6 +239,6 @@
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    visibleText, viewRect, surfaceOf, editorText, ownPart, endPoint, endOf,
+    visibleText, viewRect, surfaceOf, editorText, shownText, ownPart, endPoint, endOf,
   }));
 })();

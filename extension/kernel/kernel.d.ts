@@ -15,7 +15,7 @@ type Point = { x: number; y: number };
 type KeyInit = { key: string; code: string; keyCode: number };
 type Modifiers = { ctrl: boolean; shift: boolean; alt: boolean; meta: boolean };
 type EditKind = 'input' | 'textarea' | 'editable' | '';
-type TextOptions = { stopBlocks?: boolean; checkVis?: boolean; inLabel?: boolean };
+type TextOptions = { stopBlocks?: boolean; checkVis?: boolean; inLabel?: boolean; skip?: Node };
 
 interface GripKernel {
   // base.js
@@ -79,6 +79,7 @@ interface GripKernel {
   labelsOf(el: Element): Element[];
   labelName(el: Element): string;
   nameOf(el: Element, role: string): string;
+  nameInferred(): boolean;
   labelledByAria(el: Element): boolean;
   ownText(el: Element): string;
   hasOwnText(el: Element): boolean;
@@ -88,6 +89,7 @@ interface GripKernel {
   viewRect(el: Element): { left: number; top: number; right: number; bottom: number } | null;
   surfaceOf(el: Element): Element | null;
   editorText(el: Element): string;
+  shownText(el: Element, before: string, want: string | null): Promise<string>;
   ownPart(el: Element, hit: Element): boolean;
   endPoint(surface: Element): Point;
   endOf(el: Element): { node: Node; offset: number };

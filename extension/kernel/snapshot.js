@@ -11,7 +11,7 @@
 
   const K = globalThis.__gripKernel__;
   const { attrMemo, idFor, sigOf, setSig, pruneCache, SKIP_WALK, shadowOf, isHiddenAttr, isVisible, noBox,
-    CONTROL_ROLES, TEXT_ROLES, NAME_FROM_CONTENT, declaredRole, roleWith, inputType, nameOf, labelledByAria, ownText, hasOwnText, setWalkRoot,
+    CONTROL_ROLES, TEXT_ROLES, NAME_FROM_CONTENT, declaredRole, roleWith, inputType, nameOf, nameInferred, labelledByAria, ownText, hasOwnText, setWalkRoot,
     valueText, statesOf, signatureOf, comboValue, unseenSelect, selectStandIn, wrappedSelect, wrapperName, clickableName, hrefOf, cursorOf, clickStart, isWidget, widgetStates, isControlRole } = K;
 
   // A subtree with this many children or more is tested for a box before
@@ -55,8 +55,9 @@
     let controls = 0;
 
     /** @param {Element} el @param {string} role @param {string} name
-     * @param {string} [text] what a non-control holds, when its name is a label */
-    const report = (el, role, name, text) => {
+     * @param {string} [text] what a non-control holds, when its name is a label
+     * @param {boolean} [inferred] the name was inferred from table headers */
+    const report = (el, role, name, text, inferred) => {
       const id = idFor(el);
       if (!keepSignatures || sigOf(id) === undefined) setSig(id, signatureOf(el, role, name));
       /** @type {Reported} */
@@ -70,6 +71,7 @@
       }
       const ws = widgetStates(el, role);
       if (ws.length) st.push(...ws);
+      if (inferred) st.push('inferred');
       if (st.length) r.states = st;
       if (CONTROL_ROLES.has(role)) controls++;
       out.push(r);
@@ -111,13 +113,14 @@
         visible = isVisible(el) ? 1 : 0;
         if (visible) {
           const name = wrapped ? wrapperName(el, wrapped) : nameOf(el, role);
+          const inferred = !wrapped && nameInferred();
           if (control || name) {
             // A region, article or dialog named by its label does not say
             // what it holds: its text of its own goes on its line, and the
             // plain elements inside it are reported (a mail's body).
             says = control || saysContent(el, role);
             const text = !says && content && hasOwnText(el) ? ownText(el) : '';
-            report(el, role, name, text === name ? '' : text);
+            report(el, role, name, text === name ? '' : text, inferred);
             reported = true;
             if (text) says = true;
           }

@@ -205,7 +205,10 @@ Acting (a target is a ref @eN, a CSS selector, or a frame chain "iframe >>> sel"
   grip wait --download [--timeout D]         wait for the next download to finish; prints its path
   grip downloads [--limit N] [--tab ID]      the browser's downloads, newest first
   grip screenshot [-o FILE]
-  Action flags: --tab ID, --epoch N, --trusted, --snapshot; scroll also --up
+  Action flags: --tab ID, --epoch N, --trusted, --snapshot, --param NAME; scroll also --up
+Recorded workflows (run again with no model; stop, not guess, where the page changed):
+  grip record start FILE | grip record stop | grip record status
+  grip replay FILE [--param NAME=VALUE …] [--params FILE|-] [--tab ID]
 Setting up:
   grip install [--browser chrome|chromium|edge|brave|vivaldi|all] [--user-data-dir DIR]
   sudo grip install --system [--browser …]    Linux: every user, no Developer mode

@@ -43,6 +43,8 @@ var VerbTools = map[string]string{
 	"downloads":  "browser_downloads",
 	"drag":       "browser_drag",
 	"dialog":     "browser_handle_dialog",
+	"record":     "browser_record",
+	"replay":     "browser_replay",
 }
 
 // Composites are the tools that do in one call what several verbs do,

@@ -33,6 +33,14 @@ const (
 	OpDownloads  = "downloads"
 )
 
+// Operations is every socket operation. The host serves each through one
+// entry of its table of operations (a test checks that it has one for
+// each of these and no other), and the client's retry rules name them.
+var Operations = []string{
+	OpHello, OpStatus, OpTabs, OpSnapshot, OpAct, OpWait, OpScreenshot, OpDialog, OpDownloads,
+	OpPause, OpResume, OpLog, OpPolicy, OpRecord,
+}
+
 // HelloArgs opens every socket connection; a protocol mismatch is refused.
 type HelloArgs struct {
 	Protocol int    `json:"protocol"`
@@ -67,7 +75,7 @@ type Status struct {
 	LedgerError  string        `json:"ledger_error,omitempty"`
 	LastSnapshot *SnapshotInfo `json:"last_snapshot,omitempty"`
 	LastErrors   []string      `json:"last_errors,omitempty"`
-	// Paused and Policy are the person's controls (protocol/user.go).
+	// Paused and Policy are the person's controls (protocol/person.go).
 	Paused bool        `json:"paused,omitempty"`
 	Policy *PolicyInfo `json:"policy,omitempty"`
 }
@@ -139,6 +147,9 @@ type Element struct {
 	States []string `json:"states,omitempty"`
 	// Href is a link's destination, absolute as the browser resolved it.
 	Href string `json:"href,omitempty"`
+	// Context names the element's nearest named row, list item, dialog,
+	// form, region or heading, where its role and name repeat on the page.
+	Context string `json:"context,omitempty"`
 }
 
 // Frame is one answered frame of a snapshot.
@@ -221,6 +232,13 @@ type ActArgs struct {
 	// ChangesBudget is the token allowance of the reply's element lines;
 	// 0 means DefaultChangesBudget.
 	ChangesBudget int `json:"changes_budget,omitempty"`
+	// Param names the text as a parameter of a workflow being recorded:
+	// the recording holds {{Param}}, never the text.
+	Param string `json:"param,omitempty"`
+	// Origin is the origin of the frame the target must be in (a recorded
+	// workflow's step): an element of another frame is refused as
+	// not_found.
+	Origin string `json:"origin,omitempty"`
 }
 
 // Changes says what an action changed, so the agent need not re-read:
@@ -313,4 +331,33 @@ type ExtensionHello struct {
 	// reach it.
 	Paused     bool  `json:"paused,omitempty"`
 	SharedTabs []int `json:"shared_tabs,omitempty"`
+}
+
+// OpRecord starts and stops the recording of a session's actions as a
+// workflow (docs/ARCHITECTURE.md, "Recorded workflows").
+const OpRecord = "record" // RecordArgs → RecordResult
+
+// Recording actions of RecordArgs.
+const (
+	RecordStart  = "start"
+	RecordStop   = "stop"
+	RecordStatus = "status"
+)
+
+// RecordArgs start (File names where the client will write it), stop or
+// ask about the session's recording.
+type RecordArgs struct {
+	Action string `json:"action"`
+	File   string `json:"file,omitempty"`
+}
+
+// RecordResult says whether the session is recording, into which file,
+// and how many steps it holds; at stop, Text is the workflow, which the
+// client writes to File.
+type RecordResult struct {
+	Recording bool     `json:"recording"`
+	File      string   `json:"file,omitempty"`
+	Steps     int      `json:"steps"`
+	Params    []string `json:"params,omitempty"`
+	Text      string   `json:"text,omitempty"`
 }

@@ -130,6 +130,9 @@
     } else if (want !== null && got !== want) {
       reply.detail = 'the page did not keep the typed secret as is';
     }
+    // A workflow being recorded keeps a secret field's text only as a
+    // placeholder (host/recorder.go).
+    if (secret) reply.secret = true;
     return done(el, id, reply);
   }
 

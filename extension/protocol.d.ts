@@ -536,6 +536,16 @@ declare namespace protocol {
     tab: TabRef;
     data: string;
   }
+  /**
+   * SettleReply says whether the page settled within the bound before it
+   * was read (SnapshotParams.Settle), after how long, and, when it did not,
+   * the busy indicator it still showed.
+   */
+  interface SettleReply {
+    settled: boolean;
+    ms: number;
+    busy?: string;
+  }
   /** SharedParams shares a tab with agents, or stops sharing it. */
   interface SharedParams {
     tabId: number;
@@ -598,6 +608,13 @@ declare namespace protocol {
     tabId: number;
     mode: string;
     keepSignatures?: boolean;
+    /**
+     * Settle reads the tab once its page has settled: no frame changed
+     * what it shows for a quiet period (100 ms) and none shows a busy
+     * indicator, within a bound (1.5 s). A page already quiet is read at
+     * once; the reply's Settle says how it went.
+     */
+    settle?: boolean;
   }
   /**
    * SnapshotReply is the extension's answer to ExtSnapshot: one entry per frame
@@ -609,6 +626,8 @@ declare namespace protocol {
     timing?: ExtTiming;
     /** Dialog, when the tab shows one: nothing could be read. */
     dialog?: Dialog;
+    /** Settle answers SnapshotParams.Settle. */
+    settle?: SettleReply;
   }
   /**
    * SnapshotTimings say where a snapshot's time went, in milliseconds: the

@@ -140,10 +140,10 @@ func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult
 	}
 	// 10. Settling: the read back waits until the page is quiet, within
 	// a bound (host/settle.go).
-	h.settle(ctx, a, done)
+	settle := h.settle(a, done)
 	// 11. Read back what changed, and what else the action did (dialogs,
 	// tabs opened and closed, navigations): host/effects.go.
-	res, err := h.finishAction(ctx, a.target.tab, done.detail, a.args, done.effects)
+	res, err := h.finishAction(ctx, a.target.tab, done.detail, a.args, done.effects, settle)
 	if err != nil {
 		return nil, err
 	}

@@ -26,14 +26,17 @@ import (
 // last saw it: set for the host's own reads after an action, whose result
 // the agent does not see, so a rename it never saw still refuses.
 //
+// settle reads the tab once its page has settled (host/settle.go); the
+// reply's Settle says whether it had.
+//
 // The returned diff is against the tab's previous read: the refs added and
 // gone since then, whatever made them go (this read, a navigation event,
 // a closed frame).
-func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures bool, timings *protocol.SnapshotTimings) (protocol.SnapshotReply, []frames.FrameResult, viewDiff, error) {
+func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures, settle bool, timings *protocol.SnapshotTimings) (protocol.SnapshotReply, []frames.FrameResult, viewDiff, error) {
 	var raw protocol.SnapshotReply
 	lap := stopwatch(timings != nil)
 	var body json.RawMessage
-	if err := h.callExt(ctx, protocol.ExtSnapshot, protocol.SnapshotParams{TabID: tab, Mode: mode, KeepSignatures: keepSignatures}, &body); err != nil {
+	if err := h.callExt(ctx, protocol.ExtSnapshot, protocol.SnapshotParams{TabID: tab, Mode: mode, KeepSignatures: keepSignatures, Settle: settle}, &body); err != nil {
 		return raw, nil, viewDiff{}, err
 	}
 	extension := lap()

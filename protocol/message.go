@@ -232,6 +232,10 @@ type ActArgs struct {
 	// ChangesBudget is the token allowance of the reply's element lines;
 	// 0 means DefaultChangesBudget.
 	ChangesBudget int `json:"changes_budget,omitempty"`
+	// NoSettle reads the reply at once, without waiting for the page to
+	// settle: for pages that never stop moving, and for measuring what
+	// settling costs (bench/RESULTS.md).
+	NoSettle bool `json:"no_settle,omitempty"`
 	// Param names the text as a parameter of a workflow being recorded:
 	// the recording holds {{Param}}, never the text.
 	Param string `json:"param,omitempty"`
@@ -277,6 +281,13 @@ type ActionResult struct {
 	Closed   []int       `json:"closed,omitempty"`
 	Blocked  []string    `json:"blocked,omitempty"`
 	Loading  string      `json:"loading,omitempty"`
+	// Settled says whether the page had settled when the reply was read
+	// (no change for a quiet period, no busy indicator); false: it was
+	// still changing at the bound, and a snapshot may show more. Absent
+	// when no settling was waited for.
+	Settled *bool `json:"settled,omitempty"`
+	// Busy is the busy indicator a page still changing showed.
+	Busy string `json:"busy,omitempty"`
 	// Download is a download the action started, or the one a wait for
 	// a download returns.
 	Download *Download `json:"download,omitempty"`

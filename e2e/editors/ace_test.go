@@ -11,7 +11,7 @@ import (
 // shows say the new text.
 func TestAce(t *testing.T) {
 	a := newAgent(t)
-	snap := a.open("/ace.html", "[textbox")
+	snap := a.open("/ace-query.html", "[textbox")
 	q := ref(t, snap, "[textbox")
 	if l := lineOf(snap, q); !strings.HasSuffix(l, " value='SELECT 1;']") {
 		t.Errorf("the editor's line is %q, want its value to be its text", l)

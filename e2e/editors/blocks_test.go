@@ -35,41 +35,46 @@ func TestEditorJSBlocks(t *testing.T) {
 // editor gives its editable area (role=document, as WordPress's blocks
 // declare it): still a textbox, named by its label, and typing reaches
 // Lexical's editor state.
-func TestLexical(t *testing.T) {
+func TestLexicalDeclaredRole(t *testing.T) {
 	a := newAgent(t)
-	snap := a.open("/lexical.html", "[textbox 'Notes'")
+	snap := a.open("/lexical-document.html", "[textbox 'Notes'")
 	notes := ref(t, snap, "[textbox 'Notes'")
 	ref(t, snap, "[textbox 'Title'")
 
 	a.must("fill", notes, "Agenda\nShip the beta on Friday.")
-	eventually(a, "JSON.stringify(paragraphs())", `["Agenda","Ship the beta on Friday."]`)
-	a.must("type", notes, " Then rest.")
-	eventually(a, "JSON.stringify(paragraphs())", `["Agenda","Ship the beta on Friday. Then rest."]`)
-	a.must("type", "--trusted", notes, " Questions?")
-	eventually(a, "JSON.stringify(paragraphs())", `["Agenda","Ship the beta on Friday. Then rest. Questions?"]`)
+	eventually(a, "lexicalParagraphs()", `["Agenda","Ship the beta on Friday."]`)
+	out := a.must("type", notes, " Then rest.")
+	if !strings.Contains(out, "text is now 'Agenda Ship the beta on Friday. Then rest.'") {
+		t.Errorf("type's reply does not say the new text:\n%s", out)
+	}
+	eventually(a, "lexicalParagraphs()", `["Agenda","Ship the beta on Friday. Then rest."]`)
+	a.must("type", "--trusted", notes, "\nQuestions?")
+	eventually(a, "lexicalParagraphs()", `["Agenda","Ship the beta on Friday. Then rest.","Questions?"]`)
 	snap = a.snapshot()
 	if l := lineOf(snap, notes); l != notes+": [textbox 'Notes' value='Agenda Ship the beta on Friday. Then rest. Questions?']" {
 		t.Errorf("after typing, the line is %q", l)
 	}
-	a.report("Lexical (role=document): notes in two paragraphs, add to them, and with real keys")
+	a.report("Lexical (role=document): notes in two paragraphs, add to them, a third with real keys")
 }
 
 // Slate (slate-react) cancels every beforeinput and applies it to its own
-// value, then renders: typing must reach editor.children.
-func TestSlate(t *testing.T) {
+// value, then renders: typing must reach editor.children, and the line
+// says what it holds.
+func TestSlateLine(t *testing.T) {
 	a := newAgent(t)
-	snap := a.open("/slate.html", "[textbox 'Describe the bug…'")
-	desc := ref(t, snap, "[textbox 'Describe the bug…'")
+	snap := a.open("/slate.html", "[textbox 'Story'")
+	story := ref(t, snap, "[textbox 'Story'")
 
-	a.must("type", desc, "Steps: open the app.\nIt crashes.")
-	eventually(a, "text()", "Steps: open the app.\nIt crashes.")
-	a.must("fill", desc, "It crashes on start.")
-	eventually(a, "text()", "It crashes on start.")
-	a.must("type", "--trusted", desc, " Every time.")
-	eventually(a, "text()", "It crashes on start. Every time.")
+	a.must("type", story, "Once upon a time.\nThe end.")
+	eventually(a, "slateBlocks()", `["Once upon a time.","The end."]`)
+	out := a.must("fill", story, "A short story.")
+	if !strings.Contains(out, "text is now 'A short story.'") {
+		t.Errorf("fill's reply does not say the new text:\n%s", out)
+	}
+	eventually(a, "slateBlocks()", `["A short story."]`)
 	snap = a.snapshot()
-	if l := lineOf(snap, desc); l != desc+": [textbox 'Describe the bug…' value='It crashes on start. Every time.']" {
+	if l := lineOf(snap, story); l != story+": [textbox 'Story' value='A short story.']" {
 		t.Errorf("after typing, the line is %q", l)
 	}
-	a.report("Slate: a bug report in two paragraphs, replace it, add to it with real keys")
+	a.report("Slate: a story in two paragraphs, replace it")
 }

@@ -83,7 +83,7 @@
       // not the text of every option it draws.
       const s = role === 'combobox' ? wrappedSelect(el, 'combobox') : null;
       if (s) return cut(chosenText(s), VALUE_MAX);
-      if (/** @type {HTMLElement} */ (el).isContentEditable) return cut(editorText(el), VALUE_MAX);
+      if (/** @type {HTMLElement} */ (el).isContentEditable || surfaceOf(el)) return cut(editorText(el), VALUE_MAX);
       return cut(fold(el.textContent || ''), VALUE_MAX);
     }
     return '';

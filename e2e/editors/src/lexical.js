@@ -1,19 +1,12 @@
-// Lexical with its rich-text plugin and history, set up as its vanilla-JS
-// guide does; the editor is window.editor for the test's observer, and
-// window.text() reads its state's text.
+// Lexical with its rich-text plugin, as its vanilla-JS docs set it up; the
+// paragraphs as the editor's own state holds them (JSON, a string each) are
+// window.lexicalParagraphs() for the test's observer.
 import { createEditor, $getRoot } from 'lexical';
-import { registerRichText, HeadingNode, QuoteNode } from '@lexical/rich-text';
-import { registerHistory, createEmptyHistoryState } from '@lexical/history';
+import { registerRichText } from '@lexical/rich-text';
 
-const editor = createEditor({
-  namespace: 'notes',
-  nodes: [HeadingNode, QuoteNode],
-  onError: (e) => { throw e; },
-});
+const editor = createEditor({ namespace: 'notes', onError: (e) => { throw e; } });
 editor.setRootElement(document.querySelector('#editor'));
 registerRichText(editor);
-registerHistory(editor, createEmptyHistoryState(), 300);
-window.editor = editor;
-window.text = () => editor.getEditorState().read(() => $getRoot().getTextContent());
-window.paragraphs = () => editor.getEditorState().read(() => $getRoot().getChildren().map((n) => n.getTextContent()));
+window.lexicalEditor = editor;
+window.lexicalParagraphs = () => JSON.stringify(editor.getEditorState().read(() => $getRoot().getChildren().map((p) => p.getTextContent())));
 document.title = 'Lexical ready';

@@ -1,21 +1,21 @@
-// Slate with slate-react and its history, set up as its walkthrough does
-// (React, no JSX); window.editor is the Slate editor for the test's
-// observer: editor.children is its value.
-import React from 'react';
+// Slate with its React view, as its walkthrough sets it up (no JSX: the
+// bundle is built without a JSX transform); the editor is window.slateEditor
+// for the test's observer, its blocks' text (JSON, a string each)
+// window.slateBlocks().
+import { createElement as h, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createEditor, Node } from 'slate';
 import { Slate, Editable, withReact } from 'slate-react';
-import { withHistory } from 'slate-history';
 
-const initial = [{ type: 'paragraph', children: [{ text: '' }] }];
+const initialValue = [{ type: 'paragraph', children: [{ text: '' }] }];
 
 function App() {
-  const [editor] = React.useState(() => withHistory(withReact(createEditor())));
-  window.editor = editor;
-  window.text = () => editor.children.map((n) => Node.string(n)).join('\n');
-  return React.createElement(Slate, { editor, initialValue: initial },
-    React.createElement(Editable, { placeholder: 'Describe the bug…', style: { minHeight: '6em', border: '1px solid #ccc', padding: '4px' } }));
+  const [editor] = useState(() => withReact(createEditor()));
+  window.slateEditor = editor;
+  return h(Slate, { editor, initialValue },
+    h(Editable, { 'aria-label': 'Story', placeholder: 'Tell your story' }));
 }
 
-createRoot(document.querySelector('#editor')).render(React.createElement(App));
+window.slateBlocks = () => JSON.stringify(window.slateEditor.children.map((n) => Node.string(n)));
+createRoot(document.querySelector('#editor')).render(h(App));
 document.title = 'Slate ready';

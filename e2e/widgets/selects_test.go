@@ -24,6 +24,8 @@ func TestWrappedSelects(t *testing.T) {
 		{"Slim Select without search", "/testdata/slimselect.html", "Time slot", "Morning (8–12)", "Evening (17–21)", "slot.getSelected().join()", "eve"},
 		{"Nice Select 2", "/testdata/niceselect.html", "Language", "English", "Deutsch", "document.getElementById('language').value", "de"},
 		{"Nice Select 2 searchable", "/testdata/niceselect.html", "Time zone", "UTC", "Asia/Tokyo", "document.getElementById('tz').value + ' ' + document.querySelector('#tz + .nice-select .current').textContent", "tok Asia/Tokyo"},
+		{"Select2", "/testdata/select2.html", "Size", "Medium", "Large", "$('#size').val()", "l"},
+		{"bootstrap-select", "/testdata/bootstrap-select.html", "Sauce", "Mustard", "Relish", "$('#sauce').selectpicker('val')", "Relish"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a := open(t, c.page)

@@ -124,3 +124,46 @@ func (h *Host) checkWaitEnd(ctx context.Context, tab int, args protocol.WaitArgs
 	}
 	return nil
 }
+
+// checkScreenshotStart refuses, while the person has paused agents, a
+// screenshot that would bring a tab to the front: the worker captures
+// the visible tab, so a tab behind another is made active first.
+func (h *Host) checkScreenshotStart(ctx context.Context, tab int) error {
+	if h.person == nil || !h.person.isPaused() {
+		return nil
+	}
+	active, err := h.resolveTab(ctx, 0)
+	if err != nil || active != tab {
+		return protocol.Errorf(protocol.CodePaused, protocol.BoundaryUser,
+			"wait until the person resumes, or take a snapshot: it changes nothing on screen",
+			"the person paused grip: a screenshot of tab %d would bring it to the front", tab)
+	}
+	return nil
+}
+
+// checkScreenshotEnd judges the tab again once the picture is taken: a
+// page that went to a blocked site, or a blocked frame that came in
+// between the gate's check and the capture, refuses the picture.
+func (h *Host) checkScreenshotEnd(ctx context.Context, tab int, shown protocol.TabRef) error {
+	if h.person == nil {
+		return nil
+	}
+	p := h.person.policy.Current()
+	if d := p.Decide(shown.URL); d.Rule == policy.Block {
+		return h.refuseBlocked(fmt.Sprintf("tab %d", tab), d)
+	}
+	tr, err := h.frameRules(ctx, p, tab)
+	if err != nil {
+		return protocol.Errorf(protocol.CodeTimeout, protocol.BoundaryBrowser, "take the screenshot again",
+			"could not check tab %d's frames after the screenshot: %s", tab, protocol.AsError(err).Message)
+	}
+	if tr.top.Rule == policy.Block {
+		return h.refuseBlocked(fmt.Sprintf("tab %d", tab), tr.top)
+	}
+	if id, d, ok := tr.blockedFrame(); ok {
+		return protocol.Errorf(protocol.CodePolicy, protocol.BoundaryPolicy,
+			"take a snapshot instead: it leaves the blocked frame out",
+			"a screenshot of tab %d would show its frame %d, which is blocked: %s of %s", tab, id, d.Why(), h.person.policy.File())
+	}
+	return nil
+}

@@ -225,4 +225,3 @@ func (h *Host) judgeBlankTop(ctx context.Context, p *policy.Policy, tab int, inf
 		}
 	}
 }
-

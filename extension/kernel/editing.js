@@ -10,13 +10,15 @@
 
   const K = globalThis.__gripKernel__;
   const { fail, cut, quote, containsFlat, deepActive, inputType, isSecret, TEXT_INPUTS, visibleText, surfaceOf,
-    editorText, endPoint, done, keyInit, keyEvent, NO_MODS, inputEvent, fireChange, clickAt, tick, docShortcut, readyEditable,
-    typeEditable } = K;
+    editorText, endPoint, done, keyInit, keyEvent, NO_MODS, inputEvent, fireChange, clickAt, tick, frame, docShortcut, readyEditable,
+    typeEditable, editContextOf, editContextInput } = K;
 
-  /** 'input', 'textarea', 'editable' or '' (not editable).
+  /** 'input', 'textarea', 'editable', 'context' (input through an
+   * EditContext) or '' (not editable).
    * @param {Element} el @returns {EditKind} */
   function editKind(el) {
     if (el.localName === 'input') return TEXT_INPUTS.has(inputType(el)) ? 'input' : '';
+    if (editContextOf(el)) return 'context';
     if (el.localName === 'textarea') return 'textarea';
     if (/** @type {HTMLElement} */ (el).isContentEditable) return 'editable';
     return '';
@@ -99,9 +101,10 @@
   function typeInto(el, id, text, replace) {
     text = text.replace(/\r\n?/g, '\n');
     const kind = editKind(el);
-    if (kind === 'editable') return typed(el, id, text, replace, typeEditable(el, text, replace));
-    const surface = surfaceOf(el);
-    if (surface) return typed(el, id, text, replace, typeHidden(el, surface, text, replace));
+    const surface = kind === 'editable' ? null : surfaceOf(el);
+    const before = kind === 'editable' || surface ? editorText(el) : '';
+    if (kind === 'editable') return typed(el, id, text, replace, before, typeEditable(el, text, replace));
+    if (surface) return typed(el, id, text, replace, before, typeHidden(el, surface, text, replace));
     if (deepActive() !== el) /** @type {HTMLElement} */ (el).focus();
     const secret = isSecret(el);
     const i = /** @type {HTMLInputElement} */ (el);
@@ -143,24 +146,63 @@
     const k = keyInit(ch === '\n' ? 'Enter' : ch === '\t' ? 'Tab' : ch);
     if (keyEvent(el, 'keydown', k, NO_MODS) && (k.key === 'Tab' || keyEvent(el, 'keypress', k, NO_MODS))) {
       if (ch === '\n' && kind === 'input') implicitSubmit(el);
+      else if (editContextOf(el)) contextKey(el, ch);
       else insertInto(el, ch, ch === '\n' ? 'insertLineBreak' : 'insertText');
     }
     keyEvent(el, 'keyup', k, NO_MODS);
   }
 
-  /** The reply once an editor took the text: what it now shows (a fill
-   * whose text the editor changed says so).
-   * @param {Element} el @param {number} id @param {string} text @param {boolean} replace
+  /** What the browser does with a key's character at an element that
+   * takes input through an EditContext: Enter is only a beforeinput
+   * (insertParagraph), which the editor acts on; other text goes to the
+   * EditContext unless its beforeinput is cancelled.
+   * @param {Element} el @param {string} ch */
+  function contextKey(el, ch) {
+    if (ch === '\n') inputEvent(el, 'beforeinput', 'insertParagraph', null, true);
+    else if (inputEvent(el, 'beforeinput', 'insertText', ch, true)) editContextInput(el, ch);
+  }
+
+  /** The reply once an editor took the text: what it shows once it drew
+   * it (a fill whose text the editor changed says so). before is what it
+   * showed before the typing.
+   * @param {Element} el @param {number} id @param {string} text @param {boolean} replace @param {string} before
    * @param {Promise<void>} work */
-  async function typed(el, id, text, replace, work) {
+  async function typed(el, id, text, replace, before, work) {
     try {
       await work;
     } catch (e) {
       return fail('internal', 'document', 'typing into the editor failed: ' + String((/** @type {any} */ (e) && /** @type {any} */ (e).message) || e));
     }
-    const now = editorText(el);
+    const now = await shownText(el, before, replace ? visibleText(text) : null);
     const how = replace && now !== visibleText(text) ? 'the editor changed the text to ' : 'text is now ';
     return done(el, id, { ok: true, detail: how + quote(cut(now, 80)) });
+  }
+
+  // How long an editor gets to show the input it took: many draw it on a
+  // later animation frame (Ace, Monaco, Lexical), and a reply must say
+  // what the editor holds, not what it showed before.
+  const SHOW_MS = 500;
+
+  /** The text an editor shows once it has drawn the input it took: for a
+   * fill, when it shows want; for typing (want null), when it shows other
+   * text than before; either way once it stays so for a frame, or what it
+   * shows after SHOW_MS.
+   * @param {Element} el @param {string} before @param {string|null} want @returns {Promise<string>} */
+  async function shownText(el, before, want) {
+    const t0 = Date.now();
+    let now = editorText(el);
+    for (;;) {
+      if (want !== null ? now === want : now !== before) {
+        await frame();
+        const again = editorText(el);
+        if (again === now) return now;
+        now = again;
+        continue;
+      }
+      if (Date.now() - t0 > SHOW_MS) return now;
+      await frame();
+      now = editorText(el);
+    }
   }
 
   /** A person clicks where the editor's text ends, which focuses its
@@ -168,7 +210,7 @@
    * shortcut for the end of the document (or, for a fill, select all).
    * @param {Element} el @param {Element} surface @param {boolean} all */
   async function readyHidden(el, surface, all) {
-    const pt = endPoint(surface);
+    const pt = endPoint(surface, el);
     const hit = document.elementFromPoint(pt.x, pt.y);
     clickAt(hit && containsFlat(surface, hit) ? hit : surface, pt, 1);
     // Editors focus their input a moment after the press.
@@ -185,25 +227,34 @@
    * @param {Element} el @param {Element} surface @param {string} text @param {boolean} replace */
   async function typeHidden(el, surface, text, replace) {
     await readyHidden(el, surface, replace);
+    const context = !!editContextOf(el);
     if (replace) {
       if (!text) {
         const k = keyInit('Backspace');
         if (keyEvent(el, 'keydown', k, NO_MODS) && inputEvent(el, 'beforeinput', 'deleteContentBackward', null, true)) {
-          setValue(el, '');
-          inputEvent(el, 'input', 'deleteContentBackward', null, false);
+          if (context) {
+            editContextInput(el, '', 'backward');
+          } else {
+            setValue(el, '');
+            inputEvent(el, 'input', 'deleteContentBackward', null, false);
+          }
         }
         keyEvent(el, 'keyup', k, NO_MODS);
       } else if (!paste(el, text)) {
-        insertInto(el, text, 'insertFromPaste');
+        if (context) editContextInput(el, text);
+        else insertInto(el, text, 'insertFromPaste');
       }
-      await tick();
+      await frame();
       return;
     }
     const kind = editKind(el);
     for (const ch of text) {
       typeKey(el, kind, ch);
-      await tick();
+      // A line break redraws the lines: the next key waits for the frame.
+      await (ch === '\n' ? frame() : tick());
     }
+    // What the reply reads is what the editor drew.
+    await frame();
   }
 
   /** Dispatches a paste of text at el; true when the page took it.
@@ -251,6 +302,6 @@
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    editKind, setValue, selectAllIn, caretToEnd, insertInto, typeInto, readyToType, implicitSubmit,
+    editKind, setValue, selectAllIn, caretToEnd, insertInto, typeInto, shownText, readyToType, implicitSubmit, contextKey,
   }));
 })();

@@ -16,8 +16,18 @@ type Reported = { id: number; role: string; name: string; value?: string; states
 type Point = { x: number; y: number };
 type KeyInit = { key: string; code: string; keyCode: number };
 type Modifiers = { ctrl: boolean; shift: boolean; alt: boolean; meta: boolean };
-type EditKind = 'input' | 'textarea' | 'editable' | '';
-type TextOptions = { stopBlocks?: boolean; checkVis?: boolean; inLabel?: boolean };
+type EditKind = 'input' | 'textarea' | 'editable' | 'context' | '';
+type TextOptions = { stopBlocks?: boolean; checkVis?: boolean; inLabel?: boolean; skip?: Node };
+// Chrome's EditContext API, which TypeScript's DOM library does not have yet.
+interface EditContext extends EventTarget {
+  readonly text: string; readonly selectionStart: number; readonly selectionEnd: number;
+  updateText(start: number, end: number, text: string): void;
+  updateSelection(start: number, end: number): void;
+}
+type TextUpdateEventInit = EventInit & {
+  text: string; updateRangeStart: number; updateRangeEnd: number; selectionStart: number; selectionEnd: number;
+};
+declare var TextUpdateEvent: { prototype: Event; new (type: string, init: TextUpdateEventInit): Event };
 
 interface GripKernel {
   // base.js
@@ -70,6 +80,7 @@ interface GripKernel {
   inputType(el: Element): string;
   isEditingHost(el: Element): boolean;
   roleOf(el: Element): string;
+  roleWith(el: Element, declared: string): string;
   implicitRole(el: Element): string;
 
   // names.js
@@ -78,8 +89,18 @@ interface GripKernel {
   forgetLabels(): void;
   setWalkRoot(root: Node | null): Node | null;
   labelsOf(el: Element): Element[];
+  labelName(el: Element): string;
   nameOf(el: Element, role: string): string;
+  nameInferred(): boolean;
+  labelledByAria(el: Element): boolean;
+  ownText(el: Element): string;
   hasOwnText(el: Element): boolean;
+
+  // editcontext.js
+  editContextOf(el: Element): EditContext | null;
+  drawnText(surface: Element, skip: Element | null): string;
+  lastDrawn(surface: Element, skip: Element | null): Text | null;
+  editContextInput(el: Element, text: string, del?: 'backward' | 'forward'): boolean;
 
   // editors.js
   visibleText(s: string): string;
@@ -87,10 +108,17 @@ interface GripKernel {
   surfaceOf(el: Element): Element | null;
   editorText(el: Element): string;
   ownPart(el: Element, hit: Element): boolean;
-  endPoint(surface: Element): Point;
+  endPoint(surface: Element, el: Element): Point;
   endOf(el: Element): { node: Node; offset: number };
 
   // widgets.js
+  unseenSelect(s: HTMLSelectElement): boolean;
+  selectStandIn(s: HTMLSelectElement): Element | null;
+  wrappedSelect(el: Element, role: string): HTMLSelectElement | null;
+  chosenText(s: HTMLSelectElement): string;
+  wrapperName(el: Element, s: HTMLSelectElement): string;
+  controlRole(el: Element): string;
+  standInOptions(el: Element, s: HTMLSelectElement): Element[];
   comboValue(el: Element): string;
   clickableName(el: Element): string;
   hrefOf(el: Element): string;
@@ -168,6 +196,7 @@ interface GripKernel {
 
   // richtext.js
   tick(): Promise<void>;
+  frame(): Promise<void>;
   docShortcut(el: Element, all: boolean): boolean;
   editableText(el: Element, text: string): void;
   editableBreak(el: Element): void;
@@ -182,8 +211,10 @@ interface GripKernel {
   caretToEnd(el: Element): void;
   insertInto(el: Element, text: string, how: string): boolean;
   typeInto(el: Element, id: number, text: string, replace: boolean): any;
+  shownText(el: Element, before: string, want: string | null): Promise<string>;
   readyToType(el: Element, all: boolean): Promise<void>;
   implicitSubmit(el: Element): boolean;
+  contextKey(el: Element, ch: string): void;
 
   // choice.js
   selectIn(el: Element, id: number, want: string): any;

@@ -9,6 +9,10 @@ import { handleUserHostRequest } from './user.js';
 import { dialogRequest, whileNoDialog } from './dialogs.js';
 import { uploadChunk } from './uploads.js';
 import { listDownloads, waitDownload, actionStarted } from './downloads.js';
+import { consoleMessages } from './console.js';
+import { networkRequests, networkBody } from './network.js';
+import { evaluate } from './evaluate.js';
+import { printPDF, elementShot, boxesShot } from './print.js';
 
 /**
  * @param {string} type
@@ -38,6 +42,14 @@ export async function handleHostRequest(type, params) {
     case 'upload_chunk': return uploadChunk(params);
     case 'downloads': return listDownloads(params);
     case 'download_wait': return waitDownload(params);
+    // Developer tools: console.js, network.js, evaluate.js, print.js.
+    case 'console': return consoleMessages(params);
+    case 'network': return networkRequests(params);
+    case 'network_body': return networkBody(params);
+    case 'evaluate': return evaluate(params);
+    case 'pdf': return printPDF(params);
+    case 'element_shot': return elementShot(params);
+    case 'boxes_shot': return boxesShot(params);
     default: throw Object.assign(new Error(`unknown request type ${JSON.stringify(type)}`), { code: 'bad_request', boundary: 'payload' });
   }
 }

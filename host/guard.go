@@ -32,6 +32,9 @@ func (h *Host) serve(ctx context.Context, req protocol.Request) (any, error) {
 	if u == nil {
 		return h.dispatch(ctx, req)
 	}
+	if res, ok, err := h.serveDevtools(ctx, req); ok {
+		return res, err
+	}
 	switch req.Op {
 	case protocol.OpHello, protocol.OpStatus:
 		return h.dispatch(ctx, req)

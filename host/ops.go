@@ -19,6 +19,9 @@ import (
 
 // dispatch runs one agent request.
 func (h *Host) dispatch(ctx context.Context, req protocol.Request) (any, error) {
+	if res, ok, err := h.serveDevtools(ctx, req); ok {
+		return res, err
+	}
 	switch req.Op {
 	case protocol.OpHello:
 		return h.info, nil

@@ -40,6 +40,7 @@ var ExtRequests = []string{
 	ExtReload, ExtTabNew, ExtTabClose, ExtTabSelect, ExtScreenshot, ExtDocuments, ExtPing,
 	ExtFrames, ExtPaused, ExtConfirm, ExtActed, ExtShareTab, ExtDialog,
 	ExtUploadChunk, ExtDownloads, ExtDownloadWait,
+	ExtConsole, ExtNetwork, ExtNetworkBody, ExtEvaluate, ExtPDF, ExtElementShot, ExtBoxesShot,
 }
 
 // Messages that are not requests. The extension opens with MsgHello

@@ -83,7 +83,7 @@ async function readSession(s, worker, budget) {
       // A worker's one context has no auxData; a frame's page world is
       // its default context; isolated worlds (grip's, other extensions')
       // are not the page's.
-      contexts.set(c.id, { origin: String(c.origin || ''), main: !c.auxData || aux.isDefault === true });
+      contexts.set(c.id, { origin: originOf(String(c.origin || '')), main: !c.auxData || aux.isDefault === true });
     } else if (e.method === 'Runtime.consoleAPICalled' || e.method === 'Runtime.exceptionThrown' || e.method === 'Log.entryAdded') {
       events.push({ method: e.method, params: e.params });
     }
@@ -134,14 +134,28 @@ async function readSession(s, worker, budget) {
     } else {
       const l = p.entry || {};
       out.push({
-        level: levelOf(String(l.level)), source: 'browser', text: clip(String(l.text || '')), url: String(l.url || ''),
-        line: Number(l.lineNumber) + 1 || 0, column: 0, time: Math.round(Number(l.timestamp) || Date.now()),
+        level: levelOf(String(l.level)), source: l.source === 'worker' ? 'console' : 'browser', text: clip(String(l.text || '')),
+        url: String(l.url || ''), line: Number(l.lineNumber) + 1 || 0, column: 0, time: Math.round(Number(l.timestamp) || Date.now()),
         frame_origin: rootOrigin, stack: stackOf(l.stackTrace),
       });
+      // A worker's messages reach the page's log too: the same message
+      // read from the worker's own session is the one kept.
+      if (l.source === 'worker') out[out.length - 1].worker = true;
     }
     if (worker) out[out.length - 1].worker = true;
   }
   return out;
+}
+
+/** A context's origin ("" when opaque); a worker's is given as its URL.
+ * @param {string} o */
+function originOf(o) {
+  try {
+    const u = new URL(o).origin;
+    return u === 'null' ? '' : u;
+  } catch (_) {
+    return '';
+  }
 }
 
 /** @param {string} t */
@@ -265,8 +279,12 @@ export async function consoleMessages(params) {
       const got = await readSession(s, worker, budget).catch(() => /** @type {Message[]} */ ([]));
       messages.push(...got);
     }
-    messages.sort((a, b) => a.time - b.time);
-    return { tab: { id: tab.id, url: tab.url, title: tab.title }, messages };
+    // A worker's message read from its own session and again from the
+    // page's log (where the browser copies it) is one message.
+    const fromWorkers = new Set(messages.filter((m) => m.worker && m.column > 0).map((m) => `${m.text}\n${m.url}\n${m.line}`));
+    const unique = messages.filter((m) => !(m.worker && m.column === 0 && fromWorkers.has(`${m.text}\n${m.url}\n${m.line}`)));
+    unique.sort((a, b) => a.time - b.time);
+    return { tab: { id: tab.id, url: tab.url, title: tab.title }, messages: unique };
   } finally {
     held.release();
   }

@@ -28,7 +28,7 @@ const BUFFER_ONE = 8 << 20;
  * @typedef {Object} Req
  * @property {number} id grip's id, unique in this worker
  * @property {string} requestId the browser's
- * @property {string | undefined} sessionId the session that saw it
+ * @property {string | undefined} sessionId the session that loaded it, which keeps its body
  * @property {number} session which attachment of the tab saw it
  * @property {string} frameId
  * @property {string} documentURL
@@ -42,7 +42,8 @@ const BUFFER_ONE = 8 << 20;
  * @property {number} t0 the browser's monotonic timestamp, s
  * @property {number} ms
  * @property {string} failed
- * @property {boolean} done
+ * @property {boolean} answered its response came (its body may still be coming, or never read)
+ * @property {boolean} done loaded, failed or redirected: nothing more will come
  */
 /**
  * @typedef {Object} TabNet
@@ -54,7 +55,7 @@ const BUFFER_ONE = 8 << 20;
  * @property {{from: number, to: number}[]} gaps while grip was not attached
  * @property {number} detachedAt
  * @property {Req[]} list in the order they started
- * @property {Map<string, Req>} live by sessionId + requestId, until done
+ * @property {Map<string, Req>} live by requestId, until done
  */
 
 /** @type {Map<number, TabNet>} */
@@ -100,7 +101,10 @@ onEveryEvent((tabId, e) => {
   const st = byTab.get(tabId);
   if (!st) return;
   const p = e.params;
-  const key = (e.sessionId || '') + '/' + String(p.requestId);
+  // One request can be told of in two sessions (an out-of-process frame's
+  // document: sent in its parent's, loaded in its own; a worker's script):
+  // the browser's request ids are unique across them.
+  const key = String(p.requestId);
   switch (e.method) {
     case 'Network.requestWillBeSent': {
       const prev = st.live.get(key);
@@ -108,7 +112,7 @@ onEveryEvent((tabId, e) => {
         prev.status = Number(p.redirectResponse.status) || 0;
         prev.mimeType = String(p.redirectResponse.mimeType || '');
         prev.ms = Math.max(0, (Number(p.timestamp) - prev.t0) * 1000);
-        prev.done = true;
+        prev.done = prev.answered = true;
         prev.requestId = ''; // its body is the redirect's, which the browser does not keep
       }
       if (!e.sessionId && p.type === 'Document' && p.frameId === st.mainFrame && p.requestId === p.loaderId && !p.redirectResponse) {
@@ -127,26 +131,43 @@ onEveryEvent((tabId, e) => {
         method: String(p.request && p.request.method || ''), url: cut(url),
         type: String(p.type || 'Other').toLowerCase(), status: 0, mimeType: '', bytes: 0,
         started: Number(p.wallTime) ? Math.round(Number(p.wallTime) * 1000) : Date.now(),
-        t0: Number(p.timestamp) || 0, ms: 0, failed: '', done: false,
+        t0: Number(p.timestamp) || 0, ms: 0, failed: '', answered: false, done: false,
       };
       st.list.push(r);
       st.live.set(key, r);
       if (st.list.length > MAX_REQUESTS) st.list.splice(0, st.list.length - MAX_REQUESTS);
       break;
     }
+    case 'Network.responseReceivedExtraInfo': {
+      // Told in the page's session even when the response itself is told
+      // only in a session grip had not enabled yet (a worker's script).
+      const r = st.live.get(key);
+      if (r && !r.status) r.status = Number(p.statusCode) || 0;
+      break;
+    }
+    case 'Network.dataReceived': {
+      const r = st.live.get(key);
+      if (r) r.bytes += Number(p.encodedDataLength) || 0;
+      break;
+    }
     case 'Network.responseReceived': {
       const r = st.live.get(key);
       if (!r) return;
       const res = p.response || {};
+      r.answered = true;
+      r.ms = Math.max(0, (Number(p.timestamp) - r.t0) * 1000);
       r.status = Number(res.status) || 0;
       r.mimeType = String(res.mimeType || '');
+      r.sessionId = e.sessionId;
       if (p.type) r.type = String(p.type).toLowerCase();
       break;
     }
     case 'Network.loadingFinished': {
       const r = st.live.get(key);
       if (!r) return;
-      r.bytes = Number(p.encodedDataLength) || 0;
+      r.bytes = Math.max(r.bytes, Number(p.encodedDataLength) || 0);
+      r.sessionId = e.sessionId;
+      r.answered = true;
       r.ms = Math.max(0, (Number(p.timestamp) - r.t0) * 1000);
       r.done = true;
       st.live.delete(key);
@@ -157,7 +178,7 @@ onEveryEvent((tabId, e) => {
       if (!r) return;
       r.failed = p.canceled ? 'canceled' : String(p.blockedReason ? 'blocked: ' + p.blockedReason : p.errorText || 'failed');
       r.ms = Math.max(0, (Number(p.timestamp) - r.t0) * 1000);
-      r.done = true;
+      r.done = r.answered = true;
       st.live.delete(key);
       break;
     }
@@ -224,7 +245,7 @@ export async function networkRequests(params) {
       return {
         id: r.id, method: r.method, url: r.url, type: r.type, status: r.status, mime_type: r.mimeType,
         bytes: r.bytes, ms: Math.round(r.ms), started: r.started,
-        ...(r.failed ? { failed: r.failed } : {}), ...(r.done ? {} : { pending: true }),
+        ...(r.failed ? { failed: r.failed } : {}), ...(r.done || r.answered || r.status ? {} : { pending: true }),
         frame_origin: f ? f.origin : originOf(r.documentURL), frame_url: f ? f.url : r.documentURL,
         body: r.session === st.session && !!r.requestId && r.done && !r.failed,
       };

@@ -164,13 +164,23 @@ function urlChange(tabId, url) {
 
 /** @param {string} url */
 export async function newTab(url) {
-  const t = await chrome.tabs.create({ url: url || 'about:blank', active: true });
+  const t = await chrome.tabs.create({ url: 'about:blank', active: true });
   if (typeof t.id !== 'number') throw wireError('the browser did not open a tab', 'internal', 'browser');
   const id = t.id;
-  if (url) await waitForLoad(id);
-  // Watched from now on: a dialog its page opens is seen. (Attaching while
-  // the first document loads would slow that load by half a second.)
-  (await hold(id)).release();
+  // Watched from before its page loads: a dialog it opens is seen, and its
+  // requests are listed from the first (network.js). (Attaching while the
+  // first document loads would slow that load by half a second; attaching
+  // to the blank tab first does not.)
+  const held = await hold(id);
+  try {
+    if (url) {
+      const loaded = waitForLoad(id);
+      await chrome.tabs.update(id, { url });
+      await loaded;
+    }
+  } finally {
+    held.release();
+  }
   return tabInfo(id);
 }
 

@@ -102,13 +102,13 @@ func (s Ops) Status(ctx context.Context) (*protocol.Status, error) {
 
 // Pause refuses every agent's actions until the person resumes (the
 // popup's button) or Resume is allowed in the browser.
-func (s Ops) Pause(ctx context.Context) (*protocol.UserState, error) {
-	return call[protocol.UserState](ctx, s, protocol.OpPause, struct{}{})
+func (s Ops) Pause(ctx context.Context) (*protocol.PersonState, error) {
+	return call[protocol.PersonState](ctx, s, protocol.OpPause, struct{}{})
 }
 
 // Resume asks the person, in the browser, to let agents act again.
-func (s Ops) Resume(ctx context.Context) (*protocol.UserState, error) {
-	return call[protocol.UserState](ctx, s, protocol.OpResume, struct{}{})
+func (s Ops) Resume(ctx context.Context) (*protocol.PersonState, error) {
+	return call[protocol.PersonState](ctx, s, protocol.OpResume, struct{}{})
 }
 
 // Log returns what agents did (never typed text), oldest first.

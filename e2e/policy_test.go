@@ -295,7 +295,7 @@ func TestPauseResume(t *testing.T) {
 	beta := mustRef(t, snap, "button", "Beta")
 	url := openPopup(t, tab)
 
-	var st protocol.UserState
+	var st protocol.PersonState
 	if code := env.GripJSON(t, &st, "pause"); code != 0 || !st.Paused {
 		t.Fatalf("grip pause: exit %d %+v", code, st)
 	}

@@ -153,7 +153,8 @@ async function dropTargetOf(params, place) {
  * dialog, a navigation, tabs opened). Trusted: the kernel checks and
  * prepares, and the reply carries the point the browser's own geometry
  * gives, for the host to press there through sendCDP.
- * @param {any} params
+ * @param {protocol.ActParams} params
+ * @returns {Promise<protocol.ActReply>}
  */
 export async function act(params) {
   const { tabId, action } = params;
@@ -211,7 +212,8 @@ export async function act(params) {
  * focus, the page's focus must be on it (a page that pulls the focus away
  * on blur does not get the text). Then the same Watch as a synthetic
  * action's reports what the input did.
- * @param {{tabId: number, commands: {method: string, params: object}[], guard?: {documentId: string, localId: number, point?: {x: number, y: number}, focus?: boolean}}} params
+ * @param {protocol.CDPParams} params
+ * @returns {Promise<protocol.CDPReply>}
  */
 export async function sendCDP(params) {
   const { tabId } = params;

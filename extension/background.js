@@ -4,8 +4,8 @@
 // each one (re)connects to the host, which is all a wake-up needs to do.
 import { ensureConnected, notifyHost } from './native-port.js';
 import { popupRequest } from './popup-api.js';
-import { onNotificationButton, onNotificationClosed, forgetTab } from './user.js';
-import { restoreUserState } from './user-state.js';
+import { onNotificationButton, onNotificationClosed, forgetTab } from './person.js';
+import { restorePersonState } from './person-state.js';
 import { noteOpener, forgetOpenerOf } from './openers.js';
 import { handleHostRequest } from './router.js';
 import { downloadCreated, downloadChanged, navigationStarted } from './downloads.js';
@@ -67,5 +67,5 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
 // reach a service worker's global.
 /** @type {any} */ (globalThis).__gripRouter = handleHostRequest;
 
-restoreUserState().catch(() => {});
+restorePersonState().catch(() => {});
 ensureConnected();

@@ -2,11 +2,12 @@
 // This module alone owns connectNative. It connects, says hello, answers the
 // host's requests through the router, and reconnects with backoff when the
 // host goes away. Nothing here relies on worker globals surviving: the
-// profile id and the last errors live in chrome.storage.
+// profile id and the last errors live in chrome.storage. Every frame is
+// typed by protocol.d.ts (protocol.FromHost, protocol.ToHost).
 import { handleHostRequest } from './router.js';
 import { recordError, getProfileId } from './state.js';
 import { toWireError } from './errors.js';
-import { helloState } from './user-state.js';
+import { helloState } from './person-state.js';
 
 export const HOST_NAME = 'dev.grip.host';
 export const PROTOCOL = 1;
@@ -52,12 +53,12 @@ async function connect() {
   connecting = true;
   try {
     const profile = await getProfileId();
-    const user = await helloState(); // the pause and shared tabs, before any agent can reach a host
+    const person = await helloState(); // the pause and shared tabs, before any agent can reach a host
     const p = chrome.runtime.connectNative(HOST_NAME);
     port = p;
     p.onMessage.addListener((msg) => onMessage(p, msg));
     p.onDisconnect.addListener(() => onDisconnect(p));
-    p.postMessage({
+    send(p, {
       type: 'hello',
       params: {
         protocol: PROTOCOL,
@@ -65,7 +66,7 @@ async function connect() {
         extension_version: chrome.runtime.getManifest().version,
         build: extensionBuild(),
         browser: navigator.userAgent,
-        ...user,
+        ...person,
       },
     });
     setState('connecting', '');
@@ -114,8 +115,17 @@ function setState(state, error) {
 }
 
 /**
+ * Posts one frame to the host.
  * @param {chrome.runtime.Port} p
- * @param {any} msg
+ * @param {protocol.ToHost} frame
+ */
+function send(p, frame) {
+  p.postMessage(frame);
+}
+
+/**
+ * @param {chrome.runtime.Port} p
+ * @param {protocol.FromHost} msg
  */
 async function onMessage(p, msg) {
   if (!msg || typeof msg !== 'object') return;
@@ -139,6 +149,7 @@ async function onMessage(p, msg) {
     return;
   }
   if (typeof msg.id === 'number' && typeof msg.type === 'string') {
+    /** @type {protocol.Reply} */
     let reply;
     try {
       reply = { id: msg.id, result: await handleHostRequest(msg.type, msg.params || {}) };
@@ -147,7 +158,7 @@ async function onMessage(p, msg) {
       recordError(`${msg.type}: ${reply.error.code}: ${reply.error.message}`);
     }
     if (port === p) {
-      try { p.postMessage(reply); } catch (err) { recordError(`reply: ${err}`); }
+      try { send(p, reply); } catch (err) { recordError(`reply: ${err}`); }
     }
   }
 }
@@ -155,19 +166,21 @@ async function onMessage(p, msg) {
 /**
  * Sends an event to the host; dropped when not connected (the host
  * re-reads live documents when it starts).
- * @param {string} kind
- * @param {object} params
+ * @param {protocol.EventKind} kind
+ * @param {Omit<protocol.Event, 'kind'>} params
  */
 export function notifyHost(kind, params) {
   if (!port) { ensureConnected(); return; }
-  try { port.postMessage({ type: 'event', params: { kind, ...params } }); } catch (_) { /* disconnected */ }
+  try { send(port, { type: 'event', params: { kind, ...params } }); } catch (_) { /* disconnected */ }
 }
 
 /**
- * Asks the host something (the popup's status and snapshot).
- * @param {string} type
- * @param {object} params
- * @returns {Promise<any>}
+ * Asks the host something (the popup's status, snapshot and the person's
+ * controls).
+ * @template {protocol.HostRequest} K
+ * @param {K} type
+ * @param {protocol.HostCalls[K]['params']} params
+ * @returns {Promise<protocol.HostCalls[K]['reply']>}
  */
 export function askHost(type, params) {
   if (!port) return Promise.reject(new Error(`not connected to the grip host (${connection.state}${connection.error ? ': ' + connection.error : ''})`));
@@ -175,7 +188,7 @@ export function askHost(type, params) {
   const p = port;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    p.postMessage({ id, type, params });
+    send(p, /** @type {protocol.HostRequestFrame} */ ({ id, type, params }));
     setTimeout(() => {
       if (pending.delete(id)) reject(new Error(`the host did not answer ${type} within 30 s`));
     }, 30000);

@@ -26,6 +26,7 @@ function parseResult(result) {
  * @param {number} tabId
  * @param {string} mode
  * @param {boolean} [keepSignatures] see the kernel's snapshot
+ * @returns {Promise<protocol.SnapshotReply>}
  */
 export async function snapshotTab(tabId, mode, keepSignatures) {
   const tab = await tabInfo(tabId);

@@ -7,17 +7,18 @@ import { refuseIfDialog } from './dialogs.js';
 import { Watch } from './effects.js';
 import { openers } from './openers.js';
 import { downloadFromNavigation } from './downloads.js';
+import { browserURL, LoadWatch } from './navigation.js';
 
 const LOAD_TIMEOUT_MS = 15000;
 
-/** @param {chrome.tabs.Tab} t */
+/** @param {chrome.tabs.Tab} t @returns {protocol.Tab} */
 function describe(t) {
   return { id: t.id, url: t.url || t.pendingUrl || '', title: t.title || '', active: !!t.active, windowId: t.windowId };
 }
 
 /** Every tab, with the tab that opened it and the dialog it shows (if
  * grip knows them); or only the focused window's active tab.
- * @param {{active?: boolean}} params */
+ * @param {protocol.TabsParams} params @returns {Promise<protocol.Tab[]>} */
 export async function listTabs(params) {
   const query = params && params.active ? { active: true, lastFocusedWindow: true } : {};
   let tabs = await chrome.tabs.query(query);
@@ -25,7 +26,6 @@ export async function listTabs(params) {
   const by = await openers();
   return tabs.filter((t) => typeof t.id === 'number' && t.id >= 0).map((t) => {
     const id = /** @type {number} */ (t.id);
-    /** @type {any} */
     const out = describe(t);
     const opener = by.get(id);
     if (opener) out.opener = opener;
@@ -59,7 +59,7 @@ async function watched(tabId, work) {
   }
 }
 
-/** @param {number} tabId */
+/** @param {number} tabId @returns {Promise<protocol.TabRef>} */
 export async function tabInfo(tabId) {
   try {
     return describe(await chrome.tabs.get(tabId));
@@ -90,24 +90,32 @@ function waitForLoad(tabId) {
   });
 }
 
-/** @param {number} tabId @param {string} url */
+/** @param {number} tabId @param {string} url @returns {Promise<protocol.TabReply>} */
 export async function navigate(tabId, url) {
-  const got = await watched(tabId, async () => {
-    const loaded = waitForLoad(tabId);
-    const download = downloadFromNavigation(tabId); // a file: nothing loads
-    try {
-      await chrome.tabs.update(tabId, { url });
-      await Promise.race([loaded, download.started]);
-    } catch (err) {
-      throw wireError(err, 'bad_request', 'payload', 'check the URL and the tab id');
-    } finally {
-      download.cancel();
-    }
-  });
-  return { ...(await tabInfo(tabId)), ...got };
+  const href = browserURL(url);
+  await tabInfo(tabId); // an unknown tab is the agent's bad_request
+  const load = new LoadWatch();
+  try {
+    const got = await watched(tabId, async () => {
+      const loaded = waitForLoad(tabId);
+      const download = downloadFromNavigation(tabId); // a file: nothing loads
+      try {
+        await chrome.tabs.update(tabId, { url: href });
+        await Promise.race([loaded, download.started]);
+      } catch (err) {
+        throw wireError(err, 'bad_request', 'payload', 'check the URL and the tab id');
+      } finally {
+        download.cancel();
+      }
+    });
+    if (!got.dialog) load.check(tabId);
+    return { ...(await tabInfo(tabId)), ...got };
+  } finally {
+    load.stop();
+  }
 }
 
-/** @param {number} tabId @param {'back'|'forward'|'reload'} how */
+/** @param {number} tabId @param {'back'|'forward'|'reload'} how @returns {Promise<protocol.TabReply>} */
 export async function goHistory(tabId, how) {
   const got = await watched(tabId, () => travel(tabId, how));
   return { ...(await tabInfo(tabId)), ...got };
@@ -162,8 +170,9 @@ function urlChange(tabId, url) {
   });
 }
 
-/** @param {string} url */
+/** @param {string} url @returns {Promise<protocol.TabRef>} */
 export async function newTab(url) {
+  const href = url ? browserURL(url) : 'about:blank';
   const t = await chrome.tabs.create({ url: 'about:blank', active: true });
   if (typeof t.id !== 'number') throw wireError('the browser did not open a tab', 'internal', 'browser');
   const id = t.id;
@@ -172,13 +181,16 @@ export async function newTab(url) {
   // first document loads would slow that load by half a second; attaching
   // to the blank tab first does not.)
   const held = await hold(id);
+  const load = url ? new LoadWatch() : null;
   try {
-    if (url) {
+    if (load) {
       const loaded = waitForLoad(id);
-      await chrome.tabs.update(id, { url });
+      await chrome.tabs.update(id, { url: href });
       await loaded;
+      load.check(id, `tab ${id} opened, but `);
     }
   } finally {
+    if (load) load.stop();
     held.release();
   }
   return tabInfo(id);
@@ -186,7 +198,7 @@ export async function newTab(url) {
 
 /** Closes a tab; a page that asks first (beforeunload) answers with its
  * dialog, and the tab stays until it is accepted.
- * @param {number} tabId */
+ * @param {number} tabId @returns {Promise<protocol.TabReply>} */
 export async function closeTab(tabId) {
   const info = await tabInfo(tabId);
   const held = await hold(tabId);
@@ -202,14 +214,14 @@ export async function closeTab(tabId) {
   }
 }
 
-/** @param {number} tabId */
+/** @param {number} tabId @returns {Promise<protocol.TabRef>} */
 export async function selectTab(tabId) {
   const t = await chrome.tabs.update(tabId, { active: true });
   if (t && typeof t.windowId === 'number') await chrome.windows.update(t.windowId, { focused: true }).catch(() => {});
   return tabInfo(tabId);
 }
 
-/** @param {number} tabId */
+/** @param {number} tabId @returns {Promise<protocol.ScreenshotReply>} */
 export async function screenshot(tabId) {
   const t = await chrome.tabs.get(tabId);
   if (!t.active) await chrome.tabs.update(tabId, { active: true });
@@ -217,10 +229,11 @@ export async function screenshot(tabId) {
   return { tab: describe(await chrome.tabs.get(tabId)), data: dataUrl.slice(dataUrl.indexOf(',') + 1) };
 }
 
-/** Every live document of every tab: the host invalidates refs of the rest. */
+/** Every live document of every tab: the host invalidates refs of the rest.
+ * @returns {Promise<protocol.LiveDocument[]>} */
 export async function liveDocuments() {
   const tabs = await chrome.tabs.query({});
-  /** @type {{tabId: number, frameId: number, documentId: string}[]} */
+  /** @type {protocol.LiveDocument[]} */
   const docs = [];
   for (const t of tabs) {
     if (typeof t.id !== 'number') continue;

@@ -5,12 +5,39 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/chromedp/cdproto/input"
-	"github.com/grip-dev/grip/frames"
+	"github.com/grip-dev/grip/actlog"
 	"github.com/grip-dev/grip/locator"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/refcache"
 )
+
+// The action pipeline (docs/ARCHITECTURE.md, "Acting on a ref: every
+// boundary checked"). act lists every step an action takes, in order;
+// each step is a function of its own, most of them in this file, the
+// person's controls in host/controls.go.
+
+// action is one action as it goes through the pipeline: what the agent
+// asked for, and what each step learnt for the next.
+type action struct {
+	spec protocol.Action
+	// args are the agent's arguments. The steps fill in what they decide:
+	// Tab is never trusted from here once the target is resolved (see
+	// target.tab), Epoch pins the page the policy's rule was decided on.
+	args    protocol.ActArgs
+	started time.Time
+	// rec is the entry of the person's record of what agents did; every
+	// step may add to it, and it is written whatever the outcome.
+	rec actlog.Entry
+
+	// Set by checkInput.
+	key       string // press: the canonical key (host/keys.go)
+	modifiers []string
+	upload    *upload // upload: the files, read
+
+	// Set by resolveTarget; target.tab is the tab the action lands on.
+	target actTarget
+	drop   dropTarget
+}
 
 // actTarget is where an element action lands, decided at the host before
 // anything reaches the browser.
@@ -21,109 +48,329 @@ type actTarget struct {
 	chain []string
 }
 
+// performed is what the act step reports to the ones after it.
+type performed struct {
+	detail  string
+	effects protocol.ActEffects
+	// closed is set when the action closed its own tab (tab_close):
+	// there is nothing to read back.
+	closed *protocol.TabRef
+}
+
+// act runs one action. Every step may refuse; a refusal ends the action
+// there, and the record says which.
 func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.ActionResult, error) {
 	spec, ok := protocol.LookupAction(args.Action)
 	if !ok {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 			"see grip --help for the actions", "unknown action %q", args.Action)
 	}
-	if !spec.InPage() {
-		return h.tabAction(ctx, spec, args)
+	a := &action{spec: spec, args: args, started: time.Now()}
+	h.downloads.acted(a.started) // where grip wait --download starts looking
+	a.rec = actlog.Entry{Time: a.started, Action: args.Action, Tab: args.Tab, Client: clientOf(ctx), Detail: actDetail(spec, args)}
+	res, err := h.runAction(ctx, a)
+	h.recordAction(ctx, a, res, err)
+	return res, err
+}
+
+func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult, error) {
+	// 1. The person's pause refuses every action.
+	if h.person.isPaused() {
+		return nil, errPaused()
 	}
-	if args.Target == "" && spec.Target == protocol.TargetRequired {
-		return nil, protocol.Errorf(protocol.CodeInvalidLocator, protocol.BoundaryPayload,
-			"name the element with a ref from a snapshot, e.g. @e3", "%s needs a target element", args.Action)
-	}
-	var key string
-	var modifiers []string
-	if args.Action == protocol.ActPress {
-		var err error
-		if key, modifiers, err = parseKey(args.Text); err != nil {
-			return nil, err
-		}
-	}
-	// An upload's files are read now: one missing or unreadable is refused
-	// before anything reaches the browser.
-	var up *upload
-	if spec.Files {
-		var err error
-		if up, err = readUpload(args.Files); err != nil {
-			return nil, err
-		}
-	} else if len(args.Files) > 0 {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%s takes no files", args.Action)
-	}
-	// Refuse a bad locator or an unknown/stale ref here, before the browser.
-	t := actTarget{tab: args.Tab}
-	if args.Target != "" {
-		loc, err := locator.Parse(args.Target)
-		if err != nil {
-			return nil, err
-		}
-		if loc.Ref != 0 {
-			e, err := h.refs.Resolve(loc.Ref)
-			if err != nil {
-				return nil, err
-			}
-			if args.Tab != 0 && args.Tab != e.Tab {
-				return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
-					"leave out --tab when acting on a ref", "%s belongs to tab %d, not tab %d", args.Target, e.Tab, args.Tab)
-			}
-			t.tab, t.ref, t.entry = e.Tab, args.Target, &e
-		} else {
-			t.chain = loc.Chain
-		}
-	}
-	drop, err := h.resolveDrop(spec, args, t)
-	if err != nil {
+	// 2. The target: a malformed locator, an unknown or stale ref is
+	// refused here, before anything reaches the browser.
+	if err := h.resolveTarget(a); err != nil {
 		return nil, err
 	}
-	tab, unlock, err := h.lockTab(ctx, t.tab)
+	// 3. The tab is one this agent may use: its session's own, one the
+	// person shared, or the person's under tabs = all (host/controls.go).
+	if err := h.checkOwner(ctx, a); err != nil {
+		return nil, err
+	}
+	// 4. What the verb takes: its text, its key, its files (the policy's
+	// file check, host/uploads.go) and, for navigate, its URL.
+	if err := h.checkInput(ctx, a); err != nil {
+		return nil, err
+	}
+	// 5. The person's policy: the rule of the frame the action lands in
+	// and of the URL it goes to; a question to the person where the rule
+	// says confirm (host/controls.go).
+	if err := h.checkRule(ctx, a); err != nil {
+		return nil, err
+	}
+	// 6. One operation at a time per tab.
+	unlock, err := h.lockAction(ctx, a)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	if err := h.checkEpoch(tab, args.Epoch); err != nil {
+	// 7. The page the action was decided on is still there: the tab's
+	// epoch, and the ref, which may have gone stale while we waited.
+	if err := h.checkCurrent(a); err != nil {
 		return nil, err
 	}
-	if t.entry != nil {
-		// The ref may have gone stale while we waited for the tab.
-		if _, err := h.refs.Resolve(t.entry.Ref); err != nil {
+	// 8. Act: in the page (the kernel's checks of node, meaning and
+	// actionability, then synthetic input, or the point for trusted
+	// input), on the tab, or on its dialog.
+	done, err := h.perform(ctx, a)
+	if err != nil {
+		return nil, err
+	}
+	// 9. A tab the action opened belongs to the agent that opened it.
+	if a.spec.Name == protocol.ActTabNew {
+		unlockNew, err := h.adoptTab(ctx, a)
+		if err != nil {
 			return nil, err
 		}
+		defer unlockNew()
 	}
+	if done.closed != nil {
+		return h.closedReply(a, done), nil
+	}
+	// 10. Settling: the read back waits until the page is quiet, within
+	// a bound (host/settle.go).
+	h.settle(ctx, a, done)
+	// 11. Read back what changed, and what else the action did (dialogs,
+	// tabs opened and closed, navigations): host/effects.go.
+	res, err := h.finishAction(ctx, a.target.tab, done.detail, a.args, done.effects)
+	if err != nil {
+		return nil, err
+	}
+	// 12. A download the action started.
+	h.addDownload(ctx, a, res)
+	// 13. Nothing of a blocked page reaches the agent.
+	h.maskResult(res)
+	// 14. The recorder's hook: a workflow being recorded gets the step.
+	h.recordStep(ctx, a, res)
+	return res, nil
+}
+
+// resolveTarget parses the target and, for a ref, finds its entry and
+// tab; drag's second element is checked like the first.
+func (h *Host) resolveTarget(a *action) error {
+	a.target = actTarget{tab: a.args.Tab}
+	if a.args.Target != "" {
+		a.rec.Target = a.args.Target
+		loc, err := locator.Parse(a.args.Target)
+		if err != nil {
+			return err
+		}
+		if loc.Ref != 0 {
+			e, err := h.refs.Resolve(loc.Ref)
+			if err != nil {
+				return err
+			}
+			if a.args.Tab != 0 && a.args.Tab != e.Tab {
+				return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+					"leave out --tab when acting on a ref", "%s belongs to tab %d, not tab %d", a.args.Target, e.Tab, a.args.Tab)
+			}
+			a.target.tab, a.target.ref, a.target.entry = e.Tab, a.args.Target, &e
+			if line, ok := h.tabs.shownLine(e.Tab, loc.Ref); ok {
+				a.rec.Target = line
+			}
+		} else {
+			a.target.chain = loc.Chain
+		}
+	}
+	if a.spec.InPage() {
+		drop, err := h.resolveDrop(a.spec, a.args, a.target)
+		if err != nil {
+			return err
+		}
+		a.drop = drop
+	}
+	a.rec.Tab = a.target.tab
+	return nil
+}
+
+// checkInput checks what the verb takes besides its target, before
+// anything reaches the browser.
+func (h *Host) checkInput(ctx context.Context, a *action) error {
+	// The record and the person's question name the URL as the browser
+	// reads it (host/navigate.go) and the real files an upload sends.
+	defer func() { a.rec.Detail = actDetail(a.spec, a.args) }()
+	if err := h.browserURLs(ctx, a.spec, &a.args); err != nil {
+		return err
+	}
+	spec, args := a.spec, a.args
+	if spec.InPage() && args.Target == "" && spec.Target == protocol.TargetRequired {
+		return protocol.Errorf(protocol.CodeInvalidLocator, protocol.BoundaryPayload,
+			"name the element with a ref from a snapshot, e.g. @e3", "%s needs a target element", args.Action)
+	}
+	if spec.Name == protocol.ActNavigate && args.Text == "" {
+		return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "give a URL", "navigate needs a URL")
+	}
+	if spec.Name == protocol.ActPress {
+		var err error
+		if a.key, a.modifiers, err = parseKey(args.Text); err != nil {
+			return err
+		}
+	}
+	// An upload's files are read now: one missing or unreadable is refused
+	// before anything reaches the browser.
+	if spec.Files {
+		var err error
+		if a.upload, a.args.Files, err = h.readUpload(args.Files); err != nil { // judged by the policy
+			return err
+		}
+	} else if len(args.Files) > 0 {
+		return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%s takes no files", args.Action)
+	}
+	return nil
+}
+
+// lockAction waits for the tab's turn (the active tab when none is
+// named yet). A tab the action opens does not exist yet: adoptTab locks it.
+func (h *Host) lockAction(ctx context.Context, a *action) (func(), error) {
+	if a.spec.Name == protocol.ActTabNew {
+		return func() {}, nil
+	}
+	tab, unlock, err := h.lockTab(ctx, a.target.tab)
+	if err != nil {
+		return nil, err
+	}
+	a.target.tab, a.rec.Tab = tab, tab
+	return unlock, nil
+}
+
+// checkCurrent refuses an action decided on a page that is gone.
+func (h *Host) checkCurrent(a *action) error {
+	if a.spec.Name == protocol.ActTabNew {
+		return nil
+	}
+	if err := h.checkEpoch(a.target.tab, a.args.Epoch); err != nil {
+		return err
+	}
+	if a.target.entry != nil {
+		if _, err := h.refs.Resolve(a.target.entry.Ref); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// perform carries the action out: the kernel in the page, or the
+// extension on the tab or its dialog.
+func (h *Host) perform(ctx context.Context, a *action) (performed, error) {
+	switch {
+	case a.spec.InPage():
+		return h.performInPage(ctx, a)
+	case a.spec.Ext == protocol.ExtDialog:
+		return h.answerDialog(ctx, a)
+	}
+	return h.performOnTab(ctx, a)
+}
+
+// performInPage runs an element action in exactly the ref's document (or
+// through the frame chain), then its real input when it is trusted.
+func (h *Host) performInPage(ctx context.Context, a *action) (performed, error) {
+	tab, args := a.target.tab, a.args
 	params := protocol.ActParams{
-		TabID: tab, Action: args.Action, Text: args.Text, Key: key, Modifiers: modifiers,
-		Trusted: args.Trusted && spec.Trusted,
+		TabID: tab, Action: args.Action, Text: args.Text, Key: a.key, Modifiers: a.modifiers,
+		Trusted: args.Trusted && a.spec.Trusted,
 	}
-	if t.entry != nil {
-		params.DocumentID, params.FrameID, params.LocalID = t.entry.Key.DocumentID, t.entry.Key.FrameID, t.entry.Key.LocalID
-	} else if len(t.chain) > 0 {
-		params.Chain = t.chain
+	if e := a.target.entry; e != nil {
+		params.DocumentID, params.FrameID, params.LocalID = e.Key.DocumentID, e.Key.FrameID, e.Key.LocalID
+	} else if len(a.target.chain) > 0 {
+		params.Chain = a.target.chain
 	}
-	if err := drop.fill(h, &params); err != nil {
-		return nil, err
+	if err := a.drop.fill(h, &params); err != nil {
+		return performed{}, err
 	}
-	if up != nil {
-		if err := h.sendUpload(ctx, up); err != nil {
-			return nil, err
+	if a.upload != nil {
+		if err := h.sendUpload(ctx, a.upload); err != nil {
+			return performed{}, err
 		}
-		params.Upload = &up.spec
+		params.Upload = &a.upload.spec
 	}
 	var res protocol.ActReply
-	if err := h.callAct(ctx, params, up, &res); err != nil {
-		return nil, h.refineActError(err, t)
+	if err := h.callAct(ctx, params, a.upload, &res); err != nil {
+		return performed{}, h.refineActError(err, a.target)
 	}
-	effects := res.ActEffects
+	done := performed{detail: res.Detail, effects: res.ActEffects}
 	if params.Trusted {
-		fx, err := h.trustedInput(ctx, tab, args, res, key, modifiers)
+		// Trusted input: the real mouse or keys at the point the page
+		// checked (host/trusted.go).
+		fx, err := h.trustedInput(ctx, tab, args, res, a.key, a.modifiers)
 		if err != nil {
-			return nil, h.refineActError(err, t)
+			return performed{}, h.refineActError(err, a.target)
 		}
-		effects = fx
+		done.effects = fx
 	}
-	return h.finishAction(ctx, tab, res.Detail, args, effects)
+	return done, nil
 }
+
+// performOnTab runs navigate, back, forward, reload and the tab
+// operations.
+func (h *Host) performOnTab(ctx context.Context, a *action) (performed, error) {
+	if a.spec.Name == protocol.ActTabNew {
+		var info protocol.Tab
+		if err := h.callExt(ctx, a.spec.Ext, protocol.TabParams{URL: a.args.Text}, &info); err != nil {
+			return performed{}, err
+		}
+		a.target.tab, a.rec.Tab = info.ID, info.ID
+		return performed{detail: fmt.Sprintf("opened tab %d", info.ID)}, nil
+	}
+	var info tabReply
+	if err := h.callExt(ctx, a.spec.Ext, protocol.TabParams{TabID: a.target.tab, URL: a.args.Text}, &info); err != nil {
+		return performed{}, err
+	}
+	if info.Dialog != nil {
+		// The page asks before it lets go (beforeunload): nothing happens
+		// until the dialog is answered.
+		return performed{effects: protocol.ActEffects{Dialog: info.Dialog}}, nil
+	}
+	if a.spec.Name == protocol.ActTabClose {
+		return performed{detail: fmt.Sprintf("closed tab %d", a.target.tab), closed: &info.TabRef}, nil
+	}
+	return performed{}, nil
+}
+
+// tabReply is what the extension answers a tab operation: the tab, and the
+// dialog that stopped it (a page that asks before it is left).
+type tabReply struct {
+	protocol.TabRef
+	Dialog *protocol.Dialog `json:"dialog,omitempty"`
+}
+
+// closedReply is the reply of an action that closed its tab: every ref of
+// the tab is gone.
+func (h *Host) closedReply(a *action, done performed) *protocol.ActionResult {
+	h.refs.InvalidateTab(a.target.tab)
+	gone := h.tabs.forget(a.target.tab)
+	return &protocol.ActionResult{OK: true, Tab: *done.closed, Detail: done.detail,
+		Changes: protocol.Changes{Added: []string{}, Gone: formatRefs(gone)}}
+}
+
+// recordAction writes the action, whatever its outcome, to the person's
+// record of what agents did, and tells the popup of one that was done.
+func (h *Host) recordAction(ctx context.Context, a *action, res *protocol.ActionResult, err error) {
+	if h.person == nil {
+		return
+	}
+	rec := a.rec
+	rec.Outcome = "ok"
+	if err != nil {
+		rec.Outcome = string(protocol.AsError(err).Code)
+	} else if res != nil {
+		if rec.Tab == 0 {
+			rec.Tab = res.Tab.ID
+		}
+		if rec.Origin == "" {
+			rec.Origin = originOf(res.Tab.URL)
+		}
+	}
+	h.person.record(rec)
+	if err == nil && rec.Tab > 0 {
+		h.tellExtension(ctx, protocol.ExtActed, protocol.ActedParams{TabID: rec.Tab, Action: a.args.Action})
+	}
+}
+
+// recordStep is the recorder's place in the pipeline: a workflow being
+// recorded gets each action that was done, with what the agent saw of its
+// target and what followed. Nothing records workflows yet.
+func (h *Host) recordStep(ctx context.Context, a *action, res *protocol.ActionResult) {}
 
 // refineActError names the ref in the page's refusal, so the agent sees
 // which of its handles failed.
@@ -151,157 +398,10 @@ func (h *Host) checkEpoch(tab int, epoch uint64) error {
 	return nil
 }
 
-// tabAction runs navigate/back/forward/reload and the tab operations.
-func (h *Host) tabAction(ctx context.Context, spec protocol.Action, args protocol.ActArgs) (*protocol.ActionResult, error) {
-	if spec.Ext == protocol.ExtDialog {
-		return h.answerDialog(ctx, spec, args)
-	}
-	if spec.Name == protocol.ActNavigate && args.Text == "" {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "give a URL", "navigate needs a URL")
-	}
-	if spec.Name == protocol.ActTabNew {
-		var info protocol.Tab
-		if err := h.callExt(ctx, spec.Ext, protocol.TabParams{URL: args.Text}, &info); err != nil {
-			return nil, err
-		}
-		unlock, err := h.tabs.lock(ctx, info.ID)
-		if err != nil {
-			return nil, err
-		}
-		defer unlock()
-		return h.afterAction(ctx, info.ID, fmt.Sprintf("opened tab %d", info.ID), args)
-	}
-	tab, unlock, err := h.lockTab(ctx, args.Tab)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
-	if err := h.checkEpoch(tab, args.Epoch); err != nil {
-		return nil, err
-	}
-	var info tabReply
-	if err := h.callExt(ctx, spec.Ext, protocol.TabParams{TabID: tab, URL: args.Text}, &info); err != nil {
-		return nil, err
-	}
-	if info.Dialog != nil {
-		// The page asks before it lets go (beforeunload): nothing happens
-		// until the dialog is answered.
-		return h.finishAction(ctx, tab, "", args, protocol.ActEffects{Dialog: info.Dialog})
-	}
-	if spec.Name == protocol.ActTabClose {
-		h.refs.InvalidateTab(tab)
-		gone := h.tabs.forget(tab)
-		return &protocol.ActionResult{OK: true, Tab: info.TabRef, Detail: fmt.Sprintf("closed tab %d", tab),
-			Changes: protocol.Changes{Added: []string{}, Gone: formatRefs(gone)}}, nil
-	}
-	return h.finishAction(ctx, tab, "", args, protocol.ActEffects{})
-}
-
-// tabReply is what the extension answers a tab operation: the tab, and the
-// dialog that stopped it (a page that asks before it is left).
-type tabReply struct {
-	protocol.TabRef
-	Dialog *protocol.Dialog `json:"dialog,omitempty"`
-}
-
-// afterAction reads the tab again so the reply can say what changed (refs
-// added and gone, url, title), and includes the snapshot when asked. A
-// page in the middle of navigating may not answer at once; we retry a few
-// times and otherwise report the action without changes.
-func (h *Host) afterAction(ctx context.Context, tab int, detail string, args protocol.ActArgs) (*protocol.ActionResult, error) {
-	res := &protocol.ActionResult{OK: true, Detail: detail, Changes: protocol.Changes{Added: []string{}, Gone: []string{}}}
-	// Read in the mode of the agent's last view, so that what is added,
-	// gone and changed compares like with like.
-	mode := args.Mode
-	if mode == "" {
-		mode = h.tabs.lastMode(tab)
-	}
-	if mode == "" {
-		mode = protocol.ModeInteractive
-	}
-	budget := args.ChangesBudget
-	if budget <= 0 {
-		budget = protocol.DefaultChangesBudget
-	}
-	for attempt := 0; attempt < 4; attempt++ {
-		if attempt > 0 {
-			select {
-			case <-time.After(time.Duration(attempt) * 250 * time.Millisecond):
-			case <-ctx.Done():
-				return res, nil
-			}
-		}
-		raw, results, diff, err := h.readTab(ctx, tab, mode, !args.Snapshot, nil)
-		if err != nil {
-			if d := openDialog(err); d != nil {
-				// The page is stopped behind a dialog: the reply names it.
-				res.Tab, res.Dialog = d.tab, d.dialog
-				res.Changes.URL, res.Changes.Title = d.tab.URL, d.tab.Title
-				return res, nil
-			}
-			if protocol.AsError(err).Code == protocol.CodeTimeout {
-				break // a page blocked (e.g. by a dialog) will not answer a retry either
-			}
-			continue
-		}
-		res.Tab = raw.Tab
-		res.Changes = protocol.Changes{URL: raw.Tab.URL, Title: raw.Tab.Title, Added: formatRefs(diff.added), Gone: formatRefs(diff.gone)}
-		res.Changes.Changed, res.Changes.Appeared, res.Changes.Omitted = frames.FitChanges(diff.changed, diff.appeared, budget)
-		if args.Snapshot {
-			if snap, err := h.render(tab, raw.Tab, results, frames.Options{Budget: args.Budget}); err == nil {
-				res.Snapshot = snap
-			}
-		}
-		return res, nil
-	}
-	var info protocol.TabRef
-	if err := h.callExt(ctx, protocol.ExtTabInfo, protocol.TabParams{TabID: tab}, &info); err == nil {
-		res.Tab = info
-		res.Changes.URL, res.Changes.Title = info.URL, info.Title
-	}
-	return res, nil
-}
-
 func formatRefs(refs []uint64) []string {
 	out := make([]string, len(refs))
 	for i, r := range refs {
 		out[i] = refcache.FormatRef(r)
 	}
 	return out
-}
-
-// trustedCommands builds real mouse and keyboard input at the point the
-// page-side checks computed, with cdproto's types.
-func trustedCommands(action string, x, y float64, text, key string, modifiers []string) ([]protocol.CDPCommand, error) {
-	mouse := func(t input.DispatchMouseEventType, clicks int64) protocol.CDPCommand {
-		p := input.DispatchMouseEventParams{Type: t, X: x, Y: y}
-		if t != input.DispatchMouseEventTypeMouseMoved {
-			p.Button = input.MouseButtonLeft
-			p.ClickCount = clicks
-			if t == input.DispatchMouseEventTypeMousePressed {
-				p.Buttons = 1
-			}
-		}
-		return protocol.CDPCommand{Method: input.CommandDispatchMouseEvent, Params: p}
-	}
-	click := func(n int64) []protocol.CDPCommand {
-		return []protocol.CDPCommand{mouse(input.DispatchMouseEventTypeMousePressed, n), mouse(input.DispatchMouseEventTypeMouseReleased, n)}
-	}
-	move := mouse(input.DispatchMouseEventTypeMouseMoved, 0)
-	switch action {
-	case protocol.ActHover:
-		return []protocol.CDPCommand{move}, nil
-	case protocol.ActClick, protocol.ActCheck, protocol.ActUncheck:
-		return append([]protocol.CDPCommand{move}, click(1)...), nil
-	case protocol.ActDblClick:
-		return append(append([]protocol.CDPCommand{move}, click(1)...), click(2)...), nil
-	case protocol.ActType, protocol.ActFill:
-		if text == "" && action == protocol.ActFill {
-			return keyCommands("Delete", nil), nil // the page selected everything: delete it
-		}
-		return []protocol.CDPCommand{{Method: input.CommandInsertText, Params: input.InsertTextParams{Text: text}}}, nil
-	case protocol.ActPress:
-		return keyCommands(key, modifiers), nil
-	}
-	return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "no trusted form of %s", action)
 }

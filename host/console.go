@@ -201,10 +201,10 @@ func tabFlag(tab int) string {
 // policyNow is the person's policy in force; nil for a host without the
 // person's controls (unit tests), which leaves nothing out.
 func (h *Host) policyNow() *policy.Policy {
-	if h.user == nil {
+	if h.person == nil {
 		return nil
 	}
-	return h.user.policy.Current()
+	return h.person.policy.Current()
 }
 
 // blockedFrom reports whether something that came from a frame of origin

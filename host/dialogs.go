@@ -30,27 +30,22 @@ func (h *Host) showDialog(ctx context.Context, args protocol.DialogArgs) (*proto
 	return res, nil
 }
 
-// answerDialog accepts or dismisses the tab's dialog, then reports like
-// any action what the page did next: the navigation a beforeunload let
-// go, the change a confirm allowed, the next dialog.
-func (h *Host) answerDialog(ctx context.Context, spec protocol.Action, args protocol.ActArgs) (*protocol.ActionResult, error) {
+// answerDialog accepts or dismisses the tab's dialog; the pipeline then
+// reports like any action what the page did next: the navigation a
+// beforeunload let go, the change a confirm allowed, the next dialog.
+func (h *Host) answerDialog(ctx context.Context, a *action) (performed, error) {
 	action := protocol.DialogDismiss
-	if spec.Name == protocol.ActDialogAccept {
+	if a.spec.Name == protocol.ActDialogAccept {
 		action = protocol.DialogAccept
-	} else if args.Text != "" {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+	} else if a.args.Text != "" {
+		return performed{}, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 			"give text only to accept a prompt", "dismiss takes no text")
 	}
-	tab, unlock, err := h.lockTab(ctx, args.Tab)
-	if err != nil {
-		return nil, err
-	}
-	defer unlock()
 	var rep protocol.DialogReply
-	if err := h.callExt(ctx, protocol.ExtDialog, protocol.DialogParams{TabID: tab, Action: action, Text: args.Text}, &rep); err != nil {
-		return nil, err
+	if err := h.callExt(ctx, protocol.ExtDialog, protocol.DialogParams{TabID: a.target.tab, Action: action, Text: a.args.Text}, &rep); err != nil {
+		return performed{}, err
 	}
-	return h.finishAction(ctx, tab, rep.Detail, args, rep.ActEffects)
+	return performed{detail: rep.Detail, effects: rep.ActEffects}, nil
 }
 
 // dialogSnapshot is the snapshot of a tab that shows a dialog: its header

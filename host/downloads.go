@@ -63,7 +63,7 @@ func (c *downloadCursor) returned(d protocol.Download) {
 // policy (docs/ARCHITECTURE.md, "The person's controls"): not from a
 // blocked site and, in the shared mode, only from a tab shared with them.
 func (h *Host) downloadVisible(d protocol.Download) bool {
-	u := h.user
+	u := h.person
 	if u == nil {
 		return true
 	}
@@ -74,43 +74,27 @@ func (h *Host) downloadVisible(d protocol.Download) bool {
 	return p.Tabs != policy.TabsShared || d.Tab != 0 && u.visible(p, d.Tab)
 }
 
-// guardDownloadWait checks a wait for a download: a tab it names must be
-// one agents may use; without one it reads no page.
-func (h *Host) guardDownloadWait(ctx context.Context, req protocol.Request, args protocol.WaitArgs) (any, error) {
-	if args.Tab != 0 {
-		if _, err := h.agentTab(ctx, h.user.policy.Current(), args.Tab); err != nil {
-			return nil, err
-		}
-	}
-	return h.dispatch(ctx, req)
-}
-
 // unixMS is t in Unix milliseconds, as chrome.downloads' times compare.
 func unixMS(t time.Time) float64 { return float64(t.UnixMilli()) }
 
-// actWithDownload runs an action and names in its reply a download it
-// started: one that Chrome created, in the action's tab or in no known
-// tab, between the action's start and the end of its reply. A download
-// that starts later (a slow server) is not named; `grip wait --download`
-// finds it.
-func (h *Host) actWithDownload(ctx context.Context, args protocol.ActArgs) (*protocol.ActionResult, error) {
-	started := time.Now()
-	h.downloads.acted(started)
-	res, err := h.act(ctx, args)
-	if err != nil || res == nil || res.Tab.ID == 0 || args.Action == protocol.ActTabClose {
-		return res, err
+// addDownload names in an action's reply a download it started: one that
+// Chrome created, in the action's tab or in no known tab, between the
+// action's start and the end of its reply. A download that starts later (a
+// slow server) is not named; `grip wait --download` finds it.
+func (h *Host) addDownload(ctx context.Context, a *action, res *protocol.ActionResult) {
+	if res.Tab.ID == 0 {
+		return
 	}
 	var got protocol.DownloadsReply
 	// Oldest first: the first download the action started.
-	if err := h.callExt(ctx, protocol.ExtDownloads, protocol.DownloadsParams{Since: unixMS(started), TabID: res.Tab.ID, Limit: 1, Oldest: true}, &got); err != nil {
+	if err := h.callExt(ctx, protocol.ExtDownloads, protocol.DownloadsParams{Since: unixMS(a.started), TabID: res.Tab.ID, Limit: 1, Oldest: true}, &got); err != nil {
 		h.log.Warn("could not list downloads after an action", "err", err)
-		return res, nil
+		return
 	}
 	if len(got.Downloads) > 0 && h.downloadVisible(got.Downloads[0]) {
 		d := got.Downloads[0]
 		res.Download = &d
 	}
-	return res, nil
 }
 
 // waitDownload waits for the next download to finish: the worker waits on

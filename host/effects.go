@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/policy"
@@ -135,25 +136,25 @@ func (h *Host) addEffects(ctx context.Context, tab int, res *protocol.ActionResu
 
 // shareOpened makes the tabs and popups a page opened on an agent's action
 // ones the agent may use, as a tab it opens itself is (the shared mode of
-// the person's policy, host/user.go).
+// the person's policy, host/person.go).
 func (h *Host) shareOpened(ctx context.Context, opened []protocol.OpenedTab) {
-	if h.user == nil {
+	if h.person == nil {
 		return
 	}
 	for _, t := range opened {
-		h.user.share(t.Tab, true)
+		h.person.share(t.Tab, true)
 		h.tellExtension(ctx, protocol.ExtShareTab, protocol.TabParams{TabID: t.Tab})
 	}
 }
 
 // maskEffects leaves the URL and title of blocked sites out of what a
 // reply says an action opened, asked for or is loading, as the policy
-// leaves them out of the tab list (host/guard.go).
+// leaves them out of the tab list (host/controls.go).
 func (h *Host) maskEffects(opened *[]protocol.OpenedTab, blocked *[]string, loading *string) {
-	if h.user == nil {
+	if h.person == nil {
 		return
 	}
-	p := h.user.policy.Current()
+	p := h.person.policy.Current()
 	isBlocked := func(u string) bool { return u != "" && p.Decide(u).Rule == policy.Block }
 	for i := range *opened {
 		if isBlocked((*opened)[i].URL) {
@@ -203,4 +204,62 @@ func (h *Host) snapshotEffects(ctx context.Context, tab int, snap *protocol.Snap
 	text := strings.Join(lines, "\n") + "\n"
 	snap.Text += text
 	snap.Tokens += frames.Tokens(text)
+}
+
+// afterAction reads the tab again so the reply can say what changed (refs
+// added and gone, url, title), and includes the snapshot when asked. A
+// page in the middle of navigating may not answer at once; we retry a few
+// times and otherwise report the action without changes.
+func (h *Host) afterAction(ctx context.Context, tab int, detail string, args protocol.ActArgs) (*protocol.ActionResult, error) {
+	res := &protocol.ActionResult{OK: true, Detail: detail, Changes: protocol.Changes{Added: []string{}, Gone: []string{}}}
+	// Read in the mode of the agent's last view, so that what is added,
+	// gone and changed compares like with like.
+	mode := args.Mode
+	if mode == "" {
+		mode = h.tabs.lastMode(tab)
+	}
+	if mode == "" {
+		mode = protocol.ModeInteractive
+	}
+	budget := args.ChangesBudget
+	if budget <= 0 {
+		budget = protocol.DefaultChangesBudget
+	}
+	for attempt := 0; attempt < 4; attempt++ {
+		if attempt > 0 {
+			select {
+			case <-time.After(time.Duration(attempt) * 250 * time.Millisecond):
+			case <-ctx.Done():
+				return res, nil
+			}
+		}
+		raw, results, diff, err := h.readTab(ctx, tab, mode, !args.Snapshot, nil)
+		if err != nil {
+			if d := openDialog(err); d != nil {
+				// The page is stopped behind a dialog: the reply names it.
+				res.Tab, res.Dialog = d.tab, d.dialog
+				res.Changes.URL, res.Changes.Title = d.tab.URL, d.tab.Title
+				return res, nil
+			}
+			if protocol.AsError(err).Code == protocol.CodeTimeout {
+				break // a page blocked (e.g. by a dialog) will not answer a retry either
+			}
+			continue
+		}
+		res.Tab = raw.Tab
+		res.Changes = protocol.Changes{URL: raw.Tab.URL, Title: raw.Tab.Title, Added: formatRefs(diff.added), Gone: formatRefs(diff.gone)}
+		res.Changes.Changed, res.Changes.Appeared, res.Changes.Omitted = frames.FitChanges(diff.changed, diff.appeared, budget)
+		if args.Snapshot {
+			if snap, err := h.render(tab, raw.Tab, results, frames.Options{Budget: args.Budget}); err == nil {
+				res.Snapshot = snap
+			}
+		}
+		return res, nil
+	}
+	var info protocol.TabRef
+	if err := h.callExt(ctx, protocol.ExtTabInfo, protocol.TabParams{TabID: tab}, &info); err == nil {
+		res.Tab = info
+		res.Changes.URL, res.Changes.Title = info.URL, info.Title
+	}
+	return res, nil
 }

@@ -33,7 +33,7 @@ func (h *Host) Eval(ctx context.Context, args protocol.EvalArgs) (*protocol.Eval
 	if timeout == 0 {
 		timeout = 10 * time.Second
 	}
-	u := h.user
+	u := h.person
 	if u == nil {
 		return nil, protocol.Errorf(protocol.CodePolicy, protocol.BoundaryPolicy, "", "this host has no policy that could allow eval")
 	}
@@ -52,7 +52,7 @@ func (h *Host) Eval(ctx context.Context, args protocol.EvalArgs) (*protocol.Eval
 }
 
 func (h *Host) eval(ctx context.Context, args protocol.EvalArgs, timeout time.Duration, rec *actlog.Entry) (*protocol.EvalResult, error) {
-	u := h.user
+	u := h.person
 	if u.isPaused() {
 		return nil, errPaused()
 	}

@@ -91,9 +91,9 @@ type Host struct {
 	openers *openerBook
 	// downloads is where `grip wait --download` looks next.
 	downloads downloadCursor
-	// user is the person's controls: policy, pause, shared tabs, the
-	// record of what agents did (host/user.go). Set before ready closes.
-	user *userControl
+	// person is the person's controls: policy, pause, shared tabs, the
+	// record of what agents did (host/person.go). Set before ready closes.
+	person *personControls
 
 	mu       sync.Mutex
 	lastSnap *protocol.SnapshotInfo // guarded by mu
@@ -196,8 +196,8 @@ func Run(ctx context.Context, cfg Config) error {
 		return h.refuse(err)
 	}
 	h.refs = refs
-	h.user = newUserControl(h, eh)
-	go h.user.policy.Watch(ctx)
+	h.person = newPersonControls(h, eh)
+	go h.person.policy.Watch(ctx)
 	close(h.ready)
 	defer func() {
 		if err := h.refs.Close(); err != nil {

@@ -143,8 +143,8 @@ func (h *Host) NetworkBody(ctx context.Context, args protocol.NetworkBodyArgs) (
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 			fmt.Sprintf("grip network --tab %d lists that tab's requests", args.Tab), "request %d is not of tab %d", args.ID, args.Tab)
 	}
-	if h.user != nil {
-		if _, err := h.agentTab(ctx, h.user.policy.Current(), rep.Tab.ID); err != nil {
+	if h.person != nil {
+		if _, err := h.agentTab(ctx, h.person.policy.Current(), rep.Tab.ID); err != nil {
 			return nil, err
 		}
 	}
@@ -154,7 +154,7 @@ func (h *Host) NetworkBody(ctx context.Context, args protocol.NetworkBodyArgs) (
 	if p := h.policyNow(); blockedFrom(p, rep.FrameOrigin, "") || blockedFrom(p, "", rep.URL) {
 		return nil, protocol.Errorf(protocol.CodePolicy, protocol.BoundaryPolicy,
 			"the person keeps agents out of that site; leave its requests alone",
-			"request %d is of a site blocked by %s", args.ID, h.user.policy.File())
+			"request %d is of a site blocked by %s", args.ID, h.person.policy.File())
 	}
 	out := &protocol.NetworkBody{Tab: rep.Tab, ID: rep.ID, URL: rep.URL, Status: rep.Status, MimeType: rep.MimeType, Bytes: rep.Bytes, Truncated: rep.Truncated}
 	if rep.Base64 {

@@ -1,81 +1,17 @@
 package host
 
 import (
-	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"slices"
 	"sync"
-	"time"
 
 	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/locator"
+	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
-	"github.com/grip-dev/grip/refcache"
 )
-
-// dispatch runs one agent request.
-func (h *Host) dispatch(ctx context.Context, req protocol.Request) (any, error) {
-	if res, ok, err := h.serveDevtools(ctx, req); ok {
-		return res, err
-	}
-	switch req.Op {
-	case protocol.OpHello:
-		return h.info, nil
-	case protocol.OpStatus:
-		return h.status(), nil
-	case protocol.OpTabs:
-		var res protocol.TabsResult
-		if err := h.callExt(ctx, protocol.ExtTabs, protocol.TabsParams{}, &res); err != nil {
-			return nil, err
-		}
-		if res.Tabs == nil {
-			res.Tabs = []protocol.Tab{}
-		}
-		return res, nil
-	case protocol.OpSnapshot:
-		var args protocol.SnapshotArgs
-		if err := decodeArgs(req.Args, &args); err != nil {
-			return nil, err
-		}
-		return h.snapshot(ctx, args)
-	case protocol.OpAct:
-		var args protocol.ActArgs
-		if err := decodeArgs(req.Args, &args); err != nil {
-			return nil, err
-		}
-		return h.actWithDownload(ctx, args)
-	case protocol.OpWait:
-		var args protocol.WaitArgs
-		if err := decodeArgs(req.Args, &args); err != nil {
-			return nil, err
-		}
-		return h.wait(ctx, args)
-	case protocol.OpDownloads:
-		var args protocol.DownloadsArgs
-		if err := decodeArgs(req.Args, &args); err != nil {
-			return nil, err
-		}
-		return h.listDownloads(ctx, args)
-	case protocol.OpScreenshot:
-		var args protocol.ScreenshotArgs
-		if err := decodeArgs(req.Args, &args); err != nil {
-			return nil, err
-		}
-		return h.screenshot(ctx, args)
-	case protocol.OpDialog:
-		var args protocol.DialogArgs
-		if err := decodeArgs(req.Args, &args); err != nil {
-			return nil, err
-		}
-		return h.showDialog(ctx, args)
-	}
-	return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
-		"see grip --help for the operations", "unknown operation %q", req.Op)
-}
 
 // callExt is port.call with the host's deadline.
 func (h *Host) callExt(ctx context.Context, typ string, params, result any) error {
@@ -110,119 +46,6 @@ func (h *Host) lockTab(ctx context.Context, tab int) (resolved int, unlock func(
 		return 0, nil, err
 	}
 	return resolved, unlock, nil
-}
-
-// readTab takes a full snapshot of a tab through the extension and records
-// it in the allocator. The caller holds the tab's lock.
-//
-// keepSignatures asks the page to keep each element's meaning as the agent
-// last saw it: set for the host's own reads after an action, whose result
-// the agent does not see, so a rename it never saw still refuses.
-//
-// The returned diff is against the tab's previous read: the refs added and
-// gone since then, whatever made them go (this read, a navigation event,
-// a closed frame).
-func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures bool, timings *protocol.SnapshotTimings) (protocol.SnapshotReply, []frames.FrameResult, viewDiff, error) {
-	var raw protocol.SnapshotReply
-	lap := stopwatch(timings != nil)
-	var body json.RawMessage
-	if err := h.callExt(ctx, protocol.ExtSnapshot, protocol.SnapshotParams{TabID: tab, Mode: mode, KeepSignatures: keepSignatures}, &body); err != nil {
-		return raw, nil, viewDiff{}, err
-	}
-	extension := lap()
-	if err := json.Unmarshal(body, &raw); err != nil {
-		return raw, nil, viewDiff{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "",
-			"the extension's snapshot reply does not decode: %v", err)
-	}
-	if raw.Dialog != nil {
-		// Nothing was read: the refs stay as they were.
-		return raw, nil, viewDiff{}, &dialogOpen{tab: raw.Tab, dialog: raw.Dialog}
-	}
-	h.filterRead(ctx, tab, &raw) // the person's policy: host/guard.go
-	decode := lap()
-	var obs []refcache.Observed
-	for _, f := range raw.Frames {
-		if f.Error != "" {
-			continue
-		}
-		for _, e := range f.Elements {
-			obs = append(obs, refcache.Observed{
-				Key:  refcache.Key{DocumentID: f.DocumentID, FrameID: f.FrameID, LocalID: e.ID},
-				Role: e.Role, Name: e.Name,
-			})
-		}
-	}
-	refs, _ := h.refs.Replace(tab, obs)
-	if withheld := countZeros(refs); withheld > 0 {
-		// The ledger could not reserve numbers for new elements (a full
-		// or read-only disk): refuse the read rather than hand out a ref
-		// that a later host could hand out again.
-		err := h.refs.Save()
-		h.noteError(fmt.Errorf("ledger: %d new elements got no ref: %w", withheld, err))
-		if errors.Is(err, refcache.ErrTabFull) {
-			return raw, nil, viewDiff{}, protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryHost,
-				"the page has more elements than grip keeps refs for; act with CSS locators, or reload the tab",
-				"%d new elements got no ref: %v", withheld, err)
-		}
-		return raw, nil, viewDiff{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryHost,
-			"free space in or make writable "+h.cfg.Dirs.Ledger+", then take the snapshot again; grip status shows the last errors",
-			"the ledger cannot record new refs, so %d new elements got none: %v", withheld, err)
-	}
-	results := make([]frames.FrameResult, 0, len(raw.Frames))
-	read := make([]shown, 0, len(refs))
-	i := 0
-	for _, f := range raw.Frames {
-		fr := frames.FrameResult{FrameID: f.FrameID, DocumentID: f.DocumentID, URL: f.URL, Err: f.Error}
-		if f.Error == "" {
-			fr.Elements = make([]protocol.Element, len(f.Elements))
-			for j, e := range f.Elements {
-				fr.Elements[j] = protocol.Element{Ref: refcache.FormatRef(refs[i]), Role: e.Role, Name: e.Name, Value: e.Value, States: e.States, Href: e.Href}
-				read = append(read, shown{ref: refs[i], frame: f.FrameID, el: fr.Elements[j]})
-				i++
-			}
-		}
-		results = append(results, fr)
-		if f.FrameID == 0 && f.Error == "" {
-			h.tabs.observe(tab, f.DocumentID)
-		}
-	}
-	// In page order, as the snapshot lists them: frames by frameId.
-	slices.SortStableFunc(read, func(a, b shown) int { return cmp.Compare(a.frame, b.frame) })
-	diff := h.tabs.swapView(tab, mode, read)
-	refsMS := lap()
-	if err := h.refs.Save(); err != nil {
-		h.noteError(fmt.Errorf("ledger: save failed, refs stay valid in memory: %w", err))
-	}
-	if timings != nil {
-		*timings = protocol.SnapshotTimings{Extension: extension, Decode: decode, Refs: refsMS, Ledger: lap(), Bytes: len(body),
-			Frames: make([]protocol.FrameTiming, 0, len(raw.Frames))}
-		if raw.Timing != nil {
-			timings.Inject, timings.Worker = raw.Timing.InjectMS, raw.Timing.TotalMS
-		}
-		for _, f := range raw.Frames {
-			ft := protocol.FrameTiming{FrameID: f.FrameID, Elements: len(f.Elements)}
-			if f.Stats != nil {
-				ft.Nodes, ft.WalkMS = f.Stats.Nodes, f.Stats.MS
-			}
-			timings.Frames = append(timings.Frames, ft)
-		}
-	}
-	return raw, results, diff, nil
-}
-
-// stopwatch returns a lap timer: each call gives the milliseconds since the
-// previous one. Off, it reads no clock and answers 0.
-func stopwatch(on bool) func() float64 {
-	if !on {
-		return func() float64 { return 0 }
-	}
-	t := time.Now()
-	return func() float64 {
-		now := time.Now()
-		d := float64(now.Sub(t).Microseconds()) / 1000
-		t = now
-		return d
-	}
 }
 
 func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*protocol.Snapshot, error) {
@@ -304,7 +127,7 @@ func (h *Host) status() protocol.Status {
 		st.LastSnapshot = &s
 	}
 	st.LastErrors = append([]string(nil), h.lastErrs...)
-	h.user.fillStatus(&st)
+	h.person.fillStatus(&st)
 	return st
 }
 
@@ -322,6 +145,12 @@ func (h *Host) screenshot(ctx context.Context, args protocol.ScreenshotArgs) (*p
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "", "screenshot is not base64: %v", err)
 	}
+	if h.person != nil {
+		// The page may have gone to a blocked site after the gate's check.
+		if d := h.person.policy.Current().Decide(res.Tab.URL); d.Rule == policy.Block {
+			return nil, h.refuseBlocked(fmt.Sprintf("tab %d", res.Tab.ID), d)
+		}
+	}
 	return &protocol.ScreenshotResult{Tab: res.Tab, PNG: png}, nil
 }
 
@@ -337,7 +166,7 @@ func (h *Host) onEvent(ctx context.Context, params json.RawMessage) {
 	case protocol.EventTabRemoved:
 		h.refs.InvalidateTab(ev.TabID)
 		h.tabs.forget(ev.TabID)
-		h.user.share(ev.TabID, false)
+		h.person.share(ev.TabID, false)
 		h.openers.tabRemoved(ev.TabID)
 	case protocol.EventTabOpened:
 		h.openers.tabOpened(ev.TabID, ev.Opener, ev.URL)
@@ -414,7 +243,7 @@ func (h *Host) onExtensionRequest(ctx context.Context, msg protocol.NativeMessag
 		}
 		res, err = h.snapshot(ctx, args)
 	default:
-		res, err = h.userRequest(ctx, msg) // the popup's switches: host/user.go
+		res, err = h.personRequest(ctx, msg) // the popup's switches: host/person.go
 	}
 	reply := protocol.NativeMessage{ID: msg.ID, Type: protocol.MsgReply}
 	if err != nil {
@@ -425,15 +254,4 @@ func (h *Host) onExtensionRequest(ctx context.Context, msg protocol.NativeMessag
 	if serr := h.port.send(reply); serr != nil {
 		h.log.Warn("could not answer the extension", "err", serr)
 	}
-}
-
-// countZeros counts the elements the allocator could give no ref.
-func countZeros(refs []uint64) int {
-	n := 0
-	for _, r := range refs {
-		if r == 0 {
-			n++
-		}
-	}
-	return n
 }

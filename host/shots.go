@@ -16,14 +16,10 @@ import (
 )
 
 // PDF prints a tab to PDF through the browser (docs/ARCHITECTURE.md,
-// "Developer tools"). A PDF shows every frame, so a tab with a blocked
-// frame is refused, as its screenshot is.
+// "Developer tools"). A PDF shows every frame, so its table entry refuses
+// a tab with a blocked frame, as a screenshot's does.
 func (h *Host) PDF(ctx context.Context, args protocol.PDFArgs) (*protocol.PDFResult, error) {
-	tab, err := h.guardPixels(ctx, args.Tab)
-	if err != nil {
-		return nil, err
-	}
-	tab, unlock, err := h.lockTab(ctx, tab)
+	tab, unlock, err := h.lockTab(ctx, args.Tab)
 	if err != nil {
 		return nil, err
 	}
@@ -42,13 +38,17 @@ func (h *Host) PDF(ctx context.Context, args protocol.PDFArgs) (*protocol.PDFRes
 	return &protocol.PDFResult{Tab: rep.Tab, PDF: pdf}, nil
 }
 
-// guardPixels checks, for a host with the person's controls, that agents
-// may see every frame of tab (0: the default tab), as a screenshot needs.
-func (h *Host) guardPixels(ctx context.Context, tab int) (int, error) {
-	if h.user == nil {
-		return tab, nil
+// shapeScope is what a shaped screenshot reads: every frame's pixels of
+// the tab its ref names, or of the tab it names.
+func shapeScope(h *Host, a *protocol.ScreenshotShapeArgs) readScope {
+	if a.Target != "" && a.Tab == 0 {
+		if loc, err := locator.Parse(a.Target); err == nil && loc.Ref != 0 {
+			if e, err := h.refs.Resolve(loc.Ref); err == nil {
+				a.Tab = e.Tab
+			}
+		}
 	}
-	return h.guardRead(ctx, tab, readScreenshot)
+	return readScope{&a.Tab, readScreenshot}
 }
 
 // ScreenshotShape takes a PNG of one element (args.Target, a ref: the
@@ -85,9 +85,6 @@ func (h *Host) elementShot(ctx context.Context, args protocol.ScreenshotShapeArg
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 			"leave out --tab: a ref names its tab", "%s is of tab %d, not %d", args.Target, e.Tab, args.Tab)
 	}
-	if _, err := h.guardPixels(ctx, e.Tab); err != nil {
-		return nil, err
-	}
 	unlock, err := h.tabs.lock(ctx, e.Tab)
 	if err != nil {
 		return nil, err
@@ -108,11 +105,7 @@ func (h *Host) elementShot(ctx context.Context, args protocol.ScreenshotShapeArg
 }
 
 func (h *Host) refsShot(ctx context.Context, args protocol.ScreenshotShapeArgs) (*protocol.ShapeShot, error) {
-	tab, err := h.guardPixels(ctx, args.Tab)
-	if err != nil {
-		return nil, err
-	}
-	tab, unlock, err := h.lockTab(ctx, tab)
+	tab, unlock, err := h.lockTab(ctx, args.Tab)
 	if err != nil {
 		return nil, err
 	}

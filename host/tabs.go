@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -156,4 +157,17 @@ func sameState(a, b protocol.Element) bool {
 		return false
 	}
 	return a.Value == nil || *a.Value == *b.Value
+}
+
+// shownLine is the line of ref as the agent last saw it in tab, without
+// its value (a field's value may be what the agent typed).
+func (q *tabQueues) shownLine(tab int, ref uint64) (string, bool) {
+	q.mu.Lock()
+	el, ok := q.views[tab].elements[ref]
+	q.mu.Unlock()
+	if !ok {
+		return "", false
+	}
+	el.Value = nil
+	return frames.Line(el), true
 }

@@ -3,6 +3,8 @@ package host
 import (
 	"context"
 
+	"github.com/chromedp/cdproto/input"
+
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -49,4 +51,40 @@ func (h *Host) trustedInput(ctx context.Context, tab int, args protocol.ActArgs,
 		return protocol.ActEffects{}, err
 	}
 	return out.ActEffects, nil
+}
+
+// trustedCommands builds real mouse and keyboard input at the point the
+// page-side checks computed, with cdproto's types.
+func trustedCommands(action string, x, y float64, text, key string, modifiers []string) ([]protocol.CDPCommand, error) {
+	mouse := func(t input.DispatchMouseEventType, clicks int64) protocol.CDPCommand {
+		p := input.DispatchMouseEventParams{Type: t, X: x, Y: y}
+		if t != input.DispatchMouseEventTypeMouseMoved {
+			p.Button = input.MouseButtonLeft
+			p.ClickCount = clicks
+			if t == input.DispatchMouseEventTypeMousePressed {
+				p.Buttons = 1
+			}
+		}
+		return protocol.CDPCommand{Method: input.CommandDispatchMouseEvent, Params: p}
+	}
+	click := func(n int64) []protocol.CDPCommand {
+		return []protocol.CDPCommand{mouse(input.DispatchMouseEventTypeMousePressed, n), mouse(input.DispatchMouseEventTypeMouseReleased, n)}
+	}
+	move := mouse(input.DispatchMouseEventTypeMouseMoved, 0)
+	switch action {
+	case protocol.ActHover:
+		return []protocol.CDPCommand{move}, nil
+	case protocol.ActClick, protocol.ActCheck, protocol.ActUncheck:
+		return append([]protocol.CDPCommand{move}, click(1)...), nil
+	case protocol.ActDblClick:
+		return append(append([]protocol.CDPCommand{move}, click(1)...), click(2)...), nil
+	case protocol.ActType, protocol.ActFill:
+		if text == "" && action == protocol.ActFill {
+			return keyCommands("Delete", nil), nil // the page selected everything: delete it
+		}
+		return []protocol.CDPCommand{{Method: input.CommandInsertText, Params: input.InsertTextParams{Text: text}}}, nil
+	case protocol.ActPress:
+		return keyCommands(key, modifiers), nil
+	}
+	return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "no trusted form of %s", action)
 }

@@ -80,5 +80,7 @@ func (h *Host) wait(ctx context.Context, args protocol.WaitArgs) (*protocol.Acti
 	}
 	var info protocol.TabRef
 	_ = h.callExt(ctx, protocol.ExtTabInfo, protocol.TabParams{TabID: tab}, &info)
-	return &protocol.ActionResult{OK: true, Tab: info, Detail: detail, Changes: protocol.Changes{URL: info.URL, Title: info.Title, Added: []string{}, Gone: []string{}}}, nil
+	out := &protocol.ActionResult{OK: true, Tab: info, Detail: detail, Changes: protocol.Changes{URL: info.URL, Title: info.Title, Added: []string{}, Gone: []string{}}}
+	h.maskResult(out) // the page may have gone to a blocked site meanwhile
+	return out, nil
 }

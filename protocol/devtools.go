@@ -55,7 +55,7 @@ type ConsoleMessage struct {
 	Line   int      `json:"line,omitempty"`
 	Column int      `json:"column,omitempty"`
 	Time   int64    `json:"time"`
-	Count  int      `json:"count"`
+	Count  int      `json:"count,omitempty"`
 	Worker bool     `json:"worker,omitempty"`
 	Stack  []string `json:"stack,omitempty"`
 	// FrameOrigin is the origin of the frame (or worker) it came from.

@@ -3,6 +3,7 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Code is a machine-readable error code.
@@ -31,6 +32,9 @@ const (
 	// CodeDownloadFailed: a download the agent waited for was interrupted;
 	// the message carries Chrome's reason.
 	CodeDownloadFailed Code = "download_failed"
+	// CodeNavigationFailed: a page did not load; Status carries the
+	// network error (net::ERR_…) or the HTTP status ("404").
+	CodeNavigationFailed Code = "navigation_failed"
 )
 
 // Boundary names the check that refused an operation.
@@ -64,6 +68,10 @@ type Error struct {
 	// Dialog is the JavaScript dialog that stopped the operation, when one
 	// did: answer it with grip dialog accept|dismiss.
 	Dialog *Dialog `json:"dialog,omitempty"`
+	// Status is why a navigation failed (CodeNavigationFailed): Chrome's
+	// network error ("net::ERR_CONNECTION_REFUSED") or the HTTP status
+	// the page answered ("404").
+	Status string `json:"status,omitempty"`
 }
 
 // Error formats the error the way the CLI prints it on stderr, without the
@@ -124,17 +132,25 @@ func AsError(err error) *Error {
 	return &Error{Code: CodeInternal, Boundary: BoundaryHost, Message: err.Error()}
 }
 
-// KnownCode reports whether c is one of the codes above.
-func KnownCode(c Code) bool {
-	switch c {
-	case CodeStaleRef, CodeUnknownRef, CodeMeaningChanged, CodeNotActionable,
-		CodeInvalidLocator, CodeDocumentChanged, CodeEpochSuperseded, CodeHostLost,
-		CodeNoBrowser, CodeTooLarge, CodeBadRequest, CodeTimeout, CodeInternal,
-		CodePaused, CodePolicy, CodeNotConfirmed, CodeDownloadFailed:
-		return true
-	}
-	return false
+// Codes lists every code above (a test reads this file to check): the
+// extension's declaration file (extension/protocol.d.ts) has them as a
+// union, so tsc refuses a misspelt one in the worker or the kernel.
+var Codes = []Code{
+	CodeStaleRef, CodeUnknownRef, CodeMeaningChanged, CodeNotActionable,
+	CodeInvalidLocator, CodeDocumentChanged, CodeEpochSuperseded, CodeHostLost,
+	CodeNoBrowser, CodeTooLarge, CodeBadRequest, CodeTimeout, CodeInternal,
+	CodePaused, CodePolicy, CodeNotConfirmed, CodeDownloadFailed, CodeNavigationFailed,
 }
+
+// Boundaries lists every boundary above, for the same union.
+var Boundaries = []Boundary{
+	BoundaryTask, BoundaryDocument, BoundaryNode, BoundaryMeaning, BoundaryActionability,
+	BoundaryPoint, BoundaryPayload, BoundaryRef, BoundaryBrowser, BoundaryHost,
+	BoundaryUser, BoundaryPolicy,
+}
+
+// KnownCode reports whether c is one of the codes above.
+func KnownCode(c Code) bool { return slices.Contains(Codes, c) }
 
 // Codec errors, checked with errors.Is.
 var (

@@ -33,6 +33,15 @@ const (
 	OpDownloads  = "downloads"
 )
 
+// Operations is every socket operation. The host serves each through one
+// entry of its table of operations (a test checks that it has one for
+// each of these and no other), and the client's retry rules name them.
+var Operations = []string{
+	OpHello, OpStatus, OpTabs, OpSnapshot, OpAct, OpWait, OpScreenshot, OpDialog, OpDownloads,
+	OpPause, OpResume, OpLog, OpPolicy,
+	OpConsole, OpNetwork, OpNetworkBody, OpEval, OpPDF, OpScreenshotShape,
+}
+
 // HelloArgs opens every socket connection; a protocol mismatch is refused.
 type HelloArgs struct {
 	Protocol int    `json:"protocol"`
@@ -67,7 +76,7 @@ type Status struct {
 	LedgerError  string        `json:"ledger_error,omitempty"`
 	LastSnapshot *SnapshotInfo `json:"last_snapshot,omitempty"`
 	LastErrors   []string      `json:"last_errors,omitempty"`
-	// Paused and Policy are the person's controls (protocol/user.go).
+	// Paused and Policy are the person's controls (protocol/person.go).
 	Paused bool        `json:"paused,omitempty"`
 	Policy *PolicyInfo `json:"policy,omitempty"`
 }

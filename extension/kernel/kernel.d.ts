@@ -1,10 +1,12 @@
 // Types of the in-page kernel, for tsc only (never injected): the object
-// the files in KERNEL_FILES (extension/inject.js) build on the isolated
+// the files in KERNEL_FILES (extension/kernel-files.js) build on the isolated
 // world's globalThis, one part per file, in that order. Each file takes
 // what it uses from the files before it. A test checks that each file adds
 // exactly the names listed under it here.
 
-type GripError = { code: string; boundary: string; message: string; hint: string };
+// A refusal as the kernel replies it: codes and boundaries are
+// protocol/errors.go's (extension/protocol.d.ts), so tsc refuses a misspelt one.
+type GripError = { code: protocol.Code; boundary: protocol.Boundary; message: string; hint: string };
 type Failure = { error: GripError };
 type Signature = {
   tag: string; type: string; role: string; name: string; href: string; action: string; checked: string; selected: string;
@@ -24,7 +26,7 @@ interface GripKernel {
    * these files ('' until then): a kernel whose build differs from the
    * worker's is never run. */
   build: string;
-  fail(code: string, boundary: string, message: string, hint?: string): Failure;
+  fail(code: protocol.Code, boundary: protocol.Boundary, message: string, hint?: string): Failure;
   fold(s: string): string;
   cut(s: string, n: number): string;
   quote(s: string): string;
@@ -130,7 +132,7 @@ interface GripKernel {
   labelOf(el: Element, hit: Element): boolean;
   occluder(hit: Element): Element;
 
-  // guard.js
+  // trusted.js
   /** The mark the worker last set in this document (setMark), to find
    * this document's isolated world through the debugger. */
   mark: string;
@@ -138,10 +140,13 @@ interface GripKernel {
   hitReason(el: Element, hit: Element): string;
   focusReason(el: Element): string;
 
+  // keycodes.js
+  /** Generated from protocol/keys.go: name → [key, code, keyCode]. */
+  KEYS: Record<string, [string, string, number]>;
+
   // events.js
   mouse(type: string, pt: Point, detail: number, buttons: number): MouseEvent;
   pointer(type: string, pt: Point, buttons: number): MouseEvent;
-  KEYS: Record<string, [string, string, number]>;
   keyInit(ch: string): KeyInit;
   keyEvent(target: Element, type: string, k: KeyInit, m: Modifiers): boolean;
   NO_MODS: Modifiers;

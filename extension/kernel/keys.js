@@ -1,5 +1,5 @@
 // @ts-check
-// press: one key (with modifiers, 'Control+A' style too) to an element or
+// press: one key (with modifiers) to an element or
 // to whatever has focus, and the default actions synthetic key events do
 // not perform themselves: Tab moves focus, Enter submits or activates,
 // characters and Backspace/Delete edit, Space and the arrows scroll.
@@ -44,30 +44,17 @@
     return next;
   }
 
-  /** @param {Element|null} el @param {{key?: string, modifiers?: string[], trusted?: boolean}} r */
+  /** The key and modifiers come as the host parsed them from the agent's
+   * text (host/keys.go): a name of KEYS or one character, and modifiers
+   * among Control, Shift, Alt, Meta.
+   * @param {Element|null} el @param {{key?: string, modifiers?: string[], trusted?: boolean}} r */
   function doPress(el, r) {
-    const raw = String(r.key || '');
-    if (!raw) return fail('bad_request', 'node', 'press needs a key');
-    /** @type {string[]} */
-    const mods = Array.isArray(r.modifiers) ? r.modifiers.map((/** @type {any} */ m) => String(m)) : [];
-    let keyName = raw;
-    // Accept 'Control+A' style keys too.
-    if (raw.length > 1 && raw.indexOf('+') > 0) {
-      const parts = raw.split('+');
-      keyName = parts.pop() || '+';
-      mods.push(...parts);
-    }
-    const has = (/** @type {string[]} */ names) => mods.some((m) => names.indexOf(m.toLowerCase()) >= 0);
+    const keyName = String(r.key || '');
+    if (!keyName) return fail('bad_request', 'node', 'press needs a key');
+    if (!KEYS[keyName] && [...keyName].length !== 1) return fail('bad_request', 'node', 'unknown key ' + quote(keyName));
+    const mods = Array.isArray(r.modifiers) ? r.modifiers : [];
     /** @type {Modifiers} */
-    const m = {
-      ctrl: has(['control', 'ctrl']), shift: has(['shift']), alt: has(['alt', 'option']),
-      meta: has(['meta', 'cmd', 'command', 'super']),
-    };
-    if (keyName.length > 1 && !KEYS[keyName]) {
-      const canon = Object.keys(KEYS).find((k) => k.toLowerCase() === keyName.toLowerCase());
-      if (!canon) return fail('bad_request', 'node', 'unknown key ' + quote(keyName));
-      keyName = canon;
-    }
+    const m = { ctrl: mods.includes('Control'), shift: mods.includes('Shift'), alt: mods.includes('Alt'), meta: mods.includes('Meta') };
     let k = keyInit(keyName);
     if (m.shift && k.key.length === 1 && /[a-z]/.test(k.key)) k = { key: k.key.toUpperCase(), code: k.code, keyCode: k.keyCode };
 

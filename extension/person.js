@@ -1,15 +1,13 @@
 // @ts-check
 // The person's controls in the worker (docs/ARCHITECTURE.md, "The person's
-// controls"): the host's requests about them (a tab's frames for the
-// policy, the pause changed by grip pause/resume, a question for the
-// person, an agent acted, an agent opened a tab) and the popup's (the
-// pause button, "Let agents use this tab", Allow and Deny). The host
-// enforces; the worker keeps the switches, asks the person and draws the
-// badge.
-import { askHost, connection } from './native-port.js';
-import {
-  getPaused, storePaused, getShared, storeShared, getQuestions, storeQuestions, markActed, actedAt,
-} from './user-state.js';
+// controls"): what the host's requests about them need (a tab's frames for
+// the policy, a question for the person; router.js answers the pause, the
+// acted mark and a shared tab straight from person-state.js) and the
+// person's answers from a notification or the popup (popup-api.js). The
+// host enforces; the worker keeps the switches, asks the person and draws
+// the badge.
+import { getQuestions, storeQuestions, storeShared } from './person-state.js';
+import { wireError } from './errors.js';
 
 const NOTIFICATION_PREFIX = 'grip-question-';
 const ICON = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAYAAABzenr0AAAARUlEQVR42mNgGAVQIFX84j898agDRh0w6gCiHUApGD4OGPAoGHXAoHXAgCfCQZsLRh0w6oDh44DR9sCoA0YdQDcHjFgAAOPdBFnbZGF6AAAAAElFTkSuQmCC';
@@ -23,31 +21,17 @@ const ICON = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAYAAABzenr0
 const waiting = new Map();
 
 /**
- * @param {string} type
- * @param {any} params
- */
-export async function handleUserHostRequest(type, params) {
-  switch (type) {
-    case 'frames': return { frames: await tabFrames(params.tabId) };
-    case 'paused': await storePaused(!!params.paused); return { ok: true };
-    case 'confirm': return ask(params);
-    case 'acted': await markActed(params.tabId); return { ok: true };
-    case 'share_tab': await storeShared(params.tabId, 'agent'); return { ok: true };
-    default: throw Object.assign(new Error(`unknown request ${JSON.stringify(type)}`), { code: 'bad_request', boundary: 'payload' });
-  }
-}
-
-/**
  * Every frame of a tab with its parent and URL: the host decides each
  * frame's rule by its own origin, or its parent's for about:blank.
  * @param {number} tabId
+ * @returns {Promise<protocol.FrameInfo[]>}
  */
-async function tabFrames(tabId) {
+export async function tabFrames(tabId) {
   let frames;
   try {
     frames = await chrome.webNavigation.getAllFrames({ tabId });
   } catch (err) {
-    throw Object.assign(new Error(`no tab ${tabId}: ${err}`), { code: 'bad_request', boundary: 'payload', hint: 'list tabs with grip tabs' });
+    throw wireError(`no tab ${tabId}: ${err}`, 'bad_request', 'payload', 'list tabs with grip tabs');
   }
   return (frames || []).map((f) => ({ frameId: f.frameId, parentFrameId: f.parentFrameId, documentId: f.documentId || '', url: f.url || '' }));
 }
@@ -55,12 +39,12 @@ async function tabFrames(tabId) {
 /**
  * Puts a question to the person: a notification with Allow and Deny, and
  * the popup; resolves with their answer, or timedOut after timeoutMs.
- * @param {any} params a ConfirmParams
- * @returns {Promise<{allowed: boolean, timedOut?: boolean}>}
+ * @param {protocol.ConfirmParams} params
+ * @returns {Promise<protocol.ConfirmReply>}
  */
-async function ask(params) {
+export async function ask(params) {
   const timeoutMs = Math.max(1000, Math.min(600000, Number(params.timeoutMs) || 60000));
-  /** @type {import('./user-state.js').Question} */
+  /** @type {import('./person-state.js').Question} */
   const q = {
     id: String(params.id || crypto.randomUUID()),
     tabId: typeof params.tabId === 'number' ? params.tabId : undefined,
@@ -78,13 +62,13 @@ async function ask(params) {
   });
   await storeQuestions([...(await getQuestions()), q]);
   notify(q);
-  return /** @type {Promise<{allowed: boolean, timedOut?: boolean}>} */ (answer);
+  return /** @type {Promise<protocol.ConfirmReply>} */ (answer);
 }
 
 /**
  * The question as one sentence: "Allow claude-code to click @e3: [button
  * 'Delete'] on https://admin.example.com?"
- * @param {import('./user-state.js').Question} q
+ * @param {import('./person-state.js').Question} q
  */
 export function questionText(q) {
   let what = q.action === 'resume' ? 'resume (agents may act again)' : q.action;
@@ -94,7 +78,7 @@ export function questionText(q) {
   return `Allow ${q.client} to ${what}${where}?`;
 }
 
-/** @param {import('./user-state.js').Question} q */
+/** @param {import('./person-state.js').Question} q */
 function notify(q) {
   try {
     chrome.notifications.create(NOTIFICATION_PREFIX + q.id, {
@@ -152,56 +136,11 @@ export async function forgetTab(tabId) {
 }
 
 /**
- * The popup's requests about the person's controls.
- * @param {any} msg
+ * The person's Allow or Deny from the popup; false when the question is no
+ * longer open.
+ * @param {string} id
+ * @param {boolean} allowed
  */
-export async function userPopupRequest(msg) {
-  switch (msg && msg.type) {
-    case 'user': return userView(Number(msg.tabId));
-    case 'set_paused': {
-      const paused = !!msg.paused;
-      await storePaused(paused);
-      // Not connected: the next hello carries it.
-      if (connection.state === 'connected') await askHost('set_paused', { paused });
-      return { paused };
-    }
-    case 'share': {
-      const tabId = Number(msg.tabId);
-      if (!Number.isInteger(tabId) || tabId <= 0) throw new Error('share: no tab');
-      await storeShared(tabId, msg.shared ? 'person' : null);
-      if (connection.state === 'connected') await askHost('set_shared', { tabId, shared: !!msg.shared });
-      return { ok: true };
-    }
-    case 'answer': {
-      const settled = await settle(String(msg.id), { allowed: !!msg.allowed });
-      return { ok: settled };
-    }
-    default:
-      throw new Error(`unknown popup request ${JSON.stringify(msg && msg.type)}`);
-  }
-}
-
-/**
- * Everything the popup shows of the person's controls for one tab.
- * @param {number} tabId
- */
-async function userView(tabId) {
-  const paused = await getPaused();
-  const shared = await getShared();
-  const questions = (await getQuestions()).map((q) => ({ ...q, text: questionText(q) }));
-  let url = '';
-  if (Number.isInteger(tabId) && tabId > 0) {
-    const t = await chrome.tabs.get(tabId).catch(() => null);
-    url = t ? t.url || t.pendingUrl || '' : '';
-  }
-  let host = null;
-  let hostError = '';
-  if (connection.state === 'connected') {
-    try { host = await askHost('user_view', { tabId, url }); } catch (err) { hostError = String(err && err.message || err); }
-  }
-  return {
-    paused, questions, host, hostError,
-    shared: !!shared[String(tabId)], sharedBy: shared[String(tabId)] || '',
-    actedAt: await actedAt(tabId),
-  };
+export function answer(id, allowed) {
+  return settle(id, { allowed });
 }

@@ -18,12 +18,12 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-// userControl is the person's say over agents (docs/ARCHITECTURE.md, "The
+// personControls is the person's say over agents (docs/ARCHITECTURE.md, "The
 // person's controls"): the policy file in force, the pause switch, the
 // tabs shared with agents in the policy's shared mode, and the record of
 // what agents did. The host consults it before every agent request
-// (host/guard.go).
-type userControl struct {
+// (host/controls.go).
+type personControls struct {
 	policy *policy.Store
 	log    *actlog.Log // nil when the logs folder cannot be used
 	slog   *slog.Logger
@@ -41,8 +41,8 @@ type userControl struct {
 	shared map[int]time.Time
 }
 
-func newUserControl(h *Host, hello protocol.ExtensionHello) *userControl {
-	u := &userControl{
+func newPersonControls(h *Host, hello protocol.ExtensionHello) *personControls {
+	u := &personControls{
 		policy: policy.Open(policy.Path(h.cfg.Dirs.Root), true, h.log),
 		slog:   h.log,
 		paused: hello.Paused,
@@ -62,24 +62,27 @@ func newUserControl(h *Host, hello protocol.ExtensionHello) *userControl {
 	return u
 }
 
-func (u *userControl) isPaused() bool {
+func (u *personControls) isPaused() bool {
+	if u == nil {
+		return false // no extension hello yet: no controls (host tests)
+	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return u.paused
 }
 
 // setPaused sets the switch and returns the state.
-func (u *userControl) setPaused(p bool) protocol.UserState {
+func (u *personControls) setPaused(p bool) protocol.PersonState {
 	u.mu.Lock()
 	u.paused = p
 	u.mu.Unlock()
 	return u.state()
 }
 
-func (u *userControl) state() protocol.UserState {
+func (u *personControls) state() protocol.PersonState {
 	u.mu.Lock()
 	defer u.mu.Unlock()
-	st := protocol.UserState{Paused: u.paused}
+	st := protocol.PersonState{Paused: u.paused}
 	for id := range u.shared {
 		st.Shared = append(st.Shared, id)
 	}
@@ -88,7 +91,7 @@ func (u *userControl) state() protocol.UserState {
 }
 
 // share adds or removes a tab from the shared set.
-func (u *userControl) share(tab int, on bool) {
+func (u *personControls) share(tab int, on bool) {
 	if u == nil || tab <= 0 {
 		return
 	}
@@ -102,7 +105,7 @@ func (u *userControl) share(tab int, on bool) {
 }
 
 // visible reports whether agents may see tab at all under p.
-func (u *userControl) visible(p *policy.Policy, tab int) bool {
+func (u *personControls) visible(p *policy.Policy, tab int) bool {
 	if p.Tabs != policy.TabsShared {
 		return true
 	}
@@ -113,7 +116,7 @@ func (u *userControl) visible(p *policy.Policy, tab int) bool {
 }
 
 // latestShared returns the shared tabs, the most recently shared first.
-func (u *userControl) latestShared() []int {
+func (u *personControls) latestShared() []int {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	ids := make([]int, 0, len(u.shared))
@@ -125,7 +128,7 @@ func (u *userControl) latestShared() []int {
 }
 
 // policyInfo reports the policy file and the policy in force.
-func (u *userControl) policyInfo() protocol.PolicyInfo {
+func (u *personControls) policyInfo() protocol.PolicyInfo {
 	st := u.policy.Status()
 	p := u.policy.Current()
 	return protocol.PolicyInfo{File: st.File, Loaded: st.Loaded, Error: st.Error, Missing: st.Missing,
@@ -133,7 +136,7 @@ func (u *userControl) policyInfo() protocol.PolicyInfo {
 }
 
 // fillStatus adds the person's controls to the host's status.
-func (u *userControl) fillStatus(st *protocol.Status) {
+func (u *personControls) fillStatus(st *protocol.Status) {
 	if u == nil {
 		return
 	}
@@ -143,7 +146,7 @@ func (u *userControl) fillStatus(st *protocol.Status) {
 }
 
 // record adds an entry to the record of what agents did.
-func (u *userControl) record(e actlog.Entry) {
+func (u *personControls) record(e actlog.Entry) {
 	if u.log == nil {
 		return
 	}
@@ -153,7 +156,7 @@ func (u *userControl) record(e actlog.Entry) {
 }
 
 // logEntries returns the record's entries q selects, for the wire.
-func (u *userControl) logEntries(q actlog.Query) []protocol.LogEntry {
+func (u *personControls) logEntries(q actlog.Query) []protocol.LogEntry {
 	out := []protocol.LogEntry{}
 	if u.log == nil {
 		return out
@@ -179,7 +182,7 @@ func decision(p *policy.Policy, rawURL string) *protocol.RuleDecision {
 }
 
 // policyResult answers OpPolicy.
-func (u *userControl) policyResult(args protocol.PolicyArgs) protocol.PolicyResult {
+func (u *personControls) policyResult(args protocol.PolicyArgs) protocol.PolicyResult {
 	p := u.policy.Current()
 	res := protocol.PolicyResult{Policy: u.policyInfo(), Text: p.Format()}
 	if args.URL != "" {
@@ -189,10 +192,10 @@ func (u *userControl) policyResult(args protocol.PolicyArgs) protocol.PolicyResu
 	return res
 }
 
-// userView answers the popup's HostUserView.
-func (u *userControl) userView(args protocol.UserViewParams) protocol.UserView {
+// personView answers the popup's HostPersonView.
+func (u *personControls) personView(args protocol.PersonViewParams) protocol.PersonView {
 	p := u.policy.Current()
-	v := protocol.UserView{Paused: u.isPaused(), Policy: u.policyInfo(), Shared: u.visible(&policy.Policy{Tabs: policy.TabsShared}, args.TabID)}
+	v := protocol.PersonView{Paused: u.isPaused(), Policy: u.policyInfo(), Shared: u.visible(&policy.Policy{Tabs: policy.TabsShared}, args.TabID)}
 	if args.URL != "" {
 		v.Rule = decision(p, args.URL)
 	}
@@ -248,9 +251,9 @@ func randomID() string {
 	return hex.EncodeToString(b)
 }
 
-// userRequest answers the popup's requests about the person's controls.
-func (h *Host) userRequest(ctx context.Context, msg protocol.NativeMessage) (any, error) {
-	u := h.user
+// personRequest answers the popup's requests about the person's controls.
+func (h *Host) personRequest(ctx context.Context, msg protocol.NativeMessage) (any, error) {
+	u := h.person
 	switch msg.Type {
 	case protocol.HostSetPaused:
 		var p protocol.PausedParams
@@ -266,12 +269,12 @@ func (h *Host) userRequest(ctx context.Context, msg protocol.NativeMessage) (any
 		}
 		u.share(p.TabID, p.Shared)
 		return u.state(), nil
-	case protocol.HostUserView:
-		var p protocol.UserViewParams
+	case protocol.HostPersonView:
+		var p protocol.PersonViewParams
 		if err := json.Unmarshal(msg.Params, &p); err != nil {
 			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
 		}
-		return u.userView(p), nil
+		return u.personView(p), nil
 	}
 	return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "unknown request %q", msg.Type)
 }

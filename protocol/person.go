@@ -8,8 +8,8 @@ package protocol
 
 // Socket operations of the person's controls.
 const (
-	OpPause  = "pause"  // no args → UserState
-	OpResume = "resume" // no args → UserState (the person allows it in the browser)
+	OpPause  = "pause"  // no args → PersonState
+	OpResume = "resume" // no args → PersonState (the person allows it in the browser)
 	OpLog    = "log"    // LogArgs → LogResult
 	OpPolicy = "policy" // PolicyArgs → PolicyResult
 )
@@ -26,13 +26,13 @@ const (
 // Requests the extension sends the host for the person's controls (the
 // popup's buttons).
 const (
-	HostSetPaused = "set_paused" // PausedParams → UserState
-	HostSetShared = "set_shared" // SharedParams → UserState
-	HostUserView  = "user_view"  // UserViewParams → UserView
+	HostSetPaused  = "set_paused" // PausedParams → PersonState
+	HostSetShared  = "set_shared" // SharedParams → PersonState
+	HostPersonView = "user_view"  // PersonViewParams → PersonView
 )
 
 // HostRequests lists every request the extension may send the host.
-var HostRequests = []string{HostStatus, HostSnapshot, HostSetPaused, HostSetShared, HostUserView}
+var HostRequests = []string{HostStatus, HostSnapshot, HostSetPaused, HostSetShared, HostPersonView}
 
 // FrameInfo is one frame of a tab as the browser lists it.
 type FrameInfo struct {
@@ -85,8 +85,8 @@ type ActedParams struct {
 	Action string `json:"action"`
 }
 
-// UserState is the switches' state after pause, resume or a popup change.
-type UserState struct {
+// PersonState is the switches' state after pause, resume or a popup change.
+type PersonState struct {
 	Paused bool  `json:"paused"`
 	Shared []int `json:"shared,omitempty"`
 }
@@ -156,14 +156,14 @@ type LogResult struct {
 	Entries []LogEntry `json:"entries"`
 }
 
-// UserViewParams asks for the popup's view of one tab.
-type UserViewParams struct {
+// PersonViewParams asks for the popup's view of one tab.
+type PersonViewParams struct {
 	TabID int    `json:"tabId"`
 	URL   string `json:"url,omitempty"`
 }
 
-// UserView is what the popup shows of the person's controls for a tab.
-type UserView struct {
+// PersonView is what the popup shows of the person's controls for a tab.
+type PersonView struct {
 	Paused    bool          `json:"paused"`
 	Policy    PolicyInfo    `json:"policy"`
 	Rule      *RuleDecision `json:"decision,omitempty"`

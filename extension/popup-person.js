@@ -62,7 +62,7 @@ async function refresh() {
   /** @type {any} */
   let v;
   try {
-    v = await ask({ type: 'user', tabId });
+    v = await ask({ type: 'person', tabId });
   } catch (err) {
     el('policy-error').hidden = false;
     el('policy-error').textContent = `grip's service worker did not answer: ${err && /** @type {any} */ (err).message || err}`;

@@ -162,8 +162,12 @@ func TestDevtoolsBlockedFrameLeftOut(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	time.Sleep(300 * time.Millisecond)
+	// The frame has run its script once its three messages are counted.
 	res := consoleOf(t, tab, "--level", "debug")
+	for deadline := time.Now().Add(10 * time.Second); res.Blocked < 3 && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+		res = consoleOf(t, tab, "--level", "debug")
+	}
 	if strings.Contains(res.Text, "secret") || strings.Contains(res.Text, "devtools-frame.html") {
 		t.Errorf("the blocked frame's messages are listed:\n%s", res.Text)
 	}

@@ -155,6 +155,7 @@ type actFlags struct {
 	snapshot *bool
 	budget   *int
 	changes  *int
+	param    *string
 }
 
 func newActFlags(a *App, name string) *actFlags {
@@ -167,11 +168,12 @@ func newActFlags(a *App, name string) *actFlags {
 		snapshot: f.Bool("snapshot", false, "include a fresh snapshot in the reply"),
 		budget:   f.Int("budget", protocol.DefaultBudget, "token allowance of --snapshot"),
 		changes:  f.Int("changes-budget", protocol.DefaultChangesBudget, "token allowance of the reply's lines of what appeared and changed"),
+		param:    f.String("param", "", "in a workflow being recorded, keep this action's text as {{NAME}}, not the text"),
 	}
 }
 
 func (f *actFlags) args(action string) protocol.ActArgs {
-	return protocol.ActArgs{Action: action, Tab: *f.tab, Epoch: *f.epoch, Trusted: *f.trusted, Snapshot: *f.snapshot, Budget: *f.budget, ChangesBudget: *f.changes}
+	return protocol.ActArgs{Action: action, Tab: *f.tab, Epoch: *f.epoch, Trusted: *f.trusted, Snapshot: *f.snapshot, Budget: *f.budget, ChangesBudget: *f.changes, Param: *f.param}
 }
 
 // actionUsage is an action's arguments as the usage text shows them:

@@ -9,9 +9,9 @@
 
 declare namespace protocol {
   /** Boundary names the check that refused an operation. */
-  type Boundary = 'task' | 'document' | 'node' | 'meaning' | 'actionability' | 'point' | 'payload' | 'ref' | 'browser' | 'host' | 'user' | 'policy';
+  type Boundary = 'task' | 'document' | 'node' | 'meaning' | 'actionability' | 'point' | 'payload' | 'ref' | 'browser' | 'host' | 'user' | 'policy' | 'session' | 'page';
   /** Code is a machine-readable error code. */
-  type Code = 'stale_ref' | 'unknown_ref' | 'meaning_changed' | 'not_actionable' | 'invalid_locator' | 'document_changed' | 'epoch_superseded' | 'host_lost' | 'no_browser' | 'too_large' | 'bad_request' | 'timeout' | 'internal' | 'paused' | 'policy' | 'not_confirmed' | 'download_failed' | 'navigation_failed';
+  type Code = 'stale_ref' | 'unknown_ref' | 'meaning_changed' | 'not_actionable' | 'invalid_locator' | 'document_changed' | 'epoch_superseded' | 'host_lost' | 'no_browser' | 'too_large' | 'bad_request' | 'timeout' | 'internal' | 'paused' | 'policy' | 'not_confirmed' | 'download_failed' | 'navigation_failed' | 'not_found' | 'ambiguous' | 'replay_diverged' | 'not_your_tab';
   /** EventKind names an event the extension reports. */
   type EventKind = 'navigated' | 'tab_removed' | 'tab_opened';
   /** The modifiers of ActParams.modifiers (protocol/keys.go). */
@@ -131,6 +131,11 @@ declare namespace protocol {
     point?: Point;
     documentId?: string;
     id?: number;
+    /**
+     * Secret says the text went into a field whose value grip never
+     * reports (a password): a recording keeps it only as a placeholder.
+     */
+    secret?: boolean;
   }
   /** ActedParams tells the extension an agent acted on a tab. */
   interface ActedParams {
@@ -336,6 +341,11 @@ declare namespace protocol {
     states?: string[];
     /** Href is a link's destination, absolute as the browser resolved it. */
     href?: string;
+    /**
+     * Context names the element's nearest named row, list item, dialog,
+     * form, region or heading, where its role and name repeat on the page.
+     */
+    context?: string;
   }
   /** ElementShotParams are the params of ExtElementShot. */
   interface ElementShotParams {
@@ -667,6 +677,16 @@ declare namespace protocol {
     tab: TabRef;
     data: string;
   }
+  /**
+   * SettleReply says whether the page settled within the bound before it
+   * was read (SnapshotParams.Settle), after how long, and, when it did not,
+   * the busy indicator it still showed.
+   */
+  interface SettleReply {
+    settled: boolean;
+    ms: number;
+    busy?: string;
+  }
   /** SharedParams shares a tab with agents, or stops sharing it. */
   interface SharedParams {
     tabId: number;
@@ -749,6 +769,13 @@ declare namespace protocol {
     tabId: number;
     mode: string;
     keepSignatures?: boolean;
+    /**
+     * Settle reads the tab once its page has settled: no frame changed
+     * what it shows for a quiet period (100 ms) and none shows a busy
+     * indicator, within a bound (1.5 s). A page already quiet is read at
+     * once; the reply's Settle says how it went.
+     */
+    settle?: boolean;
   }
   /**
    * SnapshotReply is the extension's answer to ExtSnapshot: one entry per frame
@@ -760,6 +787,8 @@ declare namespace protocol {
     timing?: ExtTiming;
     /** Dialog, when the tab shows one: nothing could be read. */
     dialog?: Dialog;
+    /** Settle answers SnapshotParams.Settle. */
+    settle?: SettleReply;
   }
   /**
    * SnapshotTimings say where a snapshot's time went, in milliseconds: the

@@ -7,6 +7,7 @@ import { runKernel } from './inject.js';
 import { tabInfo } from './tabs.js';
 import { dialogOf, hold } from './debugger.js';
 import { Watch } from './effects.js';
+import { quietFor, settleTab } from './settle.js';
 
 /**
  * The kernel answers a snapshot with one JSON string (see kernel/run.js); a
@@ -26,16 +27,37 @@ function parseResult(result) {
  * @param {number} tabId
  * @param {string} mode
  * @param {boolean} [keepSignatures] see the kernel's snapshot
+ * @param {boolean} [settle] read once the page has settled (settle.js):
+ *   each frame's read says how long ago it last changed; a page already
+ *   quiet is this read, one still changing is waited for and read again
  * @returns {Promise<protocol.SnapshotReply>}
  */
-export async function snapshotTab(tabId, mode, keepSignatures) {
+export async function snapshotTab(tabId, mode, keepSignatures, settle) {
+  const started = Date.now();
+  const read = await readTab(tabId, mode, keepSignatures, settle);
+  if (!settle || read.dialog) return read;
+  const states = read.frames.map((/** @type {any} */ f) => f.settle || null);
+  for (const f of read.frames) delete f.settle;
+  if (quietFor(states) <= 0) return { ...read, settle: { settled: true, ms: Date.now() - started } };
+  const how = await settleTab({ tabId }, started);
+  const again = await readTab(tabId, mode, keepSignatures, false);
+  return { ...again, settle: how };
+}
+
+/**
+ * @param {number} tabId
+ * @param {string} mode
+ * @param {boolean} [keepSignatures]
+ * @param {boolean} [settle]
+ */
+async function readTab(tabId, mode, keepSignatures, settle) {
   const tab = await tabInfo(tabId);
   // A tab showing a JavaScript dialog cannot be read: the reply says so.
   const open = dialogOf(tabId);
   if (open) return { tab: { id: tab.id, url: tab.url, title: tab.title }, frames: [], dialog: open };
   const held = await hold(tabId);
   try {
-    return await readFrames(tabId, tab, mode, keepSignatures);
+    return await readFrames(tabId, tab, mode, keepSignatures, settle);
   } finally {
     held.release();
   }
@@ -46,12 +68,13 @@ export async function snapshotTab(tabId, mode, keepSignatures) {
  * @param {{id: number, url: string, title: string}} tab
  * @param {string} mode
  * @param {boolean} [keepSignatures]
+ * @param {boolean} [settle]
  */
-async function readFrames(tabId, tab, mode, keepSignatures) {
+async function readFrames(tabId, tab, mode, keepSignatures, settle) {
   const started = performance.now();
   /** @type {chrome.scripting.InjectionResult<any>[]} */
   let results;
-  const req = { op: 'snapshot', mode, keepSignatures: !!keepSignatures, asJSON: true };
+  const req = { op: 'snapshot', mode, keepSignatures: !!keepSignatures, asJSON: true, settle: !!settle };
   // A dialog that opens meanwhile (a timer) stops the page: answer with it.
   const w = new Watch(tabId);
   try {
@@ -86,7 +109,7 @@ async function readFrames(tabId, tab, mode, keepSignatures) {
     } else if (!res || res.error || !Array.isArray(res.elements)) {
       frames.push({ frameId, documentId, url: res && res.url || '', error: res && res.error ? res.error.message : 'the frame returned nothing' });
     } else {
-      frames.push({ frameId, documentId, url: res.url, title: res.title, elements: res.elements, stats: res.stats });
+      frames.push({ frameId, documentId, url: res.url, title: res.title, elements: res.elements, stats: res.stats, settle: res.settle });
     }
   }
   for (const f of after) {

@@ -110,7 +110,7 @@ func (h *Host) refsShot(ctx context.Context, args protocol.ScreenshotShapeArgs) 
 		return nil, err
 	}
 	defer unlock()
-	raw, results, _, err := h.readTab(ctx, tab, protocol.ModeInteractive, false, nil)
+	raw, results, _, err := h.readTab(ctx, tab, protocol.ModeInteractive, false, false, nil)
 	if err != nil {
 		if d := openDialog(err); d != nil {
 			return nil, protocol.Errorf(protocol.CodeNotActionable, protocol.BoundaryDocument,

@@ -50,6 +50,7 @@ type typeIn struct {
 	Text    string `json:"text" jsonschema:"Text to type; it is appended to what the field holds (use browser_fill to replace)"`
 	Submit  bool   `json:"submit,omitempty" jsonschema:"Press Enter in the field after typing"`
 	Trusted bool   `json:"trusted,omitempty" jsonschema:"Use real keyboard input through the debugger"`
+	Param   string `json:"param,omitempty" jsonschema:"While recording a workflow: keep this text in the recording as {{PARAM}}, a value given at replay, not the text itself"`
 	actOpts
 }
 
@@ -57,6 +58,7 @@ type fillIn struct {
 	target
 	Text    string `json:"text" jsonschema:"The field's new value; it replaces what the field holds"`
 	Trusted bool   `json:"trusted,omitempty" jsonschema:"Use real keyboard input through the debugger"`
+	Param   string `json:"param,omitempty" jsonschema:"While recording a workflow: keep this text in the recording as {{PARAM}}, a value given at replay, not the text itself"`
 	actOpts
 }
 
@@ -177,6 +179,7 @@ func (s *Server) addTools() {
 	s.addDevtools()
 	s.addDialogTools()
 	addFileTools(s)
+	addWorkflowTools(s)
 	addFormTool(s)
 }
 
@@ -351,7 +354,7 @@ func (s *Server) click(ctx context.Context, in clickIn) (*CallToolResult, error)
 
 func (s *Server) typeText(ctx context.Context, in typeIn) (*CallToolResult, error) {
 	args := actArgs(protocol.ActType, in.target, in.actOpts, in.Trusted)
-	args.Text = in.Text
+	args.Text, args.Param = in.Text, in.Param
 	what := fmt.Sprintf("Typed %s into %s", strconv.Quote(in.Text), named(args.Target, in.Element))
 	if !in.Submit {
 		return s.act(ctx, args, what)
@@ -373,7 +376,7 @@ func (s *Server) typeText(ctx context.Context, in typeIn) (*CallToolResult, erro
 
 func (s *Server) fill(ctx context.Context, in fillIn) (*CallToolResult, error) {
 	args := actArgs(protocol.ActFill, in.target, in.actOpts, in.Trusted)
-	args.Text = in.Text
+	args.Text, args.Param = in.Text, in.Param
 	res, err := s.doAct(ctx, args)
 	if err != nil {
 		return nil, err

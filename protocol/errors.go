@@ -35,6 +35,17 @@ const (
 	// CodeNavigationFailed: a page did not load; Status carries the
 	// network error (net::ERR_…) or the HTTP status ("404").
 	CodeNavigationFailed Code = "navigation_failed"
+	// Targets written as a snapshot line reads (`button 'Save'`): no
+	// element of the tab matches, or more than one does.
+	CodeNotFound  Code = "not_found"
+	CodeAmbiguous Code = "ambiguous"
+	// CodeReplayDiverged: a recorded workflow's step no longer matches the
+	// page; nothing after it was done (docs/ARCHITECTURE.md, "Recorded
+	// workflows").
+	CodeReplayDiverged Code = "replay_diverged"
+	// CodeNotYourTab: the tab belongs to another agent session
+	// (docs/ARCHITECTURE.md, "The person's controls").
+	CodeNotYourTab Code = "not_your_tab"
 )
 
 // Boundary names the check that refused an operation.
@@ -56,6 +67,12 @@ const (
 	BoundaryHost          Boundary = "host"
 	BoundaryUser          Boundary = "user"   // the person's own switch (pause, confirm)
 	BoundaryPolicy        Boundary = "policy" // the person's policy file
+	// BoundarySession: the agent session a request belongs to (its own
+	// tabs, the person's, another session's).
+	BoundarySession Boundary = "session"
+	// BoundaryPage: what the page shows as a whole (a target written as a
+	// snapshot line, a recorded workflow's step) did not match.
+	BoundaryPage Boundary = "page"
 )
 
 // Error is a refusal or failure that crosses a wire. It is a value: the
@@ -111,6 +128,10 @@ var (
 	ErrBadRequest      = &Error{Code: CodeBadRequest}
 	ErrPaused          = &Error{Code: CodePaused}
 	ErrPolicy          = &Error{Code: CodePolicy}
+	ErrNotFound        = &Error{Code: CodeNotFound}
+	ErrAmbiguous       = &Error{Code: CodeAmbiguous}
+	ErrReplayDiverged  = &Error{Code: CodeReplayDiverged}
+	ErrNotYourTab      = &Error{Code: CodeNotYourTab}
 	ErrNotConfirmed    = &Error{Code: CodeNotConfirmed}
 )
 
@@ -140,13 +161,14 @@ var Codes = []Code{
 	CodeInvalidLocator, CodeDocumentChanged, CodeEpochSuperseded, CodeHostLost,
 	CodeNoBrowser, CodeTooLarge, CodeBadRequest, CodeTimeout, CodeInternal,
 	CodePaused, CodePolicy, CodeNotConfirmed, CodeDownloadFailed, CodeNavigationFailed,
+	CodeNotFound, CodeAmbiguous, CodeReplayDiverged, CodeNotYourTab,
 }
 
 // Boundaries lists every boundary above, for the same union.
 var Boundaries = []Boundary{
 	BoundaryTask, BoundaryDocument, BoundaryNode, BoundaryMeaning, BoundaryActionability,
 	BoundaryPoint, BoundaryPayload, BoundaryRef, BoundaryBrowser, BoundaryHost,
-	BoundaryUser, BoundaryPolicy,
+	BoundaryUser, BoundaryPolicy, BoundarySession, BoundaryPage,
 }
 
 // KnownCode reports whether c is one of the codes above.

@@ -200,6 +200,11 @@ type SnapshotParams struct {
 	TabID          int    `json:"tabId"`
 	Mode           string `json:"mode"`
 	KeepSignatures bool   `json:"keepSignatures,omitempty"`
+	// Settle reads the tab once its page has settled: no frame changed
+	// what it shows for a quiet period (100 ms) and none shows a busy
+	// indicator, within a bound (1.5 s). A page already quiet is read at
+	// once; the reply's Settle says how it went.
+	Settle bool `json:"settle,omitempty"`
 }
 
 // SnapshotReply is the extension's answer to ExtSnapshot: one entry per frame
@@ -210,6 +215,8 @@ type SnapshotReply struct {
 	Timing *ExtTiming `json:"timing,omitempty"`
 	// Dialog, when the tab shows one: nothing could be read.
 	Dialog *Dialog `json:"dialog,omitempty"`
+	// Settle answers SnapshotParams.Settle.
+	Settle *SettleReply `json:"settle,omitempty"`
 }
 
 // ExtTiming is the worker's own clock around a snapshot, in milliseconds:
@@ -282,6 +289,9 @@ type ActReply struct {
 	Point      *Point `json:"point,omitempty"`
 	DocumentID string `json:"documentId,omitempty"`
 	ID         int    `json:"id,omitempty"`
+	// Secret says the text went into a field whose value grip never
+	// reports (a password): a recording keeps it only as a placeholder.
+	Secret bool `json:"secret,omitempty"`
 	ActEffects
 }
 
@@ -303,6 +313,15 @@ type WaitParams struct {
 	LocalID    int    `json:"localId,omitempty"`
 	URL        string `json:"url,omitempty"`
 	TimeoutMS  int    `json:"timeoutMs"`
+}
+
+// SettleReply says whether the page settled within the bound before it
+// was read (SnapshotParams.Settle), after how long, and, when it did not,
+// the busy indicator it still showed.
+type SettleReply struct {
+	Settled bool   `json:"settled"`
+	MS      int    `json:"ms"`
+	Busy    string `json:"busy,omitempty"`
 }
 
 // WaitReply says whether the condition held before the time was up.

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image"
 	"image/png"
@@ -122,7 +123,7 @@ func TestConsoleMessagesFramesWorkers(t *testing.T) {
 
 // personTab opens url in a tab the way the person does (not through
 // grip) and returns its id once grip lists it.
-func personTab(t *testing.T, url string) int {
+func personTab(t testing.TB, url string) int {
 	t.Helper()
 	id, err := chromedp.CallBrowser(env.BrowserContext(), target.CreateTarget, target.CreateTargetParams{URL: url})
 	if err != nil {
@@ -136,7 +137,7 @@ func personTab(t *testing.T, url string) int {
 		for _, x := range tabs.Tabs {
 			if x.URL == url {
 				tab := x.ID
-				t.Cleanup(func() { env.Grip(t.Context(), "tabs", "close", fmt.Sprint(tab)) })
+				t.Cleanup(func() { env.Grip(context.Background(), "tabs", "close", fmt.Sprint(tab)) })
 				time.Sleep(500 * time.Millisecond) // its frame, worker and timers run
 				return tab
 			}

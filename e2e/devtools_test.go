@@ -307,6 +307,19 @@ func TestEvalNeedsScriptRule(t *testing.T) {
 	// Another origin still has no script.
 	other := env.OpenTab(t, env.Origin2+"/devtools.html")
 	wantPolicyRefusal(t, refusal(t, "eval", "1", "--tab", fmt.Sprint(other)), "act")
+	// Paused: eval is refused like any action; the reads go on.
+	t.Cleanup(func() { unpause(t) })
+	env.MustGrip(t, "pause")
+	if perr := refusal(t, "eval", "1", "--tab", fmt.Sprint(tab)); perr.Code != protocol.CodePaused || perr.Boundary != protocol.BoundaryUser {
+		t.Errorf("eval while paused: %+v", perr)
+	}
+	if m := findMessage(consoleOf(t, tab), "top error"); m == nil {
+		t.Error("the console is not read while paused")
+	}
+	if n := networkOf(t, tab); len(n.Requests) == 0 {
+		t.Error("the network is not read while paused")
+	}
+	env.MustGrip(t, "pdf", "--tab", fmt.Sprint(tab), "-o", filepath.Join(t.TempDir(), "paused.pdf"))
 }
 
 func TestPDFOfTab(t *testing.T) {

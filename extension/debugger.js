@@ -168,7 +168,7 @@ async function setUp(tabId) {
   declined.delete(tabId);
   await send({ tabId }, 'Page.enable');
   await runSessionHooks({ tabId }, 'tab');
-  await send({ tabId }, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
+  await send({ tabId }, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true });
   return true;
 }
 
@@ -325,6 +325,15 @@ export async function sendHostCommands(tabId, commands, pace) {
   return out;
 }
 
+/**
+ * Lets a target that waits for the debugger (auto-attached with
+ * waitForDebuggerOnStart) run.
+ * @param {Session} s @param {any} p the attachedToTarget params
+ */
+function resume(s, p) {
+  if (p.waitingForDebugger) send(s, 'Runtime.runIfWaitingForDebugger').catch(() => {});
+}
+
 chrome.debugger.onEvent.addListener((src, method, params) => {
   /** @type {{tabId?: number, sessionId?: string}} */
   const source = src;
@@ -350,14 +359,20 @@ chrome.debugger.onEvent.addListener((src, method, params) => {
           parentFrameId: String(info.parentFrameId || ''), url: String(info.url || ''),
         });
         const child = { tabId, sessionId: p.sessionId };
-        // Windows the frame opens (Page.windowOpen) and its own frames.
-        send(child, 'Page.enable').catch(() => {});
-        send(child, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }).catch(() => {});
-        runSessionHooks(child, 'iframe');
+        // Windows the frame opens (Page.windowOpen) and its own frames;
+        // the frame waits for them (waitForDebuggerOnStart), so the
+        // requests it makes as it loads are seen too (network.js).
+        (async () => {
+          await send(child, 'Page.enable').catch(() => {});
+          await send(child, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }).catch(() => {});
+          await runSessionHooks(child, 'iframe');
+        })().finally(() => resume(child, p));
       } else if (info.type === 'worker' && typeof p.sessionId === 'string') {
         const worker = { tabId, sessionId: p.sessionId };
         st.workers.set(p.sessionId, { sessionId: p.sessionId, url: String(info.url || '') });
-        runSessionHooks(worker, 'worker').then(() => send(worker, 'Runtime.runIfWaitingForDebugger').catch(() => {}));
+        runSessionHooks(worker, 'worker').finally(() => resume(worker, p));
+      } else if (typeof p.sessionId === 'string') {
+        resume({ tabId, sessionId: p.sessionId }, p); // nothing of grip's to set up there
       }
       break;
     }

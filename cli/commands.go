@@ -69,7 +69,8 @@ func cmdTabs(ctx context.Context, a *App, args []string) (bool, error) {
 			fmt.Fprintf(a.Stdout, "%s %d\t(blocked by the policy)\n", mark, t.ID)
 			continue
 		}
-		fmt.Fprintf(a.Stdout, "%s %d\t%s\t%s%s\n", mark, t.ID, t.Title, t.URL, tabNotes(t))
+		// The title is the page's: quoted and on one line (frames.Quote).
+		fmt.Fprintf(a.Stdout, "%s %d\t%s\t%s%s\n", mark, t.ID, frames.Quote(t.Title, frames.MaxName), frames.Fold(t.URL, frames.MaxURL), tabNotes(t))
 	}
 	return false, nil
 }

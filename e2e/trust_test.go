@@ -2,11 +2,17 @@ package e2e
 
 import (
 	"fmt"
+	"io/fs"
 	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/grip-dev/grip/internal/browsertest"
+	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -119,5 +125,108 @@ func TestNavigationFailuresSaySo(t *testing.T) {
 		if perr.Code != protocol.CodeBadRequest || !strings.Contains(perr.Message, "424242") || !strings.Contains(perr.Hint, "grip tabs") {
 			t.Errorf("grip %s: %+v, want bad_request naming the tab, with the hint to list tabs", strings.Join(args, " "), perr)
 		}
+	}
+}
+
+// questionView is the popup's open question: its first line and the rest.
+type questionView struct {
+	First  string `json:"first"`
+	Where  string `json:"where"`
+	What   string `json:"what"`
+	Top    int    `json:"top"`
+	Bottom int    `json:"bottom"`
+}
+
+// TestQuestionPutsTheSiteFirst: the person's question names the site
+// before anything the page controls, on a line of its own, and shows it
+// in view however long the element's name is.
+func TestQuestionPutsTheSiteFirst(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/longname.html")
+	snap := snapshot(t, tab)
+	pay := refOf(snap, "button", "")
+	for _, e := range snap.Frames[0].Elements {
+		if e.Role == "button" {
+			pay = e.Ref
+		}
+	}
+	setPolicy(t, "confirm "+hostOf(env.Origin1)+"\n")
+	url := openPopup(t, tab)
+	res := gripAsync(env, "click", pay, "--json")
+	q := waitQuestion(t, url, "click "+pay)
+	v := browsertest.Eval[questionView](t, env, url, `(() => {
+  const p = document.querySelector('#questions .question > p');
+  const where = p.firstElementChild;
+  const r = where.getBoundingClientRect();
+  return { first: p.firstChild === where ? 'origin' : 'other', where: where.textContent, what: p.lastElementChild.textContent,
+    top: Math.round(r.top), bottom: Math.round(r.bottom) };
+})()`)
+	if v.First != "origin" || v.Where != "On "+env.Origin1 || !strings.HasPrefix(v.What, "Allow ") || !strings.Contains(v.What, "Pay the invoice") {
+		t.Errorf("question %+v, want the site first on its own line", v)
+	}
+	if v.Top < 0 || v.Bottom <= v.Top {
+		t.Errorf("the site's line is not in view: %+v", v)
+	}
+	popupShot(t, url, "question-site-first.png")
+	clickAnswer(t, url, q, false)
+	if r := <-res; r.Code != 1 {
+		t.Errorf("denied click: exit %d %s", r.Code, r.Stdout)
+	}
+}
+
+// TestQuestionHeadedShowsTheSite: in a headed browser under Xvfb, the
+// person's question — the notification Chrome draws and the popup — shows
+// the site before the element's long name. The screen is saved as an
+// artifact (go test -artifacts) to look at; skipped without Xvfb.
+func TestQuestionHeadedShowsTheSite(t *testing.T) {
+	browsertest.Need(t, env)
+	xvfb, err := exec.LookPath("Xvfb")
+	if err != nil {
+		t.Skip("Xvfb is not installed: no headed browser to look at")
+	}
+	display := startXvfb(t, xvfb)
+	t.Setenv("DISPLAY", display)
+	fixtures, err := fs.Sub(testdata, "testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := browsertest.Start(browsertest.Options{Fixtures: fixtures, Bin: env.Bin, Headed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := e.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	var opened protocol.ActionResult
+	if code := gripOn(t, e, &opened, "tabs", "new", e.Origin1+"/longname.html"); code != 0 {
+		t.Fatalf("tabs new: exit %d", code)
+	}
+	var snap protocol.Snapshot
+	gripOn(t, e, &snap, "snapshot", "--tab", fmt.Sprint(opened.Tab.ID))
+	pay := ""
+	for _, el := range snap.Frames[0].Elements {
+		if el.Role == "button" {
+			pay = el.Ref
+		}
+	}
+	if err := os.MkdirAll(e.StateDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(policy.Path(e.StateDir), []byte("confirm "+hostOf(e.Origin1)+"\nconfirm-timeout = 8s\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond) // the host reads the policy again
+	res := gripAsync(e, "click", pay, "--json")
+	time.Sleep(2 * time.Second) // the notification slides in
+	shot := filepath.Join(t.ArtifactDir(), "question-headed.png")
+	if out, err := exec.Command("import", "-display", display, "-window", "root", shot).CombinedOutput(); err != nil {
+		t.Logf("no X screenshot (ImageMagick's import): %v %s", err, out)
+	} else {
+		t.Logf("headed screen with the question: %s", shot)
+	}
+	if r := <-res; r.Code != 1 || !strings.Contains(r.Stdout, "not_confirmed") {
+		t.Errorf("unanswered click: exit %d %s", r.Code, r.Stdout)
 	}
 }

@@ -31,7 +31,7 @@ declare namespace protocol {
     back: { params: TabParams; reply: TabReply };
     forward: { params: TabParams; reply: TabReply };
     reload: { params: TabParams; reply: TabReply };
-    tab_new: { params: TabParams; reply: TabRef };
+    tab_new: { params: TabParams; reply: Tab };
     tab_close: { params: TabParams; reply: TabReply };
     tab_select: { params: TabParams; reply: TabRef };
     screenshot: { params: TabParams; reply: ScreenshotReply };

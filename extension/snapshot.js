@@ -63,6 +63,38 @@ async function readTab(tabId, mode, keepSignatures, settle) {
   }
 }
 
+/** How long one frame of several may take to answer a snapshot before it
+ * is left out (counted as a frame that did not answer): a frame that stays
+ * loading, or that another debugger holds paused, never answers. */
+const FRAME_DEADLINE_MS = 3000;
+
+/**
+ * Runs the snapshot in every frame of the tab: one injection when the tab
+ * has one frame; otherwise one per frame, side by side, each within
+ * FRAME_DEADLINE_MS, so a frame that never answers costs only itself
+ * (one injection into all frames answers only once every frame has).
+ * @param {number} tabId
+ * @param {object} req
+ * @returns {Promise<chrome.scripting.InjectionResult<any>[]>}
+ */
+async function readEachFrame(tabId, req) {
+  const list = await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null) || [];
+  if (list.length <= 1) return runKernel({ tabId, allFrames: true }, req);
+  /** @type {ReturnType<typeof setTimeout>[]} */
+  const timers = [];
+  const late = new Promise((resolve) => { timers.push(setTimeout(() => resolve(null), FRAME_DEADLINE_MS)); });
+  const each = await Promise.all(list.map((f) => Promise.race([
+    runKernel({ tabId, frameIds: [f.frameId] }, req).then((rs) => rs[0] || null, (err) => {
+      // The top frame's failure is the snapshot's; another frame's only its own.
+      if (f.frameId === 0) throw err;
+      return null;
+    }),
+    late,
+  ])));
+  for (const t of timers) clearTimeout(t);
+  return /** @type {chrome.scripting.InjectionResult<any>[]} */ (each.filter(Boolean));
+}
+
 /**
  * @param {number} tabId
  * @param {{id: number, url: string, title: string}} tab
@@ -78,7 +110,7 @@ async function readFrames(tabId, tab, mode, keepSignatures, settle) {
   // A dialog that opens meanwhile (a timer) stops the page: answer with it.
   const w = new Watch(tabId);
   try {
-    const out = await w.race(() => runKernel({ tabId, allFrames: true }, req));
+    const out = await w.race(() => readEachFrame(tabId, req));
     if (w.dialog) return { tab: { id: tab.id, url: tab.url, title: tab.title }, frames: [], dialog: w.dialog };
     if (out.error) throw out.error;
     results = /** @type {chrome.scripting.InjectionResult<any>[]} */ (out.value);
@@ -114,7 +146,7 @@ async function readFrames(tabId, tab, mode, keepSignatures, settle) {
   }
   for (const f of after) {
     if (answered.has(f.frameId)) continue;
-    frames.push({ frameId: f.frameId, documentId: f.documentId || '', url: f.url, error: f.url === 'about:blank' || !f.url ? 'blank frame' : 'did not answer (not permitted or still loading)' });
+    frames.push({ frameId: f.frameId, documentId: f.documentId || '', url: f.url, error: f.url === 'about:blank' || !f.url ? 'blank frame' : `did not answer within ${FRAME_DEADLINE_MS / 1000} s (not permitted, still loading, or paused by a debugger)` });
   }
   const top = frames.find((f) => f.frameId === 0);
   return {

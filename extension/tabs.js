@@ -59,7 +59,7 @@ async function watched(tabId, work) {
   }
 }
 
-/** @param {number} tabId @returns {Promise<protocol.TabRef>} */
+/** @param {number} tabId @returns {Promise<protocol.Tab>} */
 export async function tabInfo(tabId) {
   try {
     return describe(await chrome.tabs.get(tabId));
@@ -170,7 +170,7 @@ function urlChange(tabId, url) {
   });
 }
 
-/** @param {string} url @returns {Promise<protocol.TabRef>} */
+/** @param {string} url @returns {Promise<protocol.Tab>} */
 export async function newTab(url) {
   const href = url ? browserURL(url) : 'about:blank';
   const t = await chrome.tabs.create({ url: 'about:blank', active: true });

@@ -25,16 +25,16 @@ const (
 	ExtAct        = "act"        // ActParams → ActReply
 	ExtWait       = "wait"       // WaitParams → WaitReply
 	ExtCDP        = "cdp"        // CDPParams → CDPReply
-	ExtNavigate   = "navigate"   // TabParams (URL set) → TabRef
-	ExtBack       = "back"       // TabParams → TabRef
-	ExtForward    = "forward"    // TabParams → TabRef
-	ExtReload     = "reload"     // TabParams → TabRef
+	ExtNavigate   = "navigate"   // TabParams (URL set) → TabReply
+	ExtBack       = "back"       // TabParams → TabReply
+	ExtForward    = "forward"    // TabParams → TabReply
+	ExtReload     = "reload"     // TabParams → TabReply
 	ExtTabNew     = "tab_new"    // TabParams (URL, no tab) → Tab
-	ExtTabClose   = "tab_close"  // TabParams → TabRef
+	ExtTabClose   = "tab_close"  // TabParams → TabReply
 	ExtTabSelect  = "tab_select" // TabParams → TabRef
 	ExtScreenshot = "screenshot" // TabParams → ScreenshotReply
 	ExtDocuments  = "documents"  // no params → DocumentsReply
-	ExtPing       = "ping"       // no params → {ok}
+	ExtPing       = "ping"       // no params → OKReply
 	ExtDialog     = "dialog"     // DialogParams → DialogReply
 
 	ExtUploadChunk  = "upload_chunk"  // UploadChunkParams → {ok}
@@ -73,7 +73,7 @@ var ExtCalls = []Call{
 	call[TabParams, TabReply](ExtBack),
 	call[TabParams, TabReply](ExtForward),
 	call[TabParams, TabReply](ExtReload),
-	call[TabParams, TabRef](ExtTabNew),
+	call[TabParams, Tab](ExtTabNew),
 	call[TabParams, TabReply](ExtTabClose),
 	call[TabParams, TabRef](ExtTabSelect),
 	call[TabParams, ScreenshotReply](ExtScreenshot),

@@ -66,3 +66,19 @@ func BenchmarkConsoleRead(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTabsNew is grip tabs new URL through the CLI until the page has
+// loaded: grip attaches to the blank tab first, so the page's requests are
+// listed from its first (docs/ARCHITECTURE.md, "Developer tools").
+func BenchmarkTabsNew(b *testing.B) {
+	browsertest.Need(b, env)
+	for i := 0; i < b.N; i++ {
+		var res protocol.ActionResult
+		if code := env.GripJSON(b, &res, "tabs", "new", env.Origin1+"/devtools.html?frame="+env.Origin2); code != 0 {
+			b.Fatalf("tabs new: exit %d", code)
+		}
+		b.StopTimer()
+		env.GripJSON(b, &res, "tabs", "close", fmt.Sprint(res.Tab.ID))
+		b.StartTimer()
+	}
+}

@@ -190,6 +190,10 @@
       forgetLabels();
       switch (req.op) {
         case 'snapshot': {
+          // A plain read starts no watch of the page's changes: an action
+          // does (below), and the read back after it asks how it settled
+          // (settle.js). A page that is only read keeps no observer, whose
+          // records of a long re-render would be held until it ends.
           const result = /** @type {any} */ (snapshot(req.mode === 'content' ? 'content' : 'interactive', req.keepSignatures === true));
           if (req.settle === true) result.settle = settleState();
           // One string crosses from the page to the worker far faster than
@@ -198,9 +202,6 @@
           return req.asJSON === true ? JSON.stringify(result) : result;
         }
         case 'act':
-          // From the first action on, the document's changes are noted, so
-          // the read back knows when it settled (settle.js). Not from a
-          // mere read: a page only read is never observed.
           trackChanges();
           return act(req);
         case 'settle':

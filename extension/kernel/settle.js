@@ -33,34 +33,23 @@
   /** @type {any} */
   const G = globalThis;
 
-  /** Starts noting changes in this document, once: an action calls it, so
-   * the document it acts in is watched from before the action, and the
-   * read back after it, so every frame of a page an agent acts on is
-   * watched from then on. @returns {Tracker} */
+  /** Starts noting changes in this document, once; snapshots and actions
+   * call it, so the document a reply is read from has been watched since
+   * before the action. @returns {Tracker} */
   function trackChanges() {
     /** @type {Tracker|undefined} */
     const have = G.__gripChanges__;
     if (have) {
-      // Records queue while the page's script runs on (a loop that
-      // re-renders calls the kernel between renders): take them, so what
-      // the observer holds is bounded by one call's worth.
-      if (have.obs.takeRecords().length) have.last = performance.now();
+      // Records not yet delivered hold every node a re-render removed: a
+      // page that re-renders in one long task (and our own snapshot after
+      // it) must not keep them all until that task ends.
+      const pending = have.obs.takeRecords();
+      if (pending.length) noteChanges(have, pending);
       return have;
     }
     /** @type {Tracker} */
     const t = { obs: /** @type {any} */ (null), last: -Infinity, roots: new WeakSet(), list: [] };
-    t.obs = new MutationObserver((records) => {
-      t.last = performance.now();
-      // Custom elements added later bring their shadow roots with them.
-      for (const r of records) {
-        for (const n of r.addedNodes) {
-          if (n.nodeType === 1 && /** @type {Element} */ (n).localName.indexOf('-') > 0) {
-            const sr = shadowOf(/** @type {Element} */ (n));
-            if (sr) observeRoot(t, sr);
-          }
-        }
-      }
-    });
+    t.obs = new MutationObserver((records) => noteChanges(t, records));
     observeRoot(t, document);
     const tw = document.createTreeWalker(document.documentElement || document, NodeFilter.SHOW_ELEMENT);
     for (let n = tw.nextNode(); n; n = tw.nextNode()) {
@@ -70,6 +59,21 @@
     }
     G.__gripChanges__ = t;
     return t;
+  }
+
+  /** Notes that the page changed; custom elements added later bring their
+   * shadow roots with them.
+   * @param {Tracker} t @param {MutationRecord[]} records */
+  function noteChanges(t, records) {
+    t.last = performance.now();
+    for (const r of records) {
+      for (const n of r.addedNodes) {
+        if (n.nodeType === 1 && /** @type {Element} */ (n).localName.indexOf('-') > 0) {
+          const sr = shadowOf(/** @type {Element} */ (n));
+          if (sr) observeRoot(t, sr);
+        }
+      }
+    }
   }
 
   /** @param {Tracker} t @param {Node} root */
@@ -99,7 +103,9 @@
 
   /** How this document stands: ms since it last changed what it shows (a
    * document nothing watched yet — a frame the action did not land in, a
-   * page just loaded — counts as quiet), and the busy indicator it shows.
+   * page just loaded — counts as quiet: waiting a quiet period for each
+   * would cost every first action on a page with frames), and the busy
+   * indicator it shows.
    * @returns {{sinceChange: number, busy: string}} */
   function settleState() {
     const t = trackChanges();

@@ -174,5 +174,5 @@ func (h *Host) serve(ctx context.Context, req protocol.Request) (any, error) {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 			"see grip --help for the operations", "unknown operation %q", req.Op)
 	}
-	return op.run(h, ctx, req.Args)
+	return h.withhold(op.run(h, ctx, req.Args)) // host/withhold.go
 }

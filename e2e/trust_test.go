@@ -314,3 +314,30 @@ func TestBlockedPagesExportIsNotListed(t *testing.T) {
 		t.Errorf("grip downloads lists the blocked page's export: exit %d %s", r.Code, r.Stdout)
 	}
 }
+
+// TestBlankPopupOfABlockedPage: a blank window a page opened and wrote
+// into has that page's origin: once the page is blocked, the window is
+// too — refused to read, listed without its title.
+func TestBlankPopupOfABlockedPage(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin2+"/opener.html")
+	snap := snapshot(t, tab)
+	res, perr, code := act(t, "click", mustRef(t, snap, "button", "Open"))
+	if code != 0 || len(res.Opened) != 1 {
+		t.Fatalf("click Open: exit %d %+v, opened %+v", code, perr, res.Opened)
+	}
+	popup := res.Opened[0].Tab
+	t.Cleanup(func() { env.Grip(context.Background(), "tabs", "close", fmt.Sprint(popup)) })
+	setPolicy(t, "block "+hostOf(env.Origin2)+"\n")
+	perr = refusal(t, "snapshot", "--tab", fmt.Sprint(popup))
+	if perr.Code != protocol.CodePolicy {
+		t.Errorf("snapshot of the blocked page's blank window: %+v", perr)
+	}
+	if out := env.MustGrip(t, "tabs"); strings.Contains(out, "5123") {
+		t.Errorf("grip tabs shows the blank window's title:\n%s", out)
+	}
+	perr = refusal(t, "wait", "--text", "Balance", "--tab", fmt.Sprint(popup), "--timeout", "1s")
+	if perr.Code != protocol.CodePolicy {
+		t.Errorf("wait --text in the blank window: %+v", perr)
+	}
+}

@@ -46,7 +46,16 @@ func (h *Host) withhold(res any, err error) (any, error) {
 			r.Dialog = withheldDialog(p, r.Dialog, r.Tab.URL)
 		}
 	case protocol.TabsResult:
+		blocked := map[int]bool{} // the tabs filterTabs found blocked
+		for _, t := range r.Tabs {
+			blocked[t.ID] = t.Blocked
+		}
 		for i, t := range r.Tabs {
+			if !t.Blocked && t.Opener > 0 && policy.Inherits(t.URL) && blocked[t.Opener] {
+				// A blank page takes its opener's origin (judgeBlankTop).
+				r.Tabs[i].URL, r.Tabs[i].Title, r.Tabs[i].Blocked = "", "", true
+				t = r.Tabs[i]
+			}
 			if t.Dialog == nil {
 				continue
 			}
@@ -123,4 +132,96 @@ func (h *Host) checkWaitEnd(ctx context.Context, tab int, args protocol.WaitArgs
 		}
 	}
 	return nil
+}
+
+// checkScreenshotStart refuses, while the person has paused agents, a
+// screenshot that would bring a tab to the front: the worker captures
+// the visible tab, so a tab behind another is made active first.
+func (h *Host) checkScreenshotStart(ctx context.Context, tab int) error {
+	if h.person == nil || !h.person.isPaused() {
+		return nil
+	}
+	active, err := h.resolveTab(ctx, 0)
+	if err != nil || active != tab {
+		return protocol.Errorf(protocol.CodePaused, protocol.BoundaryUser,
+			"wait until the person resumes, or take a snapshot: it changes nothing on screen",
+			"the person paused grip: a screenshot of tab %d would bring it to the front", tab)
+	}
+	return nil
+}
+
+// checkScreenshotEnd judges the tab again once the picture is taken: a
+// page that went to a blocked site, or a blocked frame that came in
+// between the gate's check and the capture, refuses the picture.
+func (h *Host) checkScreenshotEnd(ctx context.Context, tab int, shown protocol.TabRef) error {
+	if h.person == nil {
+		return nil
+	}
+	p := h.person.policy.Current()
+	if d := p.Decide(shown.URL); d.Rule == policy.Block {
+		return h.refuseBlocked(fmt.Sprintf("tab %d", tab), d)
+	}
+	tr, err := h.frameRules(ctx, p, tab)
+	if err != nil {
+		return protocol.Errorf(protocol.CodeTimeout, protocol.BoundaryBrowser, "take the screenshot again",
+			"could not check tab %d's frames after the screenshot: %s", tab, protocol.AsError(err).Message)
+	}
+	if tr.top.Rule == policy.Block {
+		return h.refuseBlocked(fmt.Sprintf("tab %d", tab), tr.top)
+	}
+	if id, d, ok := tr.blockedFrame(); ok {
+		return protocol.Errorf(protocol.CodePolicy, protocol.BoundaryPolicy,
+			"take a snapshot instead: it leaves the blocked frame out",
+			"a screenshot of tab %d would show its frame %d, which is blocked: %s of %s", tab, id, d.Why(), h.person.policy.File())
+	}
+	return nil
+}
+
+// judgeBlankTop judges a tab whose page has no origin of its own
+// (about:blank, a popup a page opened and wrote into) by the page that
+// opened it, failing to the stricter rule: such a document has its
+// opener's origin, so a blank window a blocked bank page wrote is the
+// bank's. A tab with an opener grip cannot judge is blocked; one with no
+// opener (the person's new tab) keeps the default.
+func (h *Host) judgeBlankTop(ctx context.Context, p *policy.Policy, tab int, infos []protocol.FrameInfo, tr *tabRules) {
+	if p.Trivial() || len(infos) == 0 {
+		return
+	}
+	top := -1
+	for i, f := range infos {
+		if f.FrameID == 0 {
+			top = i
+		}
+	}
+	if top < 0 || !policy.Inherits(infos[top].URL) {
+		return
+	}
+	var res protocol.TabsResult
+	if err := h.callExt(ctx, protocol.ExtTabs, protocol.TabsParams{}, &res); err != nil {
+		return
+	}
+	opener, ok := 0, false
+	urls := map[int]string{}
+	for _, t := range res.Tabs {
+		urls[t.ID] = t.URL
+		if t.ID == tab {
+			opener, ok = t.Opener, true
+		}
+	}
+	if !ok || opener == 0 {
+		return
+	}
+	d := policy.Decision{Rule: policy.Block, Builtin: "grip's built-in rule: a blank page opened by a page grip cannot judge is blocked"}
+	if u, open := urls[opener]; open && !policy.Inherits(u) {
+		d = p.Decide(u) // the opener's own page
+	}
+	if d.Rule <= tr.top.Rule {
+		return
+	}
+	tr.top = d
+	for id := range tr.byFrame {
+		if tr.origins[id] == "" && tr.byFrame[id].Rule < d.Rule {
+			tr.byFrame[id] = d // frames that take the blank page's origin
+		}
+	}
 }

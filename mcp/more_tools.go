@@ -44,6 +44,10 @@ var VerbTools = map[string]string{
 	"downloads":  "browser_downloads",
 	"drag":       "browser_drag",
 	"dialog":     "browser_handle_dialog",
+	"console":    "browser_console_messages",
+	"network":    "browser_network_requests",
+	"eval":       "browser_evaluate",
+	"pdf":        "browser_pdf_save",
 	"record":     "browser_record",
 	"replay":     "browser_replay",
 }

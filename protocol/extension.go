@@ -89,6 +89,14 @@ var ExtCalls = []Call{
 	call[DownloadsParams, DownloadsReply](ExtDownloads),
 	call[DownloadWaitParams, Download](ExtDownloadWait),
 	call[TabParams, ParseURLReply](ExtParseURL),
+	// Developer tools: protocol/devtools.go.
+	call[TabParams, ConsoleReply](ExtConsole),
+	call[TabParams, NetworkReply](ExtNetwork),
+	call[NetworkBodyParams, NetworkBodyReply](ExtNetworkBody),
+	call[EvaluateParams, EvalReply](ExtEvaluate),
+	call[PDFParams, PDFReply](ExtPDF),
+	call[ElementShotParams, ShotReply](ExtElementShot),
+	call[BoxesShotParams, ShotReply](ExtBoxesShot),
 }
 
 // ExtRequests lists the names of ExtCalls.

@@ -39,6 +39,7 @@ const (
 var Operations = []string{
 	OpHello, OpStatus, OpTabs, OpSnapshot, OpAct, OpWait, OpScreenshot, OpDialog, OpDownloads,
 	OpPause, OpResume, OpLog, OpPolicy, OpRecord,
+	OpConsole, OpNetwork, OpNetworkBody, OpEval, OpPDF, OpScreenshotShape,
 }
 
 // HelloArgs opens every socket connection; a protocol mismatch is refused.

@@ -101,14 +101,15 @@
     return '';
   }
 
-  /** How this document stands: ms since it last changed what it shows (-1
-   * when nothing was watching it yet: the worker then waits a quiet period
-   * from now), and the busy indicator it shows.
+  /** How this document stands: ms since it last changed what it shows (a
+   * document nothing watched yet — a frame the action did not land in, a
+   * page just loaded — counts as quiet: waiting a quiet period for each
+   * would cost every first action on a page with frames), and the busy
+   * indicator it shows.
    * @returns {{sinceChange: number, busy: string}} */
   function settleState() {
-    const fresh = !G.__gripChanges__;
     const t = trackChanges();
-    const since = fresh ? -1 : (t.last === -Infinity ? 1e9 : Math.round(performance.now() - t.last));
+    const since = t.last === -Infinity ? 1e9 : Math.round(performance.now() - t.last);
     return { sinceChange: since, busy: busyIndicator(t) };
   }
 

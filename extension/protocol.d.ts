@@ -434,6 +434,12 @@ declare namespace protocol {
     value?: string;
     states?: string[];
     href?: string;
+    /**
+     * Context is the kernel's candidate context (Element.Context), given
+     * where the role and name repeat in the frame; the host shows it where
+     * they repeat on the page.
+     */
+    ctx?: string;
   }
   /**
    * ExtFrame is one frame's snapshot. Error is set, and Elements empty, for a

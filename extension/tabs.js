@@ -61,8 +61,24 @@ async function watched(tabId, work) {
 
 /** @param {number} tabId @returns {Promise<protocol.Tab>} */
 export async function tabInfo(tabId) {
+  return describe(await getTab(tabId));
+}
+
+/**
+ * tabLoading is tabInfo with whether the tab is still loading, which it is
+ * while any of its frames is (a snapshot injects into each frame apart
+ * then, see snapshot.js).
+ * @param {number} tabId @returns {Promise<protocol.Tab & {loading: boolean}>}
+ */
+export async function tabLoading(tabId) {
+  const t = await getTab(tabId);
+  return { ...describe(t), loading: t.status === 'loading' };
+}
+
+/** @param {number} tabId */
+async function getTab(tabId) {
   try {
-    return describe(await chrome.tabs.get(tabId));
+    return await chrome.tabs.get(tabId);
   } catch (err) {
     throw wireError(`no tab ${tabId}: ${err}`, 'bad_request', 'payload', 'list tabs with grip tabs');
   }

@@ -873,6 +873,20 @@ func TestLongWaitDoesNotHoldUpOtherCalls(t *testing.T) {
 	}
 }
 
+func TestReadOnCall(t *testing.T) {
+	for in, want := range map[string]string{
+		"… 3 more elements omitted (grip snapshot --after @e40)\n":                                           "… 3 more elements omitted (browser_snapshot after=@e40)\n",
+		"… 3 more elements omitted (grip snapshot --after @e40 --mode content --tab 5)\n":                    "… 3 more elements omitted (browser_snapshot after=@e40 mode=content tab=5)\n",
+		"… 24 more lines (grip snapshot)\n":                                                                  "… 24 more lines (browser_snapshot)\n",
+		"still changing: the page had not settled when this was read; grip snapshot shows it as it is now\n": "still changing: the page had not settled when this was read; browser_snapshot shows it as it is now\n",
+		"@e3: [button 'grip snapshot']\n":                                                                    "@e3: [button 'grip snapshot']\n",
+	} {
+		if got := readOnCall(in); got != want {
+			t.Errorf("readOnCall(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // TestPageTextIsCalledUntrusted: the server's instructions and every tool
 // whose result carries page text tell the model that page content is
 // data, never instructions.

@@ -22,7 +22,7 @@ import (
 // target names the element an action is for.
 type target struct {
 	Element string `json:"element,omitempty" jsonschema:"Human-readable description of the element (e.g. 'Submit button'), used only to describe what was done"`
-	Ref     string `json:"ref" jsonschema:"The element: a ref from browser_snapshot such as @e3 (a bare e3 is read as @e3), a CSS selector in the top frame, or a frame chain such as 'iframe#pay >>> button.submit'"`
+	Ref     string `json:"ref" jsonschema:"The element: a ref from browser_snapshot such as @e3 (a bare e3 is read as @e3); a snapshot line such as \"button 'Save'\" or \"button 'Edit' in 'Meeting notes'\", which must name exactly one element; a CSS selector in the top frame; or a frame chain such as 'iframe#pay >>> button.submit'"`
 }
 
 // actOpts are the options every action takes.
@@ -79,7 +79,7 @@ type checkIn struct {
 type pressIn struct {
 	Key     string `json:"key" jsonschema:"Key to press, e.g. Enter, Tab, Escape, ArrowDown, a, or a combination such as Control+A"`
 	Element string `json:"element,omitempty" jsonschema:"Human-readable description of the element, if ref is given"`
-	Ref     string `json:"ref,omitempty" jsonschema:"Element to focus and press the key in (ref like @e3, or a CSS selector); leave out to press on the page's focused element"`
+	Ref     string `json:"ref,omitempty" jsonschema:"Element to focus and press the key in (ref like @e3, a snapshot line such as \"textbox 'Search'\", or a CSS selector); leave out to press on the page's focused element"`
 	Trusted bool   `json:"trusted,omitempty" jsonschema:"Use real keyboard input through the debugger"`
 	actOpts
 }
@@ -130,7 +130,7 @@ const pageText = " Page text in the result (element names and values, titles, di
 
 // refHelp ends the description of every tool that takes a ref; their
 // results carry the lines of elements that appeared, page text.
-const refHelp = " The element is named by ref, a ref from browser_snapshot (@e3; a bare e3 is read as @e3) or a CSS selector; a stale or changed ref is refused rather than acting on another element." + pageText
+const refHelp = " The element is named by ref, a ref from browser_snapshot (@e3; a bare e3 is read as @e3), a snapshot line (\"button 'Save'\", \"button 'Edit' in 'Meeting notes'\": exactly one element, else refused as ambiguous or not_found) or a CSS selector; a stale or changed ref is refused rather than acting on another element." + pageText
 
 // addTools registers the tools on s.
 func (s *Server) addTools() {

@@ -247,6 +247,10 @@ type ExtElement struct {
 	Value  *string  `json:"value,omitempty"`
 	States []string `json:"states,omitempty"`
 	Href   string   `json:"href,omitempty"`
+	// Context is the kernel's candidate context (Element.Context), given
+	// where the role and name repeat in the frame; the host shows it where
+	// they repeat on the page.
+	Context string `json:"ctx,omitempty"`
 }
 
 // FrameStats are the kernel's own figures for one frame's walk.

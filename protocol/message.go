@@ -259,6 +259,9 @@ type Changes struct {
 	Changed  []Element `json:"changed,omitempty"`
 	Appeared []Element `json:"appeared,omitempty"`
 	Omitted  int       `json:"omitted,omitempty"`
+	// More is the command that reads on where the lines were cut, set
+	// with Omitted: "grip snapshot --after @e10 --tab 5".
+	More string `json:"more,omitempty"`
 }
 
 // DefaultChangesBudget is the token allowance of an action reply's element

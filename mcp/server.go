@@ -306,5 +306,28 @@ func toolError(err error) *CallToolResult {
 
 // textResult is a successful tool call's text.
 func textResult(s string) *CallToolResult {
-	return &CallToolResult{Content: []Content{&TextContent{Text: toolWords.Replace(s)}}}
+	return &CallToolResult{Content: []Content{&TextContent{Text: readOnCall(toolWords.Replace(s))}}}
+}
+
+// readOnTrailer matches the command a trailer gives to read on, "(grip
+// snapshot --after @e40 --tab 5)", and the still-changing line's.
+var readOnTrailer = regexp.MustCompile(`\(grip snapshot((?: --[a-z]+ [^ )]+)*)\)|grip snapshot shows it as it is now`)
+
+// readOnCall writes a trailer's command as the tool call that reads on:
+// "(browser_snapshot after=@e40 tab=5)".
+func readOnCall(s string) string {
+	if !strings.Contains(s, "grip snapshot") {
+		return s
+	}
+	return readOnTrailer.ReplaceAllStringFunc(s, func(m string) string {
+		if !strings.HasPrefix(m, "(") {
+			return "browser_snapshot shows it as it is now"
+		}
+		args := strings.Fields(strings.TrimSuffix(strings.TrimPrefix(m, "(grip snapshot"), ")"))
+		out := "(browser_snapshot"
+		for i := 0; i+1 < len(args); i += 2 {
+			out += " " + strings.TrimPrefix(args[i], "--") + "=" + args[i+1]
+		}
+		return out + ")"
+	})
 }

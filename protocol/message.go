@@ -39,6 +39,7 @@ const (
 var Operations = []string{
 	OpHello, OpStatus, OpTabs, OpSnapshot, OpAct, OpWait, OpScreenshot, OpDialog, OpDownloads,
 	OpPause, OpResume, OpLog, OpPolicy, OpRecord,
+	OpConsole, OpNetwork, OpNetworkBody, OpEval, OpPDF, OpScreenshotShape,
 }
 
 // HelloArgs opens every socket connection; a protocol mismatch is refused.
@@ -263,6 +264,9 @@ type Changes struct {
 	Changed  []Element `json:"changed,omitempty"`
 	Appeared []Element `json:"appeared,omitempty"`
 	Omitted  int       `json:"omitted,omitempty"`
+	// More is the command that reads on where the lines were cut, set
+	// with Omitted: "grip snapshot --after @e10 --tab 5".
+	More string `json:"more,omitempty"`
 }
 
 // DefaultChangesBudget is the token allowance of an action reply's element

@@ -12,7 +12,7 @@
   const K = globalThis.__gripKernel__;
   const { attrMemo, idFor, sigOf, setSig, pruneCache, SKIP_WALK, shadowOf, isHiddenAttr, isVisible, noBox,
     CONTROL_ROLES, TEXT_ROLES, NAME_FROM_CONTENT, declaredRole, roleOf, roleWith, inputType, nameOf, nameInferred, labelledByAria, ownText, hasOwnText, setWalkRoot,
-    valueText, statesOf, signatureOf, comboValue, unseenSelect, selectStandIn, wrappedSelect, wrapperName, clickableName, hrefOf, cursorOf, clickStart, isWidget, widgetStates, isControlRole } = K;
+    valueText, statesOf, signatureOf, comboValue, unseenSelect, selectStandIn, wrappedSelect, wrapperName, clickableName, hrefOf, cursorOf, clickStart, isWidget, widgetStates, isControlRole, addContexts, elementOf } = K;
 
   // A subtree with this many children or more is tested for a box before
   // the walk enters it.
@@ -210,6 +210,8 @@
       attrMemo(false);
       setWalkRoot(null);
     }
+    // Repeats of a role and name get their context (context.js).
+    addContexts(out, elementOf);
     return {
       url: location.href,
       title: document.title,

@@ -283,7 +283,7 @@ func budgetOr(n int) int {
 }
 
 func (s *Server) snapshot(ctx context.Context, in snapshotIn) (*CallToolResult, error) {
-	args := protocol.SnapshotArgs{Tab: in.Tab, Mode: in.Mode, Budget: budgetOr(in.Budget), After: normRef(in.After)}
+	args := protocol.SnapshotArgs{Tab: in.Tab, Mode: in.Mode, Budget: budgetOr(in.Budget), After: normRef(in.After), TextOnly: true}
 	if args.Mode == "" {
 		args.Mode = protocol.ModeInteractive
 	}

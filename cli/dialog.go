@@ -108,6 +108,9 @@ func readTextFile(src textSource) (string, error) {
 // it, and the dialog it shows.
 func tabNotes(t protocol.Tab) string {
 	var notes []string
+	if t.Owner != "" {
+		notes = append(notes, fmt.Sprintf("session %s", t.Owner))
+	}
 	if t.Opener > 0 {
 		notes = append(notes, fmt.Sprintf("opened by %d", t.Opener))
 	}

@@ -16,6 +16,7 @@
 // keeps the service worker alive (Chrome 118+), and a worker that stops
 // loses its sessions with it, so the two end together.
 import { wireError } from './errors.js';
+import { getOwners } from './sessions.js';
 
 /** How long a tab stays attached after grip's last request to it. */
 export const IDLE_DETACH_MS = 60000;
@@ -35,6 +36,9 @@ const OWN_METHODS = new Set([
   'Runtime.enable', 'Runtime.disable', 'Runtime.evaluate', 'Runtime.callFunctionOn', 'Runtime.releaseObjectGroup',
   'DOM.getContentQuads', 'DOM.getBoxModel', 'DOM.getFrameOwner', 'DOM.getNodeForLocation', 'DOM.describeNode',
   'DOM.resolveNode',
+  // Background work (docs/ARCHITECTURE.md, "Background work"): a
+  // screenshot of a tab that is not in front, and focus as in front.
+  'Page.captureScreenshot', 'Emulation.setFocusEmulationEnabled',
 ]);
 
 /** @typedef {{type: string, message: string, default_prompt: string, url: string}} Dialog */
@@ -114,6 +118,12 @@ async function setUp(tabId) {
   }
   declined.delete(tabId);
   await send({ tabId }, 'Page.enable');
+  // A session's tab works in the background: its page is told it has the
+  // focus, as it would in front (focus and blur handlers, :focus styles,
+  // document.hasFocus()), without the person's window moving.
+  if ((await getOwners())[String(tabId)]) {
+    await send({ tabId }, 'Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => {});
+  }
   await send({ tabId }, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
   return true;
 }

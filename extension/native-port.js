@@ -7,6 +7,7 @@ import { handleHostRequest } from './router.js';
 import { recordError, getProfileId } from './state.js';
 import { toWireError } from './errors.js';
 import { helloState } from './user-state.js';
+import { sessionsHello } from './sessions.js';
 
 export const HOST_NAME = 'dev.grip.host';
 export const PROTOCOL = 1;
@@ -52,7 +53,8 @@ async function connect() {
   connecting = true;
   try {
     const profile = await getProfileId();
-    const user = await helloState(); // the pause and shared tabs, before any agent can reach a host
+    // The pause, shared tabs and sessions' tabs, before any agent can reach a host.
+    const user = { ...(await helloState()), ...(await sessionsHello()) };
     const p = chrome.runtime.connectNative(HOST_NAME);
     port = p;
     p.onMessage.addListener((msg) => onMessage(p, msg));

@@ -26,7 +26,7 @@ export async function handleHostRequest(type, params) {
     case 'dialog': return dialogRequest(params);
     case 'navigate': return navigate(params.tabId, params.url);
     case 'back': case 'forward': case 'reload': return goHistory(params.tabId, type);
-    case 'tab_new': return newTab(params.url);
+    case 'tab_new': return newTab(params.url, params.session);
     case 'tab_close': return closeTab(params.tabId);
     case 'tab_select': return selectTab(params.tabId);
     case 'screenshot': return screenshot(params.tabId);

@@ -10,6 +10,7 @@ import { askHost, connection } from './native-port.js';
 import {
   getPaused, storePaused, getShared, storeShared, getQuestions, storeQuestions, markActed, actedAt,
 } from './user-state.js';
+import { ownTab, endSession, releaseTab, getOwners } from './sessions.js';
 
 const NOTIFICATION_PREFIX = 'grip-question-';
 const ICON = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAACAAAAAgCAYAAABzenr0AAAARUlEQVR42mNgGAVQIFX84j898agDRh0w6gCiHUApGD4OGPAoGHXAoHXAgCfCQZsLRh0w6oDh44DR9sCoA0YdQDcHjFgAAOPdBFnbZGF6AAAAAElFTkSuQmCC';
@@ -32,7 +33,7 @@ export async function handleUserHostRequest(type, params) {
     case 'paused': await storePaused(!!params.paused); return { ok: true };
     case 'confirm': return ask(params);
     case 'acted': await markActed(params.tabId); return { ok: true };
-    case 'share_tab': await storeShared(params.tabId, 'agent'); return { ok: true };
+    case 'share_tab': await ownTab(params.tabId, String(params.session || '')); return { ok: true };
     default: throw Object.assign(new Error(`unknown request ${JSON.stringify(type)}`), { code: 'bad_request', boundary: 'payload' });
   }
 }
@@ -70,6 +71,8 @@ async function ask(params) {
     detail: String(params.detail || ''),
     client: String(params.client || 'an agent'),
     rule: String(params.rule || ''),
+    session: String(params.session || ''),
+    kind: params.kind === 'handoff' ? 'handoff' : '',
     expires: Date.now() + timeoutMs,
   };
   const answer = new Promise((resolve) => {
@@ -87,6 +90,7 @@ async function ask(params) {
  * @param {import('./user-state.js').Question} q
  */
 export function questionText(q) {
+  if (q.kind === 'handoff') return handoffText(q);
   let what = q.action === 'resume' ? 'resume (agents may act again)' : q.action;
   if (q.target) what += ` ${q.target}`;
   if (q.detail && q.action !== 'resume') what += ` (${q.detail})`;
@@ -94,16 +98,28 @@ export function questionText(q) {
   return `Allow ${q.client} to ${what}${where}?`;
 }
 
+/**
+ * A step handed to the person: "claude-code-4812 asks you to: solve the
+ * CAPTCHA (on https://shop.example)".
+ * @param {import('./user-state.js').Question} q
+ */
+function handoffText(q) {
+  const who = q.session && q.session !== q.client ? `${q.client} (session ${q.session})` : q.client;
+  const where = q.origin ? ` (on ${q.origin})` : '';
+  return `${who} asks you to: ${q.detail}${where}. Press Done when you have, or Refuse.`;
+}
+
 /** @param {import('./user-state.js').Question} q */
 function notify(q) {
+  const handoff = q.kind === 'handoff';
   try {
     chrome.notifications.create(NOTIFICATION_PREFIX + q.id, {
       type: 'basic',
       iconUrl: ICON,
-      title: 'grip: an agent asks',
+      title: handoff ? 'grip: an agent hands you a step' : 'grip: an agent asks',
       message: questionText(q),
-      contextMessage: q.rule ? `policy: ${q.rule}` : 'grip',
-      buttons: [{ title: 'Allow' }, { title: 'Deny' }],
+      contextMessage: handoff ? 'click to show the tab' : q.rule ? `policy: ${q.rule}` : 'grip',
+      buttons: handoff ? [{ title: 'Done' }, { title: 'Refuse' }] : [{ title: 'Allow' }, { title: 'Deny' }],
       requireInteraction: true,
       priority: 2,
     }, () => { void chrome.runtime.lastError; });
@@ -134,6 +150,24 @@ async function settle(id, answer) {
 export function onNotificationButton(notificationId, buttonIndex) {
   if (!notificationId.startsWith(NOTIFICATION_PREFIX)) return;
   settle(notificationId.slice(NOTIFICATION_PREFIX.length), { allowed: buttonIndex === 0 });
+}
+
+/**
+ * A click on a handoff's notification shows its tab: the person asked to
+ * see it, so this is the one place grip brings a tab to the front.
+ * @param {string} notificationId
+ */
+export async function onNotificationClicked(notificationId) {
+  if (!notificationId.startsWith(NOTIFICATION_PREFIX)) return;
+  const id = notificationId.slice(NOTIFICATION_PREFIX.length);
+  const q = (await getQuestions()).find((x) => x.id === id);
+  if (q && typeof q.tabId === 'number') await showTab(q.tabId);
+}
+
+/** Brings a tab and its window to the front, for the person. @param {number} tabId */
+async function showTab(tabId) {
+  const t = await chrome.tabs.update(tabId, { active: true }).catch(() => null);
+  if (t && typeof t.windowId === 'number') await chrome.windows.update(t.windowId, { focused: true }).catch(() => {});
 }
 
 /**
@@ -176,6 +210,20 @@ export async function userPopupRequest(msg) {
       const settled = await settle(String(msg.id), { allowed: !!msg.allowed });
       return { ok: settled };
     }
+    case 'end_session': return endSession(String(msg.session || ''));
+    case 'release': {
+      const tabId = Number(msg.tabId);
+      if (!Number.isInteger(tabId) || tabId <= 0) throw new Error('release: no tab');
+      if (typeof chrome.tabs.ungroup === 'function') await chrome.tabs.ungroup(tabId).catch(() => {});
+      await releaseTab(tabId);
+      return { ok: true };
+    }
+    case 'show_tab': {
+      const tabId = Number(msg.tabId);
+      if (!Number.isInteger(tabId) || tabId <= 0) throw new Error('show_tab: no tab');
+      await showTab(tabId);
+      return { ok: true };
+    }
     default:
       throw new Error(`unknown popup request ${JSON.stringify(msg && msg.type)}`);
   }
@@ -202,6 +250,7 @@ async function userView(tabId) {
   return {
     paused, questions, host, hostError,
     shared: !!shared[String(tabId)], sharedBy: shared[String(tabId)] || '',
+    owner: (await getOwners())[String(tabId)] || '',
     actedAt: await actedAt(tabId),
   };
 }

@@ -61,8 +61,9 @@ func (c *downloadCursor) returned(d protocol.Download) {
 
 // downloadVisible says whether agents may learn of d under the person's
 // policy (docs/ARCHITECTURE.md, "The person's controls"): not from a
-// blocked site and, in the shared mode, only from a tab shared with them.
-func (h *Host) downloadVisible(d protocol.Download) bool {
+// blocked site, never from another session's tab and, in the shared mode,
+// only from a tab shared with them.
+func (h *Host) downloadVisible(ctx context.Context, d protocol.Download) bool {
 	u := h.person
 	if u == nil {
 		return true
@@ -71,7 +72,11 @@ func (h *Host) downloadVisible(d protocol.Download) bool {
 	if p.Decide(d.URL).Rule == policy.Block {
 		return false
 	}
-	return p.Tabs != policy.TabsShared || d.Tab != 0 && u.visible(p, d.Tab)
+	if d.Tab == 0 {
+		return p.Tabs != policy.TabsShared
+	}
+	ok, _ := u.mayUse(p, sessionOf(ctx), d.Tab)
+	return ok
 }
 
 // unixMS is t in Unix milliseconds, as chrome.downloads' times compare.
@@ -91,7 +96,7 @@ func (h *Host) addDownload(ctx context.Context, a *action, res *protocol.ActionR
 		h.log.Warn("could not list downloads after an action", "err", err)
 		return
 	}
-	if len(got.Downloads) > 0 && h.downloadVisible(got.Downloads[0]) {
+	if len(got.Downloads) > 0 && h.downloadVisible(ctx, got.Downloads[0]) {
 		d := got.Downloads[0]
 		res.Download = &d
 	}
@@ -119,7 +124,7 @@ func (h *Host) waitDownload(ctx context.Context, args protocol.WaitArgs, timeout
 			return nil, err
 		}
 		h.downloads.returned(d)
-		if h.downloadVisible(d) {
+		if h.downloadVisible(ctx, d) {
 			break
 		}
 		// One agents may not see (a blocked site, a tab not shared): the
@@ -182,7 +187,7 @@ func (h *Host) listDownloads(ctx context.Context, args protocol.DownloadsArgs) (
 	}
 	list := make([]protocol.Download, 0, len(got.Downloads))
 	for _, d := range got.Downloads {
-		if h.downloadVisible(d) {
+		if h.downloadVisible(ctx, d) {
 			list = append(list, d)
 		}
 	}

@@ -55,6 +55,9 @@ var toolWords = strings.NewReplacer(
 // opened it, the dialog it shows.
 func tabNotes(t protocol.Tab) string {
 	var notes []string
+	if t.Owner != "" {
+		notes = append(notes, "yours: session "+t.Owner)
+	}
 	if t.Opener > 0 {
 		notes = append(notes, "opened by tab "+strconv.Itoa(t.Opener))
 	}

@@ -43,6 +43,7 @@ var VerbTools = map[string]string{
 	"downloads":  "browser_downloads",
 	"drag":       "browser_drag",
 	"dialog":     "browser_handle_dialog",
+	"handoff":    "browser_handoff",
 }
 
 // Composites are the tools that do in one call what several verbs do,

@@ -31,6 +31,10 @@ const (
 	// CodeDownloadFailed: a download the agent waited for was interrupted;
 	// the message carries Chrome's reason.
 	CodeDownloadFailed Code = "download_failed"
+	// Sessions (docs/ARCHITECTURE.md, "Sessions"): a tab another session
+	// owns, and a session whose access the person ended from the popup.
+	CodeNotYourTab   Code = "not_your_tab"
+	CodeSessionEnded Code = "session_ended"
 )
 
 // Boundary names the check that refused an operation.
@@ -50,8 +54,9 @@ const (
 	BoundaryRef           Boundary = "ref"
 	BoundaryBrowser       Boundary = "browser"
 	BoundaryHost          Boundary = "host"
-	BoundaryUser          Boundary = "user"   // the person's own switch (pause, confirm)
-	BoundaryPolicy        Boundary = "policy" // the person's policy file
+	BoundaryUser          Boundary = "user"    // the person's own switch (pause, confirm)
+	BoundaryPolicy        Boundary = "policy"  // the person's policy file
+	BoundarySession       Boundary = "session" // which session owns a tab
 )
 
 // Error is a refusal or failure that crosses a wire. It is a value: the
@@ -104,6 +109,8 @@ var (
 	ErrPaused          = &Error{Code: CodePaused}
 	ErrPolicy          = &Error{Code: CodePolicy}
 	ErrNotConfirmed    = &Error{Code: CodeNotConfirmed}
+	ErrNotYourTab      = &Error{Code: CodeNotYourTab}
+	ErrSessionEnded    = &Error{Code: CodeSessionEnded}
 )
 
 // AsError turns any error into an *Error: an *Error in the chain is
@@ -130,7 +137,7 @@ func KnownCode(c Code) bool {
 	case CodeStaleRef, CodeUnknownRef, CodeMeaningChanged, CodeNotActionable,
 		CodeInvalidLocator, CodeDocumentChanged, CodeEpochSuperseded, CodeHostLost,
 		CodeNoBrowser, CodeTooLarge, CodeBadRequest, CodeTimeout, CodeInternal,
-		CodePaused, CodePolicy, CodeNotConfirmed, CodeDownloadFailed:
+		CodePaused, CodePolicy, CodeNotConfirmed, CodeDownloadFailed, CodeNotYourTab, CodeSessionEnded:
 		return true
 	}
 	return false

@@ -56,6 +56,7 @@ func (a *App) Run(ctx context.Context) int {
 	if len(a.Args) > 0 && strings.HasPrefix(a.Args[0], hostPrefix) {
 		return a.runHost(ctx)
 	}
+	a.Args = sessionFirst(a.Args)
 	if len(a.Args) == 0 || a.Args[0] == "help" || a.Args[0] == "--help" || a.Args[0] == "-h" {
 		fmt.Fprint(a.Stdout, usage())
 		return ExitOK
@@ -70,6 +71,19 @@ func (a *App) Run(ctx context.Context) int {
 		return ExitUsage
 	}
 	return a.finish(cmd(ctx, a, a.Args[1:]))
+}
+
+// sessionFirst lets the session be named before the command, as a
+// person thinks of it (grip --session A tabs new URL): it is moved just
+// behind the command, where every command's flags are parsed.
+func sessionFirst(args []string) []string {
+	switch {
+	case len(args) >= 3 && (args[0] == "--session" || args[0] == "-session"):
+		return append([]string{args[2], "--session", args[1]}, args[3:]...)
+	case len(args) >= 2 && (strings.HasPrefix(args[0], "--session=") || strings.HasPrefix(args[0], "-session=")):
+		return append([]string{args[1], args[0]}, args[2:]...)
+	}
+	return args
 }
 
 // versionLine is what `grip --version` prints: the version the host

@@ -108,17 +108,18 @@ func readTextFile(src textSource) (string, error) {
 // it, and the dialog it shows.
 func tabNotes(t protocol.Tab) string {
 	var notes []string
-	if t.Owner != "" {
-		notes = append(notes, fmt.Sprintf("session %s", t.Owner))
-	}
 	if t.Opener > 0 {
 		notes = append(notes, fmt.Sprintf("opened by %d", t.Opener))
 	}
 	if t.Dialog != nil {
 		notes = append(notes, frames.DialogLine(t.Dialog))
 	}
-	if len(notes) == 0 {
-		return ""
+	out := ""
+	if len(notes) > 0 {
+		out = "\t(" + strings.Join(notes, "; ") + ")"
 	}
-	return "\t(" + strings.Join(notes, "; ") + ")"
+	if t.Owner != "" {
+		out += "\tsession " + t.Owner
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image/png"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -24,13 +25,13 @@ import (
 // gripAs runs grip --json as session and decodes stdout into v.
 func gripAs(t *testing.T, session string, v any, args ...string) int {
 	t.Helper()
-	return env.GripJSON(t, v, append([]string{"--session", session}, args...)...)
+	return env.GripJSON(t, v, append(args, "--session", session)...)
 }
 
 // refusalAs is refusal for a session.
 func refusalAs(t *testing.T, session string, args ...string) *protocol.Error {
 	t.Helper()
-	return refusal(t, append([]string{"--session", session}, args...)...)
+	return refusal(t, append(args, "--session", session)...)
 }
 
 // openSessionTab opens url with grip tabs new as session; the tab closes
@@ -306,7 +307,7 @@ func TestHandoffToThePerson(t *testing.T) {
 	if got.code != 0 || !got.res.OK || got.res.Tab.ID != tab {
 		t.Fatalf("handoff Done: exit %d %+v %+v", got.code, got.res, got.err)
 	}
-	if !strings.Contains(strings.Join(got.res.Changes.Added, "\n"), "Continue") {
+	if a := got.res.Changes.Appeared; len(a) != 1 || a[0].Role != "button" || a[0].Name != "Continue" {
 		t.Errorf("handoff's reply does not say what changed: %+v", got.res.Changes)
 	}
 
@@ -404,10 +405,17 @@ func TestTwoMCPProcessesAreTwoSessions(t *testing.T) {
 }
 
 // Background work: a session's tab in the background is read, acted on and
-// screenshot without coming to the front; the page is told it has the
-// focus; the figures say what a background tab runs (rAF, timers).
+// screenshot without coming to the front and without the browser's
+// debugging bar (which would resize the person's page); the page is told
+// it has the focus and keeps drawing frames as in front. With
+// GRIP_SHOT_DIR set and a display (GRIP_E2E_HEADED=1 under xvfb-run) it
+// writes the whole screen there while the sessions work.
 func TestBackgroundTabWork(t *testing.T) {
 	browsertest.Need(t, env)
+	personPage := env.Origin1 + "/guest.html?person-reads-mail"
+	openCDPTab(t, personPage)
+	height := func() int { return browsertest.Eval[int](t, env, personPage, "window.innerHeight") }
+	h0 := height()
 	page := env.Origin1 + "/guest.html?background"
 	tab := openSessionTab(t, "kappa", page)
 	front := activeTab(t)
@@ -436,10 +444,17 @@ func TestBackgroundTabWork(t *testing.T) {
 	if code := gripAs(t, "kappa", &res, "fill", "#field", "typed in the background"); code != 0 {
 		t.Fatalf("fill: exit %d", code)
 	}
+	t0 := time.Now()
 	var wait protocol.ActionResult
-	waitCode := gripAs(t, "kappa", &wait, "wait", "--text", "Item 1", "--timeout", "5s")
+	if code := gripAs(t, "kappa", &wait, "wait", "--text", "Item 1", "--timeout", "10s"); code != 0 {
+		t.Errorf("the item an editor-like page draws on its next frame never showed in the background tab: exit %d", code)
+	}
+	drawn := time.Since(t0)
 	if got := activeTab(t); got != front {
 		t.Errorf("acting brought tab %d to the front (was %d)", got, front)
+	}
+	if h := height(); h != h0 {
+		t.Errorf("the person's page went from %d to %d px high while a session worked: a bar showed", h0, h)
 	}
 	type figures struct {
 		Rafs, Timers, Interval int
@@ -451,12 +466,23 @@ func TestBackgroundTabWork(t *testing.T) {
 	f0 := browsertest.Eval[figures](t, env, page, "figures()")
 	time.Sleep(2 * time.Second)
 	f1 := browsertest.Eval[figures](t, env, page, "figures()")
-	t.Logf("background tab over 2 s: %d rAF callbacks, %d 0-ms timers, %d 10-ms interval ticks; visibility %s, hasFocus %v, focus events %d; the rAF-drawn item shown: %v (wait --text exit %d)",
-		f1.Rafs-f0.Rafs, f1.Timers-f0.Timers, f1.Interval-f0.Interval, f1.Visibility, f1.Focus, f1.FocusEvents, f1.Items > 0, waitCode)
+	p1 := browsertest.Eval[figures](t, env, personPage, "figures()")
+	t.Logf("session's background tab over 2 s: %d rAF callbacks, %d 0-ms timers, %d 10-ms interval ticks; visibility %s, hasFocus %v, focus events %d; the rAF-drawn item waited for %s",
+		f1.Rafs-f0.Rafs, f1.Timers-f0.Timers, f1.Interval-f0.Interval, f1.Visibility, f1.Focus, f1.FocusEvents, drawn.Round(time.Millisecond))
+	t.Logf("the person's tab: visibility %s, hasFocus %v", p1.Visibility, p1.Focus)
 	if !f1.Focus || f1.FocusEvents == 0 {
 		t.Errorf("the session's background tab is not told it has the focus: %+v", f1)
 	}
-	if os.Getenv("GRIP_BACKGROUND_STRICT") != "" && (f1.Items == 0 || waitCode != 0) {
-		t.Errorf("the editor-like redraw on the next frame never happened in the background tab: %+v", f1)
+	// A hidden tab gets about one frame a second; one drawn as in front
+	// gets the display's rate (tens a second).
+	if f1.Rafs-f0.Rafs < 8 {
+		t.Errorf("the session's background tab drew %d frames in 2 s: throttled as a hidden tab", f1.Rafs-f0.Rafs)
+	}
+	if dir := os.Getenv("GRIP_SHOT_DIR"); dir != "" && os.Getenv("DISPLAY") != "" {
+		screen := filepath.Join(dir, "screen-sessions.png")
+		cmd := exec.Command("sh", "-c", "xwd -root -silent | convert xwd:- png:"+screen)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("screen capture: %v %s", err, b)
+		}
 	}
 }

@@ -38,7 +38,7 @@ const OWN_METHODS = new Set([
   'DOM.resolveNode',
   // Background work (docs/ARCHITECTURE.md, "Background work"): a
   // screenshot of a tab that is not in front, and focus as in front.
-  'Page.captureScreenshot', 'Emulation.setFocusEmulationEnabled',
+  'Page.captureScreenshot', 'Emulation.setFocusEmulationEnabled', 'Page.startScreencast',
 ]);
 
 /** @typedef {{type: string, message: string, default_prompt: string, url: string}} Dialog */
@@ -118,11 +118,18 @@ async function setUp(tabId) {
   }
   declined.delete(tabId);
   await send({ tabId }, 'Page.enable');
-  // A session's tab works in the background: its page is told it has the
-  // focus, as it would in front (focus and blur handlers, :focus styles,
-  // document.hasFocus()), without the person's window moving.
+  // A session's tab works in the background as it would in front
+  // (docs/ARCHITECTURE.md, "Background work"), without the person's window
+  // moving: its page is told it has the focus (focus and blur handlers,
+  // :focus styles, document.hasFocus()), and a screencast nobody reads
+  // keeps the browser drawing it, so requestAnimationFrame runs at the
+  // display's rate instead of about once a second (an editor that redraws
+  // on the next frame, a wait for what it draws). Frames are not acked:
+  // after the first few none is encoded or sent, but drawing goes on. Both
+  // end when grip detaches, IDLE_DETACH_MS after its last request.
   if ((await getOwners())[String(tabId)]) {
     await send({ tabId }, 'Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => {});
+    await send({ tabId }, 'Page.startScreencast', { format: 'jpeg', quality: 1, maxWidth: 8, maxHeight: 8, everyNthFrame: 1000 }).catch(() => {});
   }
   await send({ tabId }, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
   return true;

@@ -47,7 +47,7 @@ export function gripGone(text) {
 
 /**
  * gripReplyParts splits the tokens of a grip action reply by line kind:
- * the first line (what was done), the tab line (`Tab N · title · url`),
+ * the first line (what was done), the tab line (`Tab N · 'title' · url`),
  * and the rest (changed/added element lines, gone refs), so the report can
  * say where the replies' tokens go.
  */

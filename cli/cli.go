@@ -233,7 +233,10 @@ Acting (a target is a ref @eN, a CSS selector, or a frame chain "iframe >>> sel"
   grip screenshot [-o FILE]
   grip handoff "WHY" [--tab ID] [--timeout D] ask the person to do a step (CAPTCHA, 2FA code, login,
                                                payment): returns when they press Done, with what changed
-  Action flags: --tab ID, --epoch N, --trusted, --snapshot; scroll also --up
+  Action flags: --tab ID, --epoch N, --trusted, --snapshot, --param NAME; scroll also --up
+Recorded workflows (run again with no model; stop, not guess, where the page changed):
+  grip record start FILE | grip record stop | grip record status
+  grip replay FILE [--param NAME=VALUE …] [--params FILE|-] [--tab ID]
 Setting up:
   grip install [--browser chrome|chromium|edge|brave|vivaldi|all] [--user-data-dir DIR]
   sudo grip install --system [--browser …]    Linux: every user, no Developer mode

@@ -73,7 +73,8 @@ func cmdTabs(ctx context.Context, a *App, args []string) (bool, error) {
 			fmt.Fprintf(a.Stdout, "%s %d\t(blocked by the policy)\n", mark, t.ID)
 			continue
 		}
-		fmt.Fprintf(a.Stdout, "%s %d\t%s\t%s%s\n", mark, t.ID, t.Title, t.URL, tabNotes(t))
+		// The title is the page's: quoted and on one line (frames.Quote).
+		fmt.Fprintf(a.Stdout, "%s %d\t%s\t%s%s\n", mark, t.ID, frames.Quote(t.Title, frames.MaxName), frames.Fold(t.URL, frames.MaxURL), tabNotes(t))
 	}
 	return false, nil
 }
@@ -159,6 +160,7 @@ type actFlags struct {
 	snapshot *bool
 	budget   *int
 	changes  *int
+	param    *string
 }
 
 func newActFlags(a *App, name string) *actFlags {
@@ -171,11 +173,12 @@ func newActFlags(a *App, name string) *actFlags {
 		snapshot: f.Bool("snapshot", false, "include a fresh snapshot in the reply"),
 		budget:   f.Int("budget", protocol.DefaultBudget, "token allowance of --snapshot"),
 		changes:  f.Int("changes-budget", protocol.DefaultChangesBudget, "token allowance of the reply's lines of what appeared and changed"),
+		param:    f.String("param", "", "in a workflow being recorded, keep this action's text as {{NAME}}, not the text"),
 	}
 }
 
 func (f *actFlags) args(action string) protocol.ActArgs {
-	return protocol.ActArgs{Action: action, Tab: *f.tab, Epoch: *f.epoch, Trusted: *f.trusted, Snapshot: *f.snapshot, Budget: *f.budget, ChangesBudget: *f.changes}
+	return protocol.ActArgs{Action: action, Tab: *f.tab, Epoch: *f.epoch, Trusted: *f.trusted, Snapshot: *f.snapshot, Budget: *f.budget, ChangesBudget: *f.changes, Param: *f.param}
 }
 
 // actionUsage is an action's arguments as the usage text shows them:

@@ -155,3 +155,12 @@ func call[T any](ctx context.Context, c Caller, op string, args any) (*T, error)
 	}
 	return &res, nil
 }
+
+// Record starts, stops or asks about the session's workflow recording
+// (args.Action protocol.RecordStart, RecordStop, RecordStatus). At stop the
+// result's Text is the workflow, for the caller to write to its File.
+func (s Ops) Record(ctx context.Context, args protocol.RecordArgs) (protocol.RecordResult, error) {
+	var res protocol.RecordResult
+	err := s.Call(ctx, protocol.OpRecord, args, &res)
+	return res, err
+}

@@ -23,6 +23,12 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
+	if bin, ok := privateChildBin(); ok {
+		// A child process that runs one install test, which starts its
+		// own browser (private_system_linux_test.go).
+		env = &browsertest.Env{Bin: bin}
+		os.Exit(m.Run())
+	}
 	// GRIP_E2E_HEADED=1 runs the suite in a headed browser (under xvfb-run
 	// on a machine with no display): the checks of what the person sees.
 	env = browsertest.ForMain(browsertest.Options{Fixtures: fixtures, Headed: os.Getenv("GRIP_E2E_HEADED") != ""})

@@ -153,7 +153,8 @@ async function dropTargetOf(params, place) {
  * dialog, a navigation, tabs opened). Trusted: the kernel checks and
  * prepares, and the reply carries the point the browser's own geometry
  * gives, for the host to press there through sendCDP.
- * @param {any} params
+ * @param {protocol.ActParams} params
+ * @returns {Promise<protocol.ActReply>}
  */
 export async function act(params) {
   const { tabId, action } = params;
@@ -211,7 +212,8 @@ export async function act(params) {
  * focus, the page's focus must be on it (a page that pulls the focus away
  * on blur does not get the text). Then the same Watch as a synthetic
  * action's reports what the input did.
- * @param {{tabId: number, commands: {method: string, params: object}[], guard?: {documentId: string, localId: number, point?: {x: number, y: number}, focus?: boolean}}} params
+ * @param {protocol.CDPParams} params
+ * @returns {Promise<protocol.CDPReply>}
  */
 export async function sendCDP(params) {
   const { tabId } = params;
@@ -233,9 +235,10 @@ export async function sendCDP(params) {
         if (why) throw wireError(why, 'not_actionable', 'actionability', 'the page moved the focus away from the element; nothing was typed. Take a new snapshot and try again');
       }
     }
+    const target = g && g.documentId ? { tabId, documentIds: [g.documentId] } : { tabId, frameIds: [0] };
     const out = await withEffects(tabId, async () => {
-      const value = await sendHostCommands(tabId, commands);
-      await afterOneTask(g && g.documentId ? { tabId, documentIds: [g.documentId] } : { tabId, frameIds: [0] });
+      const value = await sendHostCommands(tabId, commands, (c) => (enterUp(c) ? afterFrame(target) : undefined));
+      await afterOneTask(target);
       return value;
     });
     const { value, ...effects } = out;
@@ -243,6 +246,43 @@ export async function sendCDP(params) {
   } finally {
     held.release();
   }
+}
+
+/**
+ * Whether c lets go of Enter: a line break typed, after which an editor
+ * redraws its lines in the next frame.
+ * @param {{method: string, params: any}} c
+ */
+function enterUp(c) {
+  return c.method === 'Input.dispatchKeyEvent' && !!c.params && c.params.type === 'keyUp' && c.params.key === 'Enter';
+}
+
+/** The longest trusted typing waits for the page to draw a frame. */
+const FRAME_WAIT_MS = 100;
+
+/**
+ * Waits, bounded, until the document target names has drawn its next
+ * frame and run the tasks it queued, as a page does between a person's
+ * keys; a hidden page draws none and is not waited for.
+ * @param {chrome.scripting.InjectionTarget} target
+ */
+async function afterFrame(target) {
+  await Promise.race([
+    chrome.scripting.executeScript({ target, world: 'ISOLATED', func: nextFrame }).catch(() => {}),
+    new Promise((r) => setTimeout(r, FRAME_WAIT_MS)),
+  ]);
+}
+
+/**
+ * Standalone, injected: resolves after the next frame and a task, at once
+ * in a hidden document.
+ * @returns {Promise<void>}
+ */
+function nextFrame() {
+  return new Promise((resolve) => {
+    if (document.visibilityState === 'hidden') { resolve(); return; }
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+  });
 }
 
 /** How long trusted typing waits after focusing, before it checks where the

@@ -3,10 +3,10 @@
 // top level, so Chrome can wake a stopped worker for any of these events;
 // each one (re)connects to the host, which is all a wake-up needs to do.
 import { ensureConnected, notifyHost } from './native-port.js';
-import { popupRequest } from './popup-api.js';
-import { onNotificationButton, onNotificationClosed, onNotificationClicked, forgetTab } from './user.js';
-import { tabRegrouped, forgetOwner, openedFrom } from './sessions.js';
-import { restoreUserState } from './user-state.js';
+import { popupRequest, tabRegrouped } from './popup-api.js';
+import { onNotificationButton, onNotificationClosed, onNotificationClicked, forgetTab } from './person.js';
+import { forgetOwner, openedFrom } from './sessions.js';
+import { restorePersonState } from './person-state.js';
 import { noteOpener, forgetOpenerOf } from './openers.js';
 import { handleHostRequest } from './router.js';
 import { downloadCreated, downloadChanged, navigationStarted } from './downloads.js';
@@ -20,12 +20,7 @@ chrome.runtime.onInstalled.addListener(() => { ensureConnected(); });
 // exited and no other event came), so the extension comes back by itself.
 chrome.alarms.create(KEEPALIVE_ALARM, { periodInMinutes: 0.5 });
 chrome.alarms.onAlarm.addListener((alarm) => {
-  if (alarm.name === KEEPALIVE_ALARM) // The router, for code evaluated in this worker (the DevTools protocol, as
-// the e2e tests do) to send it a request as the host would. No page can
-// reach a service worker's global.
-/** @type {any} */ (globalThis).__gripRouter = handleHostRequest;
-
-ensureConnected();
+  if (alarm.name === KEEPALIVE_ALARM) ensureConnected();
 });
 
 // Navigation and closed tabs make refs stale; the host learns at once.
@@ -75,5 +70,5 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
 // reach a service worker's global.
 /** @type {any} */ (globalThis).__gripRouter = handleHostRequest;
 
-restoreUserState().catch(() => {});
+restorePersonState().catch(() => {});
 ensureConnected();

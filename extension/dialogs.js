@@ -43,7 +43,8 @@ export function refuseIfDialog(tabId) {
 
 /**
  * The dialog request: show the dialog of a tab, or answer it.
- * @param {{tabId: number, action?: string, text?: string}} params
+ * @param {protocol.DialogParams} params
+ * @returns {Promise<protocol.DialogReply>}
  */
 export async function dialogRequest(params) {
   const { tabId } = params;

@@ -181,14 +181,15 @@ function shortURL(url) {
 }
 
 /**
- * A download as the contract describes it (protocol.Download).
+ * A download as the contract describes it.
  * @param {chrome.downloads.DownloadItem} item
  * @param {Record<number, number>} tabs
+ * @returns {protocol.Download}
  */
 function describe(item, tabs) {
   const path = item.filename || '';
   const complete = item.state === 'complete';
-  /** @type {Record<string, any>} */
+  /** @type {protocol.Download} */
   const d = {
     id: item.id, path, filename: path ? path.split(/[\\/]/).pop() : '',
     bytes: complete && item.fileSize >= 0 ? item.fileSize : Math.max(0, item.bytesReceived || 0),
@@ -202,7 +203,7 @@ function describe(item, tabs) {
 }
 
 /** Whether d belongs to tabId (or to no known tab); any tab when 0.
- * @param {Record<string, any>} d @param {number} tabId */
+ * @param {protocol.Download} d @param {number} tabId */
 function ofTab(d, tabId) {
   return !tabId || !d.tab || d.tab === tabId;
 }
@@ -222,7 +223,7 @@ async function search(params) {
   return items.map((i) => describe(i, tabs)).filter((d) => ofTab(d, params.tabId || 0));
 }
 
-/** @param {{limit?: number, since?: number, tabId?: number, oldest?: boolean}} params */
+/** @param {protocol.DownloadsParams} params @returns {Promise<protocol.DownloadsReply>} */
 export async function listDownloads(params) {
   const limit = Math.min(Math.max(Number(params.limit) || 20, 1), 1000);
   const since = Number(params.since) || 0;
@@ -236,7 +237,8 @@ export async function listDownloads(params) {
  * above afterId that started at or after since, of tabId (or of no known
  * tab), to finish, and answers it, complete or interrupted (the host makes
  * the latter an error). Event-driven: chrome.downloads' events wake it.
- * @param {{since: number, afterId?: number, tabId?: number, timeoutMs: number}} params
+ * @param {protocol.DownloadWaitParams} params
+ * @returns {Promise<protocol.Download>}
  */
 export function waitDownload(params) {
   const timeoutMs = Math.min(Math.max(Number(params.timeoutMs) || 10000, 1), 24 * 3600 * 1000);
@@ -245,7 +247,7 @@ export function waitDownload(params) {
     let over = false;
     let busy = false;
     let again = false;
-    /** @type {any} */
+    /** @type {protocol.Download | null} */
     let pending = null;
     /** @param {() => void} settle */
     const finish = (settle) => {
@@ -284,7 +286,7 @@ export function waitDownload(params) {
 
 /**
  * The timeout of a wait: the download still running, or none started.
- * @param {any} d @param {number} ms
+ * @param {protocol.Download | null} d @param {number} ms
  */
 function waitTimeout(d, ms) {
   const after = `${Math.round(ms / 100) / 10} s`;

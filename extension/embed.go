@@ -11,12 +11,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
 
 // files holds the extension's files, rooted at the extension folder.
-// kernel/*.d.ts (types for tsc) stays out: nothing loads it.
+// The .d.ts files (types for tsc) stay out: nothing loads them.
 //
 //go:embed manifest.json *.js *.html *.css kernel/*.js
 var files embed.FS
@@ -119,46 +121,49 @@ func (i sizedInfo) Size() int64 { return i.size }
 //go:embed manifest.json
 var ManifestJSON []byte
 
-// kernelFiles are the in-page kernel's files in injection order; the
-// worker's KERNEL_FILES (inject.js) must list the same (a test checks).
-var kernelFiles = []string{
-	"kernel/base.js",
-	"kernel/cache.js",
-	"kernel/tree.js",
-	"kernel/visibility.js",
-	"kernel/roles.js",
-	"kernel/names.js",
-	"kernel/editors.js",
-	"kernel/widgets.js",
-	"kernel/states.js",
-	"kernel/snapshot.js",
-	"kernel/probe.js",
-	"kernel/frames.js",
-	"kernel/acts.js",
-	"kernel/guard.js",
-	"kernel/events.js",
-	"kernel/pointer.js",
-	"kernel/richtext.js",
-	"kernel/editing.js",
-	"kernel/choice.js",
-	"kernel/drag.js",
-	"kernel/scroll.js",
-	"kernel/keys.js",
-	"kernel/files.js",
-	"kernel/run.js",
+// kernelFiles are the in-page kernel's files in injection order, read
+// from the worker's own list (kernel-files.js), the one list of them.
+var kernelFiles = sync.OnceValue(func() []string {
+	list, err := parseKernelFiles(files)
+	if err != nil {
+		panic("extension: " + err.Error())
+	}
+	return list
+})
+
+// parseKernelFiles reads KERNEL_FILES out of kernel-files.js: a list of
+// single-quoted strings, which is JSON once the quotes are swapped and the
+// trailing comma dropped.
+func parseKernelFiles(fsys fs.FS) ([]string, error) {
+	src, err := fs.ReadFile(fsys, "kernel-files.js")
+	if err != nil {
+		return nil, err
+	}
+	m := kernelFilesList.FindSubmatch(src)
+	if m == nil {
+		return nil, fmt.Errorf("kernel-files.js has no `export const KERNEL_FILES = [...];`")
+	}
+	body := strings.TrimSuffix(strings.TrimSpace(strings.ReplaceAll(string(m[1]), "'", `"`)), ",")
+	var list []string
+	if err := json.Unmarshal([]byte("["+body+"]"), &list); err != nil {
+		return nil, fmt.Errorf("kernel-files.js: KERNEL_FILES is not a plain list of strings: %v", err)
+	}
+	return list, nil
 }
+
+var kernelFilesList = regexp.MustCompile(`(?s)export const KERNEL_FILES = \[(.*?)\];`)
 
 // KernelFiles returns the paths (in Files) of the in-page kernel's files,
 // in the order the service worker injects them into a document: each
 // adds its part to globalThis.__gripKernel__, using the parts before it.
-func KernelFiles() []string { return append([]string(nil), kernelFiles...) }
+func KernelFiles() []string { return slices.Clone(kernelFiles()) }
 
 // KernelSource returns the kernel's files concatenated in injection order,
 // each on its own lines: evaluated as one script, it installs the kernel
 // in the current realm, as the injection does in an isolated world.
 func KernelSource() string {
 	var b strings.Builder
-	for _, f := range kernelFiles {
+	for _, f := range kernelFiles() {
 		src, err := fs.ReadFile(files, f)
 		if err != nil {
 			panic("extension: kernel file missing from the embed: " + f)

@@ -3,43 +3,12 @@ package extension_test
 import (
 	"encoding/json"
 	"io/fs"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/grip-dev/grip/extension"
 )
-
-// jsKernelFiles reads the worker's KERNEL_FILES array out of inject.js.
-func jsKernelFiles(t *testing.T) []string {
-	t.Helper()
-	src, err := fs.ReadFile(extension.Files(), "inject.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`(?s)export const KERNEL_FILES = \[(.*?)\];`).FindSubmatch(src)
-	if m == nil {
-		t.Fatal("inject.js has no `export const KERNEL_FILES = [...];`")
-	}
-	var list []string
-	// The array body is a list of single-quoted strings: as JSON once the
-	// quotes are swapped and the trailing comma dropped.
-	body := strings.TrimSuffix(strings.TrimSpace(strings.ReplaceAll(string(m[1]), "'", `"`)), ",")
-	if err := json.Unmarshal([]byte("["+body+"]"), &list); err != nil {
-		t.Fatalf("KERNEL_FILES is not a plain list of strings: %v\n%s", err, m[1])
-	}
-	return list
-}
-
-// TestKernelFilesMatchTheWorker: the worker injects the same files, in the
-// same order, as the Go side lists and evaluates in tests.
-func TestKernelFilesMatchTheWorker(t *testing.T) {
-	js, goList := jsKernelFiles(t), extension.KernelFiles()
-	if !slices.Equal(js, goList) {
-		t.Errorf("inject.js KERNEL_FILES = %q\nextension.KernelFiles() = %q", js, goList)
-	}
-}
 
 // TestKernelFilesAllEmbedded: every listed file is embedded (so grip
 // install writes it), and every kernel script is listed (none is left

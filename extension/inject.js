@@ -10,41 +10,11 @@
 // Snapshots, actions and probes all come through here, with one deadline
 // and one mapping of injection failures to wire errors.
 import { wireError } from './errors.js';
+import { KERNEL_FILES } from './kernel-files.js';
 
 /** How long one injection may take before we give up on the page. */
 export const INJECTION_TIMEOUT_MS = 10000;
 
-/**
- * The kernel's files in injection order: each adds its part to the object
- * base.js makes and takes what it uses from the files before it. The Go
- * side lists the same files (extension.KernelFiles; a test compares them).
- */
-export const KERNEL_FILES = [
-  'kernel/base.js',
-  'kernel/cache.js',
-  'kernel/tree.js',
-  'kernel/visibility.js',
-  'kernel/roles.js',
-  'kernel/names.js',
-  'kernel/editors.js',
-  'kernel/widgets.js',
-  'kernel/states.js',
-  'kernel/snapshot.js',
-  'kernel/probe.js',
-  'kernel/frames.js',
-  'kernel/acts.js',
-  'kernel/guard.js',
-  'kernel/events.js',
-  'kernel/pointer.js',
-  'kernel/richtext.js',
-  'kernel/editing.js',
-  'kernel/choice.js',
-  'kernel/drag.js',
-  'kernel/scroll.js',
-  'kernel/keys.js',
-  'kernel/files.js',
-  'kernel/run.js',
-];
 
 /** What callKernel answers in a document without this build's kernel. */
 export const NO_KERNEL = '__grip_no_kernel__';
@@ -168,7 +138,9 @@ async function install(tabId, documentIds, call) {
   const byDocument = new Map();
   for (const r of answered) {
     if (r.result === NO_KERNEL) {
-      r.result = { error: { code: 'internal', boundary: 'document', message: "grip's page scripts did not install in this document", hint: '' } };
+      /** @type {{error: protocol.Error}} */
+      const failed = { error: { code: 'internal', boundary: 'document', message: "grip's page scripts did not install in this document", hint: '' } };
+      r.result = failed;
     }
     byDocument.set(documentIdOf(r), r);
   }

@@ -2,11 +2,12 @@
 // This module alone owns connectNative. It connects, says hello, answers the
 // host's requests through the router, and reconnects with backoff when the
 // host goes away. Nothing here relies on worker globals surviving: the
-// profile id and the last errors live in chrome.storage.
+// profile id and the last errors live in chrome.storage. Every frame is
+// typed by protocol.d.ts (protocol.FromHost, protocol.ToHost).
 import { handleHostRequest } from './router.js';
 import { recordError, getProfileId } from './state.js';
 import { toWireError } from './errors.js';
-import { helloState } from './user-state.js';
+import { helloState } from './person-state.js';
 import { sessionsHello } from './sessions.js';
 
 export const HOST_NAME = 'dev.grip.host';
@@ -54,12 +55,12 @@ async function connect() {
   try {
     const profile = await getProfileId();
     // The pause, shared tabs and sessions' tabs, before any agent can reach a host.
-    const user = { ...(await helloState()), ...(await sessionsHello()) };
+    const person = { ...(await helloState()), ...(await sessionsHello()) };
     const p = chrome.runtime.connectNative(HOST_NAME);
     port = p;
     p.onMessage.addListener((msg) => onMessage(p, msg));
     p.onDisconnect.addListener(() => onDisconnect(p));
-    p.postMessage({
+    send(p, {
       type: 'hello',
       params: {
         protocol: PROTOCOL,
@@ -67,7 +68,7 @@ async function connect() {
         extension_version: chrome.runtime.getManifest().version,
         build: extensionBuild(),
         browser: navigator.userAgent,
-        ...user,
+        ...person,
       },
     });
     setState('connecting', '');
@@ -116,8 +117,17 @@ function setState(state, error) {
 }
 
 /**
+ * Posts one frame to the host.
  * @param {chrome.runtime.Port} p
- * @param {any} msg
+ * @param {protocol.ToHost} frame
+ */
+function send(p, frame) {
+  p.postMessage(frame);
+}
+
+/**
+ * @param {chrome.runtime.Port} p
+ * @param {protocol.FromHost} msg
  */
 async function onMessage(p, msg) {
   if (!msg || typeof msg !== 'object') return;
@@ -141,6 +151,7 @@ async function onMessage(p, msg) {
     return;
   }
   if (typeof msg.id === 'number' && typeof msg.type === 'string') {
+    /** @type {protocol.Reply} */
     let reply;
     try {
       reply = { id: msg.id, result: await handleHostRequest(msg.type, msg.params || {}) };
@@ -149,7 +160,7 @@ async function onMessage(p, msg) {
       recordError(`${msg.type}: ${reply.error.code}: ${reply.error.message}`);
     }
     if (port === p) {
-      try { p.postMessage(reply); } catch (err) { recordError(`reply: ${err}`); }
+      try { send(p, reply); } catch (err) { recordError(`reply: ${err}`); }
     }
   }
 }
@@ -157,19 +168,21 @@ async function onMessage(p, msg) {
 /**
  * Sends an event to the host; dropped when not connected (the host
  * re-reads live documents when it starts).
- * @param {string} kind
- * @param {object} params
+ * @param {protocol.EventKind} kind
+ * @param {Omit<protocol.Event, 'kind'>} params
  */
 export function notifyHost(kind, params) {
   if (!port) { ensureConnected(); return; }
-  try { port.postMessage({ type: 'event', params: { kind, ...params } }); } catch (_) { /* disconnected */ }
+  try { send(port, { type: 'event', params: { kind, ...params } }); } catch (_) { /* disconnected */ }
 }
 
 /**
- * Asks the host something (the popup's status and snapshot).
- * @param {string} type
- * @param {object} params
- * @returns {Promise<any>}
+ * Asks the host something (the popup's status, snapshot and the person's
+ * controls).
+ * @template {protocol.HostRequest} K
+ * @param {K} type
+ * @param {protocol.HostCalls[K]['params']} params
+ * @returns {Promise<protocol.HostCalls[K]['reply']>}
  */
 export function askHost(type, params) {
   if (!port) return Promise.reject(new Error(`not connected to the grip host (${connection.state}${connection.error ? ': ' + connection.error : ''})`));
@@ -177,7 +190,7 @@ export function askHost(type, params) {
   const p = port;
   return new Promise((resolve, reject) => {
     pending.set(id, { resolve, reject });
-    p.postMessage({ id, type, params });
+    send(p, /** @type {protocol.HostRequestFrame} */ ({ id, type, params }));
     setTimeout(() => {
       if (pending.delete(id)) reject(new Error(`the host did not answer ${type} within 30 s`));
     }, 30000);

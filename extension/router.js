@@ -1,44 +1,67 @@
 // @ts-check
-// One router for everything the worker is asked: by the host (over native
-// messaging) and by the popup (runtime messages from our own pages).
+// One router for everything the host asks the worker (over native
+// messaging): one handler per request of protocol/extension.go's ExtCalls.
+// The table is typed against protocol.d.ts (generated from the Go types),
+// so tsc fails on a request without a handler, a handler for no request,
+// or a params or reply field that is not the Go side's.
 import { listTabs, newTab, closeTab, selectTab, navigate, goHistory, screenshot, liveDocuments, tabInfo } from './tabs.js';
 import { snapshotTab } from './snapshot.js';
 import { act, sendCDP } from './actions.js';
 import { waitFor } from './waits.js';
-import { handleUserHostRequest } from './user.js';
+import { tabFrames, ask } from './person.js';
+import { storePaused, markActed } from './person-state.js';
+import { ownTab } from './sessions.js';
 import { dialogRequest, whileNoDialog } from './dialogs.js';
 import { uploadChunk } from './uploads.js';
 import { listDownloads, waitDownload, actionStarted } from './downloads.js';
+import { wireError } from './errors.js';
+import { parseURL } from './navigation.js';
 
 /**
+ * @typedef {{[K in protocol.ExtRequest]: (params: protocol.ExtCalls[K]['params'], type: K) =>
+ *   Promise<protocol.ExtCalls[K]['reply']> | protocol.ExtCalls[K]['reply']}} Handlers
+ */
+
+/** @type {Handlers} */
+const handlers = {
+  tabs: async (p) => ({ tabs: await listTabs(p) }),
+  tab_info: (p) => tabInfo(p.tabId),
+  snapshot: (p) => snapshotTab(p.tabId, p.mode || 'interactive', p.keepSignatures, p.settle),
+  act: (p) => { actionStarted(p.tabId); return act(p); },
+  wait: (p) => whileNoDialog(p.tabId, () => waitFor(p)),
+  cdp: (p) => sendCDP(p),
+  dialog: (p) => dialogRequest(p),
+  navigate: (p) => navigate(p.tabId, p.url),
+  back: (p, type) => goHistory(p.tabId, type),
+  forward: (p, type) => goHistory(p.tabId, type),
+  reload: (p, type) => goHistory(p.tabId, type),
+  tab_new: (p) => newTab(p.url, p.session),
+  parse_url: (p) => parseURL(p),
+  tab_close: (p) => closeTab(p.tabId),
+  tab_select: (p) => selectTab(p.tabId),
+  screenshot: (p) => screenshot(p.tabId),
+  documents: async () => ({ documents: await liveDocuments() }),
+  ping: () => ({ ok: true }),
+  // The person's controls: person.js, person-state.js.
+  frames: async (p) => ({ frames: await tabFrames(p.tabId) }),
+  paused: async (p) => { await storePaused(!!p.paused); return { ok: true }; },
+  confirm: (p) => ask(p),
+  acted: async (p) => { await markActed(p.tabId); return { ok: true }; },
+  share_tab: async (p) => { await ownTab(p.tabId, p.session || ''); return { ok: true }; },
+  // Files in and out: uploads.js, downloads.js.
+  upload_chunk: (p) => uploadChunk(p),
+  downloads: (p) => listDownloads(p),
+  download_wait: (p) => waitDownload(p),
+};
+
+/**
+ * Answers one request of the host.
  * @param {string} type
  * @param {any} params
- * @returns {Promise<any>}
+ * @returns {Promise<unknown>}
  */
 export async function handleHostRequest(type, params) {
-  switch (type) {
-    case 'tabs': return { tabs: await listTabs(params) };
-    case 'tab_info': return tabInfo(params.tabId);
-    case 'snapshot': return snapshotTab(params.tabId, params.mode || 'interactive', params.keepSignatures);
-    case 'act': actionStarted(params.tabId); return act(params);
-    case 'wait': return whileNoDialog(params.tabId, () => waitFor(params));
-    case 'cdp': return sendCDP(params);
-    case 'dialog': return dialogRequest(params);
-    case 'navigate': return navigate(params.tabId, params.url);
-    case 'back': case 'forward': case 'reload': return goHistory(params.tabId, type);
-    case 'tab_new': return newTab(params.url, params.session);
-    case 'tab_close': return closeTab(params.tabId);
-    case 'tab_select': return selectTab(params.tabId);
-    case 'screenshot': return screenshot(params.tabId);
-    case 'documents': return { documents: await liveDocuments() };
-    case 'ping': return { ok: true };
-    // The person's controls: user.js.
-    case 'frames': case 'paused': case 'confirm': case 'acted': case 'share_tab': return handleUserHostRequest(type, params);
-    // Files in and out: uploads.js, downloads.js.
-    case 'upload_chunk': return uploadChunk(params);
-    case 'downloads': return listDownloads(params);
-    case 'download_wait': return waitDownload(params);
-    default: throw Object.assign(new Error(`unknown request type ${JSON.stringify(type)}`), { code: 'bad_request', boundary: 'payload' });
-  }
+  if (!Object.hasOwn(handlers, type)) throw wireError(`unknown request type ${JSON.stringify(type)}`, 'bad_request', 'payload');
+  const handler = /** @type {(params: unknown, type: string) => unknown} */ (handlers[/** @type {protocol.ExtRequest} */ (type)]);
+  return handler(params || {}, type);
 }
-

@@ -14,7 +14,10 @@
 // - ending a session (the popup) keeps its tabs in their group, titled
 //   "NAME (ended)", so no other agent gets its work; the person closes or
 //   drags them out when they like.
-import { askHost, connection } from './native-port.js';
+//
+// This module keeps the state and the groups only; what tells the host
+// (a tab handed to the person, a session ended) is in popup-api.js, which
+// may reach the native port without an import cycle.
 
 /** @returns {Promise<Record<string, string>>} tab id → session */
 export async function getOwners() {
@@ -23,7 +26,7 @@ export async function getOwners() {
 }
 
 /** @param {number} tabId @param {string | null} session null: no one's */
-async function storeOwner(tabId, session) {
+export async function storeOwner(tabId, session) {
   const owners = await getOwners();
   if (session) owners[String(tabId)] = session; else delete owners[String(tabId)];
   await chrome.storage.session.set({ owners });
@@ -87,25 +90,18 @@ export async function ownTab(tabId, session) {
 }
 
 /**
- * A tab's group changed. A session's tab the person took out of its
- * group is theirs now; the host is told.
+ * Whether a tab's group change took a session's tab out of its group:
+ * the person's doing (grip's own grouping is skipped).
  * @param {number} tabId
  * @param {chrome.tabs.TabChangeInfo} change
  * @param {chrome.tabs.Tab} tab
  */
-export async function tabRegrouped(tabId, change, tab) {
-  if (change.groupId === undefined || grouping.has(tabId)) return;
+export async function leftItsGroup(tabId, change, tab) {
+  if (change.groupId === undefined || grouping.has(tabId)) return false;
   const session = (await getOwners())[String(tabId)];
-  if (!session) return;
+  if (!session) return false;
   const groupId = (await getGroups())[`${tab.windowId}:${session}`];
-  if (change.groupId === groupId) return;
-  await releaseTab(tabId);
-}
-
-/** Hands a tab to the person. @param {number} tabId */
-export async function releaseTab(tabId) {
-  await storeOwner(tabId, null);
-  if (connection.state === 'connected') await askHost('release_tab', { tabId }).catch(() => {});
+  return change.groupId !== groupId;
 }
 
 /** A closed tab is no one's. @param {number} tabId */
@@ -125,17 +121,14 @@ export async function openedFrom(tabId, opener) {
 }
 
 /**
- * The person ended a session (the popup): the host refuses its requests
- * from now on; its groups say so.
+ * Notes that the person ended a session (the popup, through
+ * popup-api.js, which tells the host) and retitles its groups.
  * @param {string} session
  */
-export async function endSession(session) {
-  if (!session) throw new Error('end_session: no session');
+export async function storeEnded(session) {
   const ended = await getEnded();
   if (!ended.includes(session)) await chrome.storage.session.set({ ended: [...ended, session] });
-  if (connection.state === 'connected') await askHost('end_session', { session });
   await markEnded(session);
-  return { ok: true };
 }
 
 /** Retitles the session's groups: "NAME (ended)". @param {string} session */

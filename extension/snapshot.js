@@ -7,6 +7,7 @@ import { runKernel } from './inject.js';
 import { tabInfo } from './tabs.js';
 import { dialogOf, hold } from './debugger.js';
 import { Watch } from './effects.js';
+import { quietFor, settleTab } from './settle.js';
 
 /**
  * The kernel answers a snapshot with one JSON string (see kernel/run.js); a
@@ -26,18 +27,72 @@ function parseResult(result) {
  * @param {number} tabId
  * @param {string} mode
  * @param {boolean} [keepSignatures] see the kernel's snapshot
+ * @param {boolean} [settle] read once the page has settled (settle.js):
+ *   each frame's read says how long ago it last changed; a page already
+ *   quiet is this read, one still changing is waited for and read again
+ * @returns {Promise<protocol.SnapshotReply>}
  */
-export async function snapshotTab(tabId, mode, keepSignatures) {
+export async function snapshotTab(tabId, mode, keepSignatures, settle) {
+  const started = Date.now();
+  const read = await readTab(tabId, mode, keepSignatures, settle);
+  if (!settle || read.dialog) return read;
+  const states = read.frames.map((/** @type {any} */ f) => f.settle || null);
+  for (const f of read.frames) delete f.settle;
+  if (quietFor(states) <= 0) return { ...read, settle: { settled: true, ms: Date.now() - started } };
+  const how = await settleTab({ tabId }, started);
+  const again = await readTab(tabId, mode, keepSignatures, false);
+  return { ...again, settle: how };
+}
+
+/**
+ * @param {number} tabId
+ * @param {string} mode
+ * @param {boolean} [keepSignatures]
+ * @param {boolean} [settle]
+ */
+async function readTab(tabId, mode, keepSignatures, settle) {
   const tab = await tabInfo(tabId);
   // A tab showing a JavaScript dialog cannot be read: the reply says so.
   const open = dialogOf(tabId);
   if (open) return { tab: { id: tab.id, url: tab.url, title: tab.title }, frames: [], dialog: open };
   const held = await hold(tabId);
   try {
-    return await readFrames(tabId, tab, mode, keepSignatures);
+    return await readFrames(tabId, tab, mode, keepSignatures, settle);
   } finally {
     held.release();
   }
+}
+
+/** How long one frame of several may take to answer a snapshot before it
+ * is left out (counted as a frame that did not answer): a frame that stays
+ * loading, or that another debugger holds paused, never answers. */
+const FRAME_DEADLINE_MS = 3000;
+
+/**
+ * Runs the snapshot in every frame of the tab: one injection when the tab
+ * has one frame; otherwise one per frame, side by side, each within
+ * FRAME_DEADLINE_MS, so a frame that never answers costs only itself
+ * (one injection into all frames answers only once every frame has).
+ * @param {number} tabId
+ * @param {object} req
+ * @returns {Promise<chrome.scripting.InjectionResult<any>[]>}
+ */
+async function readEachFrame(tabId, req) {
+  const list = await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null) || [];
+  if (list.length <= 1) return runKernel({ tabId, allFrames: true }, req);
+  /** @type {ReturnType<typeof setTimeout>[]} */
+  const timers = [];
+  const late = new Promise((resolve) => { timers.push(setTimeout(() => resolve(null), FRAME_DEADLINE_MS)); });
+  const each = await Promise.all(list.map((f) => Promise.race([
+    runKernel({ tabId, frameIds: [f.frameId] }, req).then((rs) => rs[0] || null, (err) => {
+      // The top frame's failure is the snapshot's; another frame's only its own.
+      if (f.frameId === 0) throw err;
+      return null;
+    }),
+    late,
+  ])));
+  for (const t of timers) clearTimeout(t);
+  return /** @type {chrome.scripting.InjectionResult<any>[]} */ (each.filter(Boolean));
 }
 
 /**
@@ -45,16 +100,17 @@ export async function snapshotTab(tabId, mode, keepSignatures) {
  * @param {{id: number, url: string, title: string}} tab
  * @param {string} mode
  * @param {boolean} [keepSignatures]
+ * @param {boolean} [settle]
  */
-async function readFrames(tabId, tab, mode, keepSignatures) {
+async function readFrames(tabId, tab, mode, keepSignatures, settle) {
   const started = performance.now();
   /** @type {chrome.scripting.InjectionResult<any>[]} */
   let results;
-  const req = { op: 'snapshot', mode, keepSignatures: !!keepSignatures, asJSON: true };
+  const req = { op: 'snapshot', mode, keepSignatures: !!keepSignatures, asJSON: true, settle: !!settle };
   // A dialog that opens meanwhile (a timer) stops the page: answer with it.
   const w = new Watch(tabId);
   try {
-    const out = await w.race(() => runKernel({ tabId, allFrames: true }, req));
+    const out = await w.race(() => readEachFrame(tabId, req));
     if (w.dialog) return { tab: { id: tab.id, url: tab.url, title: tab.title }, frames: [], dialog: w.dialog };
     if (out.error) throw out.error;
     results = /** @type {chrome.scripting.InjectionResult<any>[]} */ (out.value);
@@ -85,12 +141,12 @@ async function readFrames(tabId, tab, mode, keepSignatures) {
     } else if (!res || res.error || !Array.isArray(res.elements)) {
       frames.push({ frameId, documentId, url: res && res.url || '', error: res && res.error ? res.error.message : 'the frame returned nothing' });
     } else {
-      frames.push({ frameId, documentId, url: res.url, title: res.title, elements: res.elements, stats: res.stats });
+      frames.push({ frameId, documentId, url: res.url, title: res.title, elements: res.elements, stats: res.stats, settle: res.settle });
     }
   }
   for (const f of after) {
     if (answered.has(f.frameId)) continue;
-    frames.push({ frameId: f.frameId, documentId: f.documentId || '', url: f.url, error: f.url === 'about:blank' || !f.url ? 'blank frame' : 'did not answer (not permitted or still loading)' });
+    frames.push({ frameId: f.frameId, documentId: f.documentId || '', url: f.url, error: f.url === 'about:blank' || !f.url ? 'blank frame' : `did not answer within ${FRAME_DEADLINE_MS / 1000} s (not permitted, still loading, or paused by a debugger)` });
   }
   const top = frames.find((f) => f.frameId === 0);
   return {

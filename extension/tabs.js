@@ -8,17 +8,18 @@ import { Watch } from './effects.js';
 import { openers } from './openers.js';
 import { downloadFromNavigation } from './downloads.js';
 import { ownTab } from './sessions.js';
+import { browserURL, LoadWatch } from './navigation.js';
 
 const LOAD_TIMEOUT_MS = 15000;
 
-/** @param {chrome.tabs.Tab} t */
+/** @param {chrome.tabs.Tab} t @returns {protocol.Tab} */
 function describe(t) {
   return { id: t.id, url: t.url || t.pendingUrl || '', title: t.title || '', active: !!t.active, windowId: t.windowId };
 }
 
 /** Every tab, with the tab that opened it and the dialog it shows (if
  * grip knows them); or only the focused window's active tab.
- * @param {{active?: boolean}} params */
+ * @param {protocol.TabsParams} params @returns {Promise<protocol.Tab[]>} */
 export async function listTabs(params) {
   const query = params && params.active ? { active: true, lastFocusedWindow: true } : {};
   let tabs = await chrome.tabs.query(query);
@@ -26,7 +27,6 @@ export async function listTabs(params) {
   const by = await openers();
   return tabs.filter((t) => typeof t.id === 'number' && t.id >= 0).map((t) => {
     const id = /** @type {number} */ (t.id);
-    /** @type {any} */
     const out = describe(t);
     const opener = by.get(id);
     if (opener) out.opener = opener;
@@ -60,7 +60,7 @@ async function watched(tabId, work) {
   }
 }
 
-/** @param {number} tabId */
+/** @param {number} tabId @returns {Promise<protocol.Tab>} */
 export async function tabInfo(tabId) {
   try {
     return describe(await chrome.tabs.get(tabId));
@@ -91,24 +91,32 @@ function waitForLoad(tabId) {
   });
 }
 
-/** @param {number} tabId @param {string} url */
+/** @param {number} tabId @param {string} url @returns {Promise<protocol.TabReply>} */
 export async function navigate(tabId, url) {
-  const got = await watched(tabId, async () => {
-    const loaded = waitForLoad(tabId);
-    const download = downloadFromNavigation(tabId); // a file: nothing loads
-    try {
-      await chrome.tabs.update(tabId, { url });
-      await Promise.race([loaded, download.started]);
-    } catch (err) {
-      throw wireError(err, 'bad_request', 'payload', 'check the URL and the tab id');
-    } finally {
-      download.cancel();
-    }
-  });
-  return { ...(await tabInfo(tabId)), ...got };
+  const href = browserURL(url);
+  await tabInfo(tabId); // an unknown tab is the agent's bad_request
+  const load = new LoadWatch();
+  try {
+    const got = await watched(tabId, async () => {
+      const loaded = waitForLoad(tabId);
+      const download = downloadFromNavigation(tabId); // a file: nothing loads
+      try {
+        await chrome.tabs.update(tabId, { url: href });
+        await Promise.race([loaded, download.started]);
+      } catch (err) {
+        throw wireError(err, 'bad_request', 'payload', 'check the URL and the tab id');
+      } finally {
+        download.cancel();
+      }
+    });
+    if (!got.dialog) load.check(tabId);
+    return { ...(await tabInfo(tabId)), ...got };
+  } finally {
+    load.stop();
+  }
 }
 
-/** @param {number} tabId @param {'back'|'forward'|'reload'} how */
+/** @param {number} tabId @param {'back'|'forward'|'reload'} how @returns {Promise<protocol.TabReply>} */
 export async function goHistory(tabId, how) {
   const got = await watched(tabId, () => travel(tabId, how));
   return { ...(await tabInfo(tabId)), ...got };
@@ -168,13 +176,24 @@ function urlChange(tabId, url) {
  * front), in the session's tab group (sessions.js).
  * @param {string} url
  * @param {string} [session]
+ * @returns {Promise<protocol.Tab>}
  */
 export async function newTab(url, session) {
-  const t = await chrome.tabs.create({ url: url || 'about:blank', active: false });
-  if (typeof t.id !== 'number') throw wireError('the browser did not open a tab', 'internal', 'browser');
-  const id = t.id;
-  if (session) await ownTab(id, session);
-  if (url) await waitForLoad(id);
+  const href = url ? browserURL(url) : 'about:blank';
+  const load = url ? new LoadWatch() : null;
+  let id;
+  try {
+    const t = await chrome.tabs.create({ url: href, active: false });
+    if (typeof t.id !== 'number') throw wireError('the browser did not open a tab', 'internal', 'browser');
+    id = t.id;
+    if (session) await ownTab(id, session);
+    if (load) {
+      await waitForLoad(id);
+      load.check(id, `tab ${id} opened, but `);
+    }
+  } finally {
+    if (load) load.stop();
+  }
   // Watched from now on: a dialog its page opens is seen. (Attaching while
   // the first document loads would slow that load by half a second.)
   (await hold(id)).release();
@@ -183,7 +202,7 @@ export async function newTab(url, session) {
 
 /** Closes a tab; a page that asks first (beforeunload) answers with its
  * dialog, and the tab stays until it is accepted.
- * @param {number} tabId */
+ * @param {number} tabId @returns {Promise<protocol.TabReply>} */
 export async function closeTab(tabId) {
   const info = await tabInfo(tabId);
   const held = await hold(tabId);
@@ -199,7 +218,7 @@ export async function closeTab(tabId) {
   }
 }
 
-/** @param {number} tabId */
+/** @param {number} tabId @returns {Promise<protocol.TabRef>} */
 export async function selectTab(tabId) {
   const t = await chrome.tabs.update(tabId, { active: true });
   if (t && typeof t.windowId === 'number') await chrome.windows.update(t.windowId, { focused: true }).catch(() => {});
@@ -215,6 +234,7 @@ const CAPTURE_TIMEOUT_MS = 5000;
  * tab in front of its window is captured as shown; any other through the
  * debugger (Page.captureScreenshot), which renders it where it is.
  * @param {number} tabId
+ * @returns {Promise<protocol.ScreenshotReply>}
  */
 export async function screenshot(tabId) {
   const t = await chrome.tabs.get(tabId);
@@ -239,10 +259,11 @@ export async function screenshot(tabId) {
   }
 }
 
-/** Every live document of every tab: the host invalidates refs of the rest. */
+/** Every live document of every tab: the host invalidates refs of the rest.
+ * @returns {Promise<protocol.LiveDocument[]>} */
 export async function liveDocuments() {
   const tabs = await chrome.tabs.query({});
-  /** @type {{tabId: number, frameId: number, documentId: string}[]} */
+  /** @type {protocol.LiveDocument[]} */
   const docs = [];
   for (const t of tabs) {
     if (typeof t.id !== 'number') continue;

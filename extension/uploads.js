@@ -37,7 +37,8 @@ function decodedLength(b64) {
 /**
  * Keeps one chunk of one file. Chunks come in order; one out of order (or
  * a gap) is an error rather than a corrupt file.
- * @param {{upload: string, file: number, offset: number, data: string}} params
+ * @param {protocol.UploadChunkParams} params
+ * @returns {protocol.OKReply}
  */
 export function uploadChunk(params) {
   sweep();

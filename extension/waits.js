@@ -7,23 +7,21 @@
 // deadline that guards against a page blocked by a dialog, and is renewed
 // until the time is up; a new document in the tab renews it at once.
 import { runKernel, runInDocument, INJECTION_TIMEOUT_MS } from './inject.js';
+import { wireError, hasCode } from './errors.js';
 
 /** How long one watch in the page lasts before the worker renews it. */
 const SLICE_MS = INJECTION_TIMEOUT_MS / 2;
 
-/**
- * @typedef {{tabId: number, text?: string, textGone?: string, documentId?: string, localId?: number, url?: string, timeoutMs: number}} WaitParams
- * @typedef {{met: boolean, detail?: string}} WaitReply
- */
+/** @typedef {protocol.WaitReply} WaitReply */
 
-/** @param {WaitParams} p @returns {Promise<WaitReply>} */
+/** @param {protocol.WaitParams} p @returns {Promise<WaitReply>} */
 export async function waitFor(p) {
   const deadline = Date.now() + Math.max(0, Number(p.timeoutMs) || 0);
   if (p.url) return waitURL(p.tabId, p.url, deadline);
   if (p.documentId) return waitGone(p.tabId, p.documentId, Number(p.localId), deadline);
   if (p.text) return waitText(p.tabId, p.text, false, deadline);
   if (p.textGone) return waitText(p.tabId, p.textGone, true, deadline);
-  throw Object.assign(new Error('wait needs text, textGone, documentId or url'), { code: 'bad_request', boundary: 'payload' });
+  throw wireError('wait needs text, textGone, documentId or url', 'bad_request', 'payload');
 }
 
 /**
@@ -87,7 +85,7 @@ async function waitGone(tabId, documentId, localId, deadline) {
       const res = await runInDocument({ tabId, documentIds: [documentId] }, { op: 'watch', id: localId, ms });
       if (res.met) return { met: true, detail: 'the element is gone' };
     } catch (err) {
-      if (err && /** @type {any} */ (err).code === 'document_changed') return { met: true, detail: 'its document is gone' };
+      if (hasCode(err, 'document_changed')) return { met: true, detail: 'its document is gone' };
       throw err;
     }
     if (Date.now() >= deadline) return { met: false };

@@ -53,6 +53,9 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 	if res.Dialog != nil {
 		b.WriteString(DialogLine(res.Dialog) + "\n")
 	}
+	if res.Settled != nil && !*res.Settled {
+		b.WriteString(StillChanging(res.Busy) + "\n")
+	}
 	tab := ReplyTab(res)
 	if (tab.ID != 0 || tab.URL != "") && tab != known {
 		b.Write(appendTabHeader(nil, tab))
@@ -83,6 +86,16 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 		b.WriteString(res.Snapshot.Text)
 	}
 	return b.String()
+}
+
+// StillChanging is the line of a reply read while the page was still
+// changing at the settling bound: what it lists may not be all.
+func StillChanging(busy string) string {
+	line := "still changing"
+	if busy != "" {
+		line += " (" + busy + " showed)"
+	}
+	return line + ": the page had not settled when this was read; grip snapshot shows it as it is now"
 }
 
 // DownloadText is the line of an action's reply that names the download

@@ -64,8 +64,9 @@ func Tokens(text string) int {
 func OpenedLine(t protocol.OpenedTab) string {
 	b := append([]byte("opened: tab "), strconv.Itoa(t.Tab)...)
 	if hasText(t.Title) {
-		b = append(b, " · "...)
-		b = appendFolded(b, t.Title, MaxName, false)
+		b = append(b, " · '"...)
+		b = appendFolded(b, t.Title, MaxName, true)
+		b = append(b, '\'')
 	}
 	if hasText(t.URL) {
 		b = append(b, " · "...)

@@ -258,14 +258,16 @@ func estimate(budget, elements int) int {
 	return n
 }
 
-// appendTabHeader appends "Tab ID · TITLE · URL"; an empty title or URL is
-// left out with its separator.
+// appendTabHeader appends "Tab ID · 'TITLE' · URL"; an empty title or URL
+// is left out with its separator. The title is the page's to choose, so it
+// is quoted (Quote): it cannot pass for a separator and a URL.
 func appendTabHeader(dst []byte, tab protocol.TabRef) []byte {
 	dst = append(dst, "Tab "...)
 	dst = strconv.AppendInt(dst, int64(tab.ID), 10)
 	if hasText(tab.Title) {
-		dst = append(dst, " · "...)
-		dst = appendFolded(dst, tab.Title, MaxName, false)
+		dst = append(dst, " · '"...)
+		dst = appendFolded(dst, tab.Title, MaxName, true)
+		dst = append(dst, '\'')
 	}
 	if hasText(tab.URL) {
 		dst = append(dst, " · "...)

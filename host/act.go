@@ -7,6 +7,7 @@ import (
 
 	"github.com/grip-dev/grip/actlog"
 	"github.com/grip-dev/grip/locator"
+	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/refcache"
 )
@@ -37,6 +38,12 @@ type action struct {
 	// Set by resolveTarget; target.tab is the tab the action lands on.
 	target actTarget
 	drop   dropTarget
+
+	// seen is what a recording keeps of the target before the action
+	// (noteTarget); secret says the page took the text into a field whose
+	// value grip never reports.
+	seen   *seenTarget
+	secret bool
 }
 
 // actTarget is where an element action lands, decided at the host before
@@ -90,7 +97,7 @@ func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult
 	}
 	// 4. What the verb takes: its text, its key, its files (the policy's
 	// file check, host/uploads.go) and, for navigate, its URL.
-	if err := h.checkInput(a); err != nil {
+	if err := h.checkInput(ctx, a); err != nil {
 		return nil, err
 	}
 	// 5. The person's policy: the rule of the frame the action lands in
@@ -110,6 +117,9 @@ func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult
 	if err := h.checkCurrent(a); err != nil {
 		return nil, err
 	}
+	// While the session records: the target as the agent saw it, before
+	// the action changes the page (host/recorder.go).
+	h.noteTarget(ctx, a)
 	// 8. Act: in the page (the kernel's checks of node, meaning and
 	// actionability, then synthetic input, or the point for trusted
 	// input), on the tab, or on its dialog.
@@ -134,10 +144,10 @@ func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult
 	}
 	// 10. Settling: the read back waits until the page is quiet, within
 	// a bound (host/settle.go).
-	h.settle(ctx, a, done)
+	settle := h.settle(a, done)
 	// 11. Read back what changed, and what else the action did (dialogs,
 	// tabs opened and closed, navigations): host/effects.go.
-	res, err := h.finishAction(ctx, a.target.tab, done.detail, a.args, done.effects)
+	res, err := h.finishAction(ctx, a.target.tab, done.detail, a.args, done.effects, settle)
 	if err != nil {
 		return nil, err
 	}
@@ -173,6 +183,9 @@ func (h *Host) resolveTarget(a *action) error {
 			if line, ok := h.tabs.shownLine(e.Tab, loc.Ref); ok {
 				a.rec.Target = line
 			}
+			if err := h.checkOrigin(a, e); err != nil {
+				return err
+			}
 		} else {
 			a.target.chain = loc.Chain
 		}
@@ -188,9 +201,34 @@ func (h *Host) resolveTarget(a *action) error {
 	return nil
 }
 
+// checkOrigin refuses a target that is not in a frame of the origin the
+// action names (a recorded workflow's step: the same button on another
+// site's frame is not the one recorded).
+func (h *Host) checkOrigin(a *action, e refcache.Entry) error {
+	if a.args.Origin == "" {
+		return nil
+	}
+	_, frameURL, _, _ := h.tabs.seen(e.Tab, e.Ref, e.Key.FrameID)
+	if o, ok := policy.ParseOrigin(frameURL); ok && o.String() == a.args.Origin {
+		return nil
+	}
+	where := "a frame grip has not read"
+	if o, ok := policy.ParseOrigin(frameURL); ok {
+		where = "a frame of " + o.String()
+	}
+	return protocol.Errorf(protocol.CodeNotFound, protocol.BoundaryPage,
+		"take a snapshot to see which frame holds what", "%s is in %s, not in one of %s", a.args.Target, where, a.args.Origin)
+}
+
 // checkInput checks what the verb takes besides its target, before
 // anything reaches the browser.
-func (h *Host) checkInput(a *action) error {
+func (h *Host) checkInput(ctx context.Context, a *action) error {
+	// The record and the person's question name the URL as the browser
+	// reads it (host/navigate.go) and the real files an upload sends.
+	defer func() { a.rec.Detail = actDetail(a.spec, a.args) }()
+	if err := h.browserURLs(ctx, a.spec, &a.args); err != nil {
+		return err
+	}
 	spec, args := a.spec, a.args
 	if spec.InPage() && args.Target == "" && spec.Target == protocol.TargetRequired {
 		return protocol.Errorf(protocol.CodeInvalidLocator, protocol.BoundaryPayload,
@@ -209,7 +247,7 @@ func (h *Host) checkInput(a *action) error {
 	// before anything reaches the browser.
 	if spec.Files {
 		var err error
-		if a.upload, err = readUpload(args.Files); err != nil {
+		if a.upload, a.args.Files, err = h.readUpload(args.Files); err != nil { // judged by the policy
 			return err
 		}
 	} else if len(args.Files) > 0 {
@@ -287,6 +325,7 @@ func (h *Host) performInPage(ctx context.Context, a *action) (performed, error) 
 		return performed{}, h.refineActError(err, a.target)
 	}
 	done := performed{detail: res.Detail, effects: res.ActEffects}
+	a.secret = res.Secret
 	if params.Trusted {
 		// Trusted input: the real mouse or keys at the point the page
 		// checked (host/trusted.go).
@@ -364,11 +403,6 @@ func (h *Host) recordAction(ctx context.Context, a *action, res *protocol.Action
 		h.tellExtension(ctx, protocol.ExtActed, protocol.ActedParams{TabID: rec.Tab, Action: a.args.Action})
 	}
 }
-
-// recordStep is the recorder's place in the pipeline: a workflow being
-// recorded gets each action that was done, with what the agent saw of its
-// target and what followed. Nothing records workflows yet.
-func (h *Host) recordStep(ctx context.Context, a *action, res *protocol.ActionResult) {}
 
 // refineActError names the ref in the page's refusal, so the agent sees
 // which of its handles failed.

@@ -90,9 +90,9 @@ func (h *Host) checkRead(ctx context.Context, tab int, kind readKind) (int, erro
 	if err != nil {
 		return 0, err
 	}
-	if p.Trivial() && kind != readScreenshot {
-		// Every site is open; extension pages, the one built-in rule,
-		// cannot be scripted and readTab leaves them out regardless.
+	if p.Trivial() && kind == readSnapshot {
+		// Every site is open; the pages of the built-in rules (extension
+		// pages, file://) readTab leaves out as their frames come back.
 		return tab, nil
 	}
 	tr, err := h.frameRules(ctx, p, tab)

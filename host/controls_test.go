@@ -144,6 +144,12 @@ func (fx *fakeExtension) answer(handle func(protocol.NativeMessage) (any, *proto
 // switches, served by g, and returns a client named "test-agent".
 func startGuardHost(t *testing.T, policyText string, hello protocol.ExtensionHello, g *guardFake) (*client.Client, statedir.Dirs) {
 	t.Helper()
+	return startGuardHostWith(t, policyText, hello, g.handle)
+}
+
+// startGuardHostWith is startGuardHost with the extension played by handle.
+func startGuardHostWith(t *testing.T, policyText string, hello protocol.ExtensionHello, handle func(protocol.NativeMessage) (any, *protocol.Error)) (*client.Client, statedir.Dirs) {
+	t.Helper()
 	fx, _, dirs := startHost(t, "")
 	if policyText != "" {
 		if err := os.MkdirAll(dirs.Root, 0o700); err != nil {
@@ -155,7 +161,7 @@ func startGuardHost(t *testing.T, policyText string, hello protocol.ExtensionHel
 	}
 	hello.Protocol, hello.Profile, hello.ExtensionVersion = protocol.Version, "guard1", "0.1.0"
 	fx.send(protocol.NativeMessage{Type: "hello", Params: mustJSON(hello)})
-	fx.answer(g.handle)
+	fx.answer(handle)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	c, err := client.Connect(ctx, client.Options{RuntimeDir: dirs.Runtime, Wait: 5 * time.Second, Client: "test-agent\x07"})

@@ -89,7 +89,7 @@ func (b *openerBook) take(tab int, seen []protocol.OpenedTab) ([]protocol.Opened
 // finishAction ends an action on tab: the read of what changed (or, when
 // the action closed the tab, the reply that says so), then what else the
 // action did.
-func (h *Host) finishAction(ctx context.Context, tab int, detail string, args protocol.ActArgs, fx protocol.ActEffects) (*protocol.ActionResult, error) {
+func (h *Host) finishAction(ctx context.Context, tab int, detail string, args protocol.ActArgs, fx protocol.ActEffects, settle bool) (*protocol.ActionResult, error) {
 	if fx.Closed {
 		h.refs.InvalidateTab(tab)
 		gone := h.tabs.forget(tab)
@@ -101,7 +101,7 @@ func (h *Host) finishAction(ctx context.Context, tab int, detail string, args pr
 			Changes: protocol.Changes{Added: []string{}, Gone: formatRefs(gone)}, Closed: []int{tab}, Opened: fx.Opened, Blocked: fx.Blocked}
 		return res, nil
 	}
-	res, err := h.afterAction(ctx, tab, detail, args)
+	res, err := h.afterAction(ctx, tab, detail, args, settle)
 	if err != nil {
 		return nil, err
 	}
@@ -206,11 +206,12 @@ func (h *Host) snapshotEffects(ctx context.Context, tab int, snap *protocol.Snap
 	snap.Tokens += frames.Tokens(text)
 }
 
-// afterAction reads the tab again so the reply can say what changed (refs
+// afterAction reads the tab again, once its page has settled when settle
+// is set, so the reply can say what changed (refs
 // added and gone, url, title), and includes the snapshot when asked. A
 // page in the middle of navigating may not answer at once; we retry a few
 // times and otherwise report the action without changes.
-func (h *Host) afterAction(ctx context.Context, tab int, detail string, args protocol.ActArgs) (*protocol.ActionResult, error) {
+func (h *Host) afterAction(ctx context.Context, tab int, detail string, args protocol.ActArgs, settle bool) (*protocol.ActionResult, error) {
 	res := &protocol.ActionResult{OK: true, Detail: detail, Changes: protocol.Changes{Added: []string{}, Gone: []string{}}}
 	// Read in the mode of the agent's last view, so that what is added,
 	// gone and changed compares like with like.
@@ -233,7 +234,7 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 				return res, nil
 			}
 		}
-		raw, results, diff, err := h.readTab(ctx, tab, mode, !args.Snapshot, nil)
+		raw, results, diff, err := h.readTab(ctx, tab, mode, !args.Snapshot, settle, nil)
 		if err != nil {
 			if d := openDialog(err); d != nil {
 				// The page is stopped behind a dialog: the reply names it.
@@ -247,6 +248,7 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 			continue
 		}
 		res.Tab = raw.Tab
+		tellSettled(res, raw.Settle)
 		res.Changes = protocol.Changes{URL: raw.Tab.URL, Title: raw.Tab.Title, Added: formatRefs(diff.added), Gone: formatRefs(diff.gone)}
 		res.Changes.Changed, res.Changes.Appeared, res.Changes.Omitted = frames.FitChanges(diff.changed, diff.appeared, budget)
 		if args.Snapshot {

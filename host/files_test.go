@@ -62,7 +62,7 @@ func testReadUploadRefusals(t *testing.T, extra []refusal) {
 		t.Run(tt.name, func(t *testing.T) {
 			done := make(chan error, 1)
 			go func() {
-				_, err := readUpload(tt.paths)
+				_, _, err := (&Host{}).readUpload(tt.paths)
 				done <- err
 			}()
 			var err error
@@ -101,7 +101,7 @@ func TestReadUploadDescribesEachFile(t *testing.T) {
 	if err := os.Chtimes(paths[0], when, when); err != nil {
 		t.Fatal(err)
 	}
-	up, err := readUpload(paths)
+	up, _, err := (&Host{}).readUpload(paths)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,7 +86,7 @@ func (h *Host) runHandoff(ctx context.Context, tab int, why string, timeout time
 		return nil, err
 	}
 	defer unlock()
-	res, err := h.finishAction(ctx, tab, "the person did it: "+why, protocol.ActArgs{Tab: tab}, protocol.ActEffects{})
+	res, err := h.finishAction(ctx, tab, "the person did it: "+why, protocol.ActArgs{Tab: tab}, protocol.ActEffects{}, true)
 	if err != nil {
 		return nil, err
 	}

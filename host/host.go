@@ -91,6 +91,8 @@ type Host struct {
 	openers *openerBook
 	// downloads is where `grip wait --download` looks next.
 	downloads downloadCursor
+	// recorders are the sessions' workflow recordings (recorder.go).
+	recorders recorders
 	// person is the person's controls: policy, pause, shared tabs, the
 	// record of what agents did (host/person.go). Set before ready closes.
 	person *personControls

@@ -15,26 +15,19 @@ type keyInfo struct {
 	text    string
 }
 
-var namedKeys = map[string]keyInfo{
-	"Enter": {"Enter", 13, "\r"}, "Tab": {"Tab", 9, ""}, "Escape": {"Escape", 27, ""},
-	"Backspace": {"Backspace", 8, ""}, "Delete": {"Delete", 46, ""}, "Space": {"Space", 32, " "},
-	"ArrowUp": {"ArrowUp", 38, ""}, "ArrowDown": {"ArrowDown", 40, ""}, "ArrowLeft": {"ArrowLeft", 37, ""},
-	"ArrowRight": {"ArrowRight", 39, ""}, "Home": {"Home", 36, ""}, "End": {"End", 35, ""},
-	"PageUp": {"PageUp", 33, ""}, "PageDown": {"PageDown", 34, ""}, "Insert": {"Insert", 45, ""},
-	"F1": {"F1", 112, ""}, "F2": {"F2", 113, ""}, "F3": {"F3", 114, ""}, "F4": {"F4", 115, ""},
-	"F5": {"F5", 116, ""}, "F6": {"F6", 117, ""}, "F7": {"F7", 118, ""}, "F8": {"F8", 119, ""},
-	"F9": {"F9", 120, ""}, "F10": {"F10", 121, ""}, "F11": {"F11", 122, ""}, "F12": {"F12", 123, ""},
-}
+// namedKeys, keyAliases and modifierNames are protocol's tables, which the
+// kernel builds its key events from too (protocol/keys.go).
+var namedKeys = func() map[string]keyInfo {
+	m := make(map[string]keyInfo, len(protocol.NamedKeys))
+	for _, k := range protocol.NamedKeys {
+		m[k.Name] = keyInfo{k.Code, int64(k.KeyCode), k.Text}
+	}
+	return m
+}()
 
-var keyAliases = map[string]string{
-	"esc": "Escape", "return": "Enter", "up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft",
-	"right": "ArrowRight", "del": "Delete", " ": "Space", "spacebar": "Space",
-}
+var keyAliases = protocol.KeyAliases
 
-var modifierNames = map[string]string{
-	"control": "Control", "ctrl": "Control", "shift": "Shift", "alt": "Alt", "option": "Alt",
-	"meta": "Meta", "cmd": "Meta", "command": "Meta",
-}
+var modifierNames = protocol.ModifierNames
 
 // modifierBits are CDP's modifier flags: Alt=1, Ctrl=2, Meta=4, Shift=8.
 var modifierBits = map[string]int64{"Alt": 1, "Control": 2, "Meta": 4, "Shift": 8}

@@ -31,6 +31,9 @@ const (
 	// kindRead reads a tab: the tab must be one the agent may use, and
 	// the read's kind decides what a blocked frame means (gateRead).
 	kindRead
+	// kindSession is the agent's own session (its workflow recording): no
+	// page is read or changed, so no control applies.
+	kindSession
 	// kindAction changes a page: the action pipeline (host/act.go) runs
 	// the pause, the tab's ownership, the policy's rule and the person's
 	// question as its own steps, and records the outcome.
@@ -47,6 +50,8 @@ func (k opKind) String() string {
 		return "list"
 	case kindRead:
 		return "read"
+	case kindSession:
+		return "session"
 	case kindAction:
 		return "action"
 	}
@@ -106,6 +111,10 @@ func listOp[A, R any](run handler[A, R]) operation {
 	return operation{kind: kindList, run: decoded(nil, run)}
 }
 
+func sessionOp[A, R any](run handler[A, R]) operation {
+	return operation{kind: kindSession, run: decoded(nil, run)}
+}
+
 func actionOp[A, R any](run handler[A, R]) operation {
 	return operation{kind: kindAction, run: decoded(nil, run)}
 }
@@ -158,6 +167,8 @@ var operations = map[string]operation{
 	protocol.OpWait: readOp(waitScope, (*Host).wait),
 
 	protocol.OpAct: actionOp((*Host).act),
+
+	protocol.OpRecord: sessionOp((*Host).record),
 }
 
 // serve runs one agent request: its table entry decodes the arguments

@@ -35,7 +35,8 @@ func TestOperationKinds(t *testing.T) {
 		protocol.OpPause: kindPerson, protocol.OpResume: kindPerson, protocol.OpLog: kindPerson, protocol.OpPolicy: kindPerson,
 		protocol.OpTabs: kindList, protocol.OpDownloads: kindList,
 		protocol.OpSnapshot: kindRead, protocol.OpScreenshot: kindRead, protocol.OpDialog: kindRead, protocol.OpWait: kindRead,
-		protocol.OpAct: kindAction,
+		protocol.OpAct:    kindAction,
+		protocol.OpRecord: kindSession,
 	}
 	for op, k := range want {
 		if got := operations[op].kind; got != k {

@@ -74,7 +74,7 @@ func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*proto
 	if args.Timings {
 		timings = &protocol.SnapshotTimings{}
 	}
-	raw, results, _, err := h.readTab(ctx, tab, mode, false, timings)
+	raw, results, _, err := h.readTab(ctx, tab, mode, false, false, timings)
 	if err != nil {
 		if d := openDialog(err); d != nil {
 			return h.dialogSnapshot(tab, d), nil

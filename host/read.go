@@ -26,14 +26,17 @@ import (
 // last saw it: set for the host's own reads after an action, whose result
 // the agent does not see, so a rename it never saw still refuses.
 //
+// settle reads the tab once its page has settled (host/settle.go); the
+// reply's Settle says whether it had.
+//
 // The returned diff is against the tab's previous read: the refs added and
 // gone since then, whatever made them go (this read, a navigation event,
 // a closed frame).
-func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures bool, timings *protocol.SnapshotTimings) (protocol.SnapshotReply, []frames.FrameResult, viewDiff, error) {
+func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures, settle bool, timings *protocol.SnapshotTimings) (protocol.SnapshotReply, []frames.FrameResult, viewDiff, error) {
 	var raw protocol.SnapshotReply
 	lap := stopwatch(timings != nil)
 	var body json.RawMessage
-	if err := h.callExt(ctx, protocol.ExtSnapshot, protocol.SnapshotParams{TabID: tab, Mode: mode, KeepSignatures: keepSignatures}, &body); err != nil {
+	if err := h.callExt(ctx, protocol.ExtSnapshot, protocol.SnapshotParams{TabID: tab, Mode: mode, KeepSignatures: keepSignatures, Settle: settle}, &body); err != nil {
 		return raw, nil, viewDiff{}, err
 	}
 	extension := lap()
@@ -77,6 +80,7 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 	}
 	results := make([]frames.FrameResult, 0, len(raw.Frames))
 	read := make([]shown, 0, len(refs))
+	urls := make(map[int]string, len(raw.Frames))
 	i := 0
 	for _, f := range raw.Frames {
 		fr := frames.FrameResult{FrameID: f.FrameID, DocumentID: f.DocumentID, URL: f.URL, Err: f.Error}
@@ -89,13 +93,16 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 			}
 		}
 		results = append(results, fr)
+		if f.Error == "" {
+			urls[f.FrameID] = f.URL
+		}
 		if f.FrameID == 0 && f.Error == "" {
 			h.tabs.observe(tab, f.DocumentID)
 		}
 	}
 	// In page order, as the snapshot lists them: frames by frameId.
 	slices.SortStableFunc(read, func(a, b shown) int { return cmp.Compare(a.frame, b.frame) })
-	diff := h.tabs.swapView(tab, mode, read)
+	diff := h.tabs.swapView(tab, mode, read, urls)
 	refsMS := lap()
 	if err := h.refs.Save(); err != nil {
 		h.noteError(fmt.Errorf("ledger: save failed, refs stay valid in memory: %w", err))

@@ -28,6 +28,10 @@ type tabQueues struct {
 type tabView struct {
 	mode     string
 	elements map[uint64]protocol.Element
+	// urls are the URLs of the frames the read answered from, by frame
+	// id (0: the top frame): what a recorded step says of where its
+	// target was and which page it acted on.
+	urls map[int]string
 }
 
 type tabEpoch struct {
@@ -113,8 +117,8 @@ type viewDiff struct {
 
 // swapView records a read in mode as the tab's latest view and returns how
 // it differs from the previous one.
-func (q *tabQueues) swapView(tab int, mode string, read []shown) viewDiff {
-	cur := tabView{mode: mode, elements: make(map[uint64]protocol.Element, len(read))}
+func (q *tabQueues) swapView(tab int, mode string, read []shown, urls map[int]string) viewDiff {
+	cur := tabView{mode: mode, elements: make(map[uint64]protocol.Element, len(read)), urls: urls}
 	for _, s := range read {
 		cur.elements[s.ref] = s.el
 	}
@@ -170,4 +174,21 @@ func (q *tabQueues) shownLine(tab int, ref uint64) (string, bool) {
 	}
 	el.Value = nil
 	return frames.Line(el), true
+}
+
+// seen is ref's element as the agent last saw it in tab, with the URLs of
+// its frame and of the tab's top frame at that read.
+func (q *tabQueues) seen(tab int, ref uint64, frame int) (el protocol.Element, frameURL, topURL string, ok bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	v := q.views[tab]
+	el, ok = v.elements[ref]
+	return el, v.urls[frame], v.urls[0], ok
+}
+
+// topURL is the tab's top frame's URL at its last read.
+func (q *tabQueues) topURL(tab int) string {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.views[tab].urls[0]
 }

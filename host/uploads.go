@@ -11,9 +11,11 @@ import (
 	"mime"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 	"golang.org/x/sync/errgroup"
 )
@@ -33,33 +35,56 @@ type upload struct {
 }
 
 // readUpload reads the files at paths (absolute: the CLI resolved them
-// against its own folder, not the host's). It refuses with bad_request,
-// naming the file, anything that is not a readable regular file, and with
-// too_large files that together pass protocol.MaxUploadBytes; sizes are
-// checked for all before any is read.
-func readUpload(paths []string) (*upload, error) {
+// against its own folder, not the host's). Each is resolved and judged by
+// the person's policy (judgeUploads), then opened without following a
+// link and without blocking, and checked to be the regular file judged
+// (openUpload). It refuses with bad_request, naming the file, anything
+// that is not a readable regular file, with policy a file the policy
+// keeps in, and with too_large files that together pass
+// protocol.MaxUploadBytes; sizes are checked for all before any is read.
+//
+// It returns the resolved paths as far as they resolve, with the refusal
+// too: the record names the real files.
+func (h *Host) readUpload(paths []string) (*upload, []string, error) {
 	if len(paths) == 0 {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+		return nil, paths, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 			"usage: grip upload TARGET FILE...", "upload needs at least one file")
 	}
 	if len(paths) > protocol.MaxUploadFiles {
-		return nil, protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryPayload,
+		return nil, paths, protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryPayload,
 			fmt.Sprintf("upload at most %d files at once", protocol.MaxUploadFiles), "%d files given", len(paths))
 	}
+	resolved, err := h.judgeUploads(paths)
+	if err != nil {
+		return nil, resolved, err
+	}
+	up, err := readResolved(resolved)
+	return up, resolved, err
+}
+
+// readResolved opens and reads the judged files.
+func readResolved(resolved []string) (*upload, error) {
+	files := make([]*os.File, 0, len(resolved))
+	defer func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}()
 	var total int64
-	for _, p := range paths {
-		st, err := statUpload(p)
+	for _, p := range resolved {
+		f, st, err := openUpload(p)
 		if err != nil {
 			return nil, err
 		}
+		files = append(files, f)
 		if total += st.Size(); total > protocol.MaxUploadBytes {
 			return nil, uploadTooLarge(p)
 		}
 	}
 	up := &upload{spec: protocol.Upload{ID: randomID()}}
 	total = 0
-	for _, p := range paths {
-		b, file, err := readUploadFile(p, protocol.MaxUploadBytes-total)
+	for i, f := range files {
+		b, file, err := readUploadFile(f, resolved[i], protocol.MaxUploadBytes-total)
 		if err != nil {
 			return nil, err
 		}
@@ -68,6 +93,49 @@ func readUpload(paths []string) (*upload, error) {
 		up.data = append(up.data, b)
 	}
 	return up, nil
+}
+
+// judgeUploads resolves each path (links followed) and judges the real
+// file by the policy's upload-from (policy/uploads.go). It returns the
+// resolved paths — what the person's question and the record show — as
+// far as they resolve, even with the refusal.
+func (h *Host) judgeUploads(paths []string) ([]string, error) {
+	p := policy.Default()
+	file := "the policy file"
+	if h.person != nil {
+		p, file = h.person.policy.Current(), h.person.policy.File()
+	}
+	m := policy.ThisMachine(h.cfg.Dirs.Root)
+	out := slices.Clone(paths)
+	for i, path := range paths {
+		if !filepath.IsAbs(path) {
+			return out, refuseFile("%s: not an absolute path", path)
+		}
+		r, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return out, refuseFile("%s: %s", path, fileProblem(err))
+		}
+		out[i] = r
+		if no := p.JudgeUpload(r, m); no != nil {
+			shown := r
+			if r != filepath.Clean(path) {
+				shown = fmt.Sprintf("%s (the real file behind %s)", r, path)
+			}
+			return out, protocol.Errorf(protocol.CodePolicy, protocol.BoundaryPolicy,
+				"upload only files from the folders upload-from names; do not copy or link the file elsewhere to get past this. If the person means to share it, they set that line in the policy file",
+				"%s may not be uploaded: %s. The policy file %s has %q%s; to allow it, the person writes: %s",
+				shown, no.Why, file, no.Setting, lineNote(p), no.Line)
+		}
+	}
+	return out, nil
+}
+
+// lineNote names the upload-from line of the file, if it has one.
+func lineNote(p *policy.Policy) string {
+	if p.UploadFromLine > 0 {
+		return fmt.Sprintf(" (line %d)", p.UploadFromLine)
+	}
+	return " (the default)"
 }
 
 // refuseFile is the refusal of a file that cannot be uploaded.
@@ -81,38 +149,54 @@ func uploadTooLarge(path string) error {
 		"%s: the files of one upload may add up to %d MiB at most", path, protocol.MaxUploadBytes>>20)
 }
 
-// statUpload checks that path names a regular file. It stats before
-// anything opens the file: opening a named pipe would block until someone
-// writes to it.
-func statUpload(path string) (fs.FileInfo, error) {
-	if !filepath.IsAbs(path) {
-		return nil, refuseFile("%s: not an absolute path", path)
+// testHookBeforeOpen, when set by a test, runs between the judging of a
+// file and its opening: the moment something could swap it.
+var testHookBeforeOpen func(path string)
+
+// openUpload opens the judged file at path: without following a link in
+// its place (O_NOFOLLOW), without blocking (O_NONBLOCK: a named pipe
+// swapped in would otherwise wait for a writer), then checks through the
+// open file that it is a regular file and that it is the file judged —
+// the path it was opened by still leads to it, with no link on the way
+// (openedIsJudged).
+func openUpload(path string) (*os.File, fs.FileInfo, error) {
+	if testHookBeforeOpen != nil {
+		testHookBeforeOpen(path)
 	}
-	st, err := os.Stat(path)
+	f, err := openNoFollow(path)
 	if err != nil {
-		return nil, refuseFile("%s: %s", path, fileProblem(err))
+		if isLinkError(err) {
+			return nil, nil, refuseFile("%s became a link after it was checked; nothing was read", path)
+		}
+		return nil, nil, refuseFile("%s: %s", path, fileProblem(err))
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, refuseFile("%s: %s", path, fileProblem(err))
 	}
 	if st.IsDir() {
-		return nil, refuseFile("%s is a folder, not a file", path)
+		f.Close()
+		return nil, nil, refuseFile("%s is a folder, not a file", path)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, refuseFile("%s is not a regular file", path)
+		f.Close()
+		return nil, nil, refuseFile("%s is not a regular file", path)
 	}
-	return st, nil
+	if !openedIsJudged(f, st, path) {
+		f.Close()
+		return nil, nil, refuseFile("%s changed after it was checked (a folder on its way became a link); nothing was read", path)
+	}
+	return f, st, nil
 }
 
-// readUploadFile reads one file of at most room bytes.
-func readUploadFile(path string, room int64) ([]byte, protocol.UploadFile, error) {
+// readUploadFile reads one open file of at most room bytes.
+func readUploadFile(f *os.File, path string, room int64) ([]byte, protocol.UploadFile, error) {
 	var none protocol.UploadFile
-	st, err := statUpload(path)
-	if err != nil {
-		return nil, none, err
-	}
-	f, err := os.Open(path)
+	st, err := f.Stat()
 	if err != nil {
 		return nil, none, refuseFile("%s: %s", path, fileProblem(err))
 	}
-	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, room+1))
 	if err != nil {
 		return nil, none, refuseFile("%s: cannot read it: %v", path, err)
@@ -201,9 +285,10 @@ func (h *Host) callAct(ctx context.Context, params protocol.ActParams, up *uploa
 	return h.port.call(ctx, protocol.ExtAct, params, res)
 }
 
-// uploadDetail is what the record of what agents did says of an upload:
-// the files' names (a person checking what left their machine needs
-// them), not their folders.
+// uploadDetail is what the person's question and the record of what
+// agents did say of an upload: the real files, resolved (a person
+// checking what leaves their machine needs to know which file it is, not
+// the name of a link to it).
 func uploadDetail(paths []string) string {
 	names := make([]string, 0, len(paths))
 	for i, p := range paths {
@@ -211,7 +296,7 @@ func uploadDetail(paths []string) string {
 			names = append(names, fmt.Sprintf("and %d more", len(paths)-i))
 			break
 		}
-		names = append(names, filepath.Base(p))
+		names = append(names, p)
 	}
 	return strings.Join(names, ", ")
 }

@@ -6,7 +6,8 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/grip-dev/grip/frames"
+	"github.com/grip-dev/grip/actlog"
+	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -43,6 +44,8 @@ var VerbTools = map[string]string{
 	"downloads":  "browser_downloads",
 	"drag":       "browser_drag",
 	"dialog":     "browser_handle_dialog",
+	"record":     "browser_record",
+	"replay":     "browser_replay",
 	"handoff":    "browser_handoff",
 }
 
@@ -179,7 +182,7 @@ func (s *Server) agentLog(ctx context.Context, in logIn) (*CallToolResult, error
 	}
 	var b strings.Builder
 	for _, e := range res.Entries {
-		b.WriteString(frames.LogLine(e) + "\n")
+		b.WriteString(actlog.Line(e) + "\n")
 	}
 	if b.Len() == 0 {
 		b.WriteString("No agent actions recorded.\n")
@@ -192,7 +195,7 @@ func (s *Server) policy(ctx context.Context, in policyIn) (*CallToolResult, erro
 	if err != nil {
 		return nil, err
 	}
-	text := frames.PolicyText(*res)
+	text := policy.Describe(*res)
 	if res.Policy.Error != "" {
 		text += "The policy file does not read well (the last good policy stays in force): " + res.Policy.Error + "\n"
 	}

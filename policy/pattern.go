@@ -108,6 +108,9 @@ func ParsePattern(s string) (Pattern, error) {
 	if err := checkHost(host, orig); err != nil {
 		return p, err
 	}
+	if !p.Wild {
+		host = canonicalHost(host) // 0x7f.1 names 127.0.0.1
+	}
 	p.Host = host
 	return p, nil
 }

@@ -113,6 +113,11 @@ type Policy struct {
 	ConfirmTimeout time.Duration
 	// Entries are the rule lines' patterns, in file order.
 	Entries []Entry
+	// UploadFrom are the folders of the upload-from line as written (~
+	// unexpanded); nil for the default (policy/uploads.go).
+	UploadFrom []string
+	// UploadFromLine is the line that set UploadFrom, 0 when unset.
+	UploadFromLine int
 }
 
 // Entry is one pattern of a rule line.
@@ -131,8 +136,10 @@ func Default() *Policy {
 	return &Policy{DefaultRule: DefaultRule, Tabs: TabsAll, ConfirmTimeout: DefaultConfirmTimeout}
 }
 
-// Trivial reports whether the policy lets agents read and act everywhere,
-// on every tab: the host then needs no look at a tab's frames.
+// Trivial reports whether the policy lets agents read and act on every
+// site, on every tab: the host then needs no look at a tab's frames
+// before a snapshot. The built-in rules (extension pages, file://) still
+// hold: a snapshot's frames are judged by their URLs as they come back.
 func (p *Policy) Trivial() bool {
 	return p.DefaultRule == Act && p.Tabs == TabsAll && len(p.Entries) == 0
 }
@@ -212,6 +219,7 @@ func Parse(src []byte) (*Policy, error) {
 			p.Entries = append(p.Entries, e)
 		}
 	}
+	p.UploadFromLine = setAt[UploadFromKey]
 	return p, nil
 }
 
@@ -242,8 +250,10 @@ func (p *Policy) set(key, val string) error {
 			return fmt.Errorf("confirm-timeout = %s: give a duration from %s to %s", val, MinConfirmTimeout, MaxConfirmTimeout)
 		}
 		p.ConfirmTimeout = d
+	case UploadFromKey:
+		return p.setUploadFrom(val)
 	default:
-		return fmt.Errorf("unknown setting %q: the settings are default, tabs and confirm-timeout", key)
+		return fmt.Errorf("unknown setting %q: the settings are default, tabs, confirm-timeout and upload-from", key)
 	}
 	return nil
 }
@@ -254,6 +264,11 @@ func (p *Policy) set(key, val string) error {
 func (p *Policy) Format() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "default = %s\ntabs = %s\nconfirm-timeout = %s\n", p.DefaultRule, p.Tabs, p.ConfirmTimeout)
+	if len(p.UploadFrom) > 0 {
+		fmt.Fprintf(&b, "%s\n", p.FormatUploadFrom(ThisMachine("")))
+	} else {
+		fmt.Fprintf(&b, "# %s (the default)\n", p.FormatUploadFrom(ThisMachine("")))
+	}
 	for _, e := range p.Entries {
 		fmt.Fprintf(&b, "%-8s %-40s # line %d\n", e.Rule, e.Pattern, e.Line)
 	}
@@ -302,6 +317,9 @@ func (p *Policy) Decide(rawURL string) Decision {
 func (p *Policy) DecideOrigin(o Origin) Decision {
 	if o.Scheme == "chrome-extension" {
 		return Decision{Rule: Block, Builtin: BuiltinExtensionPages}
+	}
+	if o.Scheme == "file" {
+		return p.decideFile() // policy/local.go
 	}
 	best := -1
 	var d Decision
@@ -372,7 +390,7 @@ func ParseOrigin(rawURL string) (Origin, bool) {
 	if u.Opaque != "" {
 		return Origin{}, false
 	}
-	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
+	host := canonicalHost(u.Hostname())
 	if host == "" {
 		return Origin{}, false
 	}

@@ -65,7 +65,7 @@ confirm-timeout = 2s
 
 // canon is a policy's settings and rules without their line numbers.
 func canon(p *Policy) string {
-	s := fmt.Sprintf("%s %s %s", p.DefaultRule, p.Tabs, p.ConfirmTimeout)
+	s := fmt.Sprintf("%s %s %s %q", p.DefaultRule, p.Tabs, p.ConfirmTimeout, p.UploadFrom)
 	for _, e := range p.Entries {
 		s += "\n" + e.String()
 	}

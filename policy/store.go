@@ -44,6 +44,12 @@ const Template = `# grip policy: what AI agents may do in this browser.
 #                           the grip popup ("Let agents use this tab") and the
 #                           tabs they opened themselves
 #   confirm-timeout = 60s   how long a confirm rule waits for your answer
+#   upload-from = ~/Downloads, /tmp
+#                           the folders agents may upload files from (this is
+#                           the default: Downloads and the temp folder). Hidden
+#                           folders of your home (~/.ssh, ~/.aws…), grip's own
+#                           folder, /proc and /etc stay closed unless named here.
+#   Local files (file://) are closed to agents unless a rule names file://.
 #
 # Saved changes apply within a second. If an edit does not read well, grip
 # keeps the last good policy and says what is wrong in grip doctor and the

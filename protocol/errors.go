@@ -3,6 +3,7 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Code is a machine-readable error code.
@@ -31,9 +32,22 @@ const (
 	// CodeDownloadFailed: a download the agent waited for was interrupted;
 	// the message carries Chrome's reason.
 	CodeDownloadFailed Code = "download_failed"
-	// Sessions (docs/ARCHITECTURE.md, "Sessions"): a tab another session
-	// owns, and a session whose access the person ended from the popup.
-	CodeNotYourTab   Code = "not_your_tab"
+	// CodeNavigationFailed: a page did not load; Status carries the
+	// network error (net::ERR_…) or the HTTP status ("404").
+	CodeNavigationFailed Code = "navigation_failed"
+	// Targets written as a snapshot line reads (`button 'Save'`): no
+	// element of the tab matches, or more than one does.
+	CodeNotFound  Code = "not_found"
+	CodeAmbiguous Code = "ambiguous"
+	// CodeReplayDiverged: a recorded workflow's step no longer matches the
+	// page; nothing after it was done (docs/ARCHITECTURE.md, "Recorded
+	// workflows").
+	CodeReplayDiverged Code = "replay_diverged"
+	// CodeNotYourTab: the tab belongs to another agent session
+	// (docs/ARCHITECTURE.md, "The person's controls").
+	CodeNotYourTab Code = "not_your_tab"
+	// CodeSessionEnded: the person ended the session's access from the
+	// popup (docs/ARCHITECTURE.md, "Sessions").
 	CodeSessionEnded Code = "session_ended"
 )
 
@@ -54,9 +68,14 @@ const (
 	BoundaryRef           Boundary = "ref"
 	BoundaryBrowser       Boundary = "browser"
 	BoundaryHost          Boundary = "host"
-	BoundaryUser          Boundary = "user"    // the person's own switch (pause, confirm)
-	BoundaryPolicy        Boundary = "policy"  // the person's policy file
-	BoundarySession       Boundary = "session" // which session owns a tab
+	BoundaryUser          Boundary = "user"   // the person's own switch (pause, confirm)
+	BoundaryPolicy        Boundary = "policy" // the person's policy file
+	// BoundarySession: the agent session a request belongs to (its own
+	// tabs, the person's, another session's).
+	BoundarySession Boundary = "session"
+	// BoundaryPage: what the page shows as a whole (a target written as a
+	// snapshot line, a recorded workflow's step) did not match.
+	BoundaryPage Boundary = "page"
 )
 
 // Error is a refusal or failure that crosses a wire. It is a value: the
@@ -69,6 +88,10 @@ type Error struct {
 	// Dialog is the JavaScript dialog that stopped the operation, when one
 	// did: answer it with grip dialog accept|dismiss.
 	Dialog *Dialog `json:"dialog,omitempty"`
+	// Status is why a navigation failed (CodeNavigationFailed): Chrome's
+	// network error ("net::ERR_CONNECTION_REFUSED") or the HTTP status
+	// the page answered ("404").
+	Status string `json:"status,omitempty"`
 }
 
 // Error formats the error the way the CLI prints it on stderr, without the
@@ -108,9 +131,12 @@ var (
 	ErrBadRequest      = &Error{Code: CodeBadRequest}
 	ErrPaused          = &Error{Code: CodePaused}
 	ErrPolicy          = &Error{Code: CodePolicy}
-	ErrNotConfirmed    = &Error{Code: CodeNotConfirmed}
+	ErrNotFound        = &Error{Code: CodeNotFound}
+	ErrAmbiguous       = &Error{Code: CodeAmbiguous}
+	ErrReplayDiverged  = &Error{Code: CodeReplayDiverged}
 	ErrNotYourTab      = &Error{Code: CodeNotYourTab}
 	ErrSessionEnded    = &Error{Code: CodeSessionEnded}
+	ErrNotConfirmed    = &Error{Code: CodeNotConfirmed}
 )
 
 // AsError turns any error into an *Error: an *Error in the chain is
@@ -131,17 +157,26 @@ func AsError(err error) *Error {
 	return &Error{Code: CodeInternal, Boundary: BoundaryHost, Message: err.Error()}
 }
 
-// KnownCode reports whether c is one of the codes above.
-func KnownCode(c Code) bool {
-	switch c {
-	case CodeStaleRef, CodeUnknownRef, CodeMeaningChanged, CodeNotActionable,
-		CodeInvalidLocator, CodeDocumentChanged, CodeEpochSuperseded, CodeHostLost,
-		CodeNoBrowser, CodeTooLarge, CodeBadRequest, CodeTimeout, CodeInternal,
-		CodePaused, CodePolicy, CodeNotConfirmed, CodeDownloadFailed, CodeNotYourTab, CodeSessionEnded:
-		return true
-	}
-	return false
+// Codes lists every code above (a test reads this file to check): the
+// extension's declaration file (extension/protocol.d.ts) has them as a
+// union, so tsc refuses a misspelt one in the worker or the kernel.
+var Codes = []Code{
+	CodeStaleRef, CodeUnknownRef, CodeMeaningChanged, CodeNotActionable,
+	CodeInvalidLocator, CodeDocumentChanged, CodeEpochSuperseded, CodeHostLost,
+	CodeNoBrowser, CodeTooLarge, CodeBadRequest, CodeTimeout, CodeInternal,
+	CodePaused, CodePolicy, CodeNotConfirmed, CodeDownloadFailed, CodeNavigationFailed,
+	CodeNotFound, CodeAmbiguous, CodeReplayDiverged, CodeNotYourTab, CodeSessionEnded,
 }
+
+// Boundaries lists every boundary above, for the same union.
+var Boundaries = []Boundary{
+	BoundaryTask, BoundaryDocument, BoundaryNode, BoundaryMeaning, BoundaryActionability,
+	BoundaryPoint, BoundaryPayload, BoundaryRef, BoundaryBrowser, BoundaryHost,
+	BoundaryUser, BoundaryPolicy, BoundarySession, BoundaryPage,
+}
+
+// KnownCode reports whether c is one of the codes above.
+func KnownCode(c Code) bool { return slices.Contains(Codes, c) }
 
 // Codec errors, checked with errors.Is.
 var (

@@ -1,13 +1,21 @@
 package protocol
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"reflect"
+)
 
 // The host↔extension contract: every native-messaging frame is a
 // NativeMessage whose Type is one of the names below and whose Params and
-// Result are the types below, encoded as JSON. extension/router.js switches
-// on exactly the ExtRequests names (a test in this package reads it), and
-// the worker builds the replies these types describe. docs/ARCHITECTURE.md
-// follows one request through both sides.
+// Result are the types below, encoded as JSON. ExtCalls and HostCalls pair
+// each name with its types; `go generate ./protocol` writes them, the error
+// codes and boundaries and the event kinds into extension/protocol.d.ts,
+// against which tsc checks the worker's handlers (extension/router.js),
+// its messages (native-port.js) and every refusal it or the kernel builds.
+// docs/ARCHITECTURE.md, "Wire formats", follows one request through both
+// sides and says how to add one.
+
+//go:generate go run ./internal/tsgen/cmd
 
 // Requests the host sends the extension; each has an ID and gets one reply.
 const (
@@ -17,29 +25,113 @@ const (
 	ExtAct        = "act"        // ActParams → ActReply
 	ExtWait       = "wait"       // WaitParams → WaitReply
 	ExtCDP        = "cdp"        // CDPParams → CDPReply
-	ExtNavigate   = "navigate"   // TabParams (URL set) → TabRef
-	ExtBack       = "back"       // TabParams → TabRef
-	ExtForward    = "forward"    // TabParams → TabRef
-	ExtReload     = "reload"     // TabParams → TabRef
+	ExtNavigate   = "navigate"   // TabParams (URL set) → TabReply
+	ExtBack       = "back"       // TabParams → TabReply
+	ExtForward    = "forward"    // TabParams → TabReply
+	ExtReload     = "reload"     // TabParams → TabReply
 	ExtTabNew     = "tab_new"    // TabParams (URL, no tab) → Tab
-	ExtTabClose   = "tab_close"  // TabParams → TabRef
+	ExtTabClose   = "tab_close"  // TabParams → TabReply
 	ExtTabSelect  = "tab_select" // TabParams → TabRef
 	ExtScreenshot = "screenshot" // TabParams → ScreenshotReply
 	ExtDocuments  = "documents"  // no params → DocumentsReply
-	ExtPing       = "ping"       // no params → {ok}
+	ExtPing       = "ping"       // no params → OKReply
 	ExtDialog     = "dialog"     // DialogParams → DialogReply
 
 	ExtUploadChunk  = "upload_chunk"  // UploadChunkParams → {ok}
 	ExtDownloads    = "downloads"     // DownloadsParams → DownloadsReply
 	ExtDownloadWait = "download_wait" // DownloadWaitParams → Download
+
+	// ExtParseURL reads a URL an agent gave the way the browser will load
+	// it (host/navigate.go): the href it canonicalises to, or bad_request.
+	ExtParseURL = "parse_url" // TabParams (URL) → ParseURLReply
 )
 
-// ExtRequests lists every request the extension must answer.
-var ExtRequests = []string{
-	ExtTabs, ExtTabInfo, ExtSnapshot, ExtAct, ExtWait, ExtCDP, ExtNavigate, ExtBack, ExtForward,
-	ExtReload, ExtTabNew, ExtTabClose, ExtTabSelect, ExtScreenshot, ExtDocuments, ExtPing,
-	ExtFrames, ExtPaused, ExtConfirm, ExtActed, ExtShareTab, ExtDialog,
-	ExtUploadChunk, ExtDownloads, ExtDownloadWait,
+// Call is one request of the contract: its name and the Go types of its
+// params and of its reply.
+type Call struct {
+	Name   string
+	Params reflect.Type
+	Reply  reflect.Type
+}
+
+func call[P, R any](name string) Call {
+	return Call{Name: name, Params: reflect.TypeFor[P](), Reply: reflect.TypeFor[R]()}
+}
+
+// ExtCalls is every request the extension must answer, with its types. A
+// new request: its constant above, its types, an entry here, then
+// `go generate ./protocol` and a handler in extension/router.js (tsc fails
+// until there is one).
+var ExtCalls = []Call{
+	call[TabsParams, TabsResult](ExtTabs),
+	call[TabParams, TabRef](ExtTabInfo),
+	call[SnapshotParams, SnapshotReply](ExtSnapshot),
+	call[ActParams, ActReply](ExtAct),
+	call[WaitParams, WaitReply](ExtWait),
+	call[CDPParams, CDPReply](ExtCDP),
+	call[TabParams, TabReply](ExtNavigate),
+	call[TabParams, TabReply](ExtBack),
+	call[TabParams, TabReply](ExtForward),
+	call[TabParams, TabReply](ExtReload),
+	call[TabParams, Tab](ExtTabNew),
+	call[TabParams, TabReply](ExtTabClose),
+	call[TabParams, TabRef](ExtTabSelect),
+	call[TabParams, ScreenshotReply](ExtScreenshot),
+	call[NoParams, DocumentsReply](ExtDocuments),
+	call[NoParams, OKReply](ExtPing),
+	call[DialogParams, DialogReply](ExtDialog),
+	call[TabParams, FramesReply](ExtFrames),
+	call[PausedParams, OKReply](ExtPaused),
+	call[ConfirmParams, ConfirmReply](ExtConfirm),
+	call[ActedParams, OKReply](ExtActed),
+	call[TabParams, OKReply](ExtShareTab),
+	call[UploadChunkParams, OKReply](ExtUploadChunk),
+	call[DownloadsParams, DownloadsReply](ExtDownloads),
+	call[DownloadWaitParams, Download](ExtDownloadWait),
+	call[TabParams, ParseURLReply](ExtParseURL),
+}
+
+// ExtRequests lists the names of ExtCalls.
+var ExtRequests = callNames(ExtCalls)
+
+// HostCalls is every request the extension may send the host (the popup's),
+// with its types.
+var HostCalls = []Call{
+	call[NoParams, Status](HostStatus),
+	call[SnapshotArgs, Snapshot](HostSnapshot),
+	call[PausedParams, PersonState](HostSetPaused),
+	call[SharedParams, PersonState](HostSetShared),
+	call[PersonViewParams, PersonView](HostPersonView),
+	call[SessionParams, PersonState](HostEndSession),
+	call[TabParams, PersonState](HostReleaseTab),
+}
+
+func callNames(calls []Call) []string {
+	names := make([]string, len(calls))
+	for i, c := range calls {
+		names[i] = c.Name
+	}
+	return names
+}
+
+// NoParams are the params of a request that takes none.
+type NoParams struct{}
+
+// OKReply answers a request that has nothing to report but that it was done.
+type OKReply struct {
+	OK bool `json:"ok"`
+}
+
+// TabReply answers navigate, back, forward, reload and tab_close: the tab,
+// or the dialog its page shows instead of letting go (beforeunload).
+type TabReply struct {
+	TabRef
+	Dialog *Dialog `json:"dialog,omitempty"`
+}
+
+// ParseURLReply is the URL as the browser reads it: new URL(u).href.
+type ParseURLReply struct {
+	Href string `json:"href"`
 }
 
 // Messages that are not requests. The extension opens with MsgHello
@@ -61,24 +153,27 @@ const (
 	HostSnapshot = "snapshot" // SnapshotArgs → Snapshot
 )
 
+// EventKind names an event the extension reports.
+type EventKind string
+
 // Event kinds the extension reports.
 const (
-	EventNavigated  = "navigated"   // a frame committed a new document
-	EventTabRemoved = "tab_removed" // a tab closed
-	EventTabOpened  = "tab_opened"  // a page opened a tab or popup (Opener, URL)
+	EventNavigated  EventKind = "navigated"   // a frame committed a new document
+	EventTabRemoved EventKind = "tab_removed" // a tab closed
+	EventTabOpened  EventKind = "tab_opened"  // a page opened a tab or popup (Opener, URL)
 )
 
 // EventKinds lists every event the extension reports.
-var EventKinds = []string{EventNavigated, EventTabRemoved, EventTabOpened}
+var EventKinds = []EventKind{EventNavigated, EventTabRemoved, EventTabOpened}
 
 // Event is the Params of a MsgEvent.
 type Event struct {
-	Kind       string `json:"kind"`
-	TabID      int    `json:"tabId"`
-	FrameID    int    `json:"frameId,omitempty"`
-	DocumentID string `json:"documentId,omitempty"`
-	Opener     int    `json:"opener,omitempty"`
-	URL        string `json:"url,omitempty"`
+	Kind       EventKind `json:"kind"`
+	TabID      int       `json:"tabId"`
+	FrameID    int       `json:"frameId,omitempty"`
+	DocumentID string    `json:"documentId,omitempty"`
+	Opener     int       `json:"opener,omitempty"`
+	URL        string    `json:"url,omitempty"`
 }
 
 // TabsParams asks for every tab, or only the focused window's active one.
@@ -102,6 +197,11 @@ type SnapshotParams struct {
 	TabID          int    `json:"tabId"`
 	Mode           string `json:"mode"`
 	KeepSignatures bool   `json:"keepSignatures,omitempty"`
+	// Settle reads the tab once its page has settled: no frame changed
+	// what it shows for a quiet period (100 ms) and none shows a busy
+	// indicator, within a bound (1.5 s). A page already quiet is read at
+	// once; the reply's Settle says how it went.
+	Settle bool `json:"settle,omitempty"`
 }
 
 // SnapshotReply is the extension's answer to ExtSnapshot: one entry per frame
@@ -112,6 +212,8 @@ type SnapshotReply struct {
 	Timing *ExtTiming `json:"timing,omitempty"`
 	// Dialog, when the tab shows one: nothing could be read.
 	Dialog *Dialog `json:"dialog,omitempty"`
+	// Settle answers SnapshotParams.Settle.
+	Settle *SettleReply `json:"settle,omitempty"`
 }
 
 // ExtTiming is the worker's own clock around a snapshot, in milliseconds:
@@ -184,6 +286,9 @@ type ActReply struct {
 	Point      *Point `json:"point,omitempty"`
 	DocumentID string `json:"documentId,omitempty"`
 	ID         int    `json:"id,omitempty"`
+	// Secret says the text went into a field whose value grip never
+	// reports (a password): a recording keeps it only as a placeholder.
+	Secret bool `json:"secret,omitempty"`
 	ActEffects
 }
 
@@ -205,6 +310,15 @@ type WaitParams struct {
 	LocalID    int    `json:"localId,omitempty"`
 	URL        string `json:"url,omitempty"`
 	TimeoutMS  int    `json:"timeoutMs"`
+}
+
+// SettleReply says whether the page settled within the bound before it
+// was read (SnapshotParams.Settle), after how long, and, when it did not,
+// the busy indicator it still showed.
+type SettleReply struct {
+	Settled bool   `json:"settled"`
+	MS      int    `json:"ms"`
+	Busy    string `json:"busy,omitempty"`
 }
 
 // WaitReply says whether the condition held before the time was up.

@@ -1,14 +1,22 @@
 package protocol_test
 
 import (
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/grip-dev/grip/extension"
 	"github.com/grip-dev/grip/protocol"
+	"github.com/grip-dev/grip/protocol/internal/tsgen"
 )
 
 // readExtensionFile returns one of the extension's files as shipped.
@@ -24,20 +32,17 @@ func readExtensionFile(t *testing.T, name string) string {
 // TestRouterHandlesExactlyExtRequests fails when the worker's router and
 // the Go list of requests disagree: a request the host sends that the
 // worker does not know, or one the worker answers that the host never
-// sends.
+// sends. (tsc checks the same against protocol.d.ts, and each handler's
+// params and reply too; this test needs no tsc.)
 func TestRouterHandlesExactlyExtRequests(t *testing.T) {
 	src := readExtensionFile(t, "router.js")
-	start := strings.Index(src, "export async function handleHostRequest")
-	if start < 0 {
-		t.Fatal("router.js has no handleHostRequest")
-	}
-	body := src[start:]
-	if end := strings.Index(body, "\n}\n"); end >= 0 {
-		body = body[:end]
+	m := regexp.MustCompile(`(?s)\nconst handlers = \{\n(.*?)\n\};\n`).FindStringSubmatch(src)
+	if m == nil {
+		t.Fatal("router.js has no `const handlers = {…};` table")
 	}
 	var got []string
-	for _, m := range regexp.MustCompile(`case '([a-z_]+)':`).FindAllStringSubmatch(body, -1) {
-		got = append(got, m[1])
+	for _, h := range regexp.MustCompile(`(?m)^  ([a-z_]+): `).FindAllStringSubmatch(m[1], -1) {
+		got = append(got, h[1])
 	}
 	want := slices.Clone(protocol.ExtRequests)
 	slices.Sort(got)
@@ -47,26 +52,106 @@ func TestRouterHandlesExactlyExtRequests(t *testing.T) {
 	}
 }
 
-// TestPopupAsksOnlyHostRequests: every askHost call of the worker names a
-// request the host answers.
-func TestPopupAsksOnlyHostRequests(t *testing.T) {
-	known := protocol.HostRequests
-	n := 0
-	for _, file := range []string{"popup-api.js", "native-port.js", "background.js", "user.js"} {
-		for _, m := range regexp.MustCompile(`askHost\('([a-z_]+)'`).FindAllStringSubmatch(readExtensionFile(t, file), -1) {
-			n++
-			if !slices.Contains(known, m[1]) {
-				t.Errorf("%s asks the host for %q, which it does not answer (known: %v)", file, m[1], known)
-			}
-		}
+// TestGeneratedFilesAreFresh fails when a file generated from the Go types
+// (extension/protocol.d.ts, extension/kernel/keycodes.js) is not what the
+// types give now.
+func TestGeneratedFilesAreFresh(t *testing.T) {
+	files, err := tsgen.Files("..")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if n == 0 {
-		t.Error("found no askHost call: the test no longer reads the worker's code")
+	for _, f := range files {
+		got, err := os.ReadFile(filepath.Join("..", filepath.FromSlash(f.Path)))
+		if err != nil || !bytes.Equal(got, f.Data) {
+			t.Errorf("%s is stale (%v): run %s", f.Path, err, tsgen.Command)
+		}
 	}
 }
 
+// TestEveryNameIsListed: every constant of protocol's contract is in the
+// list the generator reads, so none is missing from protocol.d.ts: each
+// Code in Codes, Boundary in Boundaries, EventKind in EventKinds, and each
+// Ext… request name in ExtCalls, Host… in HostCalls.
+func TestEveryNameIsListed(t *testing.T) {
+	lists := map[string][]string{
+		"Code":      strs(protocol.Codes),
+		"Boundary":  strs(protocol.Boundaries),
+		"EventKind": strs(protocol.EventKinds),
+		"Ext":       protocol.ExtRequests,
+		"Host":      hostRequests(),
+	}
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range g.Specs {
+				v := spec.(*ast.ValueSpec)
+				list := ""
+				if id, ok := v.Type.(*ast.Ident); ok && lists[id.Name] != nil {
+					list = id.Name
+				} else if v.Type == nil && len(v.Names) == 1 {
+					for _, prefix := range []string{"Ext", "Host"} {
+						if strings.HasPrefix(v.Names[0].Name, prefix) {
+							list = prefix
+						}
+					}
+				}
+				if list == "" || len(v.Values) != 1 {
+					continue
+				}
+				lit, ok := v.Values[0].(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					continue
+				}
+				value, _ := strconv.Unquote(lit.Value)
+				n++
+				if !slices.Contains(lists[list], value) {
+					t.Errorf("%s: %s = %q is not in the list of %s", name, v.Names[0].Name, value, list)
+				}
+			}
+		}
+	}
+	if n < 40 {
+		t.Errorf("found only %d constants: the test no longer reads protocol's files", n)
+	}
+	if !slices.Equal(hostRequests(), protocol.HostRequests) {
+		t.Errorf("HostCalls %v, HostRequests %v", hostRequests(), protocol.HostRequests)
+	}
+}
+
+func hostRequests() []string {
+	var names []string
+	for _, c := range protocol.HostCalls {
+		names = append(names, c.Name)
+	}
+	return names
+}
+
+func strs[S ~string](list []S) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = string(s)
+	}
+	return out
+}
+
 // TestEventKindsAreSent: the event kinds the host reacts to are the ones
-// the worker sends.
+// the worker sends (tsc refuses any other kind; this checks none is
+// missing).
 func TestEventKindsAreSent(t *testing.T) {
 	src := readExtensionFile(t, "background.js")
 	var got []string
@@ -74,7 +159,7 @@ func TestEventKindsAreSent(t *testing.T) {
 		got = append(got, m[1])
 	}
 	slices.Sort(got)
-	want := slices.Clone(protocol.EventKinds)
+	want := strs(protocol.EventKinds)
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("background.js sends events %v, the host knows %v", got, want)

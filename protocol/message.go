@@ -38,7 +38,7 @@ const (
 // each of these and no other), and the client's retry rules name them.
 var Operations = []string{
 	OpHello, OpStatus, OpTabs, OpSnapshot, OpAct, OpWait, OpScreenshot, OpDialog, OpDownloads,
-	OpPause, OpResume, OpLog, OpPolicy, OpHandoff,
+	OpPause, OpResume, OpLog, OpPolicy, OpRecord, OpHandoff,
 }
 
 // HelloArgs opens every socket connection; a protocol mismatch is refused.
@@ -155,6 +155,9 @@ type Element struct {
 	States []string `json:"states,omitempty"`
 	// Href is a link's destination, absolute as the browser resolved it.
 	Href string `json:"href,omitempty"`
+	// Context names the element's nearest named row, list item, dialog,
+	// form, region or heading, where its role and name repeat on the page.
+	Context string `json:"context,omitempty"`
 }
 
 // Frame is one answered frame of a snapshot.
@@ -237,6 +240,17 @@ type ActArgs struct {
 	// ChangesBudget is the token allowance of the reply's element lines;
 	// 0 means DefaultChangesBudget.
 	ChangesBudget int `json:"changes_budget,omitempty"`
+	// NoSettle reads the reply at once, without waiting for the page to
+	// settle: for pages that never stop moving, and for measuring what
+	// settling costs (bench/RESULTS.md).
+	NoSettle bool `json:"no_settle,omitempty"`
+	// Param names the text as a parameter of a workflow being recorded:
+	// the recording holds {{Param}}, never the text.
+	Param string `json:"param,omitempty"`
+	// Origin is the origin of the frame the target must be in (a recorded
+	// workflow's step): an element of another frame is refused as
+	// not_found.
+	Origin string `json:"origin,omitempty"`
 }
 
 // Changes says what an action changed, so the agent need not re-read:
@@ -275,6 +289,13 @@ type ActionResult struct {
 	Closed   []int       `json:"closed,omitempty"`
 	Blocked  []string    `json:"blocked,omitempty"`
 	Loading  string      `json:"loading,omitempty"`
+	// Settled says whether the page had settled when the reply was read
+	// (no change for a quiet period, no busy indicator); false: it was
+	// still changing at the bound, and a snapshot may show more. Absent
+	// when no settling was waited for.
+	Settled *bool `json:"settled,omitempty"`
+	// Busy is the busy indicator a page still changing showed.
+	Busy string `json:"busy,omitempty"`
 	// Download is a download the action started, or the one a wait for
 	// a download returns.
 	Download *Download `json:"download,omitempty"`
@@ -333,4 +354,33 @@ type ExtensionHello struct {
 	// the person ended, as the extension keeps them (chrome.storage.session).
 	OwnedTabs     []TabOwner `json:"owned_tabs,omitempty"`
 	EndedSessions []string   `json:"ended_sessions,omitempty"`
+}
+
+// OpRecord starts and stops the recording of a session's actions as a
+// workflow (docs/ARCHITECTURE.md, "Recorded workflows").
+const OpRecord = "record" // RecordArgs → RecordResult
+
+// Recording actions of RecordArgs.
+const (
+	RecordStart  = "start"
+	RecordStop   = "stop"
+	RecordStatus = "status"
+)
+
+// RecordArgs start (File names where the client will write it), stop or
+// ask about the session's recording.
+type RecordArgs struct {
+	Action string `json:"action"`
+	File   string `json:"file,omitempty"`
+}
+
+// RecordResult says whether the session is recording, into which file,
+// and how many steps it holds; at stop, Text is the workflow, which the
+// client writes to File.
+type RecordResult struct {
+	Recording bool     `json:"recording"`
+	File      string   `json:"file,omitempty"`
+	Steps     int      `json:"steps"`
+	Params    []string `json:"params,omitempty"`
+	Text      string   `json:"text,omitempty"`
 }

@@ -5,6 +5,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
+  const { KEYS } = K;
 
   /** @param {string} type @param {{x: number, y: number}} pt @param {number} detail @param {number} buttons */
   function mouse(type, pt, detail, buttons) {
@@ -31,21 +32,7 @@
     return typeof PointerEvent === 'function' ? new PointerEvent(type, init) : new MouseEvent(type, init);
   }
 
-  /** key name → [key, code, keyCode] */
-  /** @type {Record<string, [string, string, number]>} */
-  const KEYS = {
-    Enter: ['Enter', 'Enter', 13], Tab: ['Tab', 'Tab', 9], Escape: ['Escape', 'Escape', 27],
-    Esc: ['Escape', 'Escape', 27], Backspace: ['Backspace', 'Backspace', 8], Delete: ['Delete', 'Delete', 46],
-    ArrowUp: ['ArrowUp', 'ArrowUp', 38], ArrowDown: ['ArrowDown', 'ArrowDown', 40],
-    ArrowLeft: ['ArrowLeft', 'ArrowLeft', 37], ArrowRight: ['ArrowRight', 'ArrowRight', 39],
-    Home: ['Home', 'Home', 36], End: ['End', 'End', 35], PageUp: ['PageUp', 'PageUp', 33],
-    PageDown: ['PageDown', 'PageDown', 34], Space: [' ', 'Space', 32], Insert: ['Insert', 'Insert', 45],
-    F1: ['F1', 'F1', 112], F2: ['F2', 'F2', 113], F3: ['F3', 'F3', 114], F4: ['F4', 'F4', 115],
-    F5: ['F5', 'F5', 116], F6: ['F6', 'F6', 117], F7: ['F7', 'F7', 118], F8: ['F8', 'F8', 119],
-    F9: ['F9', 'F9', 120], F10: ['F10', 'F10', 121], F11: ['F11', 'F11', 122], F12: ['F12', 'F12', 123],
-  };
-
-  /** The key, code and keyCode of a named key or one character.
+  /** The key, code and keyCode of a named key (keycodes.js) or one character.
    * @param {string} ch @returns {KeyInit} */
   function keyInit(ch) {
     const named = KEYS[ch];
@@ -87,6 +74,6 @@
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    mouse, pointer, KEYS, keyInit, keyEvent, NO_MODS, inputEvent, fireChange,
+    mouse, pointer, keyInit, keyEvent, NO_MODS, inputEvent, fireChange,
   }));
 })();

@@ -1,10 +1,12 @@
 // Types of the in-page kernel, for tsc only (never injected): the object
-// the files in KERNEL_FILES (extension/inject.js) build on the isolated
+// the files in KERNEL_FILES (extension/kernel-files.js) build on the isolated
 // world's globalThis, one part per file, in that order. Each file takes
 // what it uses from the files before it. A test checks that each file adds
 // exactly the names listed under it here.
 
-type GripError = { code: string; boundary: string; message: string; hint: string };
+// A refusal as the kernel replies it: codes and boundaries are
+// protocol/errors.go's (extension/protocol.d.ts), so tsc refuses a misspelt one.
+type GripError = { code: protocol.Code; boundary: protocol.Boundary; message: string; hint: string };
 type Failure = { error: GripError };
 type Signature = {
   tag: string; type: string; role: string; name: string; href: string; action: string; checked: string; selected: string;
@@ -14,8 +16,18 @@ type Reported = { id: number; role: string; name: string; value?: string; states
 type Point = { x: number; y: number };
 type KeyInit = { key: string; code: string; keyCode: number };
 type Modifiers = { ctrl: boolean; shift: boolean; alt: boolean; meta: boolean };
-type EditKind = 'input' | 'textarea' | 'editable' | '';
+type EditKind = 'input' | 'textarea' | 'editable' | 'context' | '';
 type TextOptions = { stopBlocks?: boolean; checkVis?: boolean; inLabel?: boolean };
+// Chrome's EditContext API, which TypeScript's DOM library does not have yet.
+interface EditContext extends EventTarget {
+  readonly text: string; readonly selectionStart: number; readonly selectionEnd: number;
+  updateText(start: number, end: number, text: string): void;
+  updateSelection(start: number, end: number): void;
+}
+type TextUpdateEventInit = EventInit & {
+  text: string; updateRangeStart: number; updateRangeEnd: number; selectionStart: number; selectionEnd: number;
+};
+declare var TextUpdateEvent: { prototype: Event; new (type: string, init: TextUpdateEventInit): Event };
 
 interface GripKernel {
   // base.js
@@ -24,7 +36,7 @@ interface GripKernel {
    * these files ('' until then): a kernel whose build differs from the
    * worker's is never run. */
   build: string;
-  fail(code: string, boundary: string, message: string, hint?: string): Failure;
+  fail(code: protocol.Code, boundary: protocol.Boundary, message: string, hint?: string): Failure;
   fold(s: string): string;
   cut(s: string, n: number): string;
   quote(s: string): string;
@@ -79,13 +91,19 @@ interface GripKernel {
   nameOf(el: Element, role: string): string;
   hasOwnText(el: Element): boolean;
 
+  // editcontext.js
+  editContextOf(el: Element): EditContext | null;
+  drawnText(surface: Element, skip: Element | null): string;
+  lastDrawn(surface: Element, skip: Element | null): Text | null;
+  editContextInput(el: Element, text: string, del?: 'backward' | 'forward'): boolean;
+
   // editors.js
   visibleText(s: string): string;
   viewRect(el: Element): { left: number; top: number; right: number; bottom: number } | null;
   surfaceOf(el: Element): Element | null;
   editorText(el: Element): string;
   ownPart(el: Element, hit: Element): boolean;
-  endPoint(surface: Element): Point;
+  endPoint(surface: Element, el: Element): Point;
   endOf(el: Element): { node: Node; offset: number };
 
   // widgets.js
@@ -121,6 +139,11 @@ interface GripKernel {
   probe(r: { text?: string; id?: number }): { textFound: boolean; present: boolean };
   watch(r: { text?: string; gone?: boolean; id?: number; ms?: number }): Promise<{ met: boolean }>;
 
+  // settle.js
+  trackChanges(): unknown;
+  settleState(): { sinceChange: number; busy: string };
+  nextChange(r: { ms?: number }): Promise<{ changed: boolean }>;
+
   // frames.js
   frameIndexOf(r: { selector?: string }): { index: number } | Failure;
 
@@ -130,7 +153,7 @@ interface GripKernel {
   labelOf(el: Element, hit: Element): boolean;
   occluder(hit: Element): Element;
 
-  // guard.js
+  // trusted.js
   /** The mark the worker last set in this document (setMark), to find
    * this document's isolated world through the debugger. */
   mark: string;
@@ -138,10 +161,13 @@ interface GripKernel {
   hitReason(el: Element, hit: Element): string;
   focusReason(el: Element): string;
 
+  // keycodes.js
+  /** Generated from protocol/keys.go: name → [key, code, keyCode]. */
+  KEYS: Record<string, [string, string, number]>;
+
   // events.js
   mouse(type: string, pt: Point, detail: number, buttons: number): MouseEvent;
   pointer(type: string, pt: Point, buttons: number): MouseEvent;
-  KEYS: Record<string, [string, string, number]>;
   keyInit(ch: string): KeyInit;
   keyEvent(target: Element, type: string, k: KeyInit, m: Modifiers): boolean;
   NO_MODS: Modifiers;
@@ -155,6 +181,7 @@ interface GripKernel {
 
   // richtext.js
   tick(): Promise<void>;
+  frame(): Promise<void>;
   docShortcut(el: Element, all: boolean): boolean;
   editableText(el: Element, text: string): void;
   editableBreak(el: Element): void;
@@ -171,6 +198,7 @@ interface GripKernel {
   typeInto(el: Element, id: number, text: string, replace: boolean): any;
   readyToType(el: Element, all: boolean): Promise<void>;
   implicitSubmit(el: Element): boolean;
+  contextKey(el: Element, ch: string): void;
 
   // choice.js
   selectIn(el: Element, id: number, want: string): any;

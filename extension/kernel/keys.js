@@ -1,5 +1,5 @@
 // @ts-check
-// press: one key (with modifiers, 'Control+A' style too) to an element or
+// press: one key (with modifiers) to an element or
 // to whatever has focus, and the default actions synthetic key events do
 // not perform themselves: Tab moves focus, Enter submits or activates,
 // characters and Backspace/Delete edit, Space and the arrows scroll.
@@ -9,7 +9,8 @@
   const K = globalThis.__gripKernel__;
   const { fail, quote, hasAttr, idOf, SKIP_WALK, shadowOf, deepActive, isHiddenAttr, isVisible, inputType,
     BUTTON_INPUTS, brief, actionable, done, KEYS, keyInit, keyEvent, inputEvent, focusable, editKind, setValue,
-    selectAllIn, insertInto, implicitSubmit, scrollPage, editableText, editableBreak, editableDelete } = K;
+    selectAllIn, insertInto, implicitSubmit, scrollPage, editableText, editableBreak, editableDelete,
+    contextKey, editContextInput } = K;
 
   /** Next/previous tabbable element from the current one. @param {boolean} back */
   function moveFocus(back) {
@@ -44,30 +45,17 @@
     return next;
   }
 
-  /** @param {Element|null} el @param {{key?: string, modifiers?: string[], trusted?: boolean}} r */
+  /** The key and modifiers come as the host parsed them from the agent's
+   * text (host/keys.go): a name of KEYS or one character, and modifiers
+   * among Control, Shift, Alt, Meta.
+   * @param {Element|null} el @param {{key?: string, modifiers?: string[], trusted?: boolean}} r */
   function doPress(el, r) {
-    const raw = String(r.key || '');
-    if (!raw) return fail('bad_request', 'node', 'press needs a key');
-    /** @type {string[]} */
-    const mods = Array.isArray(r.modifiers) ? r.modifiers.map((/** @type {any} */ m) => String(m)) : [];
-    let keyName = raw;
-    // Accept 'Control+A' style keys too.
-    if (raw.length > 1 && raw.indexOf('+') > 0) {
-      const parts = raw.split('+');
-      keyName = parts.pop() || '+';
-      mods.push(...parts);
-    }
-    const has = (/** @type {string[]} */ names) => mods.some((m) => names.indexOf(m.toLowerCase()) >= 0);
+    const keyName = String(r.key || '');
+    if (!keyName) return fail('bad_request', 'node', 'press needs a key');
+    if (!KEYS[keyName] && [...keyName].length !== 1) return fail('bad_request', 'node', 'unknown key ' + quote(keyName));
+    const mods = Array.isArray(r.modifiers) ? r.modifiers : [];
     /** @type {Modifiers} */
-    const m = {
-      ctrl: has(['control', 'ctrl']), shift: has(['shift']), alt: has(['alt', 'option']),
-      meta: has(['meta', 'cmd', 'command', 'super']),
-    };
-    if (keyName.length > 1 && !KEYS[keyName]) {
-      const canon = Object.keys(KEYS).find((k) => k.toLowerCase() === keyName.toLowerCase());
-      if (!canon) return fail('bad_request', 'node', 'unknown key ' + quote(keyName));
-      keyName = canon;
-    }
+    const m = { ctrl: mods.includes('Control'), shift: mods.includes('Shift'), alt: mods.includes('Alt'), meta: mods.includes('Meta') };
     let k = keyInit(keyName);
     if (m.shift && k.key.length === 1 && /[a-z]/.test(k.key)) k = { key: k.key.toUpperCase(), code: k.code, keyCode: k.keyCode };
 
@@ -132,6 +120,7 @@
       if (kind === 'input') return implicitSubmit(t) ? 'submitted the form' : '';
       if (kind === 'textarea') { insertInto(t, '\n', 'insertLineBreak'); return ''; }
       if (kind === 'editable') { editableBreak(t); return ''; }
+      if (kind === 'context') { contextKey(t, '\n'); return ''; }
       const ln = t.localName;
       if (ln === 'button' || ln === 'summary' || ((ln === 'a' || ln === 'area') && hasAttr(t, 'href')) ||
         (ln === 'input' && BUTTON_INPUTS.has(inputType(t)))) {
@@ -143,11 +132,18 @@
     if (key.length === 1) {
       if (text) { insertInto(t, key, 'insertText'); return ''; }
       if (kind === 'editable') { editableText(t, key); return ''; }
+      if (kind === 'context') { contextKey(t, key); return ''; }
       if (key === ' ' && !activatesOnSpace(t)) { scrollPage(m.shift ? -0.8 : 0.8, 0); }
       return '';
     }
     if (key === 'Backspace' || key === 'Delete') {
       if (kind === 'editable') { editableDelete(t, key === 'Delete'); return ''; }
+      if (kind === 'context') {
+        if (inputEvent(t, 'beforeinput', key === 'Delete' ? 'deleteContentForward' : 'deleteContentBackward', null, true)) {
+          editContextInput(t, '', key === 'Delete' ? 'forward' : 'backward');
+        }
+        return '';
+      }
       if (!text) return '';
       const i = /** @type {HTMLInputElement} */ (t);
       const v = i.value;

@@ -2,10 +2,13 @@ package kerneltest_test
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/grip-dev/grip/protocol"
 )
 
 // ref snapshots the page and returns the id of [role name].
@@ -211,6 +214,35 @@ func TestActPressEnterSubmits(t *testing.T) {
 	wantOK(t, act(t, ctx, map[string]any{"action": "press", "key": "Tab"}))
 	if got := eval[string](t, ctx, `document.activeElement.textContent`); got != "Go" {
 		t.Errorf("focus after Tab on %q", got)
+	}
+}
+
+// TestActPressTakesTheHostsKey: the kernel takes the key and modifiers as
+// the host parsed them (host/keys.go): canonical modifiers act, the named
+// keys' events carry protocol/keys.go's code and keyCode, and what only the
+// host's parser accepts (aliases, "Control+A" in one string) is refused.
+func TestActPressTakesTheHostsKey(t *testing.T) {
+	ctx := newTab(t, "act.html")
+	id := ref(t, ctx, "textbox", "Query")
+	wantOK(t, act(t, ctx, map[string]any{"id": id, "action": "fill", "text": "hello"}))
+	r := act(t, ctx, map[string]any{"id": id, "action": "press", "key": "a", "modifiers": []string{"Control"}})
+	wantOK(t, r)
+	if got := eval[string](t, ctx, `(() => { const q = document.getElementById('q'); return q.value.slice(q.selectionStart, q.selectionEnd); })()`); got != "hello" {
+		t.Errorf("after Control a the selection is %q (reply %+v)", got, r)
+	}
+	eval[bool](t, ctx, `(document.getElementById('q').addEventListener('keydown', (e) => __log.push(e.key + '/' + e.code + '/' + e.keyCode + '/' + e.shiftKey)), true)`)
+	for _, k := range protocol.NamedKeys {
+		if k.Name == "Enter" || k.Name == "Tab" {
+			continue // they submit or move the focus away
+		}
+		wantOK(t, act(t, ctx, map[string]any{"id": id, "action": "press", "key": k.Name, "modifiers": []string{"Shift"}}))
+		want := fmt.Sprintf("%s/%s/%d/true", k.DOMKey, k.Code, k.KeyCode)
+		if got := logOf(t, ctx); len(got) == 0 || got[len(got)-1] != want {
+			t.Errorf("press %s: keydown %v, want %s", k.Name, got, want)
+		}
+	}
+	for _, key := range []string{"Control+A", "esc", "enter", "NoSuchKey"} {
+		wantError(t, act(t, ctx, map[string]any{"id": id, "action": "press", "key": key}), "bad_request", "node", "unknown key")
 	}
 }
 

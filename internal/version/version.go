@@ -21,8 +21,11 @@ import (
 var stamp string
 
 // String returns grip's version, e.g. "v1.2.3" (stamped),
-// "v0.0.0-20260130101010-abcdef012345+dirty" (a go build in a checkout) or
-// "devel abcdef012345" (no module version, only the revision).
+// "v0.0.0-20260130101010-abcdef012345+dirty" (a go build in a checkout),
+// "v1.2.3 abcdef012345" (a go build at a tag) or "devel abcdef012345" (no
+// module version, only the revision). "devel" alone means Go recorded no
+// commit: built with -buildvcs=false, outside a checkout, or in a git
+// worktree (Go looks for a .git folder, and a worktree's .git is a file).
 func String() string {
 	info, _ := debug.ReadBuildInfo()
 	return fromBuild(stamp, info)
@@ -51,9 +54,15 @@ func fromBuild(stamp string, info *debug.BuildInfo) string {
 		rev = rev[:12]
 	}
 	if v != "" && v != "(devel)" {
-		// A pseudo-version already names the revision; a tag may not.
+		// A pseudo-version already names the revision; a tag does not,
+		// and Go marks a dirty tree on the tag ("v1.2.3+dirty"), where
+		// the mark belongs to the revision: "v1.2.3 abcdef012345+dirty".
 		if rev != "" && !strings.Contains(v, rev) {
-			v += " " + rev
+			base, dirty := strings.CutSuffix(v, "+dirty")
+			v = base + " " + rev
+			if dirty || modified {
+				v += "+dirty"
+			}
 		}
 		return v
 	}

@@ -23,6 +23,7 @@ func TestFromBuild(t *testing.T) {
 		{"devel, dirty", "", &debug.BuildInfo{Main: debug.Module{Version: ""}, Settings: settings("true")}, "devel 0123456789ab+dirty"},
 		{"pseudo-version names the revision", "", &debug.BuildInfo{Main: debug.Module{Version: "v0.0.0-20260130101010-0123456789ab+dirty"}, Settings: settings("true")}, "v0.0.0-20260130101010-0123456789ab+dirty"},
 		{"tag", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.0.0"}, Settings: settings("false")}, "v1.0.0 0123456789ab"},
+		{"tag, dirty", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.0.0+dirty"}, Settings: settings("true")}, "v1.0.0 0123456789ab+dirty"},
 		{"module from the proxy", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.0.0"}}, "v1.0.0"},
 	}
 	for _, tt := range tests {

@@ -45,16 +45,25 @@ function fillList(dl, pairs) {
   }
 }
 
+/** Control characters, line separators and direction overrides as
+ * escapes: one entry reads as one line (actlog.Escape on the host).
+ * @param {unknown} s */
+function fold(s) {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  return String(s).replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
 /** @param {any} e a LogEntry */
 function logText(e) {
   const t = new Date(e.time);
   const when = Number.isNaN(t.getTime()) ? String(e.time) : t.toLocaleTimeString();
-  let what = String(e.action);
-  if (e.target) what += ` ${e.target}`;
-  if (e.detail) what += ` (${e.detail})`;
-  let outcome = String(e.outcome);
+  let what = fold(e.action);
+  if (e.target) what += ` ${fold(e.target)}`;
+  if (e.detail) what += ` (${fold(e.detail)})`;
+  let outcome = fold(e.outcome);
   if (e.confirmed) outcome += e.action === 'handoff' ? ', done by you' : ', allowed by you';
-  const who = e.session && e.session !== e.client ? `${e.client}, session ${e.session}` : String(e.client);
+  const who = e.session && e.session !== e.client ? `${fold(e.client)}, session ${fold(e.session)}` : fold(e.client);
   return `${when} ${what} — ${outcome} (${who})`;
 }
 
@@ -65,7 +74,7 @@ async function refresh() {
   /** @type {any} */
   let v;
   try {
-    v = await ask({ type: 'user', tabId });
+    v = await ask({ type: 'person', tabId });
   } catch (err) {
     el('policy-error').hidden = false;
     el('policy-error').textContent = `grip's service worker did not answer: ${err && /** @type {any} */ (err).message || err}`;
@@ -119,8 +128,15 @@ function renderQuestions(questions) {
     const div = document.createElement('div');
     div.className = 'question';
     div.dataset.id = q.id;
+    // The site first, on its own line: the question's rest holds an
+    // element's name, which the page chose.
     const p = document.createElement('p');
-    p.textContent = q.text;
+    const where = document.createElement('strong');
+    where.className = 'origin';
+    where.textContent = q.where || '';
+    const what = document.createElement('span');
+    what.textContent = q.what || q.text;
+    p.append(where, what);
     const left = Math.max(0, Math.round((q.expires - Date.now()) / 1000));
     const rule = document.createElement('p');
     rule.className = 'rule';

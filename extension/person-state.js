@@ -144,7 +144,7 @@ export async function actedAt(tabId) {
  * no one left to answer them (their host request died with it), marks
  * whose timer died are cleared, and the badge is drawn again.
  */
-export async function restoreUserState() {
+export async function restorePersonState() {
   await chrome.storage.session.set({ questions: [] });
   const got = await chrome.storage.session.get('acted');
   for (const id of Object.keys(got.acted || {})) await unmarkActed(Number(id));

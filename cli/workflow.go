@@ -1,0 +1,213 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/grip-dev/grip/internal/privatefile"
+	"github.com/grip-dev/grip/protocol"
+	"github.com/grip-dev/grip/workflow"
+)
+
+// Recorded workflows (README, "Recorded workflows"): grip record start
+// FILE … grip record stop writes what the session did; grip replay FILE
+// runs it again with no model.
+
+func init() {
+	commands["record"] = cmdRecord
+	commands["replay"] = cmdReplay
+}
+
+func cmdRecord(ctx context.Context, a *App, argv []string) (bool, error) {
+	f := newFlags(a, "record")
+	pos, err := f.parse(argv)
+	if err != nil {
+		return *f.json, err
+	}
+	if len(pos) == 0 || pos[0] == protocol.RecordStart && len(pos) != 2 || pos[0] != protocol.RecordStart && len(pos) != 1 {
+		return *f.json, usagef("usage: grip record start FILE | grip record stop | grip record status")
+	}
+	args := protocol.RecordArgs{Action: pos[0]}
+	switch pos[0] {
+	case protocol.RecordStart:
+		abs, err := filepath.Abs(pos[1])
+		if err != nil {
+			return *f.json, usagef("%v", err)
+		}
+		if _, err := os.Lstat(abs); err == nil {
+			return *f.json, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+				"choose a new file name, or remove the old file first", "%s already exists; grip does not overwrite files", abs)
+		}
+		args.File = abs
+	case protocol.RecordStop, protocol.RecordStatus:
+	default:
+		return *f.json, usagef("usage: grip record start FILE | grip record stop | grip record status")
+	}
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
+		return *f.json, err
+	}
+	defer done()
+	res, err := ops.Record(ctx, args)
+	if err != nil {
+		return *f.json, err
+	}
+	if pos[0] == protocol.RecordStop {
+		if err := saveWorkflow(res); err != nil {
+			return *f.json, err
+		}
+		res.Text = "" // in the file, not on the terminal
+	}
+	if *f.json {
+		a.printJSON(res)
+		return true, nil
+	}
+	switch {
+	case pos[0] == protocol.RecordStop:
+		fmt.Fprintf(a.Stdout, "wrote %d steps to %s", res.Steps, res.File)
+		if len(res.Params) > 0 {
+			fmt.Fprintf(a.Stdout, " (parameters: %s)", strings.Join(res.Params, ", "))
+		}
+		fmt.Fprintln(a.Stdout)
+	case res.Recording:
+		fmt.Fprintf(a.Stdout, "recording into %s (%d steps so far)\n", res.File, res.Steps)
+	default:
+		fmt.Fprintln(a.Stdout, "not recording")
+	}
+	return false, nil
+}
+
+// saveWorkflow writes a stopped recording to the file its start named,
+// never over a file that appeared meanwhile: then beside it, as FILE.1…
+func saveWorkflow(res protocol.RecordResult) error {
+	if res.File == "" {
+		return protocol.Errorf(protocol.CodeInternal, protocol.BoundaryHost, "", "the recording names no file")
+	}
+	name := res.File
+	for i := 1; ; i++ {
+		err := privatefile.WriteNew(name, []byte(res.Text))
+		if errors.Is(err, fs.ErrExist) && i < 100 {
+			name = fmt.Sprintf("%s.%d", res.File, i)
+			continue
+		}
+		return err
+	}
+}
+
+// paramFlags gathers --param NAME=VALUE flags.
+type paramFlags map[string]string
+
+func (p paramFlags) String() string { return "" }
+
+func (p paramFlags) Set(v string) error {
+	name, value, ok := strings.Cut(v, "=")
+	if !ok || name == "" {
+		return fmt.Errorf("give --param NAME=VALUE")
+	}
+	p[name] = value
+	return nil
+}
+
+func cmdReplay(ctx context.Context, a *App, argv []string) (bool, error) {
+	f := newFlags(a, "replay")
+	params := paramFlags{}
+	f.Var(params, "param", "a parameter's value, NAME=VALUE (repeat for each)")
+	paramsFile := f.String("params", "", "read NAME=VALUE lines from this file (- for stdin): secrets stay out of the process table")
+	tab := f.Int("tab", 0, "the tab to replay in (default: the session's default tab)")
+	pos, err := f.parse(argv)
+	if err != nil {
+		return *f.json, err
+	}
+	if len(pos) != 1 {
+		return *f.json, usagef("usage: grip replay FILE [--param NAME=VALUE …] [--params FILE|-] [--tab ID]")
+	}
+	w, err := readWorkflow(pos[0])
+	if err != nil {
+		return *f.json, err
+	}
+	if *paramsFile != "" {
+		if err := readParams(*paramsFile, a.Stdin, params); err != nil {
+			return *f.json, err
+		}
+	}
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
+		return *f.json, err
+	}
+	defer done()
+	opt := workflow.Options{Tab: *tab, Params: params}
+	if !*f.json {
+		opt.Step = func(n int, s workflow.Step, _ *protocol.ActionResult) {
+			fmt.Fprintf(a.Stdout, "✓ %d/%d  %s\n", n, len(w.Steps), workflow.FormatStep(s))
+		}
+	}
+	res, err := workflow.Replay(ctx, ops, w, opt)
+	if *f.json {
+		if err != nil {
+			a.printJSON(struct {
+				*workflow.Result
+				Error *protocol.Error `json:"error"`
+			}{res, protocol.AsError(err)})
+			return true, errSilent
+		}
+		a.printJSON(res)
+		return true, nil
+	}
+	if err != nil {
+		if d := res.Diverged; d != nil {
+			fmt.Fprintf(a.Stdout, "✗ %d/%d  %s\n  expected: %s\n  found:    %s\n", d.Step, res.Steps, d.Text, d.Expected, d.Found)
+			for _, c := range d.Candidates {
+				fmt.Fprintf(a.Stdout, "  closest:  %s\n", c)
+			}
+		}
+		return false, err
+	}
+	fmt.Fprintf(a.Stdout, "replayed %d steps\n", res.Done)
+	return false, nil
+}
+
+// readWorkflow reads and parses a workflow file.
+func readWorkflow(path string) (*workflow.Workflow, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "give the file grip record stop wrote", "%v", err)
+	}
+	defer fh.Close()
+	w, err := workflow.Parse(io.LimitReader(fh, 16<<20))
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+			"fix that line (the README's \"Recorded workflows\" shows the format)", "%s: %v", path, err)
+	}
+	return w, nil
+}
+
+// readParams reads NAME=VALUE lines (blank lines and # comments skipped).
+func readParams(name string, stdin io.Reader, into paramFlags) error {
+	r := stdin
+	if name != "-" {
+		fh, err := os.Open(name)
+		if err != nil {
+			return usagef("--params: %v", err)
+		}
+		defer fh.Close()
+		r = fh
+	}
+	sc := bufio.NewScanner(io.LimitReader(r, maxText))
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSuffix(sc.Text(), "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(strings.TrimSpace(line), "#") {
+			continue
+		}
+		if err := into.Set(line); err != nil {
+			return usagef("--params %s line %d: %v", name, n, err)
+		}
+	}
+	return sc.Err()
+}

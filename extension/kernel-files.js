@@ -1,0 +1,35 @@
+// @ts-check
+// The in-page kernel's files in injection order, the one list of them:
+// each adds its part to the object base.js makes and takes what it uses
+// from the files before it (extension/kernel/kernel.d.ts types each part).
+// inject.js injects them; the Go side (extension.KernelFiles) reads this
+// file from the embedded extension, so it stays a plain list of strings.
+export const KERNEL_FILES = [
+  'kernel/base.js',
+  'kernel/cache.js',
+  'kernel/tree.js',
+  'kernel/visibility.js',
+  'kernel/roles.js',
+  'kernel/names.js',
+  'kernel/editcontext.js',
+  'kernel/editors.js',
+  'kernel/widgets.js',
+  'kernel/states.js',
+  'kernel/snapshot.js',
+  'kernel/probe.js',
+  'kernel/settle.js',
+  'kernel/frames.js',
+  'kernel/acts.js',
+  'kernel/trusted.js',
+  'kernel/keycodes.js',
+  'kernel/events.js',
+  'kernel/pointer.js',
+  'kernel/richtext.js',
+  'kernel/editing.js',
+  'kernel/choice.js',
+  'kernel/drag.js',
+  'kernel/scroll.js',
+  'kernel/keys.js',
+  'kernel/files.js',
+  'kernel/run.js',
+];

@@ -1,0 +1,197 @@
+//go:build unix
+
+package host
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/grip-dev/grip/protocol"
+)
+
+// fakeHome makes a home folder with the secrets a person keeps there,
+// and points $HOME at it.
+func fakeHome(t *testing.T) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	for _, d := range []string{".ssh", ".aws", "Downloads"} {
+		if err := os.Mkdir(filepath.Join(home, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, body := range map[string]string{".ssh/id_rsa": "PRIVATE KEY", ".aws/credentials": "secret", ".netrc": "machine x", "Downloads/cv.pdf": "%PDF"} {
+		if err := os.WriteFile(filepath.Join(home, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return home
+}
+
+// TestUploadKeepsSecretsIn: under the default upload-from (~/Downloads
+// and the temp folder — where this home lies), a home folder's hidden
+// places, grip's state folder, /proc and /etc are refused with code
+// policy, by their real path (links followed) and with the line that
+// would allow them; ~/Downloads is uploaded.
+func TestUploadKeepsSecretsIn(t *testing.T) {
+	home := fakeHome(t)
+	state := t.TempDir()
+	if err := os.WriteFile(filepath.Join(state, "policy.conf"), []byte("act *\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h := &Host{}
+	h.cfg.Dirs.Root = state
+	link := filepath.Join(t.TempDir(), "holiday.jpg")
+	if err := os.Symlink(filepath.Join(home, ".ssh/id_rsa"), link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		path  string
+		parts []string
+	}{
+		{filepath.Join(home, ".ssh/id_rsa"), []string{home + "/.ssh/id_rsa", "~/.ssh, a hidden folder", "upload-from = ~/Downloads, " + os.TempDir() + ", " + home + "/.ssh"}},
+		{link, []string{home + "/.ssh/id_rsa (the real file behind " + link + ")"}},
+		{filepath.Join(home, ".aws/credentials"), []string{"~/.aws"}},
+		{filepath.Join(home, ".netrc"), []string{"~/.netrc"}},
+		{filepath.Join(state, "policy.conf"), []string{"grip's own state folder"}},
+		{"/proc/self/environ", []string{"/proc, the system's own files"}},
+		{"/etc/passwd", []string{"/etc"}},
+	} {
+		_, _, err := h.readUpload([]string{tt.path})
+		pe := protocol.AsError(err)
+		if err == nil || pe.Code != protocol.CodePolicy || pe.Boundary != protocol.BoundaryPolicy || pe.Hint == "" {
+			t.Errorf("%s: %v, want a policy refusal", tt.path, err)
+			continue
+		}
+		for _, p := range tt.parts {
+			if !strings.Contains(pe.Message, p) {
+				t.Errorf("%s: %q does not say %q", tt.path, pe.Message, p)
+			}
+		}
+	}
+	up, _, err := h.readUpload([]string{filepath.Join(home, "Downloads/cv.pdf")})
+	if err != nil || string(up.data[0]) != "%PDF" || up.spec.Files[0].Name != "cv.pdf" {
+		t.Errorf("~/Downloads/cv.pdf: %v", err)
+	}
+	// The judged path is the real one: what the question and the record show.
+	real, err := h.judgeUploads([]string{link})
+	if err == nil || real[0] != home+"/.ssh/id_rsa" {
+		t.Errorf("judgeUploads(link) = %q, %v", real, err)
+	}
+	if d := uploadDetail(real); d != home+"/.ssh/id_rsa" {
+		t.Errorf("uploadDetail = %q, want the real path", d)
+	}
+}
+
+// TestUploadSwappedAfterTheCheck: what is put in the judged file's place
+// between the check and the open — a named pipe, a link to a secret, a
+// link in place of a folder on its way — is refused, without blocking.
+func TestUploadSwappedAfterTheCheck(t *testing.T) {
+	home := fakeHome(t)
+	secret := filepath.Join(home, ".ssh/id_rsa")
+	for _, tt := range []struct {
+		name string
+		swap func(t *testing.T, file string)
+		want string
+	}{
+		{"pipe", func(t *testing.T, file string) {
+			os.Remove(file)
+			if err := syscall.Mkfifo(file, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, "not a regular file"},
+		{"link", func(t *testing.T, file string) {
+			os.Remove(file)
+			if err := os.Symlink(secret, file); err != nil {
+				t.Fatal(err)
+			}
+		}, "became a link"},
+		{"folder", func(t *testing.T, file string) {
+			dir := filepath.Dir(file)
+			os.Rename(dir, dir+".old")
+			if err := os.Symlink(filepath.Dir(secret), dir); err != nil {
+				t.Fatal(err)
+			}
+		}, "changed after it was checked"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "box")
+			os.Mkdir(dir, 0o700)
+			file := filepath.Join(dir, "id_rsa")
+			if err := os.WriteFile(file, []byte("fine"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			testHookBeforeOpen = func(string) { tt.swap(t, file) }
+			t.Cleanup(func() { testHookBeforeOpen = nil })
+			done := make(chan error, 1)
+			go func() {
+				_, _, err := (&Host{}).readUpload([]string{file})
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				pe := protocol.AsError(err)
+				if err == nil || pe.Code != protocol.CodeBadRequest || !strings.Contains(pe.Message, tt.want) {
+					t.Errorf("err = %v, want bad_request saying %q", err, tt.want)
+				}
+			case <-time.After(5 * time.Second):
+				// Unblock the open so the test process can end.
+				if f, err := os.OpenFile(file, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+					f.Close()
+				}
+				t.Fatal("readUpload blocked on what was swapped in")
+			}
+		})
+	}
+}
+
+// TestUploadQuestionNamesTheRealFile: the person's question and the
+// record of what agents did name the file an upload sends, not the link
+// the agent named; a file the policy keeps in is refused, and recorded,
+// before the person is asked or anything reaches the page.
+func TestUploadQuestionNamesTheRealFile(t *testing.T) {
+	home := fakeHome(t)
+	g := &guardFake{topURL: "https://shop.example/cart", answer: protocol.ConfirmReply{Allowed: true}}
+	c, _ := startGuardHostWith(t, "confirm shop.example\n", protocol.ExtensionHello{}, func(msg protocol.NativeMessage) (any, *protocol.Error) {
+		if msg.Type == protocol.ExtUploadChunk {
+			return map[string]bool{"ok": true}, nil
+		}
+		return g.handle(msg)
+	})
+	cv := filepath.Join(home, "Downloads/cv.pdf")
+	link := filepath.Join(t.TempDir(), "resume.pdf")
+	if err := os.Symlink(cv, link); err != nil {
+		t.Fatal(err)
+	}
+	if perr := call(t, c, protocol.OpAct, protocol.ActArgs{Action: protocol.ActUpload, Target: "input[type=file]", Files: []string{link}}, nil); perr != nil {
+		t.Fatalf("upload: %v", perr)
+	}
+	secret := filepath.Join(t.TempDir(), "photo.jpg")
+	if err := os.Symlink(filepath.Join(home, ".ssh/id_rsa"), secret); err != nil {
+		t.Fatal(err)
+	}
+	perr := call(t, c, protocol.OpAct, protocol.ActArgs{Action: protocol.ActUpload, Target: "input[type=file]", Files: []string{secret}}, nil)
+	if perr == nil || perr.Code != protocol.CodePolicy {
+		t.Fatalf("upload of a link to ~/.ssh/id_rsa: %v, want policy", perr)
+	}
+	g.mu.Lock()
+	asked, acts := g.asked, g.acts
+	g.mu.Unlock()
+	if len(asked) != 1 || !strings.Contains(asked[0].Detail, cv) || strings.Contains(asked[0].Detail, "resume.pdf") {
+		t.Errorf("questions %+v, want one naming %s", asked, cv)
+	}
+	if acts != 1 {
+		t.Errorf("the page got %d actions, want 1", acts)
+	}
+	var lg protocol.LogResult
+	if perr := call(t, c, protocol.OpLog, protocol.LogArgs{}, &lg); perr != nil {
+		t.Fatal(perr)
+	}
+	if len(lg.Entries) != 2 || lg.Entries[0].Detail != cv || lg.Entries[1].Detail != home+"/.ssh/id_rsa" || lg.Entries[1].Outcome != "policy" {
+		t.Errorf("log %+v, want the real files", lg.Entries)
+	}
+}

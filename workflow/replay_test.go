@@ -1,0 +1,177 @@
+package workflow
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/grip-dev/grip/protocol"
+)
+
+// fakeBrowser answers a replay's calls from a script, and records them.
+type fakeBrowser struct {
+	acts    []protocol.ActArgs
+	waits   []protocol.WaitArgs
+	snaps   int
+	act     func(protocol.ActArgs) (*protocol.ActionResult, error)
+	wait    func(protocol.WaitArgs) (*protocol.ActionResult, error)
+	page    []protocol.Element
+	lastURL string
+}
+
+func (b *fakeBrowser) Act(_ context.Context, a protocol.ActArgs) (*protocol.ActionResult, error) {
+	b.acts = append(b.acts, a)
+	if b.act != nil {
+		return b.act(a)
+	}
+	return &protocol.ActionResult{OK: true, Tab: protocol.TabRef{ID: 7, URL: b.lastURL}}, nil
+}
+
+func (b *fakeBrowser) Wait(_ context.Context, a protocol.WaitArgs) (*protocol.ActionResult, error) {
+	b.waits = append(b.waits, a)
+	if b.wait != nil {
+		return b.wait(a)
+	}
+	return &protocol.ActionResult{OK: true}, nil
+}
+
+func (b *fakeBrowser) Snapshot(context.Context, protocol.SnapshotArgs) (*protocol.Snapshot, error) {
+	b.snaps++
+	return &protocol.Snapshot{Frames: []protocol.Frame{{Elements: b.page}}}, nil
+}
+
+func mustParse(t *testing.T, text string) *Workflow {
+	t.Helper()
+	w, err := Parse(strings.NewReader(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+const signIn = `navigate 'https://app.example/login'
+fill textbox 'Email' with '{{EMAIL}}' at https://app.example
+fill textbox 'Password' with '{{PASSWORD}}' at https://app.example
+click button 'Sign in' at https://app.example then url 'https://app.example/home'
+click link 'Statement for {{MONTH}}' then appears heading 'Statement'
+`
+
+func TestReplayRunsEveryStepWithItsParameters(t *testing.T) {
+	b := &fakeBrowser{}
+	b.act = func(a protocol.ActArgs) (*protocol.ActionResult, error) {
+		res := &protocol.ActionResult{OK: true, Tab: protocol.TabRef{ID: 7, URL: "https://app.example/login"}}
+		switch {
+		case strings.Contains(a.Target, "Sign in"):
+			res.Tab.URL = "https://app.example/home?sid=42"
+		case strings.Contains(a.Target, "Statement"):
+			res.Changes.Appeared = []protocol.Element{{Role: "heading", Name: "Statement"}}
+		}
+		return res, nil
+	}
+	w := mustParse(t, signIn)
+	res, err := Replay(context.Background(), b, w, Options{Tab: 7, Params: map[string]string{"EMAIL": "a@b.c", "PASSWORD": "hunter2", "MONTH": "March"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Done != 5 || res.Steps != 5 || res.Diverged != nil {
+		t.Fatalf("result %+v", res)
+	}
+	want := []protocol.ActArgs{
+		{Action: "navigate", Tab: 7, Text: "https://app.example/login"},
+		{Action: "fill", Tab: 7, Target: "textbox 'Email'", Text: "a@b.c", Origin: "https://app.example"},
+		{Action: "fill", Tab: 7, Target: "textbox 'Password'", Text: "hunter2", Origin: "https://app.example"},
+		{Action: "click", Tab: 7, Target: "button 'Sign in'", Origin: "https://app.example"},
+		{Action: "click", Tab: 7, Target: "link 'Statement for March'"},
+	}
+	for i := range want {
+		if !equalAct(b.acts[i], want[i]) {
+			t.Errorf("step %d acted %+v, want %+v", i+1, b.acts[i], want[i])
+		}
+	}
+	if len(b.waits) != 0 || b.snaps != 0 {
+		t.Errorf("effects in the replies still waited %d times and read %d snapshots", len(b.waits), b.snaps)
+	}
+}
+
+func equalAct(a, b protocol.ActArgs) bool {
+	return a.Action == b.Action && a.Tab == b.Tab && a.Target == b.Target && a.Text == b.Text && a.Origin == b.Origin
+}
+
+func TestReplayRefusesMissingParametersBeforeActing(t *testing.T) {
+	b := &fakeBrowser{}
+	_, err := Replay(context.Background(), b, mustParse(t, signIn), Options{Params: map[string]string{"EMAIL": "a@b.c"}})
+	if e := protocol.AsError(err); e.Code != protocol.CodeBadRequest || !strings.Contains(e.Message, "PASSWORD, MONTH") {
+		t.Fatalf("err = %v", err)
+	}
+	if len(b.acts) != 0 {
+		t.Fatalf("acted %d times before refusing", len(b.acts))
+	}
+}
+
+func TestReplayStopsAtTheFirstStepThatDoesNotMatch(t *testing.T) {
+	b := &fakeBrowser{page: []protocol.Element{
+		{Ref: "@e4", Role: "button", Name: "Log in"},
+		{Ref: "@e5", Role: "link", Name: "Forgot password?"},
+		{Ref: "@e6", Role: "button", Name: "Sign up"},
+	}}
+	b.act = func(a protocol.ActArgs) (*protocol.ActionResult, error) {
+		if strings.Contains(a.Target, "Sign in") {
+			return nil, protocol.Errorf(protocol.CodeNotFound, protocol.BoundaryPage, "", "no element of tab 7 is button 'Sign in'")
+		}
+		return &protocol.ActionResult{OK: true, Tab: protocol.TabRef{ID: 7}}, nil
+	}
+	res, err := Replay(context.Background(), b, mustParse(t, signIn), Options{Params: map[string]string{"EMAIL": "a", "PASSWORD": "b", "MONTH": "c"}})
+	if !errors.Is(err, protocol.ErrReplayDiverged) {
+		t.Fatalf("err = %v, want replay_diverged", err)
+	}
+	if res.Done != 3 || len(b.acts) != 4 {
+		t.Fatalf("done %d, acted %d times: nothing may run after the divergence", res.Done, len(b.acts))
+	}
+	d := res.Diverged
+	if d == nil || d.Step != 4 || d.Line != 4 || d.Code != protocol.CodeNotFound || !strings.Contains(d.Expected, "button 'Sign in'") {
+		t.Fatalf("divergence %+v", d)
+	}
+	if len(d.Candidates) == 0 || !strings.Contains(d.Candidates[0], "@e6") && !strings.Contains(d.Candidates[0], "@e4") {
+		t.Fatalf("candidates %q: want the buttons first", d.Candidates)
+	}
+}
+
+func TestReplayWaitsForTheRecordedNavigation(t *testing.T) {
+	b := &fakeBrowser{lastURL: "https://app.example/login"}
+	w := mustParse(t, "click button 'Sign in' then url 'https://app.example/home'\n")
+	if _, err := Replay(context.Background(), b, w, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(b.waits) != 1 || b.waits[0].URL != "https://app.example/home" {
+		t.Fatalf("waits %+v: want one wait for the URL", b.waits)
+	}
+	// The page never goes there: a divergence, not a timeout.
+	b = &fakeBrowser{lastURL: "https://app.example/login"}
+	b.wait = func(protocol.WaitArgs) (*protocol.ActionResult, error) {
+		return nil, protocol.Errorf(protocol.CodeTimeout, protocol.BoundaryTask, "", "condition not met")
+	}
+	res, err := Replay(context.Background(), b, w, Options{})
+	if !errors.Is(err, protocol.ErrReplayDiverged) || res.Diverged == nil || !strings.Contains(res.Diverged.Found, "/login") {
+		t.Fatalf("err %v, result %+v", err, res)
+	}
+}
+
+func TestReplayElementThatAppearsTwiceDiverges(t *testing.T) {
+	b := &fakeBrowser{page: []protocol.Element{{Role: "dialog", Name: "Rename"}, {Role: "dialog", Name: "Rename"}}}
+	w := mustParse(t, "click button 'Rename' then appears dialog 'Rename'\n")
+	res, err := Replay(context.Background(), b, w, Options{})
+	if !errors.Is(err, protocol.ErrReplayDiverged) || res.Diverged == nil || !strings.Contains(res.Diverged.Found, "2 elements") {
+		t.Fatalf("err %v, result %+v", err, res)
+	}
+}
+
+func TestReplayPassesThePersonsRefusals(t *testing.T) {
+	b := &fakeBrowser{act: func(protocol.ActArgs) (*protocol.ActionResult, error) {
+		return nil, protocol.Errorf(protocol.CodePaused, protocol.BoundaryUser, "wait", "the person paused grip")
+	}}
+	res, err := Replay(context.Background(), b, mustParse(t, "back\nback\n"), Options{})
+	if e := protocol.AsError(err); e.Code != protocol.CodePaused || !strings.Contains(e.Message, "step 1") || res.Diverged != nil || res.Done != 0 {
+		t.Fatalf("err %v, result %+v", err, res)
+	}
+}

@@ -1,0 +1,211 @@
+// Package workflow is grip's recorded workflows (docs/ARCHITECTURE.md,
+// "Recorded workflows"): what an agent did once, as a text file a person
+// can read, edit and review — one step per line — and its replay with no
+// model, which stops at the first step the page no longer matches instead
+// of guessing.
+//
+// A file reads like this:
+//
+//	# grip workflow, recorded 2026-12-01 09:30 UTC (session cli)
+//	# parameters: EMAIL, PASSWORD
+//	navigate 'https://app.example/login'
+//	fill textbox 'Email' with '{{EMAIL}}' at https://app.example
+//	fill textbox 'Password' with '{{PASSWORD}}' at https://app.example
+//	click button 'Sign in' at https://app.example then url 'https://app.example/home'
+//	click button 'Edit' in 'Meeting notes' at https://app.example then appears dialog 'Rename'
+//	press 'Enter'
+//
+// Each line is a verb (an action of protocol.Actions), then its target as a
+// snapshot line reads it (role, 'name', in 'context'; or css 'selector'),
+// its text after with, the origin of the frame the target was in after
+// at, and the effect that followed after then: the page going to a URL, or
+// an element appearing. Text in quotes may hold {{NAME}} placeholders,
+// given at replay time; a secret field's text is only ever recorded as
+// one.
+package workflow
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Workflow is a parsed file: its steps in order, and the comment lines
+// at its top (which Format writes back).
+type Workflow struct {
+	Comments []string
+	Steps    []Step
+}
+
+// Step is one line of a workflow.
+type Step struct {
+	// Line is the step's line in the file it was parsed from (0 for a
+	// step that was not).
+	Line int
+	// Verb is the action, a name of protocol.Actions.
+	Verb string
+	// Target is the element the action names; zero for a tab action or a
+	// key pressed on the page.
+	Target Target
+	// To is drag's drop target.
+	To Target
+	// Text is the action's text (what is typed, the option, the key, the
+	// URL), with {{NAME}} placeholders; HasText tells an empty text
+	// from none.
+	Text    string
+	HasText bool
+	// Origin is the origin of the frame the target was in, checked before
+	// the step acts.
+	Origin string
+	// Effect is what followed the action when it was recorded; replay
+	// waits for it.
+	Effect Effect
+}
+
+// Target is an element as a snapshot line names it.
+type Target struct {
+	Role    string
+	Name    string
+	Context string
+	// CSS is a selector, for a target the agent gave as CSS (no role or
+	// name was seen).
+	CSS string
+}
+
+// IsZero reports whether the target names nothing.
+func (t Target) IsZero() bool { return t == Target{} }
+
+// Locator is the target as an action's target: the snapshot-line form
+// (`button 'Save'`, `button 'Edit' in 'Meeting notes'`) or the CSS.
+func (t Target) Locator() string {
+	if t.CSS != "" {
+		return t.CSS
+	}
+	var b strings.Builder
+	b.WriteString(t.Role)
+	if t.Name != "" {
+		b.WriteString(" ")
+		b.WriteString(Quote(t.Name))
+	}
+	if t.Context != "" {
+		b.WriteString(" in ")
+		b.WriteString(Quote(t.Context))
+	}
+	return b.String()
+}
+
+// String is the target as the file writes it.
+func (t Target) String() string {
+	if t.CSS != "" {
+		return "css " + Quote(t.CSS)
+	}
+	return t.Locator()
+}
+
+// Effect is what a step waits for after it acts.
+type Effect struct {
+	// URL is where the page went (with placeholders).
+	URL string
+	// Appears is an element that appeared.
+	Appears Target
+}
+
+// IsZero reports whether the step waits for nothing.
+func (e Effect) IsZero() bool { return e.URL == "" && e.Appears.IsZero() }
+
+// placeholder is {{NAME}}: letters, digits and underscores, starting with
+// a letter.
+var placeholder = regexp.MustCompile(`\{\{([A-Za-z][A-Za-z0-9_]*)\}\}`)
+
+// literalBrace stands, in a template, for a { that is text, not the start
+// of a placeholder: the file writes it \{. (A private-use character, which
+// typed text does not hold.)
+const literalBrace = '\uE000'
+
+// Literal is the template of text taken as it is: every { that a second
+// one follows becomes a literal brace, so no placeholder is read into it.
+func Literal(text string) string {
+	if !strings.Contains(text, "{{") {
+		return text
+	}
+	r := []rune(text)
+	for i := 0; i+1 < len(r); i++ {
+		if r[i] == '{' && (r[i+1] == '{' || r[i+1] == literalBrace) {
+			r[i] = literalBrace
+		}
+	}
+	// The last { of a run is followed by a literal brace only from the
+	// left; a right-to-left pass catches runs like {{{.
+	for i := len(r) - 2; i >= 0; i-- {
+		if r[i] == '{' && r[i+1] == literalBrace {
+			r[i] = literalBrace
+		}
+	}
+	return string(r)
+}
+
+// Params returns the names of the placeholders the workflow uses, in the
+// order they first appear.
+func (w *Workflow) Params() []string {
+	var names []string
+	add := func(s string) {
+		for _, m := range placeholder.FindAllStringSubmatch(s, -1) {
+			if !slices.Contains(names, m[1]) {
+				names = append(names, m[1])
+			}
+		}
+	}
+	for _, s := range w.Steps {
+		for _, v := range []string{s.Target.Name, s.Target.Context, s.Target.CSS, s.To.Name, s.To.Context, s.To.CSS,
+			s.Text, s.Effect.URL, s.Effect.Appears.Name, s.Effect.Appears.Context} {
+			add(v)
+		}
+	}
+	return names
+}
+
+// Expand puts the parameters' values in place of their placeholders. A
+// placeholder with no value is an error naming it.
+func Expand(s string, params map[string]string) (string, error) {
+	var missing []string
+	out := placeholder.ReplaceAllStringFunc(s, func(m string) string {
+		name := m[2 : len(m)-2]
+		v, ok := params[name]
+		if !ok {
+			missing = append(missing, name)
+			return m
+		}
+		return v
+	})
+	if len(missing) > 0 {
+		return "", fmt.Errorf("no value for {{%s}}: give it with --param %s=VALUE", missing[0], missing[0])
+	}
+	return strings.ReplaceAll(out, string(literalBrace), "{"), nil
+}
+
+// ParamName turns a field's name into a placeholder's: "E-mail address"
+// → E_MAIL_ADDRESS; "" or one with no letter → VALUE.
+func ParamName(field string) string {
+	var b strings.Builder
+	under := false
+	for _, r := range strings.ToUpper(field) {
+		switch {
+		case r >= 'A' && r <= 'Z', r >= '0' && r <= '9' && b.Len() > 0:
+			if under && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			under = false
+			b.WriteRune(r)
+		default:
+			under = true
+		}
+		if b.Len() >= 40 {
+			break
+		}
+	}
+	if b.Len() == 0 {
+		return "VALUE"
+	}
+	return b.String()
+}

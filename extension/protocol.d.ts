@@ -201,6 +201,17 @@ declare namespace protocol {
     type: string;
     message: string;
     default_prompt: string;
+    /**
+     * URL is the address of the frame that opened the dialog: the host
+     * judges the dialog by that frame's rule, and withholds the message
+     * of one a blocked frame opened (host/withhold.go).
+     */
+    url?: string;
+    /**
+     * Withheld is set when the host left the message out: the dialog
+     * was opened by a frame or tab agents may not read.
+     */
+    withheld?: boolean;
   }
   /**
    * DialogParams ask the extension for a tab's dialog (Action DialogShow) or
@@ -253,6 +264,14 @@ declare namespace protocol {
      */
     danger?: string;
     url?: string;
+    /**
+     * SourceURL is the URL the download was asked for, when a redirect
+     * ended elsewhere (URL is the final one); Referrer is the page that
+     * started it. The host judges a download by the strictest rule of
+     * these, URL and Tab, and sends neither to agents (host/downloads.go).
+     */
+    source_url?: string;
+    referrer?: string;
     /**
      * Tab is the tab that started it, 0 when grip cannot tell
      * (docs/ARCHITECTURE.md, "Files in and out").

@@ -67,32 +67,77 @@ async function readTab(tabId, mode, keepSignatures, settle) {
  * is left out (counted as a frame that did not answer): a frame that stays
  * loading, or that another debugger holds paused, never answers. */
 const FRAME_DEADLINE_MS = 3000;
+/** How long the top frame may take before the worker looks whether
+ * another debugger holds it (then it is left out too), and how often after. */
+const STALL_MS = 1000, STALL_CHECK_MS = 250;
 
 /**
  * Runs the snapshot in every frame of the tab: one injection when the tab
  * has one frame; otherwise one per frame, side by side, each within
  * FRAME_DEADLINE_MS, so a frame that never answers costs only itself
- * (one injection into all frames answers only once every frame has).
+ * (one injection into all frames answers only once every frame has). The
+ * top frame is waited for up to the injection deadline, unless another
+ * debugger holds it.
  * @param {number} tabId
  * @param {object} req
  * @returns {Promise<chrome.scripting.InjectionResult<any>[]>}
  */
 async function readEachFrame(tabId, req) {
   const list = await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null) || [];
-  if (list.length <= 1) return runKernel({ tabId, allFrames: true }, req);
+  if (list.length <= 1) return unlessHeld(tabId, runKernel({ tabId, allFrames: true }, req));
   /** @type {ReturnType<typeof setTimeout>[]} */
   const timers = [];
   const late = new Promise((resolve) => { timers.push(setTimeout(() => resolve(null), FRAME_DEADLINE_MS)); });
-  const each = await Promise.all(list.map((f) => Promise.race([
-    runKernel({ tabId, frameIds: [f.frameId] }, req).then((rs) => rs[0] || null, (err) => {
-      // The top frame's failure is the snapshot's; another frame's only its own.
-      if (f.frameId === 0) throw err;
-      return null;
-    }),
-    late,
-  ])));
+  const each = await Promise.all(list.map((f) => {
+    const one = runKernel({ tabId, frameIds: [f.frameId] }, req).then((rs) => rs[0] || null);
+    // The top frame's failure is the snapshot's; another frame's only its own.
+    if (f.frameId === 0) return unlessHeld(tabId, one);
+    return Promise.race([one.catch(() => null), late]);
+  }));
   for (const t of timers) clearTimeout(t);
   return /** @type {chrome.scripting.InjectionResult<any>[]} */ (each.filter(Boolean));
+}
+
+/**
+ * work, or a refusal once it has not answered for STALL_MS and another
+ * debugger holds the tab (see heldElsewhere).
+ * @template T
+ * @param {number} tabId @param {Promise<T>} work
+ * @returns {Promise<T>}
+ */
+function unlessHeld(tabId, work) {
+  let done = false;
+  work.then(() => { done = true; }, () => { done = true; });
+  const watch = async () => {
+    await sleep(STALL_MS);
+    while (!done) {
+      if (await heldElsewhere(tabId)) {
+        throw wireError(`tab ${tabId} is held paused by another debugger (it holds a tab this page opened, which shares its process)`,
+          'not_actionable', 'browser', 'let the other debugger (DevTools, Playwright) resume the new tab, or close that tab, then try again');
+      }
+      await sleep(STALL_CHECK_MS);
+    }
+    return work;
+  };
+  return Promise.race([work, watch()]);
+}
+
+/**
+ * Whether another debugger holds the tab's page paused: one holds a tab
+ * it opened (Playwright and DevTools hold each new target until they let
+ * it run, and a popup that shares its opener's process holds the opener).
+ * grip attaches to no tab it has not worked on.
+ * @param {number} tabId
+ */
+async function heldElsewhere(tabId) {
+  const [targets, all] = await Promise.all([chrome.debugger.getTargets().catch(() => []), chrome.tabs.query({}).catch(() => [])]);
+  const opened = new Set(all.filter((t) => t.openerTabId === tabId).map((t) => t.id));
+  return targets.some((t) => t.attached && typeof t.tabId === 'number' && opened.has(t.tabId));
+}
+
+/** @param {number} ms */
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
 }
 
 /**
@@ -146,7 +191,7 @@ async function readFrames(tabId, tab, mode, keepSignatures, settle) {
   }
   for (const f of after) {
     if (answered.has(f.frameId)) continue;
-    frames.push({ frameId: f.frameId, documentId: f.documentId || '', url: f.url, error: f.url === 'about:blank' || !f.url ? 'blank frame' : `did not answer within ${FRAME_DEADLINE_MS / 1000} s (not permitted, still loading, or paused by a debugger)` });
+    frames.push({ frameId: f.frameId, documentId: f.documentId || '', url: f.url, error: f.url === 'about:blank' || !f.url ? 'blank frame' : 'did not answer (not permitted, still loading, or held paused by another debugger)' });
   }
   const top = frames.find((f) => f.frameId === 0);
   return {

@@ -184,5 +184,5 @@ func (h *Host) serve(ctx context.Context, req protocol.Request) (any, error) {
 	if err := h.person.checkSession(ctx); err != nil {
 		return nil, err
 	}
-	return op.run(h, ctx, req.Args)
+	return h.withhold(op.run(h, ctx, req.Args)) // host/withhold.go
 }

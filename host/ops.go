@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"sync"
 
 	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/locator"
-	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -137,6 +135,9 @@ func (h *Host) screenshot(ctx context.Context, args protocol.ScreenshotArgs) (*p
 		return nil, err
 	}
 	defer unlock()
+	if err := h.checkScreenshotStart(ctx, tab); err != nil { // host/withhold.go
+		return nil, err
+	}
 	var res protocol.ScreenshotReply
 	if err := h.callExt(ctx, protocol.ExtScreenshot, protocol.TabParams{TabID: tab}, &res); err != nil {
 		return nil, err
@@ -145,11 +146,10 @@ func (h *Host) screenshot(ctx context.Context, args protocol.ScreenshotArgs) (*p
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "", "screenshot is not base64: %v", err)
 	}
-	if h.person != nil {
-		// The page may have gone to a blocked site after the gate's check.
-		if d := h.person.policy.Current().Decide(res.Tab.URL); d.Rule == policy.Block {
-			return nil, h.refuseBlocked(fmt.Sprintf("tab %d", res.Tab.ID), d)
-		}
+	// The page may have gone to a blocked site, or taken in a blocked
+	// frame, after the gate's check.
+	if err := h.checkScreenshotEnd(ctx, tab, res.Tab); err != nil {
+		return nil, err
 	}
 	return &protocol.ScreenshotResult{Tab: res.Tab, PNG: png}, nil
 }

@@ -17,7 +17,7 @@ type Point = { x: number; y: number };
 type KeyInit = { key: string; code: string; keyCode: number };
 type Modifiers = { ctrl: boolean; shift: boolean; alt: boolean; meta: boolean };
 type EditKind = 'input' | 'textarea' | 'editable' | 'context' | '';
-type TextOptions = { stopBlocks?: boolean; checkVis?: boolean; inLabel?: boolean };
+type TextOptions = { stopBlocks?: boolean; checkVis?: boolean; inLabel?: boolean; skip?: Node };
 // Chrome's EditContext API, which TypeScript's DOM library does not have yet.
 interface EditContext extends EventTarget {
   readonly text: string; readonly selectionStart: number; readonly selectionEnd: number;
@@ -80,6 +80,7 @@ interface GripKernel {
   inputType(el: Element): string;
   isEditingHost(el: Element): boolean;
   roleOf(el: Element): string;
+  roleWith(el: Element, declared: string): string;
   implicitRole(el: Element): string;
 
   // names.js
@@ -88,7 +89,11 @@ interface GripKernel {
   forgetLabels(): void;
   setWalkRoot(root: Node | null): Node | null;
   labelsOf(el: Element): Element[];
+  labelName(el: Element): string;
   nameOf(el: Element, role: string): string;
+  nameInferred(): boolean;
+  labelledByAria(el: Element): boolean;
+  ownText(el: Element): string;
   hasOwnText(el: Element): boolean;
 
   // editcontext.js
@@ -107,6 +112,13 @@ interface GripKernel {
   endOf(el: Element): { node: Node; offset: number };
 
   // widgets.js
+  unseenSelect(s: HTMLSelectElement): boolean;
+  selectStandIn(s: HTMLSelectElement): Element | null;
+  wrappedSelect(el: Element, role: string): HTMLSelectElement | null;
+  chosenText(s: HTMLSelectElement): string;
+  wrapperName(el: Element, s: HTMLSelectElement): string;
+  controlRole(el: Element): string;
+  standInOptions(el: Element, s: HTMLSelectElement): Element[];
   comboValue(el: Element): string;
   clickableName(el: Element): string;
   hrefOf(el: Element): string;
@@ -196,6 +208,7 @@ interface GripKernel {
   caretToEnd(el: Element): void;
   insertInto(el: Element, text: string, how: string): boolean;
   typeInto(el: Element, id: number, text: string, replace: boolean): any;
+  shownText(el: Element, before: string, want: string | null): Promise<string>;
   readyToType(el: Element, all: boolean): Promise<void>;
   implicitSubmit(el: Element): boolean;
   contextKey(el: Element, ch: string): void;

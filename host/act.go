@@ -87,7 +87,7 @@ func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult
 	}
 	// 2. The target: a malformed locator, an unknown or stale ref is
 	// refused here, before anything reaches the browser.
-	if err := h.resolveTarget(a); err != nil {
+	if err := h.resolveTarget(ctx, a); err != nil {
 		return nil, err
 	}
 	// 3. The tab is one this agent may use: its session's own, one the
@@ -162,7 +162,7 @@ func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult
 
 // resolveTarget parses the target and, for a ref, finds its entry and
 // tab; drag's second element is checked like the first.
-func (h *Host) resolveTarget(a *action) error {
+func (h *Host) resolveTarget(ctx context.Context, a *action) error {
 	a.target = actTarget{tab: a.args.Tab}
 	if a.args.Target != "" {
 		a.rec.Target = a.args.Target
@@ -173,7 +173,7 @@ func (h *Host) resolveTarget(a *action) error {
 		if loc.Ref != 0 {
 			e, err := h.refs.Resolve(loc.Ref)
 			if err != nil {
-				return err
+				return h.foreignRef(ctx, loc.Ref, err)
 			}
 			if a.args.Tab != 0 && a.args.Tab != e.Tab {
 				return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,

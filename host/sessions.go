@@ -341,3 +341,18 @@ func (h *Host) mayRead(ctx context.Context, p *policy.Policy, tab int) bool {
 	}
 	return ok
 }
+
+// foreignRef is the refusal of a ref that did not resolve: not_your_tab
+// when it was handed out for another session's tab (that session's
+// elements are not this one's to learn about, gone or not), else err.
+func (h *Host) foreignRef(ctx context.Context, ref uint64, err error) error {
+	if h.person == nil {
+		return err
+	}
+	if tab, ok := h.refs.TabOf(ref); ok {
+		if ok, owner := h.person.mayUse(h.person.policy.Current(), sessionOf(ctx), tab); !ok && owner != "" {
+			return errNotYourTab(tab, owner)
+		}
+	}
+	return err
+}

@@ -72,8 +72,15 @@ export async function afterOneTask(target) {
 }
 
 export class Watch {
-  /** @param {number} tabId */
-  constructor(tabId) {
+  /**
+   * @param {number} tabId
+   * @param {{navigations?: boolean}} [opt] navigations: false watches only
+   *   for a dialog and the tab closing, what a read needs: it starts no
+   *   navigation, and the navigation events no top-level listener keeps
+   *   registered (DOMContentLoaded, errors) cost a round trip to the browser
+   *   to add and another to remove, about 0.7 ms a read (bench/RESULTS.md)
+   */
+  constructor(tabId, opt) {
     this.tabId = tabId;
     /** @type {Map<number, FrameNav>} frames that started navigating, by frameId */
     this.navs = new Map();
@@ -92,6 +99,19 @@ export class Watch {
     this.wakers = [];
     /** @type {(() => void)[]} */
     this.stops = [];
+    this.listen(chrome.tabs.onRemoved, (/** @type {number} */ id) => {
+      if (id === tabId) this.closed = true;
+    });
+    this.stops.push(onTabEvent(tabId, (e) => {
+      if (e.method === 'Page.javascriptDialogOpening') {
+        const p = e.params;
+        this.dialog = { type: String(p.type || ''), message: String(p.message || ''), default_prompt: String(p.defaultPrompt || ''), url: String(p.url || '') };
+      } else if (e.method === 'Page.windowOpen') {
+        this.windowOpens.push(String(e.params.url || ''));
+      }
+      this.wake();
+    }));
+    if (opt && opt.navigations === false) return;
     const nav = chrome.webNavigation;
     this.listen(nav.onBeforeNavigate, (/** @type {any} */ d) => {
       if (d.tabId === tabId) this.navs.set(d.frameId, { url: d.url, committed: false, ready: false, error: '' });
@@ -114,24 +134,12 @@ export class Watch {
     this.listen(nav.onCreatedNavigationTarget, (/** @type {any} */ d) => {
       if (d.sourceTabId === tabId) this.opened.set(d.tabId, d.url);
     });
-    this.listen(chrome.tabs.onRemoved, (/** @type {number} */ id) => {
-      if (id === tabId) this.closed = true;
-    });
     // Child frames finish by DOMContentLoaded too; webNavigation reports
     // them with their frameId.
     this.listen(nav.onDOMContentLoaded, (/** @type {any} */ d) => {
       const n = d.tabId === tabId && d.frameId !== 0 && this.navs.get(d.frameId);
       if (n) n.ready = true;
     });
-    this.stops.push(onTabEvent(tabId, (e) => {
-      if (e.method === 'Page.javascriptDialogOpening') {
-        const p = e.params;
-        this.dialog = { type: String(p.type || ''), message: String(p.message || ''), default_prompt: String(p.defaultPrompt || ''), url: String(p.url || '') };
-      } else if (e.method === 'Page.windowOpen') {
-        this.windowOpens.push(String(e.params.url || ''));
-      }
-      this.wake();
-    }));
   }
 
   /**

@@ -15,6 +15,7 @@ export const KERNEL_FILES = [
   'kernel/editors.js',
   'kernel/widgets.js',
   'kernel/states.js',
+  'kernel/context.js',
   'kernel/snapshot.js',
   'kernel/probe.js',
   'kernel/settle.js',

@@ -79,7 +79,9 @@ async function settleFrames(p, started) {
     // reply back.
     const states = await Promise.all(documentIds.map((id) => runKernel({ tabId, documentIds: [id] }, { op: 'settle' })
       .then((rs) => (rs[0] && rs[0].result && !rs[0].result.error ? rs[0].result : null), () => null)));
-    const wait = quietFor(states, quiet);
+    // No frame answering at all (the tab between documents) is no news
+    // that it settled: ask again after a quiet period.
+    const wait = states.some(Boolean) ? quietFor(states, quiet) : quiet;
     const busyDocs = documentIds.filter((_, i) => states[i] && states[i].busy);
     const first = states.find((st) => st && st.busy);
     const busy = first ? first.busy : '';

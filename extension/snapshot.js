@@ -4,7 +4,7 @@
 // renders. Frames that navigated while we collected are dropped, not mixed.
 import { wireError } from './errors.js';
 import { runKernel } from './inject.js';
-import { tabInfo } from './tabs.js';
+import { tabLoading } from './tabs.js';
 import { dialogOf, hold } from './debugger.js';
 import { Watch } from './effects.js';
 import { quietFor, settleTab } from './settle.js';
@@ -51,7 +51,7 @@ export async function snapshotTab(tabId, mode, keepSignatures, settle) {
  * @param {boolean} [settle]
  */
 async function readTab(tabId, mode, keepSignatures, settle) {
-  const tab = await tabInfo(tabId);
+  const tab = await tabLoading(tabId);
   // A tab showing a JavaScript dialog cannot be read: the reply says so.
   const open = dialogOf(tabId);
   if (open) return { tab: { id: tab.id, url: tab.url, title: tab.title }, frames: [], dialog: open };
@@ -72,17 +72,30 @@ const FRAME_DEADLINE_MS = 3000;
 const STALL_MS = 1000, STALL_CHECK_MS = 250;
 
 /**
- * Runs the snapshot in every frame of the tab: one injection when the tab
- * has one frame; otherwise one per frame, side by side, each within
- * FRAME_DEADLINE_MS, so a frame that never answers costs only itself
- * (one injection into all frames answers only once every frame has). The
- * top frame is waited for up to the injection deadline, unless another
- * debugger holds it.
+ * Runs the snapshot in every frame of the tab. A tab that has loaded gets
+ * one injection into all its frames: one call for the whole tab costs
+ * about half of one call per frame at 30 frames (bench/RESULTS.md,
+ * "Scale"). A tab still loading — some frame of it is, and a frame that
+ * stays loading, or that another debugger holds paused at its start, never
+ * answers, while one injection into all frames waits for all — gets one
+ * injection per frame, side by side, each within FRAME_DEADLINE_MS, so such
+ * a frame costs only itself; so does a loaded tab whose injection into all
+ * frames did not answer within the injection deadline (a frame paused by a
+ * debugger). The top frame is waited for up to the injection deadline,
+ * unless another debugger holds it.
  * @param {number} tabId
+ * @param {boolean} loading
  * @param {object} req
  * @returns {Promise<chrome.scripting.InjectionResult<any>[]>}
  */
-async function readEachFrame(tabId, req) {
+async function readEachFrame(tabId, loading, req) {
+  if (!loading) {
+    try {
+      return await unlessHeld(tabId, runKernel({ tabId, allFrames: true }, req));
+    } catch (err) {
+      if (!err || /** @type {any} */ (err).code !== 'timeout') throw err;
+    }
+  }
   const list = await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null) || [];
   if (list.length <= 1) return unlessHeld(tabId, runKernel({ tabId, allFrames: true }, req));
   /** @type {ReturnType<typeof setTimeout>[]} */
@@ -142,7 +155,7 @@ function sleep(ms) {
 
 /**
  * @param {number} tabId
- * @param {{id: number, url: string, title: string}} tab
+ * @param {{id: number, url: string, title: string, loading: boolean}} tab
  * @param {string} mode
  * @param {boolean} [keepSignatures]
  * @param {boolean} [settle]
@@ -153,9 +166,9 @@ async function readFrames(tabId, tab, mode, keepSignatures, settle) {
   let results;
   const req = { op: 'snapshot', mode, keepSignatures: !!keepSignatures, asJSON: true, settle: !!settle };
   // A dialog that opens meanwhile (a timer) stops the page: answer with it.
-  const w = new Watch(tabId);
+  const w = new Watch(tabId, { navigations: false });
   try {
-    const out = await w.race(() => readEachFrame(tabId, req));
+    const out = await w.race(() => readEachFrame(tabId, tab.loading, req));
     if (w.dialog) return { tab: { id: tab.id, url: tab.url, title: tab.title }, frames: [], dialog: w.dialog };
     if (out.error) throw out.error;
     results = /** @type {chrome.scripting.InjectionResult<any>[]} */ (out.value);

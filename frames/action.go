@@ -21,7 +21,7 @@ import (
 //	added:
 //	@e9: [option 'France']
 //	@e10: [option 'Germany']
-//	… 40 more lines (grip snapshot)
+//	… 40 more lines (grip snapshot --after @e10)
 //	gone: @e4
 func ActionText(what string, res protocol.ActionResult) string {
 	return ActionTextSince(what, res, protocol.TabRef{})
@@ -74,7 +74,11 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 		b.WriteString("added: " + strings.Join(c.Added, " ") + "\n")
 	}
 	if c.Omitted > 0 {
-		fmt.Fprintf(&b, "… %d more lines (grip snapshot)\n", c.Omitted)
+		more := c.More
+		if more == "" {
+			more = "grip snapshot"
+		}
+		fmt.Fprintf(&b, "… %d more lines (%s)\n", c.Omitted, more)
 	}
 	if len(res.Changes.Gone) > 0 {
 		b.WriteString("gone: " + strings.Join(res.Changes.Gone, " ") + "\n")

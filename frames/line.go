@@ -73,6 +73,12 @@ func appendLine(dst []byte, e *protocol.Element, links *linkCtx) []byte {
 		dst = append(dst, '\'')
 		dst = appendFolded(dst, e.Name, MaxName, true)
 		dst = append(dst, '\'')
+		if hasText(e.Context) {
+			// Only where role and name repeat on the page (Repeats).
+			dst = append(dst, " in '"...)
+			dst = appendFolded(dst, e.Context, MaxName, true)
+			dst = append(dst, '\'')
+		}
 	}
 	if h := links.shownHref(e); h != "" {
 		dst = sep(dst, start)

@@ -15,6 +15,10 @@ type Options struct {
 	// After is "" or a ref "@eK" of this snapshot: the page starts with the
 	// element after it, as the trailer of the previous page says.
 	After string
+	// ReadOn is what the trailer's command adds after the ref so that it
+	// reads on exactly this view: " --mode content --tab 5" ("" for an
+	// interactive snapshot of the default tab).
+	ReadOn string
 }
 
 // AfterHint is the hint of the error Render returns for an After ref that
@@ -109,7 +113,7 @@ measure:
 	if shown < view.total || used+tailCost(tail)+closingCost > budget {
 		shown = min(1, view.total)
 		for n := 2; n < view.total && n <= len(lines); n++ {
-			if lines[n-1].used+trailerCost(view.total-n, lines[n-1].ref)+closingCost > budget {
+			if lines[n-1].used+trailerCost(view.total-n, lines[n-1].ref+opt.ReadOn)+closingCost > budget {
 				break
 			}
 			shown = n
@@ -150,7 +154,7 @@ measure:
 	}
 	if remaining > 0 {
 		snap.Next = lines[shown-1].ref
-		used += appendLineCost(&buf, func(b []byte) []byte { return appendTrailer(b, remaining, snap.Next) })
+		used += appendLineCost(&buf, func(b []byte) []byte { return appendTrailer(b, remaining, snap.Next+opt.ReadOn) })
 	}
 	if closing != "" {
 		buf = append(append(buf, closing...), '\n')
@@ -294,7 +298,8 @@ func frameHeaderCost(f *protocol.Frame) int {
 	return costBytes(appendFrameHeader(scratch[:0], f))
 }
 
-// The trailer: "… N more elements omitted (grip snapshot --after @eK)".
+// The trailer: "… N more elements omitted (grip snapshot --after @eK)",
+// with the tab after the ref when it is not the default one.
 const (
 	trailerHead = "… "
 	trailerMany = " more elements omitted (grip snapshot --after "

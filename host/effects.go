@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -251,6 +252,9 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 		tellSettled(res, raw.Settle)
 		res.Changes = protocol.Changes{URL: raw.Tab.URL, Title: raw.Tab.Title, Added: formatRefs(diff.added), Gone: formatRefs(diff.gone)}
 		res.Changes.Changed, res.Changes.Appeared, res.Changes.Omitted = frames.FitChanges(diff.changed, diff.appeared, budget)
+		if res.Changes.Omitted > 0 {
+			res.Changes.More = readOnCommand(res.Changes, len(diff.changed), mode, tabNamed(args, tab))
+		}
 		if args.Snapshot {
 			if snap, err := h.render(tab, raw.Tab, results, frames.Options{Budget: args.Budget}); err == nil {
 				res.Snapshot = snap
@@ -264,4 +268,43 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 		res.Changes.URL, res.Changes.Title = info.URL, info.Title
 	}
 	return res, nil
+}
+
+// tabNamed is the tab the command that reads on must name: 0 when the
+// agent's request left it to the default tab.
+func tabNamed(args protocol.ActArgs, tab int) int {
+	if args.Tab != 0 || strings.HasPrefix(args.Target, "@") {
+		return tab
+	}
+	return 0
+}
+
+// readOnCommand is the command that reads on where an action's reply cut
+// its lines (docs/ARCHITECTURE.md, "Snapshot format"): from the last
+// element that appeared, when the cut fell among those (they are in page
+// order), else from the start; in the mode of the agent's view, and naming
+// the tab unless it is the default one — the same form as a snapshot's
+// trailer.
+func readOnCommand(c protocol.Changes, changed int, mode string, tab int) string {
+	cmd := "grip snapshot"
+	if len(c.Changed) == changed && len(c.Appeared) > 0 {
+		cmd += " --after " + c.Appeared[len(c.Appeared)-1].Ref
+	}
+	return cmd + readOnArgs(mode, 0, tab)
+}
+
+// readOnArgs are the arguments that make grip snapshot read the same view:
+// its mode, budget and tab, each when not the default.
+func readOnArgs(mode string, budget, tab int) string {
+	var s string
+	if mode == protocol.ModeContent {
+		s += " --mode content"
+	}
+	if budget > 0 {
+		s += " --budget " + strconv.Itoa(budget)
+	}
+	if tab > 0 {
+		s += " --tab " + strconv.Itoa(tab)
+	}
+	return s
 }

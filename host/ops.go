@@ -80,7 +80,13 @@ func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*proto
 		return nil, err
 	}
 	lap := stopwatch(timings != nil)
-	snap, err := h.render(tab, raw.Tab, results, frames.Options{Budget: args.Budget, After: args.After})
+	// The trailer names the tab when the request did: a default tab may
+	// be another by the time the agent reads on.
+	readOnTab := 0
+	if args.Tab != 0 {
+		readOnTab = tab
+	}
+	snap, err := h.render(tab, raw.Tab, results, frames.Options{Budget: args.Budget, After: args.After, ReadOn: readOnArgs(mode, args.Budget, readOnTab)})
 	if err != nil {
 		return nil, err
 	}

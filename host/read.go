@@ -78,6 +78,7 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 			"free space in or make writable "+h.cfg.Dirs.Ledger+", then take the snapshot again; grip status shows the last errors",
 			"the ledger cannot record new refs, so %d new elements got none: %v", withheld, err)
 	}
+	repeats := frames.Repeats(raw.Frames)
 	results := make([]frames.FrameResult, 0, len(raw.Frames))
 	read := make([]shown, 0, len(refs))
 	urls := make(map[int]string, len(raw.Frames))
@@ -88,6 +89,9 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 			fr.Elements = make([]protocol.Element, len(f.Elements))
 			for j, e := range f.Elements {
 				fr.Elements[j] = protocol.Element{Ref: refcache.FormatRef(refs[i]), Role: e.Role, Name: e.Name, Value: e.Value, States: e.States, Href: e.Href}
+				if e.Context != "" && repeats.Has(e.Role, e.Name) {
+					fr.Elements[j].Context = e.Context
+				}
 				read = append(read, shown{ref: refs[i], frame: f.FrameID, el: fr.Elements[j]})
 				i++
 			}

@@ -44,6 +44,10 @@ var VerbTools = map[string]string{
 	"downloads":  "browser_downloads",
 	"drag":       "browser_drag",
 	"dialog":     "browser_handle_dialog",
+	"console":    "browser_console_messages",
+	"network":    "browser_network_requests",
+	"eval":       "browser_evaluate",
+	"pdf":        "browser_pdf_save",
 	"record":     "browser_record",
 	"replay":     "browser_replay",
 	"handoff":    "browser_handoff",
@@ -57,7 +61,7 @@ var Composites = map[string][]string{
 
 type refOpt struct {
 	Element string `json:"element,omitempty" jsonschema:"Human-readable description of the element, if ref is given"`
-	Ref     string `json:"ref,omitempty" jsonschema:"Element to scroll into view (ref like @e3, or a CSS selector); leave out to scroll the page by a screen"`
+	Ref     string `json:"ref,omitempty" jsonschema:"Element to scroll into view (ref like @e3, a snapshot line, or a CSS selector); leave out to scroll the page by a screen"`
 }
 
 type scrollIn struct {

@@ -89,6 +89,14 @@ var ExtCalls = []Call{
 	call[DownloadsParams, DownloadsReply](ExtDownloads),
 	call[DownloadWaitParams, Download](ExtDownloadWait),
 	call[TabParams, ParseURLReply](ExtParseURL),
+	// Developer tools: protocol/devtools.go.
+	call[TabParams, ConsoleReply](ExtConsole),
+	call[TabParams, NetworkReply](ExtNetwork),
+	call[NetworkBodyParams, NetworkBodyReply](ExtNetworkBody),
+	call[EvaluateParams, EvalReply](ExtEvaluate),
+	call[PDFParams, PDFReply](ExtPDF),
+	call[ElementShotParams, ShotReply](ExtElementShot),
+	call[BoxesShotParams, ShotReply](ExtBoxesShot),
 }
 
 // ExtRequests lists the names of ExtCalls.
@@ -244,6 +252,10 @@ type ExtElement struct {
 	Value  *string  `json:"value,omitempty"`
 	States []string `json:"states,omitempty"`
 	Href   string   `json:"href,omitempty"`
+	// Context is the kernel's candidate context (Element.Context), given
+	// where the role and name repeat in the frame; the host shows it where
+	// they repeat on the page.
+	Context string `json:"ctx,omitempty"`
 }
 
 // FrameStats are the kernel's own figures for one frame's walk.

@@ -38,7 +38,9 @@ const (
 // each of these and no other), and the client's retry rules name them.
 var Operations = []string{
 	OpHello, OpStatus, OpTabs, OpSnapshot, OpAct, OpWait, OpScreenshot, OpDialog, OpDownloads,
-	OpPause, OpResume, OpLog, OpPolicy, OpRecord, OpHandoff,
+	OpPause, OpResume, OpLog, OpPolicy, OpRecord,
+	OpConsole, OpNetwork, OpNetworkBody, OpEval, OpPDF, OpScreenshotShape,
+	OpHandoff,
 }
 
 // HelloArgs opens every socket connection; a protocol mismatch is refused.
@@ -266,6 +268,9 @@ type Changes struct {
 	Changed  []Element `json:"changed,omitempty"`
 	Appeared []Element `json:"appeared,omitempty"`
 	Omitted  int       `json:"omitted,omitempty"`
+	// More is the command that reads on where the lines were cut, set
+	// with Omitted: "grip snapshot --after @e10 --tab 5".
+	More string `json:"more,omitempty"`
 }
 
 // DefaultChangesBudget is the token allowance of an action reply's element

@@ -12,7 +12,7 @@ type Signature = {
   tag: string; type: string; role: string; name: string; href: string; action: string; checked: string; selected: string;
 };
 type RefCache = { byNode: WeakMap<Element, number>; byId: Map<number, Element>; next: number; sig: Map<number, Signature> };
-type Reported = { id: number; role: string; name: string; value?: string; states?: string[]; href?: string };
+type Reported = { id: number; role: string; name: string; value?: string; states?: string[]; href?: string; ctx?: string };
 type Point = { x: number; y: number };
 type KeyInit = { key: string; code: string; keyCode: number };
 type Modifiers = { ctrl: boolean; shift: boolean; alt: boolean; meta: boolean };
@@ -150,6 +150,9 @@ interface GripKernel {
   // probe.js
   probe(r: { text?: string; id?: number }): { textFound: boolean; present: boolean };
   watch(r: { text?: string; gone?: boolean; id?: number; ms?: number }): Promise<{ met: boolean }>;
+
+  // context.js
+  addContexts(out: { id: number; role: string; name: string; ctx?: string }[], elementOf: (id: number) => Element | undefined): void;
 
   // settle.js
   trackChanges(): unknown;

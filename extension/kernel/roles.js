@@ -65,11 +65,23 @@
    * an editable region is something to type into whatever it declares or
    * is: block editors make each block an editable <p>, <h2> or an element
    * with a role of its own (document, group), and the agent must still be
-   * able to type there. A declared role of text entry stays.
+   * able to type there. A declared role of text entry stays; an editable
+   * island inside another editable region is part of that one's text.
    * @param {Element} el @param {string} declared @returns {string} */
   function roleWith(el, declared) {
-    if (hasAttr(el, 'contenteditable') && isEditingHost(el)) return TEXT_ENTRY.has(declared) ? declared : 'textbox';
+    if (hasAttr(el, 'contenteditable') && isEditingHost(el) && !inEditable(el)) return TEXT_ENTRY.has(declared) ? declared : 'textbox';
     return declared || implicitRole(el);
+  }
+
+  /** Whether el is inside another editable region, across a part of it
+   * that is not editable (a caption in an editor's image widget): that
+   * region is the textbox, and el a part of its document.
+   * @param {Element} el */
+  function inEditable(el) {
+    for (let a = el.parentElement && el.parentElement.closest('[contenteditable]'); a; a = a.parentElement && a.parentElement.closest('[contenteditable]')) {
+      if (/** @type {HTMLElement} */ (a).isContentEditable) return true;
+    }
+    return false;
   }
 
   /** @param {Element} el @returns {string} */

@@ -190,9 +190,10 @@
       forgetLabels();
       switch (req.op) {
         case 'snapshot': {
-          // From the first read on, the document's changes are noted, so
-          // the read back after an action knows when it settled (settle.js).
-          if (req.settle !== true) trackChanges();
+          // A plain read starts no watch of the page's changes: an action
+          // does (below), and the read back after it asks how it settled
+          // (settle.js). A page that is only read keeps no observer, whose
+          // records of a long re-render would be held until it ends.
           const result = /** @type {any} */ (snapshot(req.mode === 'content' ? 'content' : 'interactive', req.keepSignatures === true));
           if (req.settle === true) result.settle = settleState();
           // One string crosses from the page to the worker far faster than

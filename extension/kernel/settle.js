@@ -39,21 +39,17 @@
   function trackChanges() {
     /** @type {Tracker|undefined} */
     const have = G.__gripChanges__;
-    if (have) return have;
+    if (have) {
+      // Records not yet delivered hold every node a re-render removed: a
+      // page that re-renders in one long task (and our own snapshot after
+      // it) must not keep them all until that task ends.
+      const pending = have.obs.takeRecords();
+      if (pending.length) noteChanges(have, pending);
+      return have;
+    }
     /** @type {Tracker} */
     const t = { obs: /** @type {any} */ (null), last: -Infinity, roots: new WeakSet(), list: [] };
-    t.obs = new MutationObserver((records) => {
-      t.last = performance.now();
-      // Custom elements added later bring their shadow roots with them.
-      for (const r of records) {
-        for (const n of r.addedNodes) {
-          if (n.nodeType === 1 && /** @type {Element} */ (n).localName.indexOf('-') > 0) {
-            const sr = shadowOf(/** @type {Element} */ (n));
-            if (sr) observeRoot(t, sr);
-          }
-        }
-      }
-    });
+    t.obs = new MutationObserver((records) => noteChanges(t, records));
     observeRoot(t, document);
     const tw = document.createTreeWalker(document.documentElement || document, NodeFilter.SHOW_ELEMENT);
     for (let n = tw.nextNode(); n; n = tw.nextNode()) {
@@ -63,6 +59,21 @@
     }
     G.__gripChanges__ = t;
     return t;
+  }
+
+  /** Notes that the page changed; custom elements added later bring their
+   * shadow roots with them.
+   * @param {Tracker} t @param {MutationRecord[]} records */
+  function noteChanges(t, records) {
+    t.last = performance.now();
+    for (const r of records) {
+      for (const n of r.addedNodes) {
+        if (n.nodeType === 1 && /** @type {Element} */ (n).localName.indexOf('-') > 0) {
+          const sr = shadowOf(/** @type {Element} */ (n));
+          if (sr) observeRoot(t, sr);
+        }
+      }
+    }
   }
 
   /** @param {Tracker} t @param {Node} root */
@@ -90,14 +101,15 @@
     return '';
   }
 
-  /** How this document stands: ms since it last changed what it shows (-1
-   * when nothing was watching it yet: the worker then waits a quiet period
-   * from now), and the busy indicator it shows.
+  /** How this document stands: ms since it last changed what it shows (a
+   * document nothing watched yet — a frame the action did not land in, a
+   * page just loaded — counts as quiet: waiting a quiet period for each
+   * would cost every first action on a page with frames), and the busy
+   * indicator it shows.
    * @returns {{sinceChange: number, busy: string}} */
   function settleState() {
-    const fresh = !G.__gripChanges__;
     const t = trackChanges();
-    const since = fresh ? -1 : (t.last === -Infinity ? 1e9 : Math.round(performance.now() - t.last));
+    const since = t.last === -Infinity ? 1e9 : Math.round(performance.now() - t.last);
     return { sinceChange: since, busy: busyIndicator(t) };
   }
 

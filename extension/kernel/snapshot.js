@@ -11,8 +11,8 @@
 
   const K = globalThis.__gripKernel__;
   const { attrMemo, idFor, sigOf, setSig, pruneCache, SKIP_WALK, shadowOf, isHiddenAttr, isVisible, noBox,
-    CONTROL_ROLES, TEXT_ROLES, NAME_FROM_CONTENT, declaredRole, roleWith, inputType, nameOf, nameInferred, labelledByAria, ownText, hasOwnText, setWalkRoot,
-    valueText, statesOf, signatureOf, comboValue, unseenSelect, selectStandIn, wrappedSelect, wrapperName, clickableName, hrefOf, cursorOf, clickStart, isWidget, widgetStates, isControlRole } = K;
+    CONTROL_ROLES, TEXT_ROLES, NAME_FROM_CONTENT, declaredRole, roleOf, roleWith, inputType, nameOf, nameInferred, labelledByAria, ownText, hasOwnText, setWalkRoot,
+    valueText, statesOf, signatureOf, comboValue, unseenSelect, selectStandIn, wrappedSelect, wrapperName, clickableName, hrefOf, cursorOf, clickStart, isWidget, widgetStates, isControlRole, addContexts, elementOf } = K;
 
   // A subtree with this many children or more is tested for a box before
   // the walk enters it.
@@ -20,6 +20,24 @@
   // Roles whose children are presentational (ARIA): what they hold is no
   // text of its own to report.
   const PRESENTATIONAL = new Set(['img', 'math', 'meter', 'progressbar', 'scrollbar', 'separator']);
+
+  // Roles of a combobox's popup.
+  const POPUP_ROLES = new Set(['listbox', 'tree', 'grid', 'dialog']);
+
+  /** The ids of the popups that comboboxes say are collapsed
+   * (aria-expanded=false, aria-controls naming the popup).
+   * @returns {Set<string>} */
+  function collapsedPopups() {
+    /** @type {Set<string>} */
+    const ids = new Set();
+    const boxes = document.querySelectorAll('[aria-expanded="false"][aria-controls]');
+    for (let i = 0; i < boxes.length; i++) {
+      const b = boxes[i];
+      if (roleOf(b) !== 'combobox') continue;
+      for (const id of (b.getAttribute('aria-controls') || '').trim().split(/\s+/)) if (id) ids.add(id);
+    }
+    return ids;
+  }
 
   /** Whether the line of a non-control el of this role says the text it
    * holds: its name comes from its content, not from a label.
@@ -85,6 +103,9 @@
       if (tag === 'input' && inputType(el) === 'hidden') return;
       const declared = declaredRole(el);
       let role = roleWith(el, declared);
+      // The popup of a collapsed combobox is closed, whatever its styles
+      // say (Slim Select keeps its lists rendered off-screen).
+      if (closed.size && POPUP_ROLES.has(role) && closed.has(el.id)) return;
       // A hidden native select a library's control stands in for is read
       // through that control (widgets.js).
       if (tag === 'select' && unseenSelect(/** @type {HTMLSelectElement} */ (el)) && selectStandIn(/** @type {HTMLSelectElement} */ (el))) return;
@@ -180,6 +201,7 @@
     };
 
     const rootEl = document.documentElement;
+    const closed = collapsedPopups();
     attrMemo(true);
     setWalkRoot(document);
     try {
@@ -188,6 +210,8 @@
       attrMemo(false);
       setWalkRoot(null);
     }
+    // Repeats of a role and name get their context (context.js).
+    addContexts(out, elementOf);
     return {
       url: location.href,
       title: document.title,

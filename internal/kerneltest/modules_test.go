@@ -176,6 +176,7 @@ func TestRoles(t *testing.T) {
 		{`<div id="t" contenteditable="true" role="combobox">c</div>`, "combobox"},
 		{`<p id="t" contenteditable="false">not editable</p>`, "paragraph"},
 		{`<div contenteditable="true"><p id="t" contenteditable="true">a block inside the region</p></div>`, "paragraph"},
+		{`<div contenteditable="true"><figure contenteditable="false"><figcaption id="t" contenteditable="true">an island in it</figcaption></figure></div>`, "caption"},
 		{`<div id="t">d</div>`, ""},
 		// declared
 		{`<div id="t" role="button">d</div>`, "button"},

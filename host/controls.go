@@ -106,7 +106,7 @@ func (h *Host) checkRead(ctx context.Context, tab int, kind readKind) (int, erro
 		return 0, h.refuseBlocked(fmt.Sprintf("tab %d", tab), tr.top)
 	}
 	if kind == readProbe || kind == readScreenshot {
-		if id, d, ok := tr.blockedFrame(); ok {
+		if id, d, ok := tr.blockedFrameFor(kind); ok { // host/withhold.go
 			what := "waiting for text"
 			if kind == readScreenshot {
 				what = "a screenshot"

@@ -117,6 +117,12 @@ func (h *Host) checkWaitEnd(ctx context.Context, tab int, args protocol.WaitArgs
 		return nil
 	}
 	p := h.person.policy.Current()
+	if p.Trivial() {
+		// Every site is open: a page can go to no blocked one (pages
+		// cannot open file:// or extension pages), and frames of
+		// extension pages are out of a text wait's reach.
+		return nil
+	}
 	tr, err := h.frameRules(ctx, p, tab)
 	if err != nil {
 		return nil // the tab closed: nothing of it is told
@@ -125,7 +131,7 @@ func (h *Host) checkWaitEnd(ctx context.Context, tab int, args protocol.WaitArgs
 		return h.refuseBlocked(fmt.Sprintf("tab %d", tab), tr.top)
 	}
 	if args.Text != "" || args.TextGone != "" {
-		if id, d, ok := tr.blockedFrame(); ok {
+		if id, d, ok := tr.blockedFrameFor(readProbe); ok {
 			return protocol.Errorf(protocol.CodePolicy, protocol.BoundaryPolicy,
 				"take a snapshot instead: it leaves the blocked frame out",
 				"waiting for text in tab %d would look into its frame %d, which is blocked: %s of %s", tab, id, d.Why(), h.person.policy.File())
@@ -224,4 +230,24 @@ func (h *Host) judgeBlankTop(ctx context.Context, p *policy.Policy, tab int, inf
 			tr.byFrame[id] = d // frames that take the blank page's origin
 		}
 	}
+}
+
+// blockedFrameFor is a blocked frame a read of kind would look into: for
+// a screenshot any; for text, none of the extension pages the built-in
+// rule blocks (a password manager's inline frame), which no page script
+// of grip's can read, so that a page with one stays open to text waits.
+func (tr *tabRules) blockedFrameFor(kind readKind) (int, policy.Decision, bool) {
+	best := -1
+	for id, d := range tr.byFrame {
+		if d.Rule != policy.Block || kind == readProbe && d.Builtin == policy.BuiltinExtensionPages {
+			continue
+		}
+		if best < 0 || id < best {
+			best = id
+		}
+	}
+	if best < 0 {
+		return 0, policy.Decision{}, false
+	}
+	return best, tr.byFrame[best], true
 }

@@ -185,6 +185,7 @@ func (s *Server) addTools() {
 	addFileTools(s)
 	addWorkflowTools(s)
 	addFormTool(s)
+	addHandoffTool(s)
 }
 
 // actTweaks constrains the fields the action inputs share.
@@ -509,6 +510,10 @@ func tabsText(list []protocol.Tab) string {
 		mark := ""
 		if t.Active {
 			mark = " (active)"
+		}
+		if t.Others {
+			fmt.Fprintf(&b, "- %d: tab %d%s · session %s's tab, another agent's: not yours to use\n", i, t.ID, mark, t.Owner)
+			continue
 		}
 		if t.Blocked {
 			fmt.Fprintf(&b, "- %d: tab %d%s · blocked by the person's policy\n", i, t.ID, mark)

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // Schema is the JSON Schema of a tool's input, the part of the standard
@@ -21,6 +22,8 @@ type Schema struct {
 	Description string             `json:"description,omitempty"`
 	Enum        []any              `json:"enum,omitempty"`
 	Minimum     *float64           `json:"minimum,omitempty"`
+	Maximum     *float64           `json:"maximum,omitempty"`
+	MinLength   *int               `json:"minLength,omitempty"`
 	Items       *Schema            `json:"items,omitempty"`
 	MinItems    *int               `json:"minItems,omitempty"`
 	Properties  map[string]*Schema `json:"properties,omitempty"`
@@ -120,8 +123,12 @@ func (s *Schema) validate(v any, at string) error {
 	}
 	switch s.Type {
 	case "string":
-		if _, ok := v.(string); !ok {
+		str, ok := v.(string)
+		if !ok {
 			return fmt.Errorf("%s: want a string, got %s", where(), jsonKind(v))
+		}
+		if s.MinLength != nil && utf8.RuneCountInString(str) < *s.MinLength {
+			return fmt.Errorf("%s: shorter than %d characters", where(), *s.MinLength)
 		}
 	case "boolean":
 		if _, ok := v.(bool); !ok {
@@ -134,6 +141,9 @@ func (s *Schema) validate(v any, at string) error {
 		}
 		if s.Minimum != nil && n < *s.Minimum {
 			return fmt.Errorf("%s: %v is less than the minimum %v", where(), n, *s.Minimum)
+		}
+		if s.Maximum != nil && n > *s.Maximum {
+			return fmt.Errorf("%s: %v is more than the maximum %v", where(), n, *s.Maximum)
 		}
 	case "array":
 		list, ok := v.([]any)

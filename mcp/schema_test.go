@@ -29,6 +29,8 @@ func probeSchema(t testing.TB) *Schema {
 	s.Properties["count"].Minimum = ptr(1.0)
 	s.Properties["tags"].MinItems = ptr(1)
 	s.Properties["name"].Enum = []any{"a", "b"}
+	s.Properties["ratio"].Maximum = ptr(1.0)
+	s.Properties["ref"].MinLength = ptr(2)
 	return s
 }
 
@@ -42,6 +44,8 @@ var schemaCases = []struct {
 	{`{"ref":"@e1","name":"b","count":3,"ratio":0.5,"on":true,"index":null,"tags":["x"],"params":{"A":"1"}}`, ""},
 	{`{"ref":"@e1","name":"a","index":0,"fields":[{"name":"n","type":"textbox","ref":"@e2","value":"v"}]}`, ""},
 	{`{"name":"a"}`, `"ref"`},
+	{`{"ref":"@","name":"a"}`, `"ref"`},
+	{`{"ref":"@e1","name":"a","ratio":1.5}`, `"ratio"`},
 	{`{"ref":"@e1"}`, `"name"`},
 	{`{"ref":"@e1","name":"c"}`, `"name"`},
 	{`{"ref":"@e1","name":"a","count":0}`, `"count"`},

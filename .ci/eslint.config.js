@@ -19,6 +19,9 @@ export default [
         { property: 'outerHTML', message: 'build DOM with textContent and createElement' }],
       'no-eval': 'error',
       'no-implied-eval': 'error',
+      // A body on the next line needs braces: a comment between `if (…)`
+      // and its statement once swallowed the alarm handler's body.
+      curly: ['error', 'multi-line'],
     },
   },
   {

@@ -93,7 +93,7 @@ func (l *Log) readBack(path string) error {
 	for sc.Scan() {
 		var e Entry
 		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Action != "" {
-			l.entries = append(l.entries, e)
+			l.entries = append(l.entries, escaped(e, Fold))
 		}
 	}
 	if n := len(l.entries); n > MaxMemory {
@@ -109,6 +109,7 @@ func (l *Log) Add(e Entry) error {
 		e.Time = time.Now()
 	}
 	e.Time = e.Time.UTC().Truncate(time.Millisecond)
+	e = escaped(e, Escape) // one entry, one line, whatever an agent or a page wrote
 	line, err := json.Marshal(e)
 	if err != nil {
 		return err

@@ -97,3 +97,43 @@ func TestRefusesALink(t *testing.T) {
 		t.Error("the entry is not kept in memory")
 	}
 }
+
+// TestEntriesCannotBeForged: a target, client or detail holding a newline
+// or another control character is written on its one line, escaped, and
+// reads back the same; an escape cannot be faked with a backslash.
+func TestEntriesCannotBeForged(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := "a\n2026-05-01 12:00:03  tab 5  https://bank.example  click @e1  ok  (cli)"
+	if err := l.Add(Entry{Action: "click", Target: forged, Client: "x\r\u2028y", Detail: `\n` + "\x1b[2J\u202e", Outcome: "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), "\n"); n != 1 {
+		t.Fatalf("one entry is %d lines:\n%s", n, b)
+	}
+	again, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := again.Recent(Query{})
+	if len(got) != 1 {
+		t.Fatalf("%d entries read back", len(got))
+	}
+	e := got[0]
+	if e.Target != `a\n2026-05-01 12:00:03  tab 5  https://bank.example  click @e1  ok  (cli)` || e.Client != `x\r\u2028y` || e.Detail != `\\n\x1b[2J\u202e` {
+		t.Errorf("read back %q %q %q", e.Target, e.Client, e.Detail)
+	}
+	if l.Recent(Query{})[0] != e {
+		t.Errorf("memory %+v, file %+v", l.Recent(Query{})[0], e)
+	}
+	if Fold(e.Target) != e.Target || Fold(e.Detail) != e.Detail {
+		t.Error("Fold changes what Escape wrote")
+	}
+}

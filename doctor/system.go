@@ -90,7 +90,9 @@ func checkSystem(env Env) systemState {
 			continue
 		}
 		mf := byKind(install.KindHostManifest, b)
-		if why := checkSystemHost(mf, env.ExtensionID, rec.ExtensionID); why != "" {
+		// The system-wide manifest allows the packed extension alone
+		// (install.InstallSystem); the unpacked one needs the user's own.
+		if why := checkSystemHost(mf, rec.ExtensionID); why != "" {
 			bc.Detail, bc.Fix = why, fix
 			st.checks = append(st.checks, bc)
 			continue
@@ -128,7 +130,7 @@ func checkListing(p, crxPath, version string) string {
 }
 
 // checkSystemHost says what is wrong with a system-wide host manifest that
-// must start grip for both extensions, or "".
+// must start grip for the extensions ids, or "".
 func checkSystemHost(p string, ids ...string) string {
 	if p == "" {
 		return "no system-wide host manifest was written"

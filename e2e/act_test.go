@@ -237,6 +237,47 @@ func TestPressEnterSubmits(t *testing.T) {
 	}
 }
 
+// TestPressKeyAliasesReachThePage: the host alone reads the agent's key
+// (aliases, modifier names, any case; protocol/keys.go) and the page gets
+// the canonical key, synthetic or trusted: super+a selects all like
+// Control+A would not on Linux, so Meta is checked on the event itself.
+func TestPressKeyAliasesReachThePage(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, snap := openAct(t)
+	q := mustRef(t, snap, "textbox", "Query")
+	if _, perr, code := act(t, "fill", q, "grip"); code != 0 {
+		t.Fatalf("fill: %+v", perr)
+	}
+	browsertest.Eval[bool](t, env, env.TabURL(t, tab), `(document.getElementById('q').addEventListener('keydown', (e) =>
+		window.__log.push([e.key, e.code, e.keyCode, e.ctrlKey, e.metaKey, e.shiftKey, e.isTrusted].join('/'))), true)`)
+	for _, c := range []struct {
+		key     string
+		trusted bool
+		want    string
+	}{
+		{"esc", false, "Escape/Escape/27/false/false/false/false"},
+		{"ESC", true, "Escape/Escape/27/false/false/false/true"},
+		{"ctrl+a", false, "a/KeyA/65/true/false/false/false"},
+		{"super+shift+Return", false, "Enter/Enter/13/false/true/true/false"},
+		{"cmd+Spacebar", true, " /Space/32/false/true/false/true"},
+	} {
+		args := []string{"press", c.key, q}
+		if c.trusted {
+			args = append(args, "--trusted")
+		}
+		if _, perr, code := act(t, args...); code != 0 {
+			t.Fatalf("press %s: %+v", c.key, perr)
+		}
+		log := pageLog(t, tab)
+		if len(log) == 0 || log[len(log)-1] != c.want {
+			t.Errorf("press %s (trusted %v): keydown %v, want %s", c.key, c.trusted, log, c.want)
+		}
+	}
+	if _, perr, code := act(t, "press", "hyper+a", q); code != 1 || perr == nil || perr.Code != protocol.CodeBadRequest || perr.Boundary != protocol.BoundaryPayload {
+		t.Errorf("press hyper+a: exit %d %+v, want bad_request at the payload boundary", code, perr)
+	}
+}
+
 func TestTrustedClick(t *testing.T) {
 	browsertest.Need(t, env)
 	tab, snap := openAct(t)

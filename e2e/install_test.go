@@ -189,11 +189,19 @@ func liveHosts(runtimeDir string) []protocol.HostInfo {
 // manifest is missing, points at a missing binary, or no browser runs;
 // installing again changes nothing; uninstall removes exactly what
 // install wrote.
+//
+// It runs in a private mount namespace where the machine's system-wide
+// folders look empty: a `grip install --system` there would otherwise add
+// its extension to the manifests this install writes, and doctor would
+// report it.
 func TestInstallThenConnect(t *testing.T) {
 	ie := newInstallEnv(t)
 	path := browsertest.FindBrowser()
 	if path == "" {
 		t.Skip("no browser")
+	}
+	if !inPrivateSystem(t) {
+		return
 	}
 
 	res := ie.install(t)

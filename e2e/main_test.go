@@ -23,6 +23,12 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
+	if bin, ok := privateChildBin(); ok {
+		// A child process that runs one install test, which starts its
+		// own browser (private_system_linux_test.go).
+		env = &browsertest.Env{Bin: bin}
+		os.Exit(m.Run())
+	}
 	env = browsertest.ForMain(browsertest.Options{Fixtures: fixtures})
 	code := m.Run()
 	if env != nil {

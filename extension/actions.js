@@ -235,9 +235,10 @@ export async function sendCDP(params) {
         if (why) throw wireError(why, 'not_actionable', 'actionability', 'the page moved the focus away from the element; nothing was typed. Take a new snapshot and try again');
       }
     }
+    const target = g && g.documentId ? { tabId, documentIds: [g.documentId] } : { tabId, frameIds: [0] };
     const out = await withEffects(tabId, async () => {
-      const value = await sendHostCommands(tabId, commands);
-      await afterOneTask(g && g.documentId ? { tabId, documentIds: [g.documentId] } : { tabId, frameIds: [0] });
+      const value = await sendHostCommands(tabId, commands, (c) => (enterUp(c) ? afterFrame(target) : undefined));
+      await afterOneTask(target);
       return value;
     });
     const { value, ...effects } = out;
@@ -245,6 +246,43 @@ export async function sendCDP(params) {
   } finally {
     held.release();
   }
+}
+
+/**
+ * Whether c lets go of Enter: a line break typed, after which an editor
+ * redraws its lines in the next frame.
+ * @param {{method: string, params: any}} c
+ */
+function enterUp(c) {
+  return c.method === 'Input.dispatchKeyEvent' && !!c.params && c.params.type === 'keyUp' && c.params.key === 'Enter';
+}
+
+/** The longest trusted typing waits for the page to draw a frame. */
+const FRAME_WAIT_MS = 100;
+
+/**
+ * Waits, bounded, until the document target names has drawn its next
+ * frame and run the tasks it queued, as a page does between a person's
+ * keys; a hidden page draws none and is not waited for.
+ * @param {chrome.scripting.InjectionTarget} target
+ */
+async function afterFrame(target) {
+  await Promise.race([
+    chrome.scripting.executeScript({ target, world: 'ISOLATED', func: nextFrame }).catch(() => {}),
+    new Promise((r) => setTimeout(r, FRAME_WAIT_MS)),
+  ]);
+}
+
+/**
+ * Standalone, injected: resolves after the next frame and a task, at once
+ * in a hidden document.
+ * @returns {Promise<void>}
+ */
+function nextFrame() {
+  return new Promise((resolve) => {
+    if (document.visibilityState === 'hidden') { resolve(); return; }
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+  });
 }
 
 /** How long trusted typing waits after focusing, before it checks where the

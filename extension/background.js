@@ -19,12 +19,7 @@ chrome.runtime.onInstalled.addListener(() => { ensureConnected(); });
 // exited and no other event came), so the extension comes back by itself.
 chrome.alarms.create(KEEPALIVE_ALARM, { periodInMinutes: 0.5 });
 chrome.alarms.onAlarm.addListener((alarm) => {
-  if (alarm.name === KEEPALIVE_ALARM) // The router, for code evaluated in this worker (the DevTools protocol, as
-// the e2e tests do) to send it a request as the host would. No page can
-// reach a service worker's global.
-/** @type {any} */ (globalThis).__gripRouter = handleHostRequest;
-
-ensureConnected();
+  if (alarm.name === KEEPALIVE_ALARM) ensureConnected();
 });
 
 // Navigation and closed tabs make refs stale; the host learns at once.

@@ -236,11 +236,14 @@ export function onTabEvent(tabId, fn) {
 
 /**
  * The host's cdp request: real input it built, only HOST_METHODS, sent in
- * order. Nothing is sent when one method is not allowed.
+ * order; after each but the last, pace may return a promise to wait for
+ * (the page drawing a frame after a line break). Nothing is sent when one
+ * method is not allowed.
  * @param {number} tabId
  * @param {{method: string, params: object}[]} commands
+ * @param {(c: {method: string, params: any}) => Promise<void> | undefined} [pace]
  */
-export async function sendHostCommands(tabId, commands) {
+export async function sendHostCommands(tabId, commands, pace) {
   for (const c of commands) {
     if (!c || !HOST_METHODS.has(c.method)) {
       throw wireError(`the extension sends only real input through the debugger; ${JSON.stringify(c && c.method)} refused`,
@@ -248,7 +251,12 @@ export async function sendHostCommands(tabId, commands) {
     }
   }
   const out = [];
-  for (const c of commands) out.push(await send({ tabId }, c.method, c.params));
+  for (let i = 0; i < commands.length; i++) {
+    const c = commands[i];
+    out.push(await send({ tabId }, c.method, c.params));
+    const wait = pace && i + 1 < commands.length ? pace(c) : undefined;
+    if (wait) await wait;
+  }
   return out;
 }
 

@@ -20,6 +20,15 @@ export function wireError(err, code, boundary, hint) {
 }
 
 /**
+ * Whether err is a refusal with this code.
+ * @param {unknown} err
+ * @param {protocol.Code} code
+ */
+export function hasCode(err, code) {
+  return !!err && typeof err === 'object' && /** @type {{code?: unknown}} */ (err).code === code;
+}
+
+/**
  * The wire shape of anything thrown while answering a request; a refusal
  * because of a JavaScript dialog carries it (dialogs.js), a failed
  * navigation its status (navigation.js). Chrome's own "No tab with id: N."

@@ -138,7 +138,9 @@ async function install(tabId, documentIds, call) {
   const byDocument = new Map();
   for (const r of answered) {
     if (r.result === NO_KERNEL) {
-      r.result = { error: { code: 'internal', boundary: 'document', message: "grip's page scripts did not install in this document", hint: '' } };
+      /** @type {{error: protocol.Error}} */
+      const failed = { error: { code: 'internal', boundary: 'document', message: "grip's page scripts did not install in this document", hint: '' } };
+      r.result = failed;
     }
     byDocument.set(documentIdOf(r), r);
   }

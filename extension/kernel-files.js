@@ -11,6 +11,7 @@ export const KERNEL_FILES = [
   'kernel/visibility.js',
   'kernel/roles.js',
   'kernel/names.js',
+  'kernel/editcontext.js',
   'kernel/editors.js',
   'kernel/widgets.js',
   'kernel/states.js',

@@ -43,16 +43,25 @@ function fillList(dl, pairs) {
   }
 }
 
+/** Control characters, line separators and direction overrides as
+ * escapes: one entry reads as one line (actlog.Escape on the host).
+ * @param {unknown} s */
+function fold(s) {
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  return String(s).replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
 /** @param {any} e a LogEntry */
 function logText(e) {
   const t = new Date(e.time);
   const when = Number.isNaN(t.getTime()) ? String(e.time) : t.toLocaleTimeString();
-  let what = String(e.action);
-  if (e.target) what += ` ${e.target}`;
-  if (e.detail) what += ` (${e.detail})`;
-  let outcome = String(e.outcome);
+  let what = fold(e.action);
+  if (e.target) what += ` ${fold(e.target)}`;
+  if (e.detail) what += ` (${fold(e.detail)})`;
+  let outcome = fold(e.outcome);
   if (e.confirmed) outcome += ', allowed by you';
-  return `${when} ${what} — ${outcome} (${e.client})`;
+  return `${when} ${what} — ${outcome} (${fold(e.client)})`;
 }
 
 let tabId = 0;

@@ -7,7 +7,7 @@
 // deadline that guards against a page blocked by a dialog, and is renewed
 // until the time is up; a new document in the tab renews it at once.
 import { runKernel, runInDocument, INJECTION_TIMEOUT_MS } from './inject.js';
-import { wireError } from './errors.js';
+import { wireError, hasCode } from './errors.js';
 
 /** How long one watch in the page lasts before the worker renews it. */
 const SLICE_MS = INJECTION_TIMEOUT_MS / 2;
@@ -85,7 +85,7 @@ async function waitGone(tabId, documentId, localId, deadline) {
       const res = await runInDocument({ tabId, documentIds: [documentId] }, { op: 'watch', id: localId, ms });
       if (res.met) return { met: true, detail: 'the element is gone' };
     } catch (err) {
-      if (err && /** @type {any} */ (err).code === 'document_changed') return { met: true, detail: 'its document is gone' };
+      if (hasCode(err, 'document_changed')) return { met: true, detail: 'its document is gone' };
       throw err;
     }
     if (Date.now() >= deadline) return { met: false };

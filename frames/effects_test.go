@@ -65,3 +65,13 @@ func TestDialogSnapshotText(t *testing.T) {
 		t.Errorf("Tokens = %d", n)
 	}
 }
+
+// TestLogLineStaysOneLine: an entry of an older file, or one an agent
+// shaped, prints as one line whatever its fields hold.
+func TestLogLineStaysOneLine(t *testing.T) {
+	line := LogLine(protocol.LogEntry{Time: "2026-05-01T12:00:00Z", Action: "click", Tab: 4,
+		Target: "a\n2026-05-01 12:00:03  tab 5  https://bank.example  click @e1  ok  (cli)", Outcome: "ok", Client: "cli\r\n"})
+	if strings.ContainsAny(line, "\r\n") || !strings.Contains(line, `click a\n2026`) {
+		t.Errorf("LogLine = %q", line)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grip-dev/grip/actlog"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -12,6 +13,11 @@ import (
 // and grip mcp print it:
 // "2026-05-01 12:00:03  tab 412  https://mail.example.com  click @e3: [button 'Delete']  ok  (cli)".
 func LogLine(e protocol.LogEntry) string {
+	// Every field folded onto its line: an entry whose target or client
+	// holds a newline must not print as two entries.
+	f := actlog.Fold
+	e.Time, e.Origin, e.Action, e.Target, e.Detail = f(e.Time), f(e.Origin), f(e.Action), f(e.Target), f(e.Detail)
+	e.Outcome, e.Rule, e.Client = f(e.Outcome), f(e.Rule), f(e.Client)
 	when := e.Time
 	if t, err := time.Parse(time.RFC3339Nano, e.Time); err == nil {
 		when = t.Local().Format("2006-01-02 15:04:05")

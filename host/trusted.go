@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"strings"
 
 	"github.com/chromedp/cdproto/input"
 
@@ -53,6 +54,24 @@ func (h *Host) trustedInput(ctx context.Context, tab int, args protocol.ActArgs,
 	return out.ActEffects, nil
 }
 
+// textCommands types text as a person does: each line as text, and Enter
+// between lines, a key (an editor takes a line break from the key, never
+// from text: Lexical put a raw newline inside a paragraph, or took nothing).
+// The extension lets the page draw a frame after each Enter before the
+// next line (extension/actions.js).
+func textCommands(text string) []protocol.CDPCommand {
+	var cmds []protocol.CDPCommand
+	for i, line := range strings.Split(text, "\n") {
+		if i > 0 {
+			cmds = append(cmds, keyCommands("Enter", nil)...)
+		}
+		if line != "" {
+			cmds = append(cmds, protocol.CDPCommand{Method: input.CommandInsertText, Params: input.InsertTextParams{Text: line}})
+		}
+	}
+	return cmds
+}
+
 // trustedCommands builds real mouse and keyboard input at the point the
 // page-side checks computed, with cdproto's types.
 func trustedCommands(action string, x, y float64, text, key string, modifiers []string) ([]protocol.CDPCommand, error) {
@@ -82,7 +101,7 @@ func trustedCommands(action string, x, y float64, text, key string, modifiers []
 		if text == "" && action == protocol.ActFill {
 			return keyCommands("Delete", nil), nil // the page selected everything: delete it
 		}
-		return []protocol.CDPCommand{{Method: input.CommandInsertText, Params: input.InsertTextParams{Text: text}}}, nil
+		return textCommands(text), nil
 	case protocol.ActPress:
 		return keyCommands(key, modifiers), nil
 	}

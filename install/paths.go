@@ -308,3 +308,20 @@ func RegisteredFile(loc Location) (file string, ok bool, err error) {
 	}
 	return registryDefault(loc.RegistryRoot, loc.RegistryKey)
 }
+
+// SystemFolders returns, under root ("" for the machine's own), every
+// folder `grip install --system` may write on Linux: SystemDir, each
+// browser's system-wide host manifest folder, and the extensions/ folder
+// beside each folder its packages install it in. Tests that must not see
+// a system-wide install hide these.
+func SystemFolders(root string) []string {
+	out := []string{SystemPath(root, SystemDir)}
+	for _, name := range Browsers {
+		b := browserTable[name]
+		out = append(out, SystemPath(root, b.linuxSystem))
+		for _, d := range b.linuxInstallDirs {
+			out = append(out, SystemPath(root, path.Join(d, "extensions")))
+		}
+	}
+	return out
+}

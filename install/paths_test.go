@@ -2,6 +2,9 @@ package install
 
 import (
 	"errors"
+	"path"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -191,6 +194,40 @@ func TestCheckHostPath(t *testing.T) {
 		err := CheckHostPath(tt.path)
 		if !errors.Is(err, tt.want) || (tt.want == nil) != (err == nil) {
 			t.Errorf("CheckHostPath(%q) = %v, want %v", tt.path, err, tt.want)
+		}
+	}
+}
+
+// SystemFolders names every folder the system-wide install writes: its own,
+// and for every browser the host manifest folder Locate gives and each
+// extensions/ folder SystemExtensionsDir may pick.
+func TestSystemFolders(t *testing.T) {
+	got := SystemFolders("")
+	has := func(p string) bool { return slices.Contains(got, p) }
+	for _, want := range []string{"/var/lib/grip", "/etc/chromium/native-messaging-hosts", "/usr/lib/chromium/extensions",
+		"/usr/lib64/chromium-browser/extensions", "/etc/opt/chrome/native-messaging-hosts", "/opt/google/chrome/extensions"} {
+		if !has(want) {
+			t.Errorf("SystemFolders lacks %s: %q", want, got)
+		}
+	}
+	for _, b := range Browsers {
+		loc, err := Locate("linux", "/home/u", nil, b, System)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !has(path.Dir(loc.File)) {
+			t.Errorf("SystemFolders lacks %s's host manifest folder %s", b, path.Dir(loc.File))
+		}
+		for _, d := range browserTable[b].linuxInstallDirs {
+			if !has(path.Join(d, "extensions")) {
+				t.Errorf("SystemFolders lacks %s's %s/extensions", b, d)
+			}
+		}
+	}
+	root := t.TempDir()
+	for _, p := range SystemFolders(root) {
+		if !strings.HasPrefix(p, root+"/") {
+			t.Errorf("SystemFolders(%s) has %s, outside the root", root, p)
 		}
 	}
 }

@@ -142,8 +142,10 @@ func (o *SystemOptions) browsers() ([]string, error) {
 // Developer mode: it packs the embedded extension into a CRX signed with
 // this machine's key (made on first use, kept in SystemDir), lists it in
 // each browser's external-extensions folder, and writes a system-wide host
-// manifest that allows both the packed extension's ID and the unpacked
-// one's. Running it again gives the same files; after an upgrade of grip
+// manifest that allows only the packed extension's ID: the unpacked
+// extension's ID comes from a public key, so any unpacked extension that
+// copies that key would get it (a user who loads grip unpacked runs
+// `grip install`, whose own manifest allows it). Running it again gives the same files; after an upgrade of grip
 // the packed extension gets a higher version, which browsers install.
 func InstallSystem(opt SystemOptions) (SystemResult, error) {
 	if opt.GOOS == "" {
@@ -161,8 +163,9 @@ func InstallSystem(opt SystemOptions) (SystemResult, error) {
 	if opt.ExtensionFS == nil {
 		return SystemResult{}, fmt.Errorf("%w: no extension files", ErrBadOptions)
 	}
-	unpackedID, err := (&Options{ExtensionFS: opt.ExtensionFS}).extensionID()
-	if err != nil {
+	// The extension's own manifest must read well (its key, its ID),
+	// though only the packed ID is allowed below.
+	if _, err := (&Options{ExtensionFS: opt.ExtensionFS}).extensionID(); err != nil {
 		return SystemResult{}, err
 	}
 	browsers, err := opt.browsers()
@@ -208,7 +211,7 @@ func InstallSystem(opt SystemOptions) (SystemResult, error) {
 		return res, save(err)
 	}
 	external = append(external, '\n')
-	host, err := manifest.NewHost(opt.HostPath, unpackedID, packed.id)
+	host, err := manifest.NewHost(opt.HostPath, packed.id)
 	if err != nil {
 		return res, save(err)
 	}

@@ -48,8 +48,10 @@ type Server struct {
 	log      *slog.Logger
 
 	connect ConnectFunc
-	// mu serialises calls to the host and guards connecting on the first
-	// one and again after a loss.
+	// mu guards connecting on the first call and again after a loss. It
+	// is not held across a call: calls run at once over the one
+	// connection (the host serialises each tab's operations), so a long
+	// browser_wait_for does not hold up the others.
 	mu sync.Mutex
 	c  Caller // guarded by mu; nil until the first call or after a loss
 	// ops are the client's typed operations over call.
@@ -116,31 +118,45 @@ The person may pause agents, block sites or ask to confirm actions: such refusal
 // call makes one host call, connecting first if needed. A lost connection
 // drops the caller so that the next call connects again.
 func (s *Server) call(ctx context.Context, op string, args, result any) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.c == nil {
-		s.log.Debug("connecting to the grip host")
-		c, err := s.connect(ctx) // ctx names the MCP client: see addTool
-		if err != nil {
-			s.log.Debug("connect failed", "err", err)
-			return err
-		}
-		s.c = c
-		// A host that warns (an extension from another build) is said
-		// once, in the next tool result.
-		if h, ok := c.(interface{ Info() protocol.HostInfo }); ok && h.Info().Warning != "" {
-			s.warning = h.Info().Warning
-		}
+	c, err := s.caller(ctx)
+	if err != nil {
+		return err
 	}
 	s.log.Debug("call", append([]any{"op", op}, argAttrs(args)...)...)
-	err := s.c.Call(ctx, op, args, result)
+	err = c.Call(ctx, op, args, result)
 	if err != nil {
 		s.log.Debug("call failed", "op", op, "err", err)
 		if errors.Is(err, client.ErrConnectionLost) {
-			s.closeLocked()
+			s.mu.Lock()
+			if s.c == c { // not one a concurrent call connected since
+				s.closeLocked()
+			}
+			s.mu.Unlock()
 		}
 	}
 	return err
+}
+
+// caller returns the connection, connecting first if there is none.
+func (s *Server) caller(ctx context.Context) (Caller, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.c != nil {
+		return s.c, nil
+	}
+	s.log.Debug("connecting to the grip host")
+	c, err := s.connect(ctx) // ctx names the MCP client: see addTool
+	if err != nil {
+		s.log.Debug("connect failed", "err", err)
+		return nil, err
+	}
+	s.c = c
+	// A host that warns (an extension from another build) is said once,
+	// in the next tool result.
+	if h, ok := c.(interface{ Info() protocol.HostInfo }); ok && h.Info().Warning != "" {
+		s.warning = h.Info().Warning
+	}
+	return c, nil
 }
 
 type clientNameKey struct{}

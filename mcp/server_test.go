@@ -813,3 +813,62 @@ func TestFillForm(t *testing.T) {
 		t.Errorf("a field that navigates: %s", text(res))
 	}
 }
+
+// TestLongWaitDoesNotHoldUpOtherCalls: tool calls run at once over the one
+// connection; a browser_wait_for that is still waiting leaves the others
+// free.
+func TestLongWaitDoesNotHoldUpOtherCalls(t *testing.T) {
+	h := newHarness(t)
+	waiting, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	h.host.reply = func(op string, args any) (any, error) {
+		if op == protocol.OpWait {
+			once.Do(func() { close(waiting) })
+			<-release
+		}
+		return defaultReply(op, args)
+	}
+	defer func() {
+		select {
+		case <-release:
+		default:
+			close(release)
+		}
+	}()
+	waitDone := make(chan *sdk.CallToolResult, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		res, _ := h.cs.CallTool(ctx, &sdk.CallToolParams{Name: "browser_wait_for", Arguments: map[string]any{"text": "Done"}})
+		waitDone <- res
+	}()
+	select {
+	case <-waiting:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the wait never reached the host")
+	}
+	other := make(chan *sdk.CallToolResult, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		res, _ := h.cs.CallTool(ctx, &sdk.CallToolParams{Name: "browser_tabs", Arguments: map[string]any{"action": "list"}})
+		other <- res
+	}()
+	select {
+	case res := <-other:
+		if res == nil || res.IsError || !strings.Contains(text(res), "Fixture") {
+			t.Errorf("browser_tabs during the wait: %+v %s", res, text(res))
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("browser_tabs waited for the other call's browser_wait_for to end")
+	}
+	select {
+	case <-waitDone:
+		t.Fatal("the wait ended before it was released")
+	default:
+	}
+	close(release)
+	if res := <-waitDone; res == nil || res.IsError {
+		t.Errorf("the wait: %+v", res)
+	}
+}

@@ -34,7 +34,7 @@ var env *browsertest.Env
 
 // bundleEntries are the ES-module editors' entry files (src/), bundled into
 // one script each for the host pages.
-var bundleEntries = []string{"src/tiptap.js", "src/codemirror6.js"}
+var bundleEntries = []string{"src/tiptap.js", "src/codemirror6.js", "src/monaco.js", "src/lexical.js", "src/slate.js"}
 
 func TestMain(m *testing.M) {
 	os.Exit(run(m))
@@ -123,9 +123,10 @@ func installed(dir string) error {
 	return nil
 }
 
-// bundle builds each of bundleEntries into dir with the installed esbuild.
+// bundle builds each of bundleEntries into dir with the installed esbuild
+// (an entry's stylesheets go beside it, as NAME.css; Monaco's fonts as files).
 func bundle(dir string) error {
-	args := append([]string{"--bundle", "--format=iife", "--log-level=warning", "--outdir=" + dir}, bundleEntries...)
+	args := append([]string{"--bundle", "--format=iife", "--log-level=warning", "--loader:.ttf=file", "--outdir=" + dir}, bundleEntries...)
 	cmd := exec.Command(filepath.Join("node_modules", ".bin", "esbuild"), args...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("e2e/editors: esbuild: %v\n%s", err, out)

@@ -10,13 +10,15 @@
 
   const K = globalThis.__gripKernel__;
   const { fail, cut, quote, containsFlat, deepActive, inputType, isSecret, TEXT_INPUTS, visibleText, surfaceOf,
-    editorText, endPoint, done, keyInit, keyEvent, NO_MODS, inputEvent, fireChange, clickAt, tick, docShortcut, readyEditable,
-    typeEditable } = K;
+    editorText, endPoint, done, keyInit, keyEvent, NO_MODS, inputEvent, fireChange, clickAt, tick, frame, docShortcut, readyEditable,
+    typeEditable, editContextOf, editContextInput } = K;
 
-  /** 'input', 'textarea', 'editable' or '' (not editable).
+  /** 'input', 'textarea', 'editable', 'context' (input through an
+   * EditContext) or '' (not editable).
    * @param {Element} el @returns {EditKind} */
   function editKind(el) {
     if (el.localName === 'input') return TEXT_INPUTS.has(inputType(el)) ? 'input' : '';
+    if (editContextOf(el)) return 'context';
     if (el.localName === 'textarea') return 'textarea';
     if (/** @type {HTMLElement} */ (el).isContentEditable) return 'editable';
     return '';
@@ -143,9 +145,20 @@
     const k = keyInit(ch === '\n' ? 'Enter' : ch === '\t' ? 'Tab' : ch);
     if (keyEvent(el, 'keydown', k, NO_MODS) && (k.key === 'Tab' || keyEvent(el, 'keypress', k, NO_MODS))) {
       if (ch === '\n' && kind === 'input') implicitSubmit(el);
+      else if (editContextOf(el)) contextKey(el, ch);
       else insertInto(el, ch, ch === '\n' ? 'insertLineBreak' : 'insertText');
     }
     keyEvent(el, 'keyup', k, NO_MODS);
+  }
+
+  /** What the browser does with a key's character at an element that
+   * takes input through an EditContext: Enter is only a beforeinput
+   * (insertParagraph), which the editor acts on; other text goes to the
+   * EditContext unless its beforeinput is cancelled.
+   * @param {Element} el @param {string} ch */
+  function contextKey(el, ch) {
+    if (ch === '\n') inputEvent(el, 'beforeinput', 'insertParagraph', null, true);
+    else if (inputEvent(el, 'beforeinput', 'insertText', ch, true)) editContextInput(el, ch);
   }
 
   /** The reply once an editor took the text: what it now shows (a fill
@@ -168,7 +181,7 @@
    * shortcut for the end of the document (or, for a fill, select all).
    * @param {Element} el @param {Element} surface @param {boolean} all */
   async function readyHidden(el, surface, all) {
-    const pt = endPoint(surface);
+    const pt = endPoint(surface, el);
     const hit = document.elementFromPoint(pt.x, pt.y);
     clickAt(hit && containsFlat(surface, hit) ? hit : surface, pt, 1);
     // Editors focus their input a moment after the press.
@@ -185,25 +198,34 @@
    * @param {Element} el @param {Element} surface @param {string} text @param {boolean} replace */
   async function typeHidden(el, surface, text, replace) {
     await readyHidden(el, surface, replace);
+    const context = !!editContextOf(el);
     if (replace) {
       if (!text) {
         const k = keyInit('Backspace');
         if (keyEvent(el, 'keydown', k, NO_MODS) && inputEvent(el, 'beforeinput', 'deleteContentBackward', null, true)) {
-          setValue(el, '');
-          inputEvent(el, 'input', 'deleteContentBackward', null, false);
+          if (context) {
+            editContextInput(el, '', 'backward');
+          } else {
+            setValue(el, '');
+            inputEvent(el, 'input', 'deleteContentBackward', null, false);
+          }
         }
         keyEvent(el, 'keyup', k, NO_MODS);
       } else if (!paste(el, text)) {
-        insertInto(el, text, 'insertFromPaste');
+        if (context) editContextInput(el, text);
+        else insertInto(el, text, 'insertFromPaste');
       }
-      await tick();
+      await frame();
       return;
     }
     const kind = editKind(el);
     for (const ch of text) {
       typeKey(el, kind, ch);
-      await tick();
+      // A line break redraws the lines: the next key waits for the frame.
+      await (ch === '\n' ? frame() : tick());
     }
+    // What the reply reads is what the editor drew.
+    await frame();
   }
 
   /** Dispatches a paste of text at el; true when the page took it.
@@ -251,6 +273,6 @@
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    editKind, setValue, selectAllIn, caretToEnd, insertInto, typeInto, readyToType, implicitSubmit,
+    editKind, setValue, selectAllIn, caretToEnd, insertInto, typeInto, readyToType, implicitSubmit, contextKey,
   }));
 })();

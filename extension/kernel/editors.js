@@ -1,8 +1,9 @@
 // @ts-check
 // Rich-text and code editors, as they show themselves: a contenteditable
 // region (CKEditor 5, ProseMirror/Tiptap, CodeMirror 6, the <body> of
-// TinyMCE's iframe) or a textarea kept out of sight behind the lines the
-// editor draws (CodeMirror 5 as in Jupyter, Ace, Monaco). Here: which
+// TinyMCE's iframe), a textarea kept out of sight behind the lines the
+// editor draws (CodeMirror 5 as in Jupyter, Ace), or an element of no width
+// that takes input through an EditContext (Monaco, editcontext.js). Here: which
 // visible surface a hidden input stands for, the text an editor shows,
 // which elements are the editor's own parts (they never occlude it), and
 // where a person clicks to type at the end. Reads only; text entry is
@@ -11,7 +12,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { fold, attr, flatParent, containsFlat, isHiddenAttr, textOf } = K;
+  const { fold, attr, flatParent, containsFlat, isHiddenAttr, hiddenReason, textOf, editContextOf, drawnText, lastDrawn } = K;
 
   // Characters editors put in empty lines and around inline widgets so the
   // caret has somewhere to go (CodeMirror 5's U+200B line, CKEditor 5's
@@ -74,16 +75,25 @@
     return right - left >= 1 && bottom - top >= 1 ? { left, top, right, bottom } : null;
   }
 
-  /** For a textarea an editor keeps out of sight (a box of a
-   * few pixels, clipped to that, or transparent) while it draws the text
-   * itself: the element showing that text, the nearest ancestor big enough
-   * to type into that holds no other form field. null for anything else.
+  /** Whether el is kept out of sight: a box of a few pixels, clipped to
+   * that, or transparent.
+   * @param {Element} el */
+  function outOfSight(el) {
+    const size = clippedSize(el);
+    return size.w <= HIDDEN_PX || size.h <= HIDDEN_PX || parseFloat(getComputedStyle(el).opacity) === 0;
+  }
+
+  /** For a textarea an editor keeps out of sight while it draws the text
+   * itself, or an element taking input through an EditContext: the element
+   * showing that text, the nearest ancestor big enough to type into that
+   * holds no other form field (Monaco keeps a textarea for IMEs beside its
+   * EditContext, hidden from everyone). An EditContext element big enough to type
+   * into is its own surface. null for anything else.
    * @param {Element} el @returns {Element|null} */
   function surfaceOf(el) {
-    if (el.localName !== 'textarea') return null;
-    const size = clippedSize(el);
-    const transparent = parseFloat(getComputedStyle(el).opacity) === 0;
-    if (!transparent && size.w > HIDDEN_PX && size.h > HIDDEN_PX) return null;
+    const ec = editContextOf(el);
+    if (el.localName !== 'textarea' && !ec) return null;
+    if (!outOfSight(el)) return ec ? el : null;
     let n = flatParent(el);
     for (let i = 0; n && n.nodeType === 1 && i < SURFACE_DEPTH; i++, n = flatParent(n)) {
       const e = /** @type {Element} */ (n);
@@ -91,7 +101,7 @@
       const r = e.getBoundingClientRect();
       if (r.width >= SURFACE_MIN_W && r.height >= SURFACE_MIN_H) {
         const fields = e.querySelectorAll('input:not([type=hidden]),textarea,select,[contenteditable]');
-        for (let j = 0; j < fields.length; j++) if (fields[j] !== el) return null;
+        for (let j = 0; j < fields.length; j++) if (fields[j] !== el && !(ec && (hiddenReason(fields[j]) || outOfSight(fields[j])))) return null;
         return e;
       }
     }
@@ -104,6 +114,9 @@
    * @param {Element} el */
   function editorText(el) {
     const surface = surfaceOf(el);
+    // An EditContext editor's lines are hidden from assistive technology,
+    // and its focused element is labelled: what it draws is its text.
+    if (surface && editContextOf(el)) return visibleText(drawnText(surface, el));
     if (surface) return visibleText(textOf(surface, { checkVis: true }));
     if (/** @type {HTMLElement} */ (el).isContentEditable) return visibleText(textOf(el, { checkVis: false }));
     return '';
@@ -150,15 +163,16 @@
 
   /** Where a person clicks to type after the last character surface shows:
    * just right of it, inside the surface; the surface's centre when it
-   * shows no text.
-   * @param {Element} surface @returns {Point} */
-  function endPoint(surface) {
+   * shows no text. el is the editor's input: an EditContext editor's last
+   * character is the last it draws.
+   * @param {Element} surface @param {Element} el @returns {Point} */
+  function endPoint(surface, el) {
     const box = surface.getBoundingClientRect();
     const inside = (/** @type {number} */ x, /** @type {number} */ y) => ({
       x: Math.round(Math.min(Math.max(x, box.left + 1), box.right - 2) * 100) / 100,
       y: Math.round(Math.min(Math.max(y, box.top + 1), box.bottom - 2) * 100) / 100,
     });
-    const t = lastText(surface);
+    const t = editContextOf(el) ? lastDrawn(surface, el) : lastText(surface);
     if (t) {
       const range = document.createRange();
       range.setStart(t, Math.max(0, t.data.length - 1));

@@ -16,8 +16,18 @@ type Reported = { id: number; role: string; name: string; value?: string; states
 type Point = { x: number; y: number };
 type KeyInit = { key: string; code: string; keyCode: number };
 type Modifiers = { ctrl: boolean; shift: boolean; alt: boolean; meta: boolean };
-type EditKind = 'input' | 'textarea' | 'editable' | '';
+type EditKind = 'input' | 'textarea' | 'editable' | 'context' | '';
 type TextOptions = { stopBlocks?: boolean; checkVis?: boolean; inLabel?: boolean };
+// Chrome's EditContext API, which TypeScript's DOM library does not have yet.
+interface EditContext extends EventTarget {
+  readonly text: string; readonly selectionStart: number; readonly selectionEnd: number;
+  updateText(start: number, end: number, text: string): void;
+  updateSelection(start: number, end: number): void;
+}
+type TextUpdateEventInit = EventInit & {
+  text: string; updateRangeStart: number; updateRangeEnd: number; selectionStart: number; selectionEnd: number;
+};
+declare var TextUpdateEvent: { prototype: Event; new (type: string, init: TextUpdateEventInit): Event };
 
 interface GripKernel {
   // base.js
@@ -81,13 +91,19 @@ interface GripKernel {
   nameOf(el: Element, role: string): string;
   hasOwnText(el: Element): boolean;
 
+  // editcontext.js
+  editContextOf(el: Element): EditContext | null;
+  drawnText(surface: Element, skip: Element | null): string;
+  lastDrawn(surface: Element, skip: Element | null): Text | null;
+  editContextInput(el: Element, text: string, del?: 'backward' | 'forward'): boolean;
+
   // editors.js
   visibleText(s: string): string;
   viewRect(el: Element): { left: number; top: number; right: number; bottom: number } | null;
   surfaceOf(el: Element): Element | null;
   editorText(el: Element): string;
   ownPart(el: Element, hit: Element): boolean;
-  endPoint(surface: Element): Point;
+  endPoint(surface: Element, el: Element): Point;
   endOf(el: Element): { node: Node; offset: number };
 
   // widgets.js
@@ -160,6 +176,7 @@ interface GripKernel {
 
   // richtext.js
   tick(): Promise<void>;
+  frame(): Promise<void>;
   docShortcut(el: Element, all: boolean): boolean;
   editableText(el: Element, text: string): void;
   editableBreak(el: Element): void;
@@ -176,6 +193,7 @@ interface GripKernel {
   typeInto(el: Element, id: number, text: string, replace: boolean): any;
   readyToType(el: Element, all: boolean): Promise<void>;
   implicitSubmit(el: Element): boolean;
+  contextKey(el: Element, ch: string): void;
 
   // choice.js
   selectIn(el: Element, id: number, want: string): any;

@@ -9,7 +9,8 @@
   const K = globalThis.__gripKernel__;
   const { fail, quote, hasAttr, idOf, SKIP_WALK, shadowOf, deepActive, isHiddenAttr, isVisible, inputType,
     BUTTON_INPUTS, brief, actionable, done, KEYS, keyInit, keyEvent, inputEvent, focusable, editKind, setValue,
-    selectAllIn, insertInto, implicitSubmit, scrollPage, editableText, editableBreak, editableDelete } = K;
+    selectAllIn, insertInto, implicitSubmit, scrollPage, editableText, editableBreak, editableDelete,
+    contextKey, editContextInput } = K;
 
   /** Next/previous tabbable element from the current one. @param {boolean} back */
   function moveFocus(back) {
@@ -119,6 +120,7 @@
       if (kind === 'input') return implicitSubmit(t) ? 'submitted the form' : '';
       if (kind === 'textarea') { insertInto(t, '\n', 'insertLineBreak'); return ''; }
       if (kind === 'editable') { editableBreak(t); return ''; }
+      if (kind === 'context') { contextKey(t, '\n'); return ''; }
       const ln = t.localName;
       if (ln === 'button' || ln === 'summary' || ((ln === 'a' || ln === 'area') && hasAttr(t, 'href')) ||
         (ln === 'input' && BUTTON_INPUTS.has(inputType(t)))) {
@@ -130,11 +132,18 @@
     if (key.length === 1) {
       if (text) { insertInto(t, key, 'insertText'); return ''; }
       if (kind === 'editable') { editableText(t, key); return ''; }
+      if (kind === 'context') { contextKey(t, key); return ''; }
       if (key === ' ' && !activatesOnSpace(t)) { scrollPage(m.shift ? -0.8 : 0.8, 0); }
       return '';
     }
     if (key === 'Backspace' || key === 'Delete') {
       if (kind === 'editable') { editableDelete(t, key === 'Delete'); return ''; }
+      if (kind === 'context') {
+        if (inputEvent(t, 'beforeinput', key === 'Delete' ? 'deleteContentForward' : 'deleteContentBackward', null, true)) {
+          editContextInput(t, '', key === 'Delete' ? 'forward' : 'backward');
+        }
+        return '';
+      }
       if (!text) return '';
       const i = /** @type {HTMLInputElement} */ (t);
       const v = i.value;

@@ -8,7 +8,9 @@
 // document.execCommand then does what the browser itself would, with the
 // input events and DOM changes that editors reading the DOM observe
 // (ProseMirror, CodeMirror 6, TinyMCE). Between keys the page's event loop
-// runs, as it does between a person's keystrokes.
+// runs, as it does between a person's keystrokes, and after a line break
+// the page draws a frame before the next key, as it would before a person's
+// (editors that split a line at once redraw it in the frame).
 (() => {
   'use strict';
 
@@ -17,6 +19,9 @@
 
   // What a selection's text and an element's text content may differ in.
   const NOT_TEXT = /[\s\u200b\u2060\ufeff]+/g;
+  // The longest a visible page may take to draw a frame before input goes on
+  // without it.
+  const FRAME_MAX_MS = 50;
 
   /** Resolves a task later: what the page queued meanwhile (mutation
    * observers, selectionchange, its own zero-delay timers) has run.
@@ -141,11 +146,17 @@
     await tick();
   }
 
-  /** Resolves after the next frame is drawn, or 50 ms in a tab that draws none. */
+  /** Resolves once the page has drawn its next frame and run the tasks
+   * that frame queued: an editor that applies input at once but redraws in
+   * a frame has redrawn, as before a person's next key. A hidden document
+   * draws no frames (nor runs its timers often): there, a task later; in a
+   * visible one that draws none, FRAME_MAX_MS later.
+   * @returns {Promise<void>} */
   function frame() {
+    if (document.visibilityState === 'hidden') return tick();
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, 50);
-      requestAnimationFrame(() => { clearTimeout(timer); setTimeout(resolve, 0); });
+      const timer = setTimeout(resolve, FRAME_MAX_MS);
+      requestAnimationFrame(() => { clearTimeout(timer); tick().then(resolve); });
     });
   }
 
@@ -175,12 +186,14 @@
         await tick();
         return;
       }
+      // A line break redraws the lines: the next line waits for the frame.
       const lines = text.split('\n');
       for (let i = 0; i < lines.length; i++) {
-        if (i > 0) editableBreak(el);
+        if (i > 0) { editableBreak(el); await frame(); }
         if (lines[i]) editableText(el, lines[i]);
         await tick();
       }
+      await frame();
       return;
     }
     for (const ch of text) {
@@ -190,11 +203,13 @@
         if (ch === '\n') editableBreak(el); else editableText(el, ch);
       }
       keyEvent(target, 'keyup', k, NO_MODS);
-      await tick();
+      await (ch === '\n' ? frame() : tick());
     }
+    // What the reply reads is what the editor drew.
+    await frame();
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    tick, docShortcut, editableText, editableBreak, editableDelete, readyEditable, typeEditable,
+    tick, frame, docShortcut, editableText, editableBreak, editableDelete, readyEditable, typeEditable,
   }));
 })();

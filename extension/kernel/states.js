@@ -78,7 +78,7 @@
       return cut(attr(el, 'aria-valuenow') || '', VALUE_MAX);
     }
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox') {
-      if (/** @type {HTMLElement} */ (el).isContentEditable) return cut(editorText(el), VALUE_MAX);
+      if (/** @type {HTMLElement} */ (el).isContentEditable || surfaceOf(el)) return cut(editorText(el), VALUE_MAX);
       return cut(fold(el.textContent || ''), VALUE_MAX);
     }
     return '';

@@ -11,7 +11,7 @@ import (
 // direction overrides (which can make text read backwards) become Go
 // escapes (\n, \x1b, \u202e); a backslash is doubled so an escape cannot
 // be faked. Every field of an entry is written escaped (Add); what is
-// shown is folded again (Fold, frames.LogLine), for files an older grip
+// shown is folded again (Fold, Line), for files an older grip
 // wrote: an agent's target with a newline in it cannot print as a second
 // entry.
 func Escape(s string) string { return escape(s, true) }

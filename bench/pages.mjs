@@ -15,10 +15,13 @@
 //   /task/pager         actions" menu makes its items on open; a checkout
 //                       form of 8 fields; an orders table paged by "Next"
 //   /waits              a page that adds text when told (wait latency)
+//   /node_modules/…, /testdata/…, /editors/…, /kernel/…
+//                       the real components' pages (components.mjs)
 //
 // Every control has a unique accessible name, so tools can be compared on
 // role + name.
 import http from 'node:http';
+import { serveComponent, componentPages } from './components.mjs';
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
@@ -374,6 +377,7 @@ function handler(origins) {
         res.end();
         return;
       default:
+        if (serveComponent(url.pathname, res)) return;
         res.writeHead(404, { 'content-type': 'text/plain' });
         res.end('not found');
         return;
@@ -416,5 +420,5 @@ export function pageList(origin1, { sizes = [100, 1000, 5000, 20000], frames = [
 
 /** The tasks' pages, by task name (bench/tasks.mjs). */
 export function taskPages(origin1) {
-  return { menu: `${origin1}/task/menu`, form: `${origin1}/task/form`, pager: `${origin1}/task/pager`, waits: `${origin1}/waits` };
+  return { menu: `${origin1}/task/menu`, form: `${origin1}/task/form`, pager: `${origin1}/task/pager`, waits: `${origin1}/waits`, ...componentPages(origin1) };
 }

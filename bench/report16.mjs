@@ -26,7 +26,8 @@ export function renderTasks(w, r) {
   w('## Tokens per task: grip MCP against Playwright MCP');
   w();
   stampLine(w, t.run, r);
-  w('Scripted tasks on ordinary pages (bench/pages.mjs `/task/*`: a site header and footer of 21 controls around the task), driven');
+  w('Scripted tasks on ordinary pages (bench/pages.mjs `/task/*`: a site header and footer of 21 controls around the task) and on real');
+  w('third-party components (bench/components.mjs: the pages and npm packages e2e/widgets and e2e/editors drive), driven');
   w('through each MCP server as an agent drives it (bench/tasks.mjs): the script knows only what the tool results told it, reads refs');
   w('from them, and calls `browser_snapshot` when it needs an element it has not been told about. Every tool result from the task\'s');
   w('first `browser_snapshot` to its end is counted (o200k_base tokens; the navigation that opens the page is not). Whether the task');
@@ -49,7 +50,7 @@ export function renderTasks(w, r) {
     const ok = peers.filter((n) => !p[n].succeeded);
     w(`| ${row.task} | ${peers.map((n) => `${thousands(p[n].tokens)} (${p[n].calls})`).join(' | ')} | ${pw.map((n) => ratio(p['grip-mcp']?.tokens, p[n].tokens)).join(' | ')} | ${ok.length ? `**no: ${ok.join(', ')}**` : 'yes, all'} |`);
   }
-  w(`| **all three** | ${peers.map((n) => `**${thousands(total[n])}**`).join(' | ')} | ${pw.map((n) => `**${ratio(total['grip-mcp'], total[n])}**`).join(' | ')} | |`);
+  w(`| **all tasks** | ${peers.map((n) => `**${thousands(total[n])}**`).join(' | ')} | ${pw.map((n) => `**${ratio(total['grip-mcp'], total[n])}**`).join(' | ')} | |`);
   w();
   for (const row of t.tasks) w(`- **${row.task}**: ${row.what}.`);
   w();

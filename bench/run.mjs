@@ -7,7 +7,7 @@
 //                      [--cycles 1000] [--no-cycles] [--no-breakdown]
 //                      [--breakdown gen-5000-f0,gen-5000-f10,gen-20000-f30]
 //                      [--slow-ms 15000] [--pw-timeout 90000]
-//                      [--tasks] [--mcp] [--cli-cost] [--task-runs 3]
+//                      [--tasks] [--mcp] [--cli-cost] [--task-runs 3] [--task-names a,b]
 //                      [--cost-runs 21] [--wait-runs 15] [--mcp-pages LIST]
 //                      [--mcp-peers grip-mcp,pw-mcp,pw-mcp-incremental,pw-mcp-full]
 //                      [--scale] [--scale-runs 5]
@@ -68,6 +68,7 @@ const SNAPSHOTS = !PICKED_ANY || SNAPSHOT_PICK || QUICK;
 const SECTIONS = PICKED_ANY ? PICKED : { tasks: !SNAPSHOT_PICK, mcp: !SNAPSHOT_PICK, cliCost: !SNAPSHOT_PICK, scale: !SNAPSHOT_PICK };
 const SCALE_RUNS = Number(opt('scale-runs', QUICK ? 2 : 5));
 const TASK_RUNS = Number(opt('task-runs', QUICK ? 1 : 3));
+const TASK_NAMES = opt('task-names', '');
 const COST_RUNS = Number(opt('cost-runs', QUICK ? 5 : 21));
 const WAIT_RUNS = Number(opt('wait-runs', QUICK ? 3 : 15));
 const MCP_PAGES = opt('mcp-pages', QUICK ? 'gen-100-f0,gen-1000-f10' : 'gen-100-f0,gen-1000-f10,gen-5000-f10').split(',');
@@ -459,7 +460,7 @@ async function sections(ctx, results, srv, tmp) {
     // (a month-old profile's are 7 digits, +2 tokens a line).
     if (SECTIONS.tasks) {
       log(`tasks, ${TASK_RUNS} run(s) each through ${Object.keys(peers).join(', ')}`);
-      results.tasks = { run: stamp(results.versions), tasks: await runTasks(ctx, peers, { runs: TASK_RUNS, urls, log, out: path.join(OUT, 'tasks') }) };
+      results.tasks = { run: stamp(results.versions), tasks: await runTasks(ctx, peers, { runs: TASK_RUNS, only: TASK_NAMES ? TASK_NAMES.split(',') : null, urls, log, out: path.join(OUT, 'tasks') }) };
       results.tasks.run.finished = new Date().toISOString();
     }
     if (SECTIONS.mcp) {

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { normRole, normName } from './parse.mjs';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { tokens, stats } from './mcp.mjs';
+import { COMPONENT_TASKS } from './components.mjs';
 
 const key = (role, name) => `${normRole(role)}\u0000${normName(name)}`;
 
@@ -47,7 +48,7 @@ export function gripGone(text) {
 
 /**
  * gripReplyParts splits the tokens of a grip action reply by line kind:
- * the first line (what was done), the tab line (`Tab N · title · url`),
+ * the first line (what was done), the tab line (`Tab N · 'title' · url`),
  * and the rest (changed/added element lines, gone refs), so the report can
  * say where the replies' tokens go.
  */
@@ -89,6 +90,7 @@ class Agent {
     this.unreadLink = null; // pw-mcp: the snapshot file the last reply linked
     this.unreadLinkShown = '';
     this.transcript = []; // what the agent sent and received, for bench/out/tasks/
+    this.lastWhole = ''; // the last whole snapshot the agent read
   }
 
   /** call makes one tool call, counts its result and learns its refs. */
@@ -101,6 +103,7 @@ class Agent {
   }
 
   learn(text, whole) {
+    if (whole) this.lastWhole = text;
     if (this.peer.grip) {
       if (whole) this.known.clear();
       for (const e of gripRefs(text)) this.known.set(key(e.role, e.name), e.ref);
@@ -167,6 +170,47 @@ class Agent {
 
   click(role, name) { return this.act('browser_click', role, name); }
 
+  /**
+   * refAfter reads the last whole snapshot the way an agent finds an
+   * element with no name of its own: the first element line of role
+   * (a RegExp) with a ref after the first line that mentions text.
+   */
+  refAfter(text, role) {
+    const lines = this.lastWhole.split('\n');
+    const at = lines.findIndex((l) => l.includes(text));
+    if (at >= 0) {
+      for (const l of lines.slice(at + 1)) {
+        const e = this.peer.grip ? gripRefs(l)[0] : pwRefs(l)[0];
+        if (e && role.test(e.role)) return e.ref;
+      }
+    }
+    throw new Error(`${this.peer.name}: no ${role} after '${text}' in the snapshot`);
+  }
+
+  /**
+   * refOn is the ref of the element on the last whole snapshot's first
+   * line that says text, or of the nearest element above it that has one
+   * (the text is in a part that has none).
+   */
+  refOn(text) {
+    let above = null;
+    for (const l of this.lastWhole.split('\n')) {
+      const m = /\[ref=([^\]\s]+)\]|^(@e\d+):/.exec(l);
+      if (m) above = m[1] || m[2];
+      if (l.includes(text) && above) return above;
+    }
+    throw new Error(`${this.peer.name}: no element saying '${text}' in the snapshot`);
+  }
+
+  /** actRef calls tool on a ref the agent picked itself (refAfter). */
+  async actRef(tool, ref, element, args = {}) {
+    const r = await this.call(tool, { element, [this.peer.refKey]: ref, ...args });
+    if (r.isError) throw new Error(`${this.peer.name} ${tool} ${element}: ${r.text.slice(0, 300)}`);
+    return r;
+  }
+
+  clickRef(ref, element) { return this.actRef('browser_click', ref, element); }
+
   check(role, name) {
     return this.peer.grip ? this.act('browser_check', role, name, { checked: true }) : this.act('browser_click', role, name);
   }
@@ -198,7 +242,9 @@ const FORM = [
 
 /**
  * The tasks: what the agent does, and what the page must say afterwards.
- * expect(outcome) gets document.body.dataset.outcome, parsed.
+ * expect(outcome, agent) gets document.body.dataset.outcome (or what the
+ * task's outcome function returns in the page), parsed; a task whose
+ * result is what the agent read has check(agent) instead.
  */
 export const TASKS = {
   menu: {
@@ -243,19 +289,21 @@ export const TASKS = {
     },
     expect: (o) => o?.viewed === 1047 && o?.page === 5,
   },
+  ...COMPONENT_TASKS,
 };
 
 /**
- * runTasks runs every task through every peer, runs times, alternating
+ * runTasks runs every task (or those only names) through every peer, runs times, alternating
  * the order of the peers; each run opens the task's page fresh with the
  * peer's own browser_navigate (not counted: the count starts with the
  * task's first snapshot) and checks the outcome over CDP.
  */
-export async function runTasks(ctx, peers, { runs, urls, log, out: dir }) {
+export async function runTasks(ctx, peers, { runs, only, urls, log, out: dir }) {
   fs.mkdirSync(dir, { recursive: true });
   const names = Object.keys(peers);
   const out = [];
   for (const [task, t] of Object.entries(TASKS)) {
+    if (only && !only.includes(task)) continue;
     const row = { task, what: t.what, peers: {} };
     for (const n of names) row.peers[n] = { runs: [] };
     for (let round = 0; round < runs; round++) {
@@ -265,8 +313,13 @@ export async function runTasks(ctx, peers, { runs, urls, log, out: dir }) {
         const url = `${urls[task]}?run=${n}-${round}-${Date.now()}`;
         const nav = await peer.call('browser_navigate', { url });
         if (nav.isError) throw new Error(`${n} browser_navigate ${url}: ${nav.text.slice(0, 300)}`);
-        const page = ctx.context.pages().find((pg) => pg.url() === url);
-        if (!page) throw new Error(`${n} navigated, but no tab shows ${url}`);
+        // Playwright learns of the navigation a moment after the server replied.
+        let page = null;
+        for (let i = 0; i < 50 && !page; i++) {
+          page = ctx.context.pages().find((pg) => pg.url() === url);
+          if (!page) await new Promise((r) => setTimeout(r, 100));
+        }
+        if (!page) throw new Error(`${n} navigated, but no tab shows ${url}: ${nav.text.slice(0, 300)}`);
         const a = new Agent(peer);
         const t0 = performance.now();
         let error = null;
@@ -278,10 +331,10 @@ export async function runTasks(ctx, peers, { runs, urls, log, out: dir }) {
         }
         const ms = performance.now() - t0;
         fs.writeFileSync(path.join(dir, `${task}.${n}.txt`), a.transcript.join('\n\n') + '\n');
-        const outcome = await page.evaluate(() => document.body.dataset.outcome || null).catch(() => null);
+        const outcome = await page.evaluate(t.outcome || (() => document.body.dataset.outcome || null)).catch(() => null);
         let parsed = null;
         try { parsed = outcome && JSON.parse(outcome); } catch { /* not ours */ }
-        const succeeded = !error && t.expect(parsed);
+        const succeeded = !error && (t.check ? t.check(a) : t.expect(parsed, a));
         const sum = (k) => a.results.reduce((s, x) => s + x[k], 0);
         const parts = a.results.filter((x) => x.parts);
         row.peers[n].runs.push({

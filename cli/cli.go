@@ -204,7 +204,12 @@ Acting (a target is a ref @eN, a CSS selector, or a frame chain "iframe >>> sel"
   grip wait (--text T | --text-gone T | --gone @eN | --url U | --ms N) [--timeout D]
   grip wait --download [--timeout D]         wait for the next download to finish; prints its path
   grip downloads [--limit N] [--tab ID]      the browser's downloads, newest first
-  grip screenshot [-o FILE]
+  grip screenshot [@eN | --refs] [-o FILE]   the viewport, one element, or the viewport with refs drawn
+Developer tools (under the policy; eval only where it says script):
+  grip console [--level error|warning|info|debug]   the page's console and uncaught errors
+  grip network [--filter TEXT] [--all] | --body ID [-o FILE]   its requests; a response body
+  grip eval EXPR                             run EXPR in the page, print its JSON value
+  grip pdf [-o FILE] [--landscape]           the page as a PDF
   Action flags: --tab ID, --epoch N, --trusted, --snapshot, --param NAME; scroll also --up
 Recorded workflows (run again with no model; stop, not guess, where the page changed):
   grip record start FILE | grip record stop | grip record status
@@ -221,7 +226,7 @@ Setting up:
 You stay in charge:
   grip pause | grip resume                     refuse every agent action / allow again (resume asks in the browser)
   grip log [--tab ID] [--limit N]              what agents did: time, tab, site, action, outcome, client
-  grip policy [URL]                            the policy in force (block, read, confirm, act by site),
+  grip policy [URL]                            the policy in force (block, read, confirm, act, script by site),
                                                or which rule URL falls under
 Every command takes --json, --profile ID and --wait DURATION (default 10s).
 Exit codes: 0 ok, 1 refused or failed, 2 usage.

@@ -69,7 +69,8 @@ func cmdTabs(ctx context.Context, a *App, args []string) (bool, error) {
 			fmt.Fprintf(a.Stdout, "%s %d\t(blocked by the policy)\n", mark, t.ID)
 			continue
 		}
-		fmt.Fprintf(a.Stdout, "%s %d\t%s\t%s%s\n", mark, t.ID, t.Title, t.URL, tabNotes(t))
+		// The title is the page's: quoted and on one line (frames.Quote).
+		fmt.Fprintf(a.Stdout, "%s %d\t%s\t%s%s\n", mark, t.ID, frames.Quote(t.Title, frames.MaxName), frames.Fold(t.URL, frames.MaxURL), tabNotes(t))
 	}
 	return false, nil
 }
@@ -403,12 +404,20 @@ func cmdScreenshot(ctx context.Context, a *App, argv []string) (bool, error) {
 	f := newFlags(a, "screenshot")
 	out := f.String("o", "", "write the PNG here, a new file (default screenshot-TAB-TIME.png)")
 	tab := f.Int("tab", 0, "tab id (default: the active tab)")
+	refs := f.Bool("refs", false, "take a snapshot and draw its refs over the page")
 	pos, err := f.parse(argv)
 	if err != nil {
 		return *f.json, err
 	}
-	if len(pos) > 0 {
-		return *f.json, usagef("screenshot takes flags only, got %q", pos[0])
+	if len(pos) > 1 || len(pos) == 1 && *refs {
+		return *f.json, usagef("usage: grip screenshot [@eN | --refs] [-o FILE]")
+	}
+	if len(pos) == 1 || *refs {
+		target := ""
+		if len(pos) == 1 {
+			target = pos[0]
+		}
+		return *f.json, a.shapedScreenshot(ctx, f, *tab, target, *refs, *out) // cli/devtools.go
 	}
 	ops, done, err := a.ops(ctx, f)
 	if err != nil {

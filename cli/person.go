@@ -4,7 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/grip-dev/grip/frames"
+	"github.com/grip-dev/grip/actlog"
+	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -96,7 +97,7 @@ func cmdLog(ctx context.Context, a *App, argv []string) (bool, error) {
 		return false, nil
 	}
 	for _, e := range res.Entries {
-		fmt.Fprintln(a.Stdout, frames.LogLine(e))
+		fmt.Fprintln(a.Stdout, actlog.Line(e))
 	}
 	return false, nil
 }
@@ -129,7 +130,7 @@ func cmdPolicy(ctx context.Context, a *App, argv []string) (bool, error) {
 		a.printJSON(res)
 		return true, nil
 	}
-	fmt.Fprint(a.Stdout, frames.PolicyText(*res))
+	fmt.Fprint(a.Stdout, policy.Describe(*res))
 	if res.Policy.Error != "" {
 		fmt.Fprintf(a.Stderr, "grip: the policy file does not read well: %s\n", res.Policy.Error)
 	}

@@ -56,7 +56,8 @@ func (s *Session) Close() error {
 func readOnly(op string) bool {
 	switch op {
 	case protocol.OpTabs, protocol.OpSnapshot, protocol.OpStatus, protocol.OpScreenshot, protocol.OpHello,
-		protocol.OpLog, protocol.OpPolicy, protocol.OpPause:
+		protocol.OpLog, protocol.OpPolicy, protocol.OpPause,
+		protocol.OpConsole, protocol.OpNetwork, protocol.OpNetworkBody, protocol.OpPDF, protocol.OpScreenshotShape:
 		return true
 	}
 	return false

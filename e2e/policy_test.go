@@ -395,7 +395,7 @@ func TestConfirmAllowDenyTimeout(t *testing.T) {
 
 	res := gripAsync(env, "click", beta, "--json")
 	q := waitQuestion(t, url, "click")
-	if !strings.Contains(q, "Allow cli to click "+beta+": [button 'Beta'] on "+env.Origin1+"?") {
+	if q != "On "+env.Origin1+"Allow cli to click "+beta+": [button 'Beta']?" { // two lines, the site first
 		t.Errorf("the question reads %q", q)
 	}
 	if b := badge(t, url, 0); b != "?" {

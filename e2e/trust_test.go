@@ -1,12 +1,20 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
+	"io/fs"
 	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/grip-dev/grip/internal/browsertest"
+	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -119,5 +127,217 @@ func TestNavigationFailuresSaySo(t *testing.T) {
 		if perr.Code != protocol.CodeBadRequest || !strings.Contains(perr.Message, "424242") || !strings.Contains(perr.Hint, "grip tabs") {
 			t.Errorf("grip %s: %+v, want bad_request naming the tab, with the hint to list tabs", strings.Join(args, " "), perr)
 		}
+	}
+}
+
+// questionView is the popup's open question: its first line and the rest.
+type questionView struct {
+	First  string `json:"first"`
+	Where  string `json:"where"`
+	What   string `json:"what"`
+	Top    int    `json:"top"`
+	Bottom int    `json:"bottom"`
+}
+
+// TestQuestionPutsTheSiteFirst: the person's question names the site
+// before anything the page controls, on a line of its own, and shows it
+// in view however long the element's name is.
+func TestQuestionPutsTheSiteFirst(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/longname.html")
+	snap := snapshot(t, tab)
+	pay := refOf(snap, "button", "")
+	for _, e := range snap.Frames[0].Elements {
+		if e.Role == "button" {
+			pay = e.Ref
+		}
+	}
+	setPolicy(t, "confirm "+hostOf(env.Origin1)+"\n")
+	url := openPopup(t, tab)
+	res := gripAsync(env, "click", pay, "--json")
+	q := waitQuestion(t, url, "click "+pay)
+	v := browsertest.Eval[questionView](t, env, url, `(() => {
+  const p = document.querySelector('#questions .question > p');
+  const where = p.firstElementChild;
+  const r = where.getBoundingClientRect();
+  return { first: p.firstChild === where ? 'origin' : 'other', where: where.textContent, what: p.lastElementChild.textContent,
+    top: Math.round(r.top), bottom: Math.round(r.bottom) };
+})()`)
+	if v.First != "origin" || v.Where != "On "+env.Origin1 || !strings.HasPrefix(v.What, "Allow ") || !strings.Contains(v.What, "Pay the invoice") {
+		t.Errorf("question %+v, want the site first on its own line", v)
+	}
+	if v.Top < 0 || v.Bottom <= v.Top {
+		t.Errorf("the site's line is not in view: %+v", v)
+	}
+	popupShot(t, url, "question-site-first.png")
+	clickAnswer(t, url, q, false)
+	if r := <-res; r.Code != 1 {
+		t.Errorf("denied click: exit %d %s", r.Code, r.Stdout)
+	}
+}
+
+// TestQuestionHeadedShowsTheSite: in a headed browser under Xvfb, the
+// person's question — the notification Chrome draws and the popup — shows
+// the site before the element's long name. The screen is saved as an
+// artifact (go test -artifacts) to look at; skipped without Xvfb.
+func TestQuestionHeadedShowsTheSite(t *testing.T) {
+	browsertest.Need(t, env)
+	xvfb, err := exec.LookPath("Xvfb")
+	if err != nil {
+		t.Skip("Xvfb is not installed: no headed browser to look at")
+	}
+	display := startXvfb(t, xvfb)
+	t.Setenv("DISPLAY", display)
+	fixtures, err := fs.Sub(testdata, "testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := browsertest.Start(browsertest.Options{Fixtures: fixtures, Bin: env.Bin, Headed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := e.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	var opened protocol.ActionResult
+	if code := gripOn(t, e, &opened, "tabs", "new", e.Origin1+"/longname.html"); code != 0 {
+		t.Fatalf("tabs new: exit %d", code)
+	}
+	var snap protocol.Snapshot
+	gripOn(t, e, &snap, "snapshot", "--tab", fmt.Sprint(opened.Tab.ID))
+	pay := ""
+	for _, el := range snap.Frames[0].Elements {
+		if el.Role == "button" {
+			pay = el.Ref
+		}
+	}
+	if err := os.MkdirAll(e.StateDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(policy.Path(e.StateDir), []byte("confirm "+hostOf(e.Origin1)+"\nconfirm-timeout = 8s\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond) // the host reads the policy again
+	res := gripAsync(e, "click", pay, "--json")
+	time.Sleep(2 * time.Second) // the notification slides in
+	shot := filepath.Join(t.ArtifactDir(), "question-headed.png")
+	if out, err := exec.Command("import", "-display", display, "-window", "root", shot).CombinedOutput(); err != nil {
+		t.Logf("no X screenshot (ImageMagick's import): %v %s", err, out)
+	} else {
+		t.Logf("headed screen with the question: %s", shot)
+	}
+	if r := <-res; r.Code != 1 || !strings.Contains(r.Stdout, "not_confirmed") {
+		t.Errorf("unanswered click: exit %d %s", r.Code, r.Stdout)
+	}
+}
+
+// TestBlockedFrameDialogAndWaits: in an allowed page, a blocked frame's
+// confirm() shows agents only its type — in the action's reply, grip
+// dialog, grip tabs and a snapshot — and answering it is refused by the
+// frame's rule; wait --text-gone is refused like --text; a wait --url
+// that ends on a blocked page is refused, with nothing of its URL.
+func TestBlockedFrameDialogAndWaits(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/trust-top.html?frame="+env.Origin2+"&next="+url.QueryEscape(env.Origin2+"/home.html?secret=tok"))
+	snap := snapshot(t, tab)
+	ask, leave := mustRef(t, snap, "button", "Ask"), mustRef(t, snap, "button", "Leave")
+	setPolicy(t, "block "+hostOf(env.Origin2)+"\n")
+	tabArg := fmt.Sprint(tab)
+
+	perr := refusal(t, "wait", "--text-gone", "Balance: 9", "--tab", tabArg, "--timeout", "2s")
+	wantPolicyRefusal(t, perr, `rule "block `+hostOf(env.Origin2)+`"`)
+
+	res, perr, code := act(t, "click", ask)
+	if code != 0 {
+		t.Fatalf("click Ask: %+v", perr)
+	}
+	leak := func(what, s string) {
+		t.Helper()
+		if strings.Contains(s, "Balance") || strings.Contains(s, "5,123") {
+			t.Errorf("%s shows the blocked frame's dialog: %s", what, s)
+		}
+	}
+	if res.Dialog == nil || res.Dialog.Type != "confirm" || !res.Dialog.Withheld || res.Dialog.URL != "" {
+		t.Errorf("the click's reply names dialog %+v, want a withheld confirm", res.Dialog)
+	}
+	leak("the click's reply", fmt.Sprintf("%+v", res))
+	var shown protocol.DialogResult
+	env.GripJSON(t, &shown, "dialog", "--tab", tabArg)
+	if shown.Dialog == nil || !shown.Dialog.Withheld {
+		t.Errorf("grip dialog: %+v", shown.Dialog)
+	}
+	leak("grip dialog", fmt.Sprintf("%+v", shown))
+	leak("grip tabs", env.MustGrip(t, "tabs"))
+	leak("grip snapshot", env.MustGrip(t, "snapshot", "--tab", tabArg))
+	leak("a refused action", fmt.Sprintf("%+v", refusal(t, "click", leave)))
+	perr = refusal(t, "dialog", "accept", "--tab", tabArg)
+	wantPolicyRefusal(t, perr, `rule "block `+hostOf(env.Origin2)+`"`)
+	setPolicy(t, "")
+	if _, perr, code := act(t, "dialog", "dismiss", "--tab", tabArg); code != 0 {
+		t.Fatalf("dismiss under an open policy: %+v", perr)
+	}
+
+	setPolicy(t, "block "+hostOf(env.Origin2)+"\n")
+	snap = snapshot(t, tab)
+	if _, perr, code := act(t, "click", mustRef(t, snap, "button", "Leave")); code != 0 {
+		t.Fatalf("click Leave: %+v", perr)
+	}
+	r := env.Grip(context.Background(), "wait", "--url", "/home.html?secret=tok", "--tab", tabArg, "--timeout", "5s", "--json")
+	if r.Code != 1 || !strings.Contains(r.Stdout, `"policy"`) || strings.Contains(r.Stdout, "secret=tok") || strings.Contains(r.Stdout, hostOf(env.Origin2)+":") {
+		t.Errorf("wait --url that ends on a blocked page: exit %d %s", r.Code, r.Stdout)
+	}
+}
+
+// TestBlockedPagesExportIsNotListed: a data: export a page saved is
+// judged by the page that made it (its referrer, its tab), not by the
+// default rule of a data: URL: once the site is blocked, grip downloads
+// neither lists it nor shows its content.
+func TestBlockedPagesExportIsNotListed(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin2+"/export.html")
+	snap := snapshot(t, tab)
+	if _, perr, code := act(t, "click", mustRef(t, snap, "button", "Export")); code != 0 {
+		t.Fatalf("click Export: %+v", perr)
+	}
+	got, perr, code := waitDownload(t)
+	if code != 0 {
+		t.Fatalf("wait --download: exit %d %+v", code, perr)
+	}
+	if !strings.HasPrefix(got.Download.URL, "data:text/csv") {
+		t.Fatalf("the export is %+v", got.Download)
+	}
+	setPolicy(t, "block "+hostOf(env.Origin2)+"\n")
+	r := env.Grip(context.Background(), "downloads", "--json")
+	if r.Code != 0 || strings.Contains(r.Stdout, "5123") || strings.Contains(r.Stdout, "statement") || strings.Contains(r.Stdout, fmt.Sprintf(`"id":%d,`, got.Download.ID)) {
+		t.Errorf("grip downloads lists the blocked page's export: exit %d %s", r.Code, r.Stdout)
+	}
+}
+
+// TestBlankPopupOfABlockedPage: a blank window a page opened and wrote
+// into has that page's origin: once the page is blocked, the window is
+// too — refused to read, listed without its title.
+func TestBlankPopupOfABlockedPage(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin2+"/opener.html")
+	snap := snapshot(t, tab)
+	res, perr, code := act(t, "click", mustRef(t, snap, "button", "Open"))
+	if code != 0 || len(res.Opened) != 1 {
+		t.Fatalf("click Open: exit %d %+v, opened %+v", code, perr, res.Opened)
+	}
+	popup := res.Opened[0].Tab
+	t.Cleanup(func() { env.Grip(context.Background(), "tabs", "close", fmt.Sprint(popup)) })
+	setPolicy(t, "block "+hostOf(env.Origin2)+"\n")
+	perr = refusal(t, "snapshot", "--tab", fmt.Sprint(popup))
+	if perr.Code != protocol.CodePolicy {
+		t.Errorf("snapshot of the blocked page's blank window: %+v", perr)
+	}
+	if out := env.MustGrip(t, "tabs"); strings.Contains(out, "5123") {
+		t.Errorf("grip tabs shows the blank window's title:\n%s", out)
+	}
+	perr = refusal(t, "wait", "--text", "Balance", "--tab", fmt.Sprint(popup), "--timeout", "1s")
+	if perr.Code != protocol.CodePolicy {
+		t.Errorf("wait --text in the blank window: %+v", perr)
 	}
 }

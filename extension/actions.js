@@ -194,7 +194,10 @@ export async function act(params) {
     });
     const { value, ...effects } = out;
     if (!value) {
-      const why = effects.dialog ? '' : effects.closed ? 'the page closed its tab' : 'the page navigated away before it answered';
+      const why = effects.dialog ? '' : effects.closed ? 'the page closed its tab'
+        : effects.opened && effects.opened.length && !effects.navigation
+          ? 'the page opened a tab and stopped before it answered: another debugger holds the new tab paused until it lets it run'
+          : 'the page navigated away before it answered';
       return { ok: true, ...(why ? { detail: why } : {}), ...effects };
     }
     return { ...value, ...effects };

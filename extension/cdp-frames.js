@@ -347,3 +347,79 @@ export async function focusReason(tabId, world, worlds, localId) {
   }
   return '';
 }
+
+/**
+ * A point of a session's viewport in the top frame's viewport, carried out
+ * through every out-of-process iframe around the session.
+ * @param {number} tabId
+ * @param {Session} session
+ * @param {Point} p
+ * @returns {Promise<Point>}
+ */
+async function toTop(tabId, session, p) {
+  let sessionId = session.sessionId;
+  while (sessionId) {
+    const child = children(tabId).find((c) => c.sessionId === sessionId);
+    if (!child) throw wireError('the frame holding the element is gone', 'document_changed', 'document', 'take a new snapshot');
+    p = outOf(await ownerBox(tabId, child), p);
+    sessionId = child.parent;
+  }
+  return p;
+}
+
+/**
+ * The element localId of world, scrolled into view, as the rectangle
+ * around its border box in the top frame's viewport (CSS px), by the
+ * browser's own geometry (grip screenshot @eN).
+ * @param {number} tabId
+ * @param {World} world
+ * @param {number} localId
+ * @returns {Promise<{x: number, y: number, width: number, height: number}>}
+ */
+export async function rectOf(tabId, world, localId) {
+  const obj = await send(world.session, 'Runtime.callFunctionOn', {
+    functionDeclaration: 'function (id) { const K = globalThis.__gripKernel__; return K && K.elementOf(id) || null; }',
+    executionContextId: world.contextId, arguments: [{ value: localId }],
+  });
+  const objectId = obj.result && obj.result.objectId;
+  if (!objectId) throw wireError('the element is no longer in the page', 'stale_ref', 'node', 'take a new snapshot');
+  let quads;
+  try {
+    await send(world.session, 'DOM.scrollIntoViewIfNeeded', { objectId }).catch(() => {});
+    const { model } = await send(world.session, 'DOM.getBoxModel', { objectId });
+    quads = [model.border];
+  } catch (_) {
+    ({ quads } = await send(world.session, 'DOM.getContentQuads', { objectId }).catch(() => ({ quads: [] })));
+  } finally {
+    send(world.session, 'Runtime.releaseObjectGroup', { objectGroup: '' }).catch(() => {});
+  }
+  if (!quads || quads.length === 0) throw wireError('the element has no box on screen', 'not_actionable', 'actionability', 'it may be hidden: take a snapshot');
+  const q = quads[0];
+  const pts = await Promise.all([0, 2, 4, 6].map((i) => toTop(tabId, world.session, { x: q[i], y: q[i + 1] })));
+  const xs = pts.map((p) => p.x), ys = pts.map((p) => p.y);
+  const x = Math.min(...xs), y = Math.min(...ys);
+  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+}
+
+/**
+ * Where world's frame's viewport starts in the top frame's viewport, and
+ * how much larger one of its CSS px shows there (a scaled iframe).
+ * @param {number} tabId
+ * @param {World} world
+ * @returns {Promise<{x: number, y: number, scale: number}>}
+ */
+export async function frameOffset(tabId, world) {
+  const { frameTree } = await send(world.session, 'Page.getFrameTree');
+  /** @type {(p: Point) => Promise<Point>} */
+  let local = async (p) => p;
+  if (!frameTree || frameTree.frame.id !== world.frameId) {
+    // A frame in its parent's process: its iframe's content box, in the
+    // session's viewport.
+    const { backendNodeId } = await send(world.session, 'DOM.getFrameOwner', { frameId: world.frameId });
+    const box = await boxOf(world.session, backendNodeId);
+    local = async (p) => outOf(box, p);
+  }
+  const o = await toTop(tabId, world.session, await local({ x: 0, y: 0 }));
+  const u = await toTop(tabId, world.session, await local({ x: 100, y: 0 }));
+  return { x: o.x, y: o.y, scale: len(u.x - o.x, u.y - o.y) / 100 };
+}

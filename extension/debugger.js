@@ -35,6 +35,10 @@ const OWN_METHODS = new Set([
   'Runtime.enable', 'Runtime.disable', 'Runtime.evaluate', 'Runtime.callFunctionOn', 'Runtime.releaseObjectGroup',
   'DOM.getContentQuads', 'DOM.getBoxModel', 'DOM.getFrameOwner', 'DOM.getNodeForLocation', 'DOM.describeNode',
   'DOM.resolveNode',
+  // Developer tools (console.js, network.js, evaluate.js, print.js).
+  'Runtime.getProperties', 'Log.enable', 'Log.disable', 'Network.enable', 'Network.getResponseBody',
+  'Page.printToPDF', 'Page.captureScreenshot', 'Page.getLayoutMetrics', 'DOM.scrollIntoViewIfNeeded',
+  'Runtime.runIfWaitingForDebugger',
 ]);
 
 /** @typedef {{type: string, message: string, default_prompt: string, url: string}} Dialog */
@@ -53,12 +57,61 @@ const OWN_METHODS = new Set([
  * @property {ReturnType<typeof setTimeout> | null} idle the idle detach
  * @property {Dialog | null} dialog the dialog waiting for an answer
  * @property {Map<string, Child>} children by sessionId
+ * @property {Map<string, {sessionId: string, url: string}>} workers the page's dedicated workers, by sessionId
  * @property {Set<(e: TabEvent) => void>} listeners
  * @property {number} attachedAt
  */
 
 /** @type {Map<number, TabState>} */
 const tabs = new Map();
+/** What wants to set up every session grip attaches (the tab's own, an
+ * out-of-process frame's, a worker's) and to hear every event of every
+ * attached tab: network.js. Registered once, at module load.
+ * @type {Set<(s: Session, kind: 'tab' | 'iframe' | 'worker') => Promise<unknown>>} */
+const sessionHooks = new Set();
+/** @type {Set<(tabId: number, e: TabEvent) => void>} */
+const everyEvent = new Set();
+/** @type {Set<(tabId: number) => void>} */
+const detachHooks = new Set();
+
+/**
+ * Calls fn with a tab grip is no longer attached to (an idle detach, the
+ * person's Cancel, a closed tab): what its sessions held is gone.
+ * @param {(tabId: number) => void} fn
+ */
+export function onDetached(fn) {
+  detachHooks.add(fn);
+}
+
+/** @param {number} tabId */
+function detached(tabId) {
+  for (const fn of detachHooks) {
+    try { fn(tabId); } catch (_) { /* one hook's bug must not stop the others */ }
+  }
+}
+
+/**
+ * Calls fn for every session grip sets up from now on; a tab's own session
+ * is ready only once fn has run for it, so nothing grip does there is
+ * missed.
+ * @param {(s: Session, kind: 'tab' | 'iframe' | 'worker') => Promise<unknown>} fn
+ */
+export function onSession(fn) {
+  sessionHooks.add(fn);
+}
+
+/**
+ * Calls fn with every event of every tab grip is attached to.
+ * @param {(tabId: number, e: TabEvent) => void} fn
+ */
+export function onEveryEvent(fn) {
+  everyEvent.add(fn);
+}
+
+/** @param {Session} s @param {'tab' | 'iframe' | 'worker'} kind */
+function runSessionHooks(s, kind) {
+  return Promise.all(Array.from(sessionHooks, (fn) => fn(s, kind).catch(() => {})));
+}
 /** Tabs whose debugging the person cancelled (the bar's Cancel): grip does
  * not attach to them again on its own, only for input asked to be trusted. */
 const declined = new Set();
@@ -90,7 +143,7 @@ async function attach(tabId, required) {
   if (!st) {
     if (declined.has(tabId) && !required) return null;
     st = {
-      ready: Promise.resolve(false), holds: 0, idle: null, dialog: null, children: new Map(),
+      ready: Promise.resolve(false), holds: 0, idle: null, dialog: null, children: new Map(), workers: new Map(),
       listeners: new Set(), attachedAt: Date.now(),
     };
     tabs.set(tabId, st);
@@ -114,7 +167,8 @@ async function setUp(tabId) {
   }
   declined.delete(tabId);
   await send({ tabId }, 'Page.enable');
-  await send({ tabId }, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true });
+  await runSessionHooks({ tabId }, 'tab');
+  await send({ tabId }, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true });
   return true;
 }
 
@@ -165,6 +219,7 @@ function scheduleIdle(tabId, st) {
     st.idle = null;
     if (st.holds > 0 || st.dialog || tabs.get(tabId) !== st) return;
     tabs.delete(tabId);
+    detached(tabId);
     chrome.debugger.detach({ tabId }).catch(() => {});
   }, IDLE_DETACH_MS);
 }
@@ -221,6 +276,16 @@ export function children(tabId) {
 }
 
 /**
+ * The sessions of tabId's dedicated workers grip is attached to.
+ * @param {number} tabId
+ * @returns {Session[]}
+ */
+export function workers(tabId) {
+  const st = tabs.get(tabId);
+  return st ? Array.from(st.workers.keys(), (sessionId) => ({ tabId, sessionId })) : [];
+}
+
+/**
  * Calls fn with every event of tabId's sessions until the returned
  * function is called.
  * @param {number} tabId
@@ -260,6 +325,15 @@ export async function sendHostCommands(tabId, commands, pace) {
   return out;
 }
 
+/**
+ * Lets a target that waits for the debugger (auto-attached with
+ * waitForDebuggerOnStart) run.
+ * @param {Session} s @param {any} p the attachedToTarget params
+ */
+function resume(s, p) {
+  if (p.waitingForDebugger) send(s, 'Runtime.runIfWaitingForDebugger').catch(() => {});
+}
+
 chrome.debugger.onEvent.addListener((src, method, params) => {
   /** @type {{tabId?: number, sessionId?: string}} */
   const source = src;
@@ -285,18 +359,32 @@ chrome.debugger.onEvent.addListener((src, method, params) => {
           parentFrameId: String(info.parentFrameId || ''), url: String(info.url || ''),
         });
         const child = { tabId, sessionId: p.sessionId };
-        // Windows the frame opens (Page.windowOpen) and its own frames.
-        send(child, 'Page.enable').catch(() => {});
-        send(child, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }).catch(() => {});
+        // Windows the frame opens (Page.windowOpen) and its own frames;
+        // the frame waits for them (waitForDebuggerOnStart), so the
+        // requests it makes as it loads are seen too (network.js).
+        (async () => {
+          await send(child, 'Page.enable').catch(() => {});
+          await send(child, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true }).catch(() => {});
+          await runSessionHooks(child, 'iframe');
+        })().finally(() => resume(child, p));
+      } else if (info.type === 'worker' && typeof p.sessionId === 'string') {
+        const worker = { tabId, sessionId: p.sessionId };
+        st.workers.set(p.sessionId, { sessionId: p.sessionId, url: String(info.url || '') });
+        runSessionHooks(worker, 'worker').finally(() => resume(worker, p));
+      } else if (typeof p.sessionId === 'string') {
+        resume({ tabId, sessionId: p.sessionId }, p); // nothing of grip's to set up there
       }
       break;
     }
     case 'Target.detachedFromTarget':
-      if (typeof p.sessionId === 'string') st.children.delete(p.sessionId);
+      if (typeof p.sessionId === 'string') { st.children.delete(p.sessionId); st.workers.delete(p.sessionId); }
       break;
   }
   /** @type {TabEvent} */
   const ev = { sessionId: source.sessionId, method, params: p };
+  for (const fn of everyEvent) {
+    try { fn(tabId, ev); } catch (_) { /* as below */ }
+  }
   for (const fn of Array.from(st.listeners)) {
     try { fn(ev); } catch (_) { /* a listener's own bug must not stop the others */ }
   }
@@ -308,10 +396,12 @@ chrome.debugger.onDetach.addListener((source, reason) => {
   const st = tabs.get(tabId);
   if (st && st.idle) clearTimeout(st.idle);
   tabs.delete(tabId);
+  detached(tabId);
   if (reason === 'canceled_by_user') declined.add(tabId);
 });
 
 chrome.tabs.onRemoved.addListener((tabId) => {
   tabs.delete(tabId);
+  detached(tabId);
   declined.delete(tabId);
 });

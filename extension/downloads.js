@@ -196,6 +196,10 @@ function describe(item, tabs) {
     state: item.state, url: shortURL(item.finalUrl || item.url || ''), tab: tabs[item.id] || 0,
     mime: item.mime || '', started: item.startTime,
   };
+  // What the host judges the download by besides its URL; it sends
+  // neither on to agents.
+  if (item.finalUrl && item.url && item.finalUrl !== item.url) d.source_url = shortURL(item.url);
+  if (item.referrer) d.referrer = shortURL(item.referrer);
   if (item.totalBytes > 0) d.total = item.totalBytes;
   if (item.error) d.error = item.error;
   if (item.danger && item.danger !== 'safe' && item.danger !== 'accepted') d.danger = item.danger;

@@ -15,6 +15,9 @@ export const NAV_TIMEOUT_MS = 10000;
 const FRAME_NAV_TIMEOUT_MS = 5000;
 /** How long the reply waits for a tab the action opened to have a title. */
 const OPENED_WAIT_MS = 3000;
+/** How often, while an action has not answered and opened a tab, the
+ * worker looks whether another debugger holds that tab paused. */
+const HELD_CHECK_MS = 250;
 
 /** @typedef {import('./debugger.js').Dialog} Dialog */
 /** @typedef {{url: string, loading: boolean, error: string}} Navigation */
@@ -69,8 +72,15 @@ export async function afterOneTask(target) {
 }
 
 export class Watch {
-  /** @param {number} tabId */
-  constructor(tabId) {
+  /**
+   * @param {number} tabId
+   * @param {{navigations?: boolean}} [opt] navigations: false watches only
+   *   for a dialog and the tab closing, what a read needs: it starts no
+   *   navigation, and the navigation events no top-level listener keeps
+   *   registered (DOMContentLoaded, errors) cost a round trip to the browser
+   *   to add and another to remove, about 0.7 ms a read (bench/RESULTS.md)
+   */
+  constructor(tabId, opt) {
     this.tabId = tabId;
     /** @type {Map<number, FrameNav>} frames that started navigating, by frameId */
     this.navs = new Map();
@@ -80,6 +90,8 @@ export class Watch {
     this.openedReady = new Set();
     /** @type {string[]} windows the page asked for (Page.windowOpen) */
     this.windowOpens = [];
+    /** @type {Map<number, string>} opened tabs another debugger holds paused, and the URL it has for each */
+    this.held = new Map();
     /** @type {Dialog | null} */
     this.dialog = null;
     this.closed = false;
@@ -87,6 +99,19 @@ export class Watch {
     this.wakers = [];
     /** @type {(() => void)[]} */
     this.stops = [];
+    this.listen(chrome.tabs.onRemoved, (/** @type {number} */ id) => {
+      if (id === tabId) this.closed = true;
+    });
+    this.stops.push(onTabEvent(tabId, (e) => {
+      if (e.method === 'Page.javascriptDialogOpening') {
+        const p = e.params;
+        this.dialog = { type: String(p.type || ''), message: String(p.message || ''), default_prompt: String(p.defaultPrompt || ''), url: String(p.url || '') };
+      } else if (e.method === 'Page.windowOpen') {
+        this.windowOpens.push(String(e.params.url || ''));
+      }
+      this.wake();
+    }));
+    if (opt && opt.navigations === false) return;
     const nav = chrome.webNavigation;
     this.listen(nav.onBeforeNavigate, (/** @type {any} */ d) => {
       if (d.tabId === tabId) this.navs.set(d.frameId, { url: d.url, committed: false, ready: false, error: '' });
@@ -109,24 +134,12 @@ export class Watch {
     this.listen(nav.onCreatedNavigationTarget, (/** @type {any} */ d) => {
       if (d.sourceTabId === tabId) this.opened.set(d.tabId, d.url);
     });
-    this.listen(chrome.tabs.onRemoved, (/** @type {number} */ id) => {
-      if (id === tabId) this.closed = true;
-    });
     // Child frames finish by DOMContentLoaded too; webNavigation reports
     // them with their frameId.
     this.listen(nav.onDOMContentLoaded, (/** @type {any} */ d) => {
       const n = d.tabId === tabId && d.frameId !== 0 && this.navs.get(d.frameId);
       if (n) n.ready = true;
     });
-    this.stops.push(onTabEvent(tabId, (e) => {
-      if (e.method === 'Page.javascriptDialogOpening') {
-        const p = e.params;
-        this.dialog = { type: String(p.type || ''), message: String(p.message || ''), default_prompt: String(p.defaultPrompt || ''), url: String(p.url || '') };
-      } else if (e.method === 'Page.windowOpen') {
-        this.windowOpens.push(String(e.params.url || ''));
-      }
-      this.wake();
-    }));
   }
 
   /**
@@ -171,8 +184,11 @@ export class Watch {
 
   /**
    * Runs work and answers as soon as it settles, a dialog opens (work may
-   * then stay blocked behind the dialog: its answer is not waited for), or
-   * the tab closes.
+   * then stay blocked behind the dialog: its answer is not waited for),
+   * the tab closes, or a tab it opened is held paused by another debugger
+   * (Playwright, DevTools: a client that auto-attaches to new targets and
+   * holds them until it lets them run; a popup that shares its opener's
+   * process holds the opener too, so the page cannot answer).
    * @template T
    * @param {() => Promise<T>} work
    * @returns {Promise<{value?: T, error?: any}>}
@@ -181,11 +197,31 @@ export class Watch {
     /** @type {{value?: T, error?: any} | null} */
     let out = null;
     work().then((value) => { out = { value }; this.wake(); }, (error) => { out = { error }; this.wake(); });
+    // Seen held once, the page gets one more look to answer.
+    let seen = false;
     for (;;) {
       if (out) return out;
       if (this.dialog || this.closed) return {};
-      await new Promise((r) => { this.wakers.push(() => r(undefined)); });
+      if (this.opened.size > 0 && await this.openedHeld()) {
+        if (seen) return out || {};
+        seen = true;
+      }
+      // While a tab it opened may be held, look again now and then.
+      await new Promise((r) => {
+        const t = this.opened.size > 0 ? setTimeout(r, HELD_CHECK_MS) : null;
+        this.wakers.push(() => { if (t) clearTimeout(t); r(undefined); });
+      });
     }
+  }
+
+  /** Whether another debugger holds a tab the action opened (grip attaches
+   * to no tab it has not worked on); notes which in this.held. */
+  async openedHeld() {
+    const targets = await chrome.debugger.getTargets().catch(() => []);
+    for (const t of targets) {
+      if (t.attached && typeof t.tabId === 'number' && this.opened.has(t.tabId)) this.held.set(t.tabId, t.url || '');
+    }
+    return this.held.size > 0;
   }
 
   /**
@@ -213,8 +249,10 @@ export class Watch {
     const framesReady = () => Array.from(this.navs.entries()).every(([id, n]) => id === 0 || n.ready);
     if (!stuck()) await this.until(() => stuck() || topReady(), NAV_TIMEOUT_MS);
     if (!stuck()) await this.until(() => stuck() || framesReady(), FRAME_NAV_TIMEOUT_MS);
+    // A tab another debugger holds paused loads only once it lets it run.
+    if (this.opened.size > 0 && !stuck()) await this.openedHeld();
     if (this.opened.size > 0 && !stuck()) {
-      await this.until(() => stuck() || Array.from(this.opened.keys()).every((id) => this.openedReady.has(id)), OPENED_WAIT_MS);
+      await this.until(() => stuck() || Array.from(this.opened.keys()).every((id) => this.openedReady.has(id) || this.held.has(id)), OPENED_WAIT_MS);
     }
     return this.effects();
   }
@@ -227,15 +265,21 @@ export class Watch {
     if (this.closed) out.closed = true;
     const top = this.navs.get(0);
     if (top) out.navigation = { url: top.url, loading: !top.ready, error: top.error };
-    if (this.opened.size > 0) {
+    // A tab held paused before it navigated has no URL yet: the window the
+    // page asked for names it.
+    const opened = new Map(this.opened);
+    const asked = this.windowOpens.filter((u) => !Array.from(opened.values()).includes(u));
+    for (const [tab, url] of opened) if (!url && asked.length) opened.set(tab, asked.shift() || '');
+    for (const [tab, url] of opened) if (!url) opened.set(tab, this.held.get(tab) || '');
+    if (opened.size > 0) {
       out.opened = [];
-      for (const [tab, url] of this.opened) {
+      for (const [tab, url] of opened) {
         const t = await chrome.tabs.get(tab).catch(() => null);
-        out.opened.push({ tab, url: t ? t.url || t.pendingUrl || url : url, title: t ? t.title || '' : '' });
+        out.opened.push({ tab, url: t && (t.url || t.pendingUrl) || url, title: t ? t.title || '' : '' });
       }
     }
     // A window the page asked for and no tab to show for it: blocked.
-    const left = Array.from(this.opened.values());
+    const left = Array.from(opened.values());
     const blocked = [];
     for (const url of this.windowOpens) {
       const i = left.indexOf(url);

@@ -139,7 +139,7 @@ func parseKernelFiles(fsys fs.FS) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := kernelFilesList.FindSubmatch(src)
+	m := regexp.MustCompile(`(?s)export const KERNEL_FILES = \[(.*?)\];`).FindSubmatch(src)
 	if m == nil {
 		return nil, fmt.Errorf("kernel-files.js has no `export const KERNEL_FILES = [...];`")
 	}
@@ -150,8 +150,6 @@ func parseKernelFiles(fsys fs.FS) ([]string, error) {
 	}
 	return list, nil
 }
-
-var kernelFilesList = regexp.MustCompile(`(?s)export const KERNEL_FILES = \[(.*?)\];`)
 
 // KernelFiles returns the paths (in Files) of the in-page kernel's files,
 // in the order the service worker injects them into a document: each

@@ -65,17 +65,44 @@ export async function ask(params) {
   return /** @type {Promise<protocol.ConfirmReply>} */ (answer);
 }
 
+/** The most of a target's line a question shows: the element's name is
+ * the page's to choose, and a long one must not crowd out the rest. */
+const TARGET_MAX = 120;
+
 /**
- * The question as one sentence: "Allow claude-code to click @e3: [button
- * 'Delete'] on https://admin.example.com?"
+ * The question in two parts, the site first: where the action lands
+ * ("On https://admin.example.com"), on its own line so that nothing the
+ * page controls (an element's name) can push it out of view, then what is
+ * asked ("Allow claude-code to click @e3: [button 'Delete']?").
+ * @param {import('./person-state.js').Question} q
+ * @returns {{where: string, what: string}}
+ */
+export function questionLines(q) {
+  let what = q.action === 'resume' ? 'resume (agents may act again)' : oneLine(q.action);
+  if (q.target) {
+    const target = oneLine(q.target);
+    what += ` ${target.length > TARGET_MAX ? target.slice(0, TARGET_MAX - 1) + '…' : target}`;
+  }
+  if (q.detail && q.action !== 'resume') what += ` (${oneLine(q.detail)})`;
+  const where = q.origin ? `On ${oneLine(q.origin)}` : 'In grip itself';
+  return { where, what: `Allow ${oneLine(q.client)} to ${what}?` };
+}
+
+/**
+ * The question as the notification and the popup put it: the site on the
+ * first line, the question on the second.
  * @param {import('./person-state.js').Question} q
  */
 export function questionText(q) {
-  let what = q.action === 'resume' ? 'resume (agents may act again)' : q.action;
-  if (q.target) what += ` ${q.target}`;
-  if (q.detail && q.action !== 'resume') what += ` (${q.detail})`;
-  const where = q.origin ? ` on ${q.origin}` : '';
-  return `Allow ${q.client} to ${what}${where}?`;
+  const { where, what } = questionLines(q);
+  return `${where}\n${what}`;
+}
+
+/** Control characters and line breaks folded to spaces.
+ * @param {string} s */
+function oneLine(s) {
+  // eslint-disable-next-line no-control-regex -- folding control characters is the point
+  return String(s).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]+/g, ' ');
 }
 
 /** @param {import('./person-state.js').Question} q */
@@ -84,8 +111,9 @@ function notify(q) {
     chrome.notifications.create(NOTIFICATION_PREFIX + q.id, {
       type: 'basic',
       iconUrl: ICON,
-      title: 'grip: an agent asks',
-      message: questionText(q),
+      // The site is the title, the first thing shown; the question below.
+      title: questionLines(q).where,
+      message: questionLines(q).what,
       contextMessage: q.rule ? `policy: ${q.rule}` : 'grip',
       buttons: [{ title: 'Allow' }, { title: 'Deny' }],
       requireInteraction: true,

@@ -3,7 +3,7 @@
 // the host itself): the connection, the last snapshot, and the person's
 // controls (docs/ARCHITECTURE.md, "The person's controls").
 import { askHost, connection, reconnect } from './native-port.js';
-import { questionText, answer } from './person.js';
+import { questionLines, questionText, answer } from './person.js';
 import { getPaused, storePaused, getShared, storeShared, getQuestions, actedAt } from './person-state.js';
 
 /** @param {any} msg */
@@ -57,7 +57,7 @@ export async function popupRequest(msg) {
 async function personView(tabId) {
   const paused = await getPaused();
   const shared = await getShared();
-  const questions = (await getQuestions()).map((q) => ({ ...q, text: questionText(q) }));
+  const questions = (await getQuestions()).map((q) => ({ ...q, ...questionLines(q), text: questionText(q) }));
   let url = '';
   if (Number.isInteger(tabId) && tabId > 0) {
     const t = await chrome.tabs.get(tabId).catch(() => null);

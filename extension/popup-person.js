@@ -123,8 +123,15 @@ function renderQuestions(questions) {
     const div = document.createElement('div');
     div.className = 'question';
     div.dataset.id = q.id;
+    // The site first, on its own line: the question's rest holds an
+    // element's name, which the page chose.
     const p = document.createElement('p');
-    p.textContent = q.text;
+    const where = document.createElement('strong');
+    where.className = 'origin';
+    where.textContent = q.where || '';
+    const what = document.createElement('span');
+    what.textContent = q.what || q.text;
+    p.append(where, what);
     const left = Math.max(0, Math.round((q.expires - Date.now()) / 1000));
     const rule = document.createElement('p');
     rule.className = 'rule';

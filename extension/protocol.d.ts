@@ -31,7 +31,7 @@ declare namespace protocol {
     back: { params: TabParams; reply: TabReply };
     forward: { params: TabParams; reply: TabReply };
     reload: { params: TabParams; reply: TabReply };
-    tab_new: { params: TabParams; reply: TabRef };
+    tab_new: { params: TabParams; reply: Tab };
     tab_close: { params: TabParams; reply: TabReply };
     tab_select: { params: TabParams; reply: TabRef };
     screenshot: { params: TabParams; reply: ScreenshotReply };
@@ -47,6 +47,13 @@ declare namespace protocol {
     downloads: { params: DownloadsParams; reply: DownloadsReply };
     download_wait: { params: DownloadWaitParams; reply: Download };
     parse_url: { params: TabParams; reply: ParseURLReply };
+    console: { params: TabParams; reply: ConsoleReply };
+    network: { params: TabParams; reply: NetworkReply };
+    network_body: { params: NetworkBodyParams; reply: NetworkBodyReply };
+    evaluate: { params: EvaluateParams; reply: EvalReply };
+    pdf: { params: PDFParams; reply: PDFReply };
+    element_shot: { params: ElementShotParams; reply: ShotReply };
+    boxes_shot: { params: BoxesShotParams; reply: ShotReply };
   }
   type ExtRequest = keyof ExtCalls;
   /** Every request the extension sends the host: its params and its reply. */
@@ -135,6 +142,20 @@ declare namespace protocol {
     tabId: number;
     action: string;
   }
+  /** Box is an element's box in the viewport, CSS px. */
+  interface Box {
+    documentId: string;
+    id: number;
+    x: number;
+    y: number;
+    width: number;
+    height: number;
+  }
+  /** BoxesShotParams are the params of ExtBoxesShot. */
+  interface BoxesShotParams {
+    tabId: number;
+    frames: ShotFrame[];
+  }
   /** CDPCommand is one DevTools Protocol call; Params is a cdproto type. */
   interface CDPCommand {
     method: string;
@@ -186,6 +207,34 @@ declare namespace protocol {
     timedOut?: boolean;
   }
   /**
+   * ConsoleMessage is one message of a page's console, or several equal
+   * ones folded: Count says how many, Time is the first's.
+   */
+  interface ConsoleMessage {
+    level: string;
+    /**
+     * Source: console (a console call), exception (an uncaught error or
+     * rejection), browser (the browser's own: a failed load, blocked
+     * content, an intervention).
+     */
+    source: string;
+    text: string;
+    url?: string;
+    line?: number;
+    column?: number;
+    time: number;
+    count?: number;
+    worker?: boolean;
+    stack?: string[];
+    /** FrameOrigin is the origin of the frame (or worker) it came from. */
+    frame_origin?: string;
+  }
+  /** ConsoleReply is the extension's answer to ExtConsole. */
+  interface ConsoleReply {
+    tab: TabRef;
+    messages: ConsoleMessage[];
+  }
+  /**
    * Dialog is a JavaScript dialog (alert, confirm, prompt, beforeunload) a
    * tab shows and waits on. DefaultPrompt is a prompt's suggested answer.
    */
@@ -193,6 +242,17 @@ declare namespace protocol {
     type: string;
     message: string;
     default_prompt: string;
+    /**
+     * URL is the address of the frame that opened the dialog: the host
+     * judges the dialog by that frame's rule, and withholds the message
+     * of one a blocked frame opened (host/withhold.go).
+     */
+    url?: string;
+    /**
+     * Withheld is set when the host left the message out: the dialog
+     * was opened by a frame or tab agents may not read.
+     */
+    withheld?: boolean;
   }
   /**
    * DialogParams ask the extension for a tab's dialog (Action DialogShow) or
@@ -246,6 +306,14 @@ declare namespace protocol {
     danger?: string;
     url?: string;
     /**
+     * SourceURL is the URL the download was asked for, when a redirect
+     * ended elsewhere (URL is the final one); Referrer is the page that
+     * started it. The host judges a download by the strictest rule of
+     * these, URL and Tab, and sends neither to agents (host/downloads.go).
+     */
+    source_url?: string;
+    referrer?: string;
+    /**
      * Tab is the tab that started it, 0 when grip cannot tell
      * (docs/ARCHITECTURE.md, "Files in and out").
      */
@@ -298,6 +366,12 @@ declare namespace protocol {
      */
     context?: string;
   }
+  /** ElementShotParams are the params of ExtElementShot. */
+  interface ElementShotParams {
+    tabId: number;
+    documentId: string;
+    localId: number;
+  }
   /**
    * Error is a refusal or failure that crosses a wire. It is a value: the
    * host, the extension and the CLI all build and read the same four fields.
@@ -319,6 +393,27 @@ declare namespace protocol {
      */
     status?: string;
   }
+  /**
+   * EvalReply is the extension's answer to ExtEvaluate, and EvalResult
+   * answers OpEval: Value is the result as JSON (absent for undefined); Text
+   * describes a result JSON cannot hold (a function, NaN, a DOM node).
+   */
+  interface EvalReply {
+    tab: TabRef;
+    type: string;
+    value?: unknown;
+    text?: string;
+  }
+  /**
+   * EvaluateParams are the params of ExtEvaluate: Origin is the origin the
+   * policy allowed, which the page must still be on when the expression runs.
+   */
+  interface EvaluateParams {
+    tabId: number;
+    expression: string;
+    origin: string;
+    timeoutMs?: number;
+  }
   /** Event is the Params of a MsgEvent. */
   interface Event {
     kind: EventKind;
@@ -339,6 +434,12 @@ declare namespace protocol {
     value?: string;
     states?: string[];
     href?: string;
+    /**
+     * Context is the kernel's candidate context (Element.Context), given
+     * where the role and name repeat in the frame; the host shows it where
+     * they repeat on the page.
+     */
+    ctx?: string;
   }
   /**
    * ExtFrame is one frame's snapshot. Error is set, and Elements empty, for a
@@ -420,6 +521,11 @@ declare namespace protocol {
   interface FramesReply {
     frames: FrameInfo[];
   }
+  /** Gap is a time grip saw no requests of the page (it was not attached). */
+  interface Gap {
+    from: number;
+    to: number;
+  }
   /**
    * HostInfo describes a running host: the hello reply, and the file a host
    * publishes beside its socket so the CLI and doctor can find it.
@@ -464,6 +570,56 @@ declare namespace protocol {
     confirmed?: boolean;
     client: string;
   }
+  /** NetRequest is one network request of a page. */
+  interface NetRequest {
+    id: number;
+    method: string;
+    url: string;
+    type: string;
+    status: number;
+    mime_type?: string;
+    /**
+     * Bytes is what came over the network, headers included (0 from the
+     * cache).
+     */
+    bytes: number;
+    ms: number;
+    /** Started is when it was sent, in ms since the Unix epoch. */
+    started: number;
+    failed?: string;
+    pending?: boolean;
+    /** Body: grip network --body ID can fetch its body. */
+    body: boolean;
+    frame_origin?: string;
+    frame_url?: string;
+  }
+  /** NetworkBodyParams are the params of ExtNetworkBody. */
+  interface NetworkBodyParams {
+    id: number;
+    maxBytes: number;
+  }
+  /** NetworkBodyReply is the extension's answer to ExtNetworkBody. */
+  interface NetworkBodyReply {
+    tab: TabRef;
+    id: number;
+    url: string;
+    method: string;
+    status: number;
+    mime_type: string;
+    frame_origin: string;
+    base64: boolean;
+    bytes: number;
+    truncated: boolean;
+    body: string;
+  }
+  /** NetworkReply is the extension's answer to ExtNetwork. */
+  interface NetworkReply {
+    tab: TabRef;
+    since: number;
+    loaded: boolean;
+    gaps: Gap[];
+    requests: NetRequest[];
+  }
   /** NoParams are the params of a request that takes none. */
   interface NoParams {}
   /** OKReply answers a request that has nothing to report but that it was done. */
@@ -475,6 +631,16 @@ declare namespace protocol {
     tab: number;
     url: string;
     title: string;
+  }
+  /** PDFParams are the params of ExtPDF. */
+  interface PDFParams {
+    tabId: number;
+    landscape?: boolean;
+  }
+  /** PDFReply is the extension's answer to ExtPDF: the PDF, base64. */
+  interface PDFReply {
+    tab: TabRef;
+    data: string;
   }
   /** ParseURLReply is the URL as the browser reads it: new URL(u).href. */
   interface ParseURLReply {
@@ -536,10 +702,40 @@ declare namespace protocol {
     tab: TabRef;
     data: string;
   }
+  /**
+   * SettleReply says whether the page settled within the bound before it
+   * was read (SnapshotParams.Settle), after how long, and, when it did not,
+   * the busy indicator it still showed.
+   */
+  interface SettleReply {
+    settled: boolean;
+    ms: number;
+    busy?: string;
+  }
   /** SharedParams shares a tab with agents, or stops sharing it. */
   interface SharedParams {
     tabId: number;
     shared: boolean;
+  }
+  /**
+   * ShotFrame names the elements of one document whose boxes a refs
+   * screenshot draws.
+   */
+  interface ShotFrame {
+    documentId: string;
+    ids: number[];
+  }
+  /**
+   * ShotReply is the extension's answer to ExtElementShot and ExtBoxesShot:
+   * a PNG (base64), its size in CSS px, and for ExtBoxesShot the boxes.
+   */
+  interface ShotReply {
+    tab: TabRef;
+    data: string;
+    width: number;
+    height: number;
+    clipped?: boolean;
+    boxes?: Box[];
   }
   /** SkippedFrame is a frame that answered nothing, and why. */
   interface SkippedFrame {
@@ -598,6 +794,13 @@ declare namespace protocol {
     tabId: number;
     mode: string;
     keepSignatures?: boolean;
+    /**
+     * Settle reads the tab once its page has settled: no frame changed
+     * what it shows for a quiet period (100 ms) and none shows a busy
+     * indicator, within a bound (1.5 s). A page already quiet is read at
+     * once; the reply's Settle says how it went.
+     */
+    settle?: boolean;
   }
   /**
    * SnapshotReply is the extension's answer to ExtSnapshot: one entry per frame
@@ -609,6 +812,8 @@ declare namespace protocol {
     timing?: ExtTiming;
     /** Dialog, when the tab shows one: nothing could be read. */
     dialog?: Dialog;
+    /** Settle answers SnapshotParams.Settle. */
+    settle?: SettleReply;
   }
   /**
    * SnapshotTimings say where a snapshot's time went, in milliseconds: the

@@ -15,6 +15,10 @@ import { uploadChunk } from './uploads.js';
 import { listDownloads, waitDownload, actionStarted } from './downloads.js';
 import { wireError } from './errors.js';
 import { parseURL } from './navigation.js';
+import { consoleMessages } from './console.js';
+import { networkRequests, networkBody } from './network.js';
+import { evaluate } from './evaluate.js';
+import { printPDF, elementShot, boxesShot } from './print.js';
 
 /**
  * @typedef {{[K in protocol.ExtRequest]: (params: protocol.ExtCalls[K]['params'], type: K) =>
@@ -25,7 +29,7 @@ import { parseURL } from './navigation.js';
 const handlers = {
   tabs: async (p) => ({ tabs: await listTabs(p) }),
   tab_info: (p) => tabInfo(p.tabId),
-  snapshot: (p) => snapshotTab(p.tabId, p.mode || 'interactive', p.keepSignatures),
+  snapshot: (p) => snapshotTab(p.tabId, p.mode || 'interactive', p.keepSignatures, p.settle),
   act: (p) => { actionStarted(p.tabId); return act(p); },
   wait: (p) => whileNoDialog(p.tabId, () => waitFor(p)),
   cdp: (p) => sendCDP(p),
@@ -51,6 +55,14 @@ const handlers = {
   upload_chunk: (p) => uploadChunk(p),
   downloads: (p) => listDownloads(p),
   download_wait: (p) => waitDownload(p),
+  // Developer tools: console.js, network.js, evaluate.js, print.js.
+  console: (p) => consoleMessages({ tabId: Number(p.tabId) }),
+  network: (p) => networkRequests({ tabId: Number(p.tabId) }),
+  network_body: (p) => networkBody(p),
+  evaluate: (p) => evaluate(p),
+  pdf: (p) => printPDF(p),
+  element_shot: (p) => elementShot(p),
+  boxes_shot: (p) => boxesShot(p),
 };
 
 /**

@@ -4,9 +4,10 @@
 // renders. Frames that navigated while we collected are dropped, not mixed.
 import { wireError } from './errors.js';
 import { runKernel } from './inject.js';
-import { tabInfo } from './tabs.js';
+import { tabLoading } from './tabs.js';
 import { dialogOf, hold } from './debugger.js';
 import { Watch } from './effects.js';
+import { quietFor, settleTab } from './settle.js';
 
 /**
  * The kernel answers a snapshot with one JSON string (see kernel/run.js); a
@@ -26,36 +27,148 @@ function parseResult(result) {
  * @param {number} tabId
  * @param {string} mode
  * @param {boolean} [keepSignatures] see the kernel's snapshot
+ * @param {boolean} [settle] read once the page has settled (settle.js):
+ *   each frame's read says how long ago it last changed; a page already
+ *   quiet is this read, one still changing is waited for and read again
  * @returns {Promise<protocol.SnapshotReply>}
  */
-export async function snapshotTab(tabId, mode, keepSignatures) {
-  const tab = await tabInfo(tabId);
+export async function snapshotTab(tabId, mode, keepSignatures, settle) {
+  const started = Date.now();
+  const read = await readTab(tabId, mode, keepSignatures, settle);
+  if (!settle || read.dialog) return read;
+  const states = read.frames.map((/** @type {any} */ f) => f.settle || null);
+  for (const f of read.frames) delete f.settle;
+  if (quietFor(states) <= 0) return { ...read, settle: { settled: true, ms: Date.now() - started } };
+  const how = await settleTab({ tabId }, started);
+  const again = await readTab(tabId, mode, keepSignatures, false);
+  return { ...again, settle: how };
+}
+
+/**
+ * @param {number} tabId
+ * @param {string} mode
+ * @param {boolean} [keepSignatures]
+ * @param {boolean} [settle]
+ */
+async function readTab(tabId, mode, keepSignatures, settle) {
+  const tab = await tabLoading(tabId);
   // A tab showing a JavaScript dialog cannot be read: the reply says so.
   const open = dialogOf(tabId);
   if (open) return { tab: { id: tab.id, url: tab.url, title: tab.title }, frames: [], dialog: open };
   const held = await hold(tabId);
   try {
-    return await readFrames(tabId, tab, mode, keepSignatures);
+    return await readFrames(tabId, tab, mode, keepSignatures, settle);
   } finally {
     held.release();
   }
 }
 
+/** How long one frame of several may take to answer a snapshot before it
+ * is left out (counted as a frame that did not answer): a frame that stays
+ * loading, or that another debugger holds paused, never answers. */
+const FRAME_DEADLINE_MS = 3000;
+/** How long the top frame may take before the worker looks whether
+ * another debugger holds it (then it is left out too), and how often after. */
+const STALL_MS = 1000, STALL_CHECK_MS = 250;
+
+/**
+ * Runs the snapshot in every frame of the tab. A tab that has loaded gets
+ * one injection into all its frames: one call for the whole tab costs
+ * about half of one call per frame at 30 frames (bench/RESULTS.md,
+ * "Scale"). A tab still loading — some frame of it is, and a frame that
+ * stays loading, or that another debugger holds paused at its start, never
+ * answers, while one injection into all frames waits for all — gets one
+ * injection per frame, side by side, each within FRAME_DEADLINE_MS, so such
+ * a frame costs only itself; so does a loaded tab whose injection into all
+ * frames did not answer within the injection deadline (a frame paused by a
+ * debugger). The top frame is waited for up to the injection deadline,
+ * unless another debugger holds it.
+ * @param {number} tabId
+ * @param {boolean} loading
+ * @param {object} req
+ * @returns {Promise<chrome.scripting.InjectionResult<any>[]>}
+ */
+async function readEachFrame(tabId, loading, req) {
+  if (!loading) {
+    try {
+      return await unlessHeld(tabId, runKernel({ tabId, allFrames: true }, req));
+    } catch (err) {
+      if (!err || /** @type {any} */ (err).code !== 'timeout') throw err;
+    }
+  }
+  const list = await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null) || [];
+  if (list.length <= 1) return unlessHeld(tabId, runKernel({ tabId, allFrames: true }, req));
+  /** @type {ReturnType<typeof setTimeout>[]} */
+  const timers = [];
+  const late = new Promise((resolve) => { timers.push(setTimeout(() => resolve(null), FRAME_DEADLINE_MS)); });
+  const each = await Promise.all(list.map((f) => {
+    const one = runKernel({ tabId, frameIds: [f.frameId] }, req).then((rs) => rs[0] || null);
+    // The top frame's failure is the snapshot's; another frame's only its own.
+    if (f.frameId === 0) return unlessHeld(tabId, one);
+    return Promise.race([one.catch(() => null), late]);
+  }));
+  for (const t of timers) clearTimeout(t);
+  return /** @type {chrome.scripting.InjectionResult<any>[]} */ (each.filter(Boolean));
+}
+
+/**
+ * work, or a refusal once it has not answered for STALL_MS and another
+ * debugger holds the tab (see heldElsewhere).
+ * @template T
+ * @param {number} tabId @param {Promise<T>} work
+ * @returns {Promise<T>}
+ */
+function unlessHeld(tabId, work) {
+  let done = false;
+  work.then(() => { done = true; }, () => { done = true; });
+  const watch = async () => {
+    await sleep(STALL_MS);
+    while (!done) {
+      if (await heldElsewhere(tabId)) {
+        throw wireError(`tab ${tabId} is held paused by another debugger (it holds a tab this page opened, which shares its process)`,
+          'not_actionable', 'browser', 'let the other debugger (DevTools, Playwright) resume the new tab, or close that tab, then try again');
+      }
+      await sleep(STALL_CHECK_MS);
+    }
+    return work;
+  };
+  return Promise.race([work, watch()]);
+}
+
+/**
+ * Whether another debugger holds the tab's page paused: one holds a tab
+ * it opened (Playwright and DevTools hold each new target until they let
+ * it run, and a popup that shares its opener's process holds the opener).
+ * grip attaches to no tab it has not worked on.
+ * @param {number} tabId
+ */
+async function heldElsewhere(tabId) {
+  const [targets, all] = await Promise.all([chrome.debugger.getTargets().catch(() => []), chrome.tabs.query({}).catch(() => [])]);
+  const opened = new Set(all.filter((t) => t.openerTabId === tabId).map((t) => t.id));
+  return targets.some((t) => t.attached && typeof t.tabId === 'number' && opened.has(t.tabId));
+}
+
+/** @param {number} ms */
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
 /**
  * @param {number} tabId
- * @param {{id: number, url: string, title: string}} tab
+ * @param {{id: number, url: string, title: string, loading: boolean}} tab
  * @param {string} mode
  * @param {boolean} [keepSignatures]
+ * @param {boolean} [settle]
  */
-async function readFrames(tabId, tab, mode, keepSignatures) {
+async function readFrames(tabId, tab, mode, keepSignatures, settle) {
   const started = performance.now();
   /** @type {chrome.scripting.InjectionResult<any>[]} */
   let results;
-  const req = { op: 'snapshot', mode, keepSignatures: !!keepSignatures, asJSON: true };
+  const req = { op: 'snapshot', mode, keepSignatures: !!keepSignatures, asJSON: true, settle: !!settle };
   // A dialog that opens meanwhile (a timer) stops the page: answer with it.
-  const w = new Watch(tabId);
+  const w = new Watch(tabId, { navigations: false });
   try {
-    const out = await w.race(() => runKernel({ tabId, allFrames: true }, req));
+    const out = await w.race(() => readEachFrame(tabId, tab.loading, req));
     if (w.dialog) return { tab: { id: tab.id, url: tab.url, title: tab.title }, frames: [], dialog: w.dialog };
     if (out.error) throw out.error;
     results = /** @type {chrome.scripting.InjectionResult<any>[]} */ (out.value);
@@ -86,12 +199,12 @@ async function readFrames(tabId, tab, mode, keepSignatures) {
     } else if (!res || res.error || !Array.isArray(res.elements)) {
       frames.push({ frameId, documentId, url: res && res.url || '', error: res && res.error ? res.error.message : 'the frame returned nothing' });
     } else {
-      frames.push({ frameId, documentId, url: res.url, title: res.title, elements: res.elements, stats: res.stats });
+      frames.push({ frameId, documentId, url: res.url, title: res.title, elements: res.elements, stats: res.stats, settle: res.settle });
     }
   }
   for (const f of after) {
     if (answered.has(f.frameId)) continue;
-    frames.push({ frameId: f.frameId, documentId: f.documentId || '', url: f.url, error: f.url === 'about:blank' || !f.url ? 'blank frame' : 'did not answer (not permitted or still loading)' });
+    frames.push({ frameId: f.frameId, documentId: f.documentId || '', url: f.url, error: f.url === 'about:blank' || !f.url ? 'blank frame' : 'did not answer (not permitted, still loading, or held paused by another debugger)' });
   }
   const top = frames.find((f) => f.frameId === 0);
   return {

@@ -59,10 +59,26 @@ async function watched(tabId, work) {
   }
 }
 
-/** @param {number} tabId @returns {Promise<protocol.TabRef>} */
+/** @param {number} tabId @returns {Promise<protocol.Tab>} */
 export async function tabInfo(tabId) {
+  return describe(await getTab(tabId));
+}
+
+/**
+ * tabLoading is tabInfo with whether the tab is still loading, which it is
+ * while any of its frames is (a snapshot injects into each frame apart
+ * then, see snapshot.js).
+ * @param {number} tabId @returns {Promise<protocol.Tab & {loading: boolean}>}
+ */
+export async function tabLoading(tabId) {
+  const t = await getTab(tabId);
+  return { ...describe(t), loading: t.status === 'loading' };
+}
+
+/** @param {number} tabId */
+async function getTab(tabId) {
   try {
-    return describe(await chrome.tabs.get(tabId));
+    return await chrome.tabs.get(tabId);
   } catch (err) {
     throw wireError(`no tab ${tabId}: ${err}`, 'bad_request', 'payload', 'list tabs with grip tabs');
   }
@@ -170,25 +186,29 @@ function urlChange(tabId, url) {
   });
 }
 
-/** @param {string} url @returns {Promise<protocol.TabRef>} */
+/** @param {string} url @returns {Promise<protocol.Tab>} */
 export async function newTab(url) {
   const href = url ? browserURL(url) : 'about:blank';
+  const t = await chrome.tabs.create({ url: 'about:blank', active: true });
+  if (typeof t.id !== 'number') throw wireError('the browser did not open a tab', 'internal', 'browser');
+  const id = t.id;
+  // Watched from before its page loads: a dialog it opens is seen, and its
+  // requests are listed from the first (network.js). (Attaching while the
+  // first document loads would slow that load by half a second; attaching
+  // to the blank tab first does not.)
+  const held = await hold(id);
   const load = url ? new LoadWatch() : null;
-  let id;
   try {
-    const t = await chrome.tabs.create({ url: href, active: true });
-    if (typeof t.id !== 'number') throw wireError('the browser did not open a tab', 'internal', 'browser');
-    id = t.id;
     if (load) {
-      await waitForLoad(id);
+      const loaded = waitForLoad(id);
+      await chrome.tabs.update(id, { url: href });
+      await loaded;
       load.check(id, `tab ${id} opened, but `);
     }
   } finally {
     if (load) load.stop();
+    held.release();
   }
-  // Watched from now on: a dialog its page opens is seen. (Attaching while
-  // the first document loads would slow that load by half a second.)
-  (await hold(id)).release();
   return tabInfo(id);
 }
 

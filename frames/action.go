@@ -21,7 +21,7 @@ import (
 //	added:
 //	@e9: [option 'France']
 //	@e10: [option 'Germany']
-//	… 40 more lines (grip snapshot)
+//	… 40 more lines (grip snapshot --after @e10)
 //	gone: @e4
 func ActionText(what string, res protocol.ActionResult) string {
 	return ActionTextSince(what, res, protocol.TabRef{})
@@ -53,6 +53,9 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 	if res.Dialog != nil {
 		b.WriteString(DialogLine(res.Dialog) + "\n")
 	}
+	if res.Settled != nil && !*res.Settled {
+		b.WriteString(StillChanging(res.Busy) + "\n")
+	}
 	tab := ReplyTab(res)
 	if (tab.ID != 0 || tab.URL != "") && tab != known {
 		b.Write(appendTabHeader(nil, tab))
@@ -71,7 +74,11 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 		b.WriteString("added: " + strings.Join(c.Added, " ") + "\n")
 	}
 	if c.Omitted > 0 {
-		fmt.Fprintf(&b, "… %d more lines (grip snapshot)\n", c.Omitted)
+		more := c.More
+		if more == "" {
+			more = "grip snapshot"
+		}
+		fmt.Fprintf(&b, "… %d more lines (%s)\n", c.Omitted, more)
 	}
 	if len(res.Changes.Gone) > 0 {
 		b.WriteString("gone: " + strings.Join(res.Changes.Gone, " ") + "\n")
@@ -83,6 +90,16 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 		b.WriteString(res.Snapshot.Text)
 	}
 	return b.String()
+}
+
+// StillChanging is the line of a reply read while the page was still
+// changing at the settling bound: what it lists may not be all.
+func StillChanging(busy string) string {
+	line := "still changing"
+	if busy != "" {
+		line += " (" + busy + " showed)"
+	}
+	return line + ": the page had not settled when this was read; grip snapshot shows it as it is now"
 }
 
 // DownloadText is the line of an action's reply that names the download

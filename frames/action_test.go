@@ -14,7 +14,7 @@ func TestActionText(t *testing.T) {
 			Changed:  []protocol.Element{{Ref: "@e3", Role: "combobox", Name: "Country", Value: &v, States: []string{"expanded"}}},
 			Appeared: []protocol.Element{{Ref: "@e9", Role: "option", Name: "France"}}, Omitted: 1}}
 	want := `ok: click @e3
-Tab 412 · Checkout · https://shop.example/checkout
+Tab 412 · 'Checkout' · https://shop.example/checkout
 changed:
 @e3: [combobox 'Country' value='France' expanded]
 added:

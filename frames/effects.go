@@ -24,6 +24,10 @@ func DialogLine(d *protocol.Dialog) string {
 	}
 	b := []byte("dialog open: ")
 	b = appendFolded(b, d.Type, MaxName, false)
+	if d.Withheld {
+		// A frame agents may not read opened it: nothing of it but its type.
+		return string(append(b, " (opened by a frame the person's policy blocks: its message is withheld, and only the person can answer it)"...))
+	}
 	if hasText(d.Message) {
 		b = append(b, " '"...)
 		b = append(appendFolded(b, d.Message, MaxName, true), '\'')
@@ -64,8 +68,9 @@ func Tokens(text string) int {
 func OpenedLine(t protocol.OpenedTab) string {
 	b := append([]byte("opened: tab "), strconv.Itoa(t.Tab)...)
 	if hasText(t.Title) {
-		b = append(b, " · "...)
-		b = appendFolded(b, t.Title, MaxName, false)
+		b = append(b, " · '"...)
+		b = appendFolded(b, t.Title, MaxName, true)
+		b = append(b, '\'')
 	}
 	if hasText(t.URL) {
 		b = append(b, " · "...)

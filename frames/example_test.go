@@ -29,13 +29,13 @@ func ExampleRender() {
 	snap, _ = frames.Render(tab, answered, skipped, frames.Options{Budget: 90, After: snap.Next})
 	fmt.Print(snap.Text)
 	// Output:
-	// Tab 412 · Checkout — Shop · https://shop.example/checkout
+	// Tab 412 · 'Checkout — Shop' · https://shop.example/checkout
 	// === Frame: 0 (Top: https://shop.example/checkout) ===
 	// @e1: [button 'Accept cookies']
 	// @e3: [textbox 'Email' value='a@b.c' required]
 	// … 2 more elements omitted (grip snapshot --after @e3)
 	// (1 frame did not answer)
-	// Tab 412 · Checkout — Shop · https://shop.example/checkout
+	// Tab 412 · 'Checkout — Shop' · https://shop.example/checkout
 	// === Frame: 7 (https://pay.example.net/card) ===
 	// @e7: [textbox 'Card number']
 	// @e8: [button 'Pay']

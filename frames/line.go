@@ -73,6 +73,12 @@ func appendLine(dst []byte, e *protocol.Element, links *linkCtx) []byte {
 		dst = append(dst, '\'')
 		dst = appendFolded(dst, e.Name, MaxName, true)
 		dst = append(dst, '\'')
+		if hasText(e.Context) {
+			// Only where role and name repeat on the page (Repeats).
+			dst = append(dst, " in '"...)
+			dst = appendFolded(dst, e.Context, MaxName, true)
+			dst = append(dst, '\'')
+		}
 	}
 	if h := links.shownHref(e); h != "" {
 		dst = sep(dst, start)
@@ -114,15 +120,37 @@ func isFold(r rune) bool {
 		return r <= ' ' || r == 0x7f
 	case r <= 0xa0: // C1 controls (NEL among them) and NBSP
 		return true
+	case r == 0x061c: // the Arabic letter mark, a direction mark
+		return true
 	case r < 0x1680:
 		return false
 	}
 	switch r {
 	case 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000:
 		return true
+	case 0x200e, 0x200f: // direction marks
+		return true
 	}
-	return r >= 0x2000 && r <= 0x200a
+	// Spaces, and the direction overrides and isolates, with which a
+	// page's text could make grip's own line read backwards.
+	return r >= 0x2000 && r <= 0x200a || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
+
+// Quote writes page text that grip prints beside its own — a tab's title,
+// a dialog's message — single-quoted with ' and \ escaped, folded onto one
+// line and cut at max runes: a title such as "Shop · https://bank.example"
+// then reads as a title, not as grip's separator and a URL.
+func Quote(s string, max int) string {
+	if !hasText(s) {
+		return "''"
+	}
+	b := append([]byte{'\''}, appendFolded(nil, s, max, true)...)
+	return string(append(b, '\''))
+}
+
+// Fold writes text folded onto one line and cut at max runes, unquoted:
+// for a URL, which holds no space once the browser has read it.
+func Fold(s string, max int) string { return string(appendFolded(nil, s, max, false)) }
 
 // hasText reports whether s is not empty once folded.
 func hasText(s string) bool {

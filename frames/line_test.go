@@ -115,7 +115,7 @@ func TestCost(t *testing.T) {
 
 func TestIsFold(t *testing.T) {
 	for r := rune(0); r <= unicode.MaxRune; r++ {
-		if got, want := isFold(r), unicode.IsSpace(r) || unicode.IsControl(r); got != want {
+		if got, want := isFold(r), unicode.IsSpace(r) || unicode.IsControl(r) || isDirection(r); got != want {
 			t.Fatalf("isFold(%U) = %v, want %v", r, got, want)
 		}
 	}
@@ -148,4 +148,9 @@ func TestCostBytesMatchesCost(t *testing.T) {
 			t.Errorf("costBytes(%q) = %d, Cost = %d", s, got, want)
 		}
 	}
+}
+
+// isDirection: the marks, overrides and isolates of bidirectional text.
+func isDirection(r rune) bool {
+	return r == 0x061c || r == 0x200e || r == 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }

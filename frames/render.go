@@ -15,6 +15,10 @@ type Options struct {
 	// After is "" or a ref "@eK" of this snapshot: the page starts with the
 	// element after it, as the trailer of the previous page says.
 	After string
+	// ReadOn is what the trailer's command adds after the ref so that it
+	// reads on exactly this view: " --mode content --tab 5" ("" for an
+	// interactive snapshot of the default tab).
+	ReadOn string
 }
 
 // AfterHint is the hint of the error Render returns for an After ref that
@@ -109,7 +113,7 @@ measure:
 	if shown < view.total || used+tailCost(tail)+closingCost > budget {
 		shown = min(1, view.total)
 		for n := 2; n < view.total && n <= len(lines); n++ {
-			if lines[n-1].used+trailerCost(view.total-n, lines[n-1].ref)+closingCost > budget {
+			if lines[n-1].used+trailerCost(view.total-n, lines[n-1].ref+opt.ReadOn)+closingCost > budget {
 				break
 			}
 			shown = n
@@ -150,7 +154,7 @@ measure:
 	}
 	if remaining > 0 {
 		snap.Next = lines[shown-1].ref
-		used += appendLineCost(&buf, func(b []byte) []byte { return appendTrailer(b, remaining, snap.Next) })
+		used += appendLineCost(&buf, func(b []byte) []byte { return appendTrailer(b, remaining, snap.Next+opt.ReadOn) })
 	}
 	if closing != "" {
 		buf = append(append(buf, closing...), '\n')
@@ -258,14 +262,16 @@ func estimate(budget, elements int) int {
 	return n
 }
 
-// appendTabHeader appends "Tab ID · TITLE · URL"; an empty title or URL is
-// left out with its separator.
+// appendTabHeader appends "Tab ID · 'TITLE' · URL"; an empty title or URL
+// is left out with its separator. The title is the page's to choose, so it
+// is quoted (Quote): it cannot pass for a separator and a URL.
 func appendTabHeader(dst []byte, tab protocol.TabRef) []byte {
 	dst = append(dst, "Tab "...)
 	dst = strconv.AppendInt(dst, int64(tab.ID), 10)
 	if hasText(tab.Title) {
-		dst = append(dst, " · "...)
-		dst = appendFolded(dst, tab.Title, MaxName, false)
+		dst = append(dst, " · '"...)
+		dst = appendFolded(dst, tab.Title, MaxName, true)
+		dst = append(dst, '\'')
 	}
 	if hasText(tab.URL) {
 		dst = append(dst, " · "...)
@@ -292,7 +298,8 @@ func frameHeaderCost(f *protocol.Frame) int {
 	return costBytes(appendFrameHeader(scratch[:0], f))
 }
 
-// The trailer: "… N more elements omitted (grip snapshot --after @eK)".
+// The trailer: "… N more elements omitted (grip snapshot --after @eK)",
+// with the tab after the ref when it is not the default one.
 const (
 	trailerHead = "… "
 	trailerMany = " more elements omitted (grip snapshot --after "

@@ -18,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden from the curr
 
 // designText is the example of docs/ARCHITECTURE.md's "Snapshot format",
 // with the closing line.
-const designText = `Tab 412 · Checkout — Shop · https://shop.example/checkout
+const designText = `Tab 412 · 'Checkout — Shop' · https://shop.example/checkout
 === Frame: 0 (Top: https://shop.example/checkout) ===
 @e1: [button 'Accept cookies']
 @e3: [textbox 'Email' value='a@b.c' required]
@@ -162,13 +162,13 @@ func TestRenderGolden(t *testing.T) {
 		{"tiny_budget", designTab, designResults(), Options{Budget: 1}},
 		{"tiny_budget_after", designTab, designResults(), Options{Budget: 1, After: "@e5"}},
 		// The trailer costs less than the long last line: it is cut.
-		{"one_left", tab, longLast(twoFrames(6)), Options{Budget: budgetFor("Tab 7 · Shop · https://a.example/\n" +
+		{"one_left", tab, longLast(twoFrames(6)), Options{Budget: budgetFor("Tab 7 · 'Shop' · https://a.example/\n" +
 			"=== Frame: 0 (Top: https://a.example/) ===\n@e1: [link 'Item 1']\n@e2: [link 'Item 2']\n@e3: [link 'Item 3']\n" +
 			"=== Frame: 4 (https://b.example/) ===\n@e4: [link 'Item 4']\n@e5: [link 'Item 5']\n" +
 			"… 1 more element omitted (grip snapshot --after @e5)\n")}},
 		// The last line costs less than a trailer: the page ends
 		// without one, though the trailer would not have fitted.
-		{"short_last_fits", tab, twoFrames(6), Options{Budget: budgetFor("Tab 7 · Shop · https://a.example/\n" +
+		{"short_last_fits", tab, twoFrames(6), Options{Budget: budgetFor("Tab 7 · 'Shop' · https://a.example/\n" +
 			"=== Frame: 0 (Top: https://a.example/) ===\n@e1: [link 'Item 1']\n@e2: [link 'Item 2']\n@e3: [link 'Item 3']\n" +
 			"=== Frame: 4 (https://b.example/) ===\n@e4: [link 'Item 4']\n@e5: [link 'Item 5']\n@e6: [link 'Item 6']\n")}},
 		{"empty_frames", tab, []FrameResult{

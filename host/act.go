@@ -87,7 +87,7 @@ func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult
 	}
 	// 2. The target: a malformed locator, an unknown or stale ref is
 	// refused here, before anything reaches the browser.
-	if err := h.resolveTarget(a); err != nil {
+	if err := h.resolveTarget(ctx, a); err != nil {
 		return nil, err
 	}
 	// 3. The tab is one this agent may use: its session's own, one the
@@ -140,10 +140,10 @@ func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult
 	}
 	// 10. Settling: the read back waits until the page is quiet, within
 	// a bound (host/settle.go).
-	h.settle(ctx, a, done)
+	settle := h.settle(a, done)
 	// 11. Read back what changed, and what else the action did (dialogs,
 	// tabs opened and closed, navigations): host/effects.go.
-	res, err := h.finishAction(ctx, a.target.tab, done.detail, a.args, done.effects)
+	res, err := h.finishAction(ctx, a.target.tab, done.detail, a.args, done.effects, settle)
 	if err != nil {
 		return nil, err
 	}
@@ -157,14 +157,36 @@ func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult
 }
 
 // resolveTarget parses the target and, for a ref, finds its entry and
-// tab; drag's second element is checked like the first.
-func (h *Host) resolveTarget(a *action) error {
+// tab; a target written as a snapshot line is first resolved to the ref of
+// the one element it names (host/resolve.go); drag's second element is
+// checked like the first.
+func (h *Host) resolveTarget(ctx context.Context, a *action) error {
 	a.target = actTarget{tab: a.args.Tab}
+	if a.args.To != "" {
+		if l, ok := locator.ParseLine(a.args.To); ok {
+			ref, err := h.resolveLine(ctx, a.args.Tab, l, a.args.Origin)
+			if err != nil {
+				return err
+			}
+			a.args.To = ref
+		}
+	}
 	if a.args.Target != "" {
 		a.rec.Target = a.args.Target
 		loc, err := locator.Parse(a.args.Target)
 		if err != nil {
 			return err
+		}
+		if loc.Line != nil {
+			ref, err := h.resolveLine(ctx, a.args.Tab, *loc.Line, a.args.Origin)
+			if err != nil {
+				return err
+			}
+			// From here on the target is that ref, with a ref's checks.
+			a.args.Target = ref
+			if loc, err = locator.Parse(ref); err != nil {
+				return err
+			}
 		}
 		if loc.Ref != 0 {
 			e, err := h.refs.Resolve(loc.Ref)

@@ -66,7 +66,7 @@ func waitScope(h *Host, a *protocol.WaitArgs) readScope {
 		return readScope{&a.Tab, readInfo}
 	case a.MS > 0 && a.Text == "" && a.TextGone == "" && a.Gone == "" && a.URL == "":
 		return readScope{&a.Tab, readNone} // only time passes
-	case a.Text != "":
+	case a.Text != "" || a.TextGone != "": // both read every frame's text
 		return readScope{&a.Tab, readProbe}
 	case a.Gone != "":
 		ref, err := refcache.ParseRef(a.Gone)
@@ -106,7 +106,7 @@ func (h *Host) checkRead(ctx context.Context, tab int, kind readKind) (int, erro
 		return 0, h.refuseBlocked(fmt.Sprintf("tab %d", tab), tr.top)
 	}
 	if kind == readProbe || kind == readScreenshot {
-		if id, d, ok := tr.blockedFrame(); ok {
+		if id, d, ok := tr.blockedFrameFor(kind); ok { // host/withhold.go
 			what := "waiting for text"
 			if kind == readScreenshot {
 				what = "a screenshot"
@@ -254,6 +254,12 @@ func (h *Host) decideRule(ctx context.Context, p *policy.Policy, a *action) (pol
 			// Pin the page the rule was decided on: if it navigates
 			// before the action lands, the action is refused.
 			a.args.Epoch = h.tabs.observe(tab, tr.topDoc)
+		}
+	}
+	if spec.Ext == protocol.ExtDialog && err == nil {
+		// A dialog is judged by the frame that opened it (host/withhold.go).
+		if dd, ok := h.dialogDecision(ctx, p, tab, tr); ok && dd.Rule > d.Rule {
+			d, where = dd, fmt.Sprintf("the dialog of tab %d", tab)
 		}
 	}
 	if spec.Name == protocol.ActNavigate {

@@ -59,19 +59,48 @@ func (c *downloadCursor) returned(d protocol.Download) {
 	}
 }
 
-// downloadVisible says whether agents may learn of d under the person's
-// policy (docs/ARCHITECTURE.md, "The person's controls"): not from a
-// blocked site and, in the shared mode, only from a tab shared with them.
-func (h *Host) downloadVisible(d protocol.Download) bool {
+// downloadJudge returns whether agents may learn of a download under the
+// person's policy (docs/ARCHITECTURE.md, "The person's controls"): not
+// when the strictest rule of its final URL, the URL it was asked for,
+// its referrer and the tab that started it is block — a data: or blob:
+// export a blocked page made is judged by that page — and, in the shared
+// mode, only from a tab shared with them. The tabs' pages are read once,
+// when a download names a tab.
+func (h *Host) downloadJudge(ctx context.Context) func(d protocol.Download) bool {
 	u := h.person
 	if u == nil {
-		return true
+		return func(protocol.Download) bool { return true }
 	}
 	p := u.policy.Current()
-	if p.Decide(d.URL).Rule == policy.Block {
-		return false
+	var tabURLs map[int]string
+	return func(d protocol.Download) bool {
+		for _, raw := range []string{d.URL, d.SourceURL, d.Referrer} {
+			if raw != "" && p.Decide(raw).Rule == policy.Block {
+				return false
+			}
+		}
+		if d.Tab != 0 {
+			if tabURLs == nil {
+				tabURLs = map[int]string{}
+				var res protocol.TabsResult
+				if err := h.callExt(ctx, protocol.ExtTabs, protocol.TabsParams{}, &res); err == nil {
+					for _, t := range res.Tabs {
+						tabURLs[t.ID] = t.URL
+					}
+				}
+			}
+			if url, ok := tabURLs[d.Tab]; ok && p.Decide(url).Rule == policy.Block {
+				return false
+			}
+		}
+		return p.Tabs != policy.TabsShared || d.Tab != 0 && u.visible(p, d.Tab)
 	}
-	return p.Tabs != policy.TabsShared || d.Tab != 0 && u.visible(p, d.Tab)
+}
+
+// forAgents is d without what only the host judges by.
+func forAgents(d protocol.Download) protocol.Download {
+	d.SourceURL, d.Referrer = "", ""
+	return d
 }
 
 // unixMS is t in Unix milliseconds, as chrome.downloads' times compare.
@@ -91,8 +120,8 @@ func (h *Host) addDownload(ctx context.Context, a *action, res *protocol.ActionR
 		h.log.Warn("could not list downloads after an action", "err", err)
 		return
 	}
-	if len(got.Downloads) > 0 && h.downloadVisible(got.Downloads[0]) {
-		d := got.Downloads[0]
+	if len(got.Downloads) > 0 && h.downloadJudge(ctx)(got.Downloads[0]) {
+		d := forAgents(got.Downloads[0])
 		res.Download = &d
 	}
 }
@@ -102,6 +131,7 @@ func (h *Host) addDownload(ctx context.Context, a *action, res *protocol.ActionR
 // deadline.
 func (h *Host) waitDownload(ctx context.Context, args protocol.WaitArgs, timeout time.Duration) (*protocol.ActionResult, error) {
 	deadline := time.Now().Add(timeout)
+	visible := h.downloadJudge(ctx)
 	var d protocol.Download
 	for {
 		since, after := h.downloads.window(time.Now())
@@ -113,13 +143,15 @@ func (h *Host) waitDownload(ctx context.Context, args protocol.WaitArgs, timeout
 		// that went away.
 		cctx, cancel := context.WithTimeout(ctx, left+callTimeout)
 		params := protocol.DownloadWaitParams{Since: unixMS(since), AfterID: after, TabID: args.Tab, TimeoutMS: int(left.Milliseconds())}
+		d = protocol.Download{} // decoding keeps fields the next reply leaves out
 		err := h.port.call(cctx, protocol.ExtDownloadWait, params, &d)
 		cancel()
 		if err != nil {
 			return nil, err
 		}
 		h.downloads.returned(d)
-		if h.downloadVisible(d) {
+		if visible(d) {
+			d = forAgents(d)
 			break
 		}
 		// One agents may not see (a blocked site, a tab not shared): the
@@ -181,9 +213,10 @@ func (h *Host) listDownloads(ctx context.Context, args protocol.DownloadsArgs) (
 		return nil, err
 	}
 	list := make([]protocol.Download, 0, len(got.Downloads))
+	visible := h.downloadJudge(ctx)
 	for _, d := range got.Downloads {
-		if h.downloadVisible(d) {
-			list = append(list, d)
+		if visible(d) {
+			list = append(list, forAgents(d))
 		}
 	}
 	return &protocol.DownloadsResult{Downloads: list}, nil

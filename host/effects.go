@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -89,7 +90,7 @@ func (b *openerBook) take(tab int, seen []protocol.OpenedTab) ([]protocol.Opened
 // finishAction ends an action on tab: the read of what changed (or, when
 // the action closed the tab, the reply that says so), then what else the
 // action did.
-func (h *Host) finishAction(ctx context.Context, tab int, detail string, args protocol.ActArgs, fx protocol.ActEffects) (*protocol.ActionResult, error) {
+func (h *Host) finishAction(ctx context.Context, tab int, detail string, args protocol.ActArgs, fx protocol.ActEffects, settle bool) (*protocol.ActionResult, error) {
 	if fx.Closed {
 		h.refs.InvalidateTab(tab)
 		gone := h.tabs.forget(tab)
@@ -101,7 +102,7 @@ func (h *Host) finishAction(ctx context.Context, tab int, detail string, args pr
 			Changes: protocol.Changes{Added: []string{}, Gone: formatRefs(gone)}, Closed: []int{tab}, Opened: fx.Opened, Blocked: fx.Blocked}
 		return res, nil
 	}
-	res, err := h.afterAction(ctx, tab, detail, args)
+	res, err := h.afterAction(ctx, tab, detail, args, settle)
 	if err != nil {
 		return nil, err
 	}
@@ -206,11 +207,12 @@ func (h *Host) snapshotEffects(ctx context.Context, tab int, snap *protocol.Snap
 	snap.Tokens += frames.Tokens(text)
 }
 
-// afterAction reads the tab again so the reply can say what changed (refs
+// afterAction reads the tab again, once its page has settled when settle
+// is set, so the reply can say what changed (refs
 // added and gone, url, title), and includes the snapshot when asked. A
 // page in the middle of navigating may not answer at once; we retry a few
 // times and otherwise report the action without changes.
-func (h *Host) afterAction(ctx context.Context, tab int, detail string, args protocol.ActArgs) (*protocol.ActionResult, error) {
+func (h *Host) afterAction(ctx context.Context, tab int, detail string, args protocol.ActArgs, settle bool) (*protocol.ActionResult, error) {
 	res := &protocol.ActionResult{OK: true, Detail: detail, Changes: protocol.Changes{Added: []string{}, Gone: []string{}}}
 	// Read in the mode of the agent's last view, so that what is added,
 	// gone and changed compares like with like.
@@ -233,7 +235,7 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 				return res, nil
 			}
 		}
-		raw, results, diff, err := h.readTab(ctx, tab, mode, !args.Snapshot, nil)
+		raw, results, diff, err := h.readTab(ctx, tab, mode, !args.Snapshot, settle, nil)
 		if err != nil {
 			if d := openDialog(err); d != nil {
 				// The page is stopped behind a dialog: the reply names it.
@@ -247,8 +249,12 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 			continue
 		}
 		res.Tab = raw.Tab
+		tellSettled(res, raw.Settle)
 		res.Changes = protocol.Changes{URL: raw.Tab.URL, Title: raw.Tab.Title, Added: formatRefs(diff.added), Gone: formatRefs(diff.gone)}
 		res.Changes.Changed, res.Changes.Appeared, res.Changes.Omitted = frames.FitChanges(diff.changed, diff.appeared, budget)
+		if res.Changes.Omitted > 0 {
+			res.Changes.More = readOnCommand(res.Changes, len(diff.changed), mode, tabNamed(args, tab))
+		}
 		if args.Snapshot {
 			if snap, err := h.render(tab, raw.Tab, results, frames.Options{Budget: args.Budget}); err == nil {
 				res.Snapshot = snap
@@ -262,4 +268,43 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 		res.Changes.URL, res.Changes.Title = info.URL, info.Title
 	}
 	return res, nil
+}
+
+// tabNamed is the tab the command that reads on must name: 0 when the
+// agent's request left it to the default tab.
+func tabNamed(args protocol.ActArgs, tab int) int {
+	if args.Tab != 0 || strings.HasPrefix(args.Target, "@") {
+		return tab
+	}
+	return 0
+}
+
+// readOnCommand is the command that reads on where an action's reply cut
+// its lines (docs/ARCHITECTURE.md, "Snapshot format"): from the last
+// element that appeared, when the cut fell among those (they are in page
+// order), else from the start; in the mode of the agent's view, and naming
+// the tab unless it is the default one — the same form as a snapshot's
+// trailer.
+func readOnCommand(c protocol.Changes, changed int, mode string, tab int) string {
+	cmd := "grip snapshot"
+	if len(c.Changed) == changed && len(c.Appeared) > 0 {
+		cmd += " --after " + c.Appeared[len(c.Appeared)-1].Ref
+	}
+	return cmd + readOnArgs(mode, 0, tab)
+}
+
+// readOnArgs are the arguments that make grip snapshot read the same view:
+// its mode, budget and tab, each when not the default.
+func readOnArgs(mode string, budget, tab int) string {
+	var s string
+	if mode == protocol.ModeContent {
+		s += " --mode content"
+	}
+	if budget > 0 {
+		s += " --budget " + strconv.Itoa(budget)
+	}
+	if tab > 0 {
+		s += " --tab " + strconv.Itoa(tab)
+	}
+	return s
 }

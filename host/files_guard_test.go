@@ -31,7 +31,7 @@ func (f *downloadsFake) handle(msg protocol.NativeMessage) (any, *protocol.Error
 	case protocol.ExtDocuments:
 		return protocol.DocumentsReply{Documents: []protocol.LiveDocument{}}, nil
 	case protocol.ExtTabs:
-		return protocol.TabsResult{Tabs: []protocol.Tab{{ID: 5, URL: "https://shop.example/", Active: true}}}, nil
+		return protocol.TabsResult{Tabs: []protocol.Tab{{ID: 5, URL: "https://shop.example/", Active: true}, {ID: 7, URL: "https://pay.example/export"}}}, nil
 	case protocol.ExtTabInfo:
 		return protocol.TabRef{ID: 5, URL: "https://shop.example/", Title: "Shop"}, nil
 	case protocol.ExtDownloads:
@@ -143,5 +143,39 @@ func TestDownloadsInTheSharedMode(t *testing.T) {
 	perr := call(t, c, protocol.OpWait, protocol.WaitArgs{Download: true, Tab: 6, TimeoutMS: 500}, nil)
 	if perr == nil || perr.Code != protocol.CodePolicy {
 		t.Errorf("wait on tab 6: %v, want a policy refusal", perr)
+	}
+}
+
+// TestBlockedPagesExportsStayHidden: a client-side export (data: or
+// blob:) is judged by the strictest rule of its URL, the URL it was asked
+// for, its referrer and the tab that started it: one of a blocked page is
+// neither listed, nor named, nor returned by a wait; what is shown carries
+// no referrer.
+func TestBlockedPagesExportsStayHidden(t *testing.T) {
+	f := &downloadsFake{list: []protocol.Download{
+		{ID: 1, Path: "/d/statement.csv", State: "complete", URL: "data:text/csv,account,balance%0A1234,5123.45", Referrer: "https://pay.example/statements"},
+		{ID: 2, Path: "/d/export.csv", State: "complete", URL: "data:text/csv,iban,DE89", Tab: 7},
+		{ID: 3, Path: "/d/report.pdf", State: "complete", URL: "https://cdn.example/r.pdf", SourceURL: "https://pay.example/report?id=9"},
+		{ID: 4, Path: "/d/notes.csv", State: "complete", URL: "data:text/csv,a,b", Referrer: "https://shop.example/cart", Tab: 5},
+	}}
+	c := startFilesHost(t, "block pay.example\n", nil, f)
+	var list protocol.DownloadsResult
+	if perr := call(t, c, protocol.OpDownloads, protocol.DownloadsArgs{}, &list); perr != nil {
+		t.Fatal(perr)
+	}
+	if got := downloadIDs(list.Downloads); !slices.Equal(got, []int{4}) {
+		t.Errorf("listed %v, want [4]", got)
+	}
+	for _, d := range list.Downloads {
+		if d.Referrer != "" || d.SourceURL != "" {
+			t.Errorf("download %d carries what only the host judges by: %+v", d.ID, d)
+		}
+	}
+	var res protocol.ActionResult
+	if perr := call(t, c, protocol.OpWait, protocol.WaitArgs{Download: true, TimeoutMS: 2000}, &res); perr != nil {
+		t.Fatal(perr)
+	}
+	if res.Download == nil || res.Download.ID != 4 {
+		t.Errorf("wait returned %+v, want download 4", res.Download)
 	}
 }

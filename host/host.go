@@ -93,6 +93,8 @@ type Host struct {
 	downloads downloadCursor
 	// recorders are the sessions' workflow recordings (recorder.go).
 	recorders recorders
+	// notices are the notices to the extension, sent in order (person.go).
+	notices noticeQueue
 	// person is the person's controls: policy, pause, shared tabs, the
 	// record of what agents did (host/person.go). Set before ready closes.
 	person *personControls

@@ -163,6 +163,25 @@ var operations = map[string]operation{
 
 	protocol.OpAct: actionOp((*Host).act),
 
+	// Developer tools (host/console.go, network.go, eval.go, shots.go):
+	// console and network are read like a snapshot (a blocked frame's
+	// part left out by the handler); a body's tab is known only from the
+	// browser's answer, and the handler checks it; eval is an action
+	// whose handler runs the pause, the script rule and the record; a PDF
+	// and a shaped screenshot show every frame's pixels.
+	protocol.OpConsole: readOp(func(_ *Host, a *protocol.ConsoleArgs) readScope {
+		return readScope{&a.Tab, readSnapshot}
+	}, (*Host).Console),
+	protocol.OpNetwork: readOp(func(_ *Host, a *protocol.NetworkArgs) readScope {
+		return readScope{&a.Tab, readSnapshot}
+	}, (*Host).Network),
+	protocol.OpNetworkBody: listOp((*Host).NetworkBody),
+	protocol.OpEval:        actionOp((*Host).Eval),
+	protocol.OpPDF: readOp(func(_ *Host, a *protocol.PDFArgs) readScope {
+		return readScope{&a.Tab, readScreenshot}
+	}, (*Host).PDF),
+	protocol.OpScreenshotShape: readOp(shapeScope, (*Host).ScreenshotShape),
+
 	protocol.OpRecord: sessionOp((*Host).record),
 }
 
@@ -174,5 +193,5 @@ func (h *Host) serve(ctx context.Context, req protocol.Request) (any, error) {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 			"see grip --help for the operations", "unknown operation %q", req.Op)
 	}
-	return op.run(h, ctx, req.Args)
+	return h.withhold(op.run(h, ctx, req.Args)) // host/withhold.go
 }

@@ -4,12 +4,10 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"sync"
 
 	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/locator"
-	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -74,7 +72,7 @@ func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*proto
 	if args.Timings {
 		timings = &protocol.SnapshotTimings{}
 	}
-	raw, results, _, err := h.readTab(ctx, tab, mode, false, timings)
+	raw, results, _, err := h.readTab(ctx, tab, mode, false, false, timings)
 	if err != nil {
 		if d := openDialog(err); d != nil {
 			return h.dialogSnapshot(tab, d), nil
@@ -82,7 +80,13 @@ func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*proto
 		return nil, err
 	}
 	lap := stopwatch(timings != nil)
-	snap, err := h.render(tab, raw.Tab, results, frames.Options{Budget: args.Budget, After: args.After})
+	// The trailer names the tab when the request did: a default tab may
+	// be another by the time the agent reads on.
+	readOnTab := 0
+	if args.Tab != 0 {
+		readOnTab = tab
+	}
+	snap, err := h.render(tab, raw.Tab, results, frames.Options{Budget: args.Budget, After: args.After, ReadOn: readOnArgs(mode, args.Budget, readOnTab)})
 	if err != nil {
 		return nil, err
 	}
@@ -137,6 +141,9 @@ func (h *Host) screenshot(ctx context.Context, args protocol.ScreenshotArgs) (*p
 		return nil, err
 	}
 	defer unlock()
+	if err := h.checkScreenshotStart(ctx, tab); err != nil { // host/withhold.go
+		return nil, err
+	}
 	var res protocol.ScreenshotReply
 	if err := h.callExt(ctx, protocol.ExtScreenshot, protocol.TabParams{TabID: tab}, &res); err != nil {
 		return nil, err
@@ -145,11 +152,10 @@ func (h *Host) screenshot(ctx context.Context, args protocol.ScreenshotArgs) (*p
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "", "screenshot is not base64: %v", err)
 	}
-	if h.person != nil {
-		// The page may have gone to a blocked site after the gate's check.
-		if d := h.person.policy.Current().Decide(res.Tab.URL); d.Rule == policy.Block {
-			return nil, h.refuseBlocked(fmt.Sprintf("tab %d", res.Tab.ID), d)
-		}
+	// The page may have gone to a blocked site, or taken in a blocked
+	// frame, after the gate's check.
+	if err := h.checkScreenshotEnd(ctx, tab, res.Tab); err != nil {
+		return nil, err
 	}
 	return &protocol.ScreenshotResult{Tab: res.Tab, PNG: png}, nil
 }

@@ -281,13 +281,48 @@ func (h *Host) personRequest(ctx context.Context, msg protocol.NativeMessage) (a
 
 // tellExtension sends the extension a notice about the person's controls
 // in the background: the badge and the popup follow, and the agent's
-// reply does not wait for them.
+// reply does not wait for them. Notices go out one at a time in the order
+// they were made, so a pause and the resume after it cannot arrive the
+// other way round.
 func (h *Host) tellExtension(ctx context.Context, typ string, params any) {
-	go func() {
+	h.notices.add(func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		if err := h.port.call(ctx, typ, params, nil); err != nil {
 			h.log.Warn("could not tell the extension", "request", typ, "err", err)
+		}
+	})
+}
+
+// noticeQueue runs the host's notices to the extension in order, one at
+// a time, on a goroutine that lives while there are any.
+type noticeQueue struct {
+	mu      sync.Mutex
+	pending []func() // guarded by mu
+	running bool     // a goroutine is draining pending; guarded by mu
+}
+
+func (q *noticeQueue) add(send func()) {
+	q.mu.Lock()
+	q.pending = append(q.pending, send)
+	if q.running {
+		q.mu.Unlock()
+		return
+	}
+	q.running = true
+	q.mu.Unlock()
+	go func() {
+		for {
+			q.mu.Lock()
+			if len(q.pending) == 0 {
+				q.running = false
+				q.mu.Unlock()
+				return
+			}
+			next := q.pending[0]
+			q.pending = q.pending[1:]
+			q.mu.Unlock()
+			next()
 		}
 	}()
 }

@@ -26,14 +26,17 @@ import (
 // last saw it: set for the host's own reads after an action, whose result
 // the agent does not see, so a rename it never saw still refuses.
 //
+// settle reads the tab once its page has settled (host/settle.go); the
+// reply's Settle says whether it had.
+//
 // The returned diff is against the tab's previous read: the refs added and
 // gone since then, whatever made them go (this read, a navigation event,
 // a closed frame).
-func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures bool, timings *protocol.SnapshotTimings) (protocol.SnapshotReply, []frames.FrameResult, viewDiff, error) {
+func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures, settle bool, timings *protocol.SnapshotTimings) (protocol.SnapshotReply, []frames.FrameResult, viewDiff, error) {
 	var raw protocol.SnapshotReply
 	lap := stopwatch(timings != nil)
 	var body json.RawMessage
-	if err := h.callExt(ctx, protocol.ExtSnapshot, protocol.SnapshotParams{TabID: tab, Mode: mode, KeepSignatures: keepSignatures}, &body); err != nil {
+	if err := h.callExt(ctx, protocol.ExtSnapshot, protocol.SnapshotParams{TabID: tab, Mode: mode, KeepSignatures: keepSignatures, Settle: settle}, &body); err != nil {
 		return raw, nil, viewDiff{}, err
 	}
 	extension := lap()
@@ -75,6 +78,7 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 			"free space in or make writable "+h.cfg.Dirs.Ledger+", then take the snapshot again; grip status shows the last errors",
 			"the ledger cannot record new refs, so %d new elements got none: %v", withheld, err)
 	}
+	repeats := frames.Repeats(raw.Frames)
 	results := make([]frames.FrameResult, 0, len(raw.Frames))
 	read := make([]shown, 0, len(refs))
 	urls := make(map[int]string, len(raw.Frames))
@@ -85,6 +89,9 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 			fr.Elements = make([]protocol.Element, len(f.Elements))
 			for j, e := range f.Elements {
 				fr.Elements[j] = protocol.Element{Ref: refcache.FormatRef(refs[i]), Role: e.Role, Name: e.Name, Value: e.Value, States: e.States, Href: e.Href}
+				if e.Context != "" && repeats.Has(e.Role, e.Name) {
+					fr.Elements[j].Context = e.Context
+				}
 				read = append(read, shown{ref: refs[i], frame: f.FrameID, el: fr.Elements[j]})
 				i++
 			}

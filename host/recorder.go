@@ -131,7 +131,12 @@ func (h *Host) noteTarget(ctx context.Context, a *action) {
 
 // secretName matches the names of fields whose text is a secret even when
 // the page does not say so (a password field the page shows as text).
-var secretName = regexp.MustCompile(`(?i)pass(word|code|phrase)?\b|\bpin\b|one[- ]?time|\botp\b|2fa|secret|token|\bcvc\b|\bcvv\b|security code`)
+// Compiled on first use: only a recording host needs it, and every grip
+// start would pay for it at init (docs/ARCHITECTURE.md, "The CLI's fixed
+// cost").
+var secretName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)pass(word|code|phrase)?\b|\bpin\b|one[- ]?time|\botp\b|2fa|secret|token|\bcvc\b|\bcvv\b|security code`)
+})
 
 // recordStep is the recorder's place in the pipeline: a workflow being
 // recorded gets each action that was done, with what the agent saw of its
@@ -182,7 +187,7 @@ func (h *Host) recordStep(ctx context.Context, a *action, res *protocol.ActionRe
 // values of earlier parameters replaced by their placeholders.
 func (rec *recording) text(a *action, seen *seenTarget) string {
 	name := a.args.Param
-	secret := a.secret || (seen.el.Role != "" && secretName.MatchString(seen.el.Name))
+	secret := a.secret || (seen.el.Role != "" && secretName().MatchString(seen.el.Name))
 	if name == "" && secret {
 		name = workflow.ParamName(seen.el.Name)
 		if name == "VALUE" {

@@ -30,7 +30,9 @@ func (h *Host) frameRules(ctx context.Context, p *policy.Policy, tab int) (*tabR
 	if err := h.callExt(ctx, protocol.ExtFrames, protocol.TabParams{TabID: tab}, &fr); err != nil {
 		return nil, err
 	}
-	return rulesOf(p, fr.Frames), nil
+	tr := rulesOf(p, fr.Frames)
+	h.judgeBlankTop(ctx, p, tab, fr.Frames, tr) // host/withhold.go
+	return tr, nil
 }
 
 // rulesOf decides the rule of each frame: its own origin's, or for a frame

@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"time"
 
@@ -34,6 +35,17 @@ func SocketPath(runtimeDir, profile string) string {
 	return filepath.Join(runtimeDir, profile+".sock")
 }
 
+// socketPathMax is the longest socket path goos takes: sockaddr_un's
+// sun_path holds 108 bytes on Linux and Windows, 104 on macOS and the
+// BSDs, the terminating NUL included.
+func socketPathMax(goos string) int {
+	switch goos {
+	case "linux", "android", "windows":
+		return 107
+	}
+	return 103
+}
+
 // InfoPath returns the file a host publishes beside its socket.
 func InfoPath(runtimeDir, profile string) string {
 	return filepath.Join(runtimeDir, profile+".json")
@@ -47,6 +59,11 @@ func listen(runtimeDir, profile string) (*socketServer, error) {
 		return nil, fmt.Errorf("host: runtime dir: %w", err)
 	}
 	path := SocketPath(runtimeDir, profile)
+	if limit := socketPathMax(runtime.GOOS); len(path) > limit {
+		// Else the bind fails with a bare "invalid argument".
+		return nil, fmt.Errorf("host: the socket path %s is %d bytes, more than the %d this OS allows: set %s to a shorter folder",
+			path, len(path), limit, statedir.EnvVar)
+	}
 	if _, err := os.Lstat(path); err == nil {
 		c, derr := net.DialTimeout("unix", path, time.Second)
 		if derr == nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -193,5 +194,45 @@ func TestUploadQuestionNamesTheRealFile(t *testing.T) {
 	}
 	if len(lg.Entries) != 2 || lg.Entries[0].Detail != cv || lg.Entries[1].Detail != home+"/.ssh/id_rsa" || lg.Entries[1].Outcome != "policy" {
 		t.Errorf("log %+v, want the real files", lg.Entries)
+	}
+}
+
+// TestScreenshotJudgedAgainAfterTheCapture: a blocked frame that comes in
+// between the gate's check and the capture refuses the picture; while
+// paused, a screenshot that would bring a tab to the front is refused.
+func TestScreenshotJudgedAgainAfterTheCapture(t *testing.T) {
+	g := &guardFake{topURL: "https://shop.example/cart"}
+	var mu sync.Mutex
+	framesAsked, shots := 0, 0
+	handle := func(msg protocol.NativeMessage) (any, *protocol.Error) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch msg.Type {
+		case protocol.ExtFrames:
+			framesAsked++
+			fr := []protocol.FrameInfo{{FrameID: 0, ParentFrameID: -1, DocumentID: "top", URL: g.topURL}}
+			if shots > 0 { // the blocked frame came in with the capture
+				fr = append(fr, protocol.FrameInfo{FrameID: 3, ParentFrameID: 0, DocumentID: "card", URL: "https://pay.example/card"})
+			}
+			return protocol.FramesReply{Frames: fr}, nil
+		case protocol.ExtScreenshot:
+			shots++
+			return protocol.ScreenshotReply{Tab: protocol.TabRef{ID: 5, URL: g.topURL}, Data: "iVBORw0KGgo="}, nil
+		}
+		return g.handle(msg)
+	}
+	c, _ := startGuardHostWith(t, "block pay.example\n", protocol.ExtensionHello{}, handle)
+	perr := call(t, c, protocol.OpScreenshot, protocol.ScreenshotArgs{Tab: 5}, nil)
+	if perr == nil || perr.Code != protocol.CodePolicy || !strings.Contains(perr.Message, "frame 3") {
+		t.Errorf("screenshot with a blocked frame come in: %+v", perr)
+	}
+	if shots != 1 {
+		t.Fatalf("%d captures, want the one refused after", shots)
+	}
+
+	c2, _ := startGuardHostWith(t, "", protocol.ExtensionHello{Paused: true}, g.handle)
+	perr = call(t, c2, protocol.OpScreenshot, protocol.ScreenshotArgs{Tab: 6}, nil)
+	if perr == nil || perr.Code != protocol.CodePaused || !strings.Contains(perr.Message, "front") {
+		t.Errorf("paused screenshot of a tab behind: %+v", perr)
 	}
 }

@@ -70,6 +70,11 @@ func (h *Host) wait(ctx context.Context, args protocol.WaitArgs) (*protocol.Acti
 	if err := h.port.call(cctx, protocol.ExtWait, params, &res); err != nil {
 		return nil, err
 	}
+	// Met or not, a tab that went to a blocked site meanwhile tells
+	// nothing (host/withhold.go).
+	if err := h.checkWaitEnd(ctx, tab, args); err != nil {
+		return nil, err
+	}
 	if !res.Met {
 		return nil, protocol.Errorf(protocol.CodeTimeout, protocol.BoundaryTask,
 			"raise --timeout, or take a snapshot to see what the page shows", "condition not met within %s", timeout)

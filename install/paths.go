@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/grip-dev/grip/internal/winpath"
 	"github.com/grip-dev/grip/manifest"
 )
 
@@ -187,7 +188,7 @@ func UserDataDir(goos, home string, getenv func(string) string, browser string) 
 	case "darwin":
 		return path.Join(home, "Library", "Application Support", b.macConfig), nil
 	case "windows":
-		return winJoin(localAppData(home, getenv), b.winVendor, "User Data"), nil
+		return winpath.Join(localAppData(home, getenv), b.winVendor, "User Data"), nil
 	}
 	return "", fmt.Errorf("%w: %s", ErrUnsupportedOS, goos)
 }
@@ -206,7 +207,7 @@ func localAppData(home string, getenv func(string) string) string {
 	if d := lookup(getenv, "LOCALAPPDATA"); d != "" {
 		return d
 	}
-	return winJoin(home, "AppData", "Local")
+	return winpath.Join(home, "AppData", "Local")
 }
 
 func programData(getenv func(string) string) string {
@@ -217,25 +218,6 @@ func programData(getenv func(string) string) string {
 		return d
 	}
 	return `C:\ProgramData`
-}
-
-// winJoin joins Windows path elements with backslashes whatever OS runs
-// the code, so the tables can be tested anywhere.
-func winJoin(elem ...string) string {
-	var parts []string
-	for i, e := range elem {
-		e = strings.ReplaceAll(e, "/", `\`)
-		if i > 0 {
-			e = strings.TrimLeft(e, `\`)
-		}
-		if i < len(elem)-1 {
-			e = strings.TrimRight(e, `\`)
-		}
-		if e != "" {
-			parts = append(parts, e)
-		}
-	}
-	return strings.Join(parts, `\`)
 }
 
 // Locate returns where browser looks for grip's host manifest on goos at
@@ -273,9 +255,9 @@ func Locate(goos, home string, getenv func(string) string, browser string, level
 		if level == System {
 			base, root = programData(getenv), "HKLM"
 		}
-		loc.File = winJoin(base, "grip", "NativeMessagingHosts", browser, manifest.FileName)
+		loc.File = winpath.Join(base, "grip", "NativeMessagingHosts", browser, manifest.FileName)
 		loc.RegistryRoot = root
-		loc.RegistryKey = winJoin("Software", b.winVendor, "NativeMessagingHosts", manifest.HostName)
+		loc.RegistryKey = winpath.Join("Software", b.winVendor, "NativeMessagingHosts", manifest.HostName)
 	default:
 		return Location{}, fmt.Errorf("%w: %s", ErrUnsupportedOS, goos)
 	}

@@ -51,7 +51,7 @@ func defaultFinder() finder {
 	rel, _ := os.ReadFile("/etc/os-release")
 	return finder{
 		goos: runtime.GOOS, getenv: os.Getenv, lookPath: exec.LookPath,
-		isFile: isExecutableFile, locations: installLocations(os.Getenv), osRelease: string(rel),
+		isFile: isExecutableFile, locations: installLocations(runtime.GOOS, os.Getenv), osRelease: string(rel),
 	}
 }
 

@@ -24,11 +24,13 @@ const (
 // Sep separates the segments of a chain.
 const Sep = ">>>"
 
-// Locator is a parsed action target: either a ref or a chain of CSS
-// selectors, never both.
+// Locator is a parsed action target: a ref, a snapshot line (see Line) or
+// a chain of CSS selectors, exactly one of them.
 type Locator struct {
 	// Ref is the N of "@eN"; non-zero when the locator is a ref.
 	Ref uint64
+	// Line is set when the locator is written as a snapshot line reads.
+	Line *Line
 	// Chain holds the trimmed CSS segments when the locator is not a ref;
 	// with more than one, all but the last select iframes.
 	Chain []string
@@ -42,6 +44,9 @@ func (l Locator) IsRef() bool { return l.Ref != 0 }
 func (l Locator) String() string {
 	if l.Ref != 0 {
 		return "@e" + strconv.FormatUint(l.Ref, 10)
+	}
+	if l.Line != nil {
+		return l.Line.String()
 	}
 	return strings.Join(l.Chain, " "+Sep+" ")
 }
@@ -77,6 +82,9 @@ func Parse(s string) (Locator, error) {
 			return Locator{}, err
 		}
 		return Locator{Ref: n}, nil
+	}
+	if l, ok := ParseLine(whole); ok {
+		return Locator{Line: &l}, nil
 	}
 
 	segs, err := split(whole)

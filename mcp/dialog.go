@@ -23,7 +23,7 @@ type dialogIn struct {
 func (s *Server) addDialogTools() {
 	addTool(s, &Tool{Name: "browser_handle_dialog", Title: "Handle a dialog",
 		Description: "Answer the alert, confirm, prompt or beforeunload dialog the tab shows; while one is open the page can do nothing else. " +
-			"The result says what the page did next, like an action's."},
+			"The result says what the page did next, like an action's." + pageText},
 		func(p map[string]*jsonschema.Schema) { p["tab"].Minimum = ptr(1.0) }, s.handleDialog)
 }
 

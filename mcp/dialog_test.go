@@ -33,7 +33,7 @@ func TestResultsNameDialogsForTools(t *testing.T) {
 	got := text(h.callTool(t, "browser_click", map[string]any{"ref": "e3"}))
 	for _, want := range []string{
 		"dialog open: confirm 'Discard the draft?' — answer with browser_handle_dialog",
-		"opened: tab 12 · Help center · http://help.test/",
+		"opened: tab 12 · 'Help center' · http://help.test/",
 		"still loading: http://x.test/slow (browser_wait_for or browser_snapshot to read it)",
 	} {
 		if !strings.Contains(got, want) {
@@ -48,7 +48,7 @@ func TestResultsNameDialogsForTools(t *testing.T) {
 		t.Errorf("refusal behind a dialog: %s", text(res))
 	}
 	got = text(h.callTool(t, "browser_tabs", map[string]any{"action": "list"}))
-	if !strings.Contains(got, "tab 12 · Help center · http://help.test/ (opened by tab 7)") || !strings.Contains(got, "(dialog open: confirm") {
+	if !strings.Contains(got, "tab 12 · 'Help center' · http://help.test/ (opened by tab 7)") || !strings.Contains(got, "(dialog open: confirm") {
 		t.Errorf("tab list:\n%s", got)
 	}
 }

@@ -10,9 +10,9 @@ import (
 // element to drag and the one to drop it on, each a ref and a description.
 type dragIn struct {
 	StartElement string `json:"startElement,omitempty" jsonschema:"Human-readable description of the element to drag, used only to describe what was done"`
-	StartRef     string `json:"startRef" jsonschema:"The element to drag: a ref from browser_snapshot such as @e3, or a CSS selector in the top frame"`
+	StartRef     string `json:"startRef" jsonschema:"The element to drag: a ref from browser_snapshot such as @e3, a snapshot line such as \"listitem 'Milk'\", or a CSS selector in the top frame"`
 	EndElement   string `json:"endElement,omitempty" jsonschema:"Human-readable description of where to drop, used only to describe what was done"`
-	EndRef       string `json:"endRef" jsonschema:"Where to drop it, in the same frame: a ref from browser_snapshot such as @e7, or a CSS selector"`
+	EndRef       string `json:"endRef" jsonschema:"Where to drop it, in the same frame: a ref from browser_snapshot such as @e7, a snapshot line, or a CSS selector"`
 	actOpts
 }
 

@@ -18,7 +18,7 @@ import (
 type formField struct {
 	Name  string `json:"name" jsonschema:"Human-readable field name, used only to describe what was done"`
 	Type  string `json:"type" jsonschema:"textbox, checkbox, radio, combobox or slider"`
-	Ref   string `json:"ref" jsonschema:"The field: a ref from browser_snapshot such as @e3 (a bare e3 is read as @e3), or a CSS selector"`
+	Ref   string `json:"ref" jsonschema:"The field: a ref from browser_snapshot such as @e3 (a bare e3 is read as @e3), a snapshot line such as \"textbox 'Email'\", or a CSS selector"`
 	Value string `json:"value" jsonschema:"textbox and slider: the new value; checkbox and radio: true or false; combobox: the option's label or value"`
 }
 

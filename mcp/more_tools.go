@@ -6,7 +6,8 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/grip-dev/grip/frames"
+	"github.com/grip-dev/grip/actlog"
+	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -43,6 +44,10 @@ var VerbTools = map[string]string{
 	"downloads":  "browser_downloads",
 	"drag":       "browser_drag",
 	"dialog":     "browser_handle_dialog",
+	"console":    "browser_console_messages",
+	"network":    "browser_network_requests",
+	"eval":       "browser_evaluate",
+	"pdf":        "browser_pdf_save",
 	"record":     "browser_record",
 	"replay":     "browser_replay",
 }
@@ -55,7 +60,7 @@ var Composites = map[string][]string{
 
 type refOpt struct {
 	Element string `json:"element,omitempty" jsonschema:"Human-readable description of the element, if ref is given"`
-	Ref     string `json:"ref,omitempty" jsonschema:"Element to scroll into view (ref like @e3, or a CSS selector); leave out to scroll the page by a screen"`
+	Ref     string `json:"ref,omitempty" jsonschema:"Element to scroll into view (ref like @e3, a snapshot line, or a CSS selector); leave out to scroll the page by a screen"`
 }
 
 type scrollIn struct {
@@ -180,7 +185,7 @@ func (s *Server) agentLog(ctx context.Context, in logIn) (*CallToolResult, error
 	}
 	var b strings.Builder
 	for _, e := range res.Entries {
-		b.WriteString(frames.LogLine(e) + "\n")
+		b.WriteString(actlog.Line(e) + "\n")
 	}
 	if b.Len() == 0 {
 		b.WriteString("No agent actions recorded.\n")
@@ -193,7 +198,7 @@ func (s *Server) policy(ctx context.Context, in policyIn) (*CallToolResult, erro
 	if err != nil {
 		return nil, err
 	}
-	text := frames.PolicyText(*res)
+	text := policy.Describe(*res)
 	if res.Policy.Error != "" {
 		text += "The policy file does not read well (the last good policy stays in force): " + res.Policy.Error + "\n"
 	}

@@ -1,6 +1,6 @@
 // Package policy is the person's say over what agents may do in their
 // browser: a small file they edit by hand, with one rule a line by origin
-// (block, read, confirm, act) and a few settings, parsed into a Policy
+// (block, read, confirm, act, script) and a few settings, parsed into a Policy
 // that decides the rule of any URL. Store keeps the policy in force and
 // reloads the file when it changes, keeping the last good policy when an
 // edit does not parse. docs/ARCHITECTURE.md, "The person's controls",
@@ -12,6 +12,7 @@
 //	block   *.bank.example            # RULE PATTERN [PATTERN…]
 //	read    https://mail.example.com
 //	confirm https://admin.example.com:8443
+//	script  http://localhost:3000     # grip eval may run code in its pages
 //	default = act                     # KEY = VALUE
 //	tabs = shared
 //	confirm-timeout = 30s
@@ -40,15 +41,20 @@ type Rule uint8
 // The rules, from the most permissive to the strictest. The zero Rule is
 // not a rule (an unset default).
 const (
-	Act     Rule = iota + 1 // read and act
-	Confirm                 // read; each action waits for the person's Allow
-	Read                    // read; every action refused
-	Block                   // neither read nor act; tabs listed as blocked only
+	// Script: act, and run code in the page (grip eval). No origin has it
+	// unless the person names it: code can do anything the page can.
+	Script  Rule = iota + 1
+	Act          // read and act
+	Confirm      // read; each action waits for the person's Allow
+	Read         // read; every action refused
+	Block        // neither read nor act; tabs listed as blocked only
 )
 
 // String is the rule's name as the file writes it.
 func (r Rule) String() string {
 	switch r {
+	case Script:
+		return "script"
 	case Act:
 		return "act"
 	case Confirm:
@@ -64,6 +70,8 @@ func (r Rule) String() string {
 // ParseRule reads a rule name.
 func ParseRule(s string) (Rule, bool) {
 	switch s {
+	case "script":
+		return Script, true
 	case "act":
 		return Act, true
 	case "confirm":
@@ -195,7 +203,7 @@ func Parse(src []byte) (*Policy, error) {
 			continue
 		}
 		if !isRule {
-			return nil, &ParseError{n, fmt.Sprintf("%q is not a rule: a line is RULE PATTERN (block, read, confirm or act, then an origin such as *.bank.example) or KEY = VALUE", fields[0])}
+			return nil, &ParseError{n, fmt.Sprintf("%q is not a rule: a line is RULE PATTERN (block, read, confirm, act or script, then an origin such as *.bank.example) or KEY = VALUE", fields[0])}
 		}
 		if len(fields) == 1 {
 			return nil, &ParseError{n, fmt.Sprintf("%s names no site: add an origin pattern such as https://mail.example.com or *.bank.example", fields[0])}
@@ -229,7 +237,7 @@ func (p *Policy) set(key, val string) error {
 	case "default":
 		r, ok := ParseRule(strings.ToLower(val))
 		if !ok {
-			return fmt.Errorf("default = %q: give act, confirm, read or block", val)
+			return fmt.Errorf("default = %q: give script, act, confirm, read or block", val)
 		}
 		p.DefaultRule = r
 	case "tabs":

@@ -36,6 +36,7 @@ confirm-timeout = 2s
 	{name: "same rule twice is fine", src: "block a.example\nblock a.example\n", entries: []string{"block a.example"}, def: Act, tabs: TabsAll, timeout: DefaultConfirmTimeout},
 	{name: "every site", src: "block *\nact *.work.example\n", entries: []string{"block *", "act *.work.example"}, def: Act, tabs: TabsAll, timeout: DefaultConfirmTimeout},
 
+	{name: "script", src: "script http://localhost:3000\nact *\n", entries: []string{"script http://localhost:3000", "act *"}, def: Act, tabs: TabsAll, timeout: DefaultConfirmTimeout},
 	{name: "unknown rule", src: "allow example.com\n", err: `line 1: "allow" is not a rule`},
 	{name: "rule without site", src: "\nblock\n", err: "line 2: block names no site"},
 	{name: "path", src: "block https://bank.example/login\n", err: "not a path or a query; write https://bank.example"},
@@ -54,7 +55,7 @@ confirm-timeout = 2s
 	{name: "ipv6 unclosed", src: "read [::1\n", err: "closing ]"},
 	{name: "ipv6 junk", src: "read [zz]\n", err: "not an IPv6 address"},
 	{name: "conflict", src: "block a.example\nact a.example\n", err: "line 2: a.example is given two rules: block on line 1 and act here"},
-	{name: "bad default", src: "default = maybe\n", err: "give act, confirm, read or block"},
+	{name: "bad default", src: "default = maybe\n", err: "give script, act, confirm, read or block"},
 	{name: "bad tabs", src: "tabs = some\n", err: "give all or shared"},
 	{name: "bad timeout", src: "confirm-timeout = soon\n", err: "give a duration"},
 	{name: "timeout too short", src: "confirm-timeout = 10ms\n", err: "from 1s to 10m0s"},
@@ -184,6 +185,33 @@ func TestDecideTieGoesToStricter(t *testing.T) {
 	}
 	if _, err := Parse([]byte("act a.example\nblock a.example:*\n")); err == nil || !strings.Contains(err.Error(), "two rules") {
 		t.Errorf("a.example and a.example:* are one pattern given two rules: %v", err)
+	}
+}
+
+// TestScriptRule: script is the most permissive rule, named only by the
+// person; a tie with act goes to act.
+func TestScriptRule(t *testing.T) {
+	if d := Default().Decide("http://localhost:3000/"); d.Rule != Act {
+		t.Errorf("the default policy gives %s, want act: no origin has script unless named", d.Rule)
+	}
+	p, err := Parse([]byte("script http://localhost:3000\nact localhost\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := p.Decide("http://localhost:3000/app"); d.Rule != Script {
+		t.Errorf("named origin: %s by %s, want script", d.Rule, d.Why())
+	}
+	if d := p.Decide("http://localhost:4000/"); d.Rule != Act {
+		t.Errorf("another port: %s, want act", d.Rule)
+	}
+	if p.Trivial() {
+		t.Error("a policy with a script rule is not trivial")
+	}
+	if _, err := Parse([]byte("script a.example\nact a.example:*\n")); err == nil {
+		t.Error("script and act for one pattern: want the two-rules error")
+	}
+	if Stricter(Script, Act) != Act {
+		t.Error("act is stricter than script")
 	}
 }
 

@@ -31,6 +31,8 @@ const Template = `# grip policy: what AI agents may do in this browser.
 #   read     agents may read (snapshots); every action is refused
 #   confirm  each action waits until you click Allow in the browser
 #   act      agents may read and act
+#   script   agents may also run code in its pages (grip eval): anything the
+#            page itself can do. No site has it unless you name it here.
 # A PATTERN is an origin, never a path: https://mail.example.com,
 # *.bank.example (that site and every subdomain), localhost:8080, or *
 # (every site). Without a scheme it matches every scheme, without a port
@@ -61,6 +63,7 @@ const Template = `# grip policy: what AI agents may do in this browser.
 # block   *.bank.example
 # read    https://mail.example.com
 # confirm https://admin.example.com
+# script  http://localhost:3000
 `
 
 // LastGoodPath is where the host keeps a copy of the last policy that

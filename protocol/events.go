@@ -10,6 +10,13 @@ type Dialog struct {
 	Type          string `json:"type"`
 	Message       string `json:"message"`
 	DefaultPrompt string `json:"default_prompt"`
+	// URL is the address of the frame that opened the dialog: the host
+	// judges the dialog by that frame's rule, and withholds the message
+	// of one a blocked frame opened (host/withhold.go).
+	URL string `json:"url,omitempty"`
+	// Withheld is set when the host left the message out: the dialog
+	// was opened by a frame or tab agents may not read.
+	Withheld bool `json:"withheld,omitempty"`
 }
 
 // Dialog types, as Chrome names them.

@@ -25,16 +25,16 @@ const (
 	ExtAct        = "act"        // ActParams → ActReply
 	ExtWait       = "wait"       // WaitParams → WaitReply
 	ExtCDP        = "cdp"        // CDPParams → CDPReply
-	ExtNavigate   = "navigate"   // TabParams (URL set) → TabRef
-	ExtBack       = "back"       // TabParams → TabRef
-	ExtForward    = "forward"    // TabParams → TabRef
-	ExtReload     = "reload"     // TabParams → TabRef
+	ExtNavigate   = "navigate"   // TabParams (URL set) → TabReply
+	ExtBack       = "back"       // TabParams → TabReply
+	ExtForward    = "forward"    // TabParams → TabReply
+	ExtReload     = "reload"     // TabParams → TabReply
 	ExtTabNew     = "tab_new"    // TabParams (URL, no tab) → Tab
-	ExtTabClose   = "tab_close"  // TabParams → TabRef
+	ExtTabClose   = "tab_close"  // TabParams → TabReply
 	ExtTabSelect  = "tab_select" // TabParams → TabRef
 	ExtScreenshot = "screenshot" // TabParams → ScreenshotReply
 	ExtDocuments  = "documents"  // no params → DocumentsReply
-	ExtPing       = "ping"       // no params → {ok}
+	ExtPing       = "ping"       // no params → OKReply
 	ExtDialog     = "dialog"     // DialogParams → DialogReply
 
 	ExtUploadChunk  = "upload_chunk"  // UploadChunkParams → {ok}
@@ -73,7 +73,7 @@ var ExtCalls = []Call{
 	call[TabParams, TabReply](ExtBack),
 	call[TabParams, TabReply](ExtForward),
 	call[TabParams, TabReply](ExtReload),
-	call[TabParams, TabRef](ExtTabNew),
+	call[TabParams, Tab](ExtTabNew),
 	call[TabParams, TabReply](ExtTabClose),
 	call[TabParams, TabRef](ExtTabSelect),
 	call[TabParams, ScreenshotReply](ExtScreenshot),
@@ -89,6 +89,14 @@ var ExtCalls = []Call{
 	call[DownloadsParams, DownloadsReply](ExtDownloads),
 	call[DownloadWaitParams, Download](ExtDownloadWait),
 	call[TabParams, ParseURLReply](ExtParseURL),
+	// Developer tools: protocol/devtools.go.
+	call[TabParams, ConsoleReply](ExtConsole),
+	call[TabParams, NetworkReply](ExtNetwork),
+	call[NetworkBodyParams, NetworkBodyReply](ExtNetworkBody),
+	call[EvaluateParams, EvalReply](ExtEvaluate),
+	call[PDFParams, PDFReply](ExtPDF),
+	call[ElementShotParams, ShotReply](ExtElementShot),
+	call[BoxesShotParams, ShotReply](ExtBoxesShot),
 }
 
 // ExtRequests lists the names of ExtCalls.
@@ -192,6 +200,11 @@ type SnapshotParams struct {
 	TabID          int    `json:"tabId"`
 	Mode           string `json:"mode"`
 	KeepSignatures bool   `json:"keepSignatures,omitempty"`
+	// Settle reads the tab once its page has settled: no frame changed
+	// what it shows for a quiet period (100 ms) and none shows a busy
+	// indicator, within a bound (1.5 s). A page already quiet is read at
+	// once; the reply's Settle says how it went.
+	Settle bool `json:"settle,omitempty"`
 }
 
 // SnapshotReply is the extension's answer to ExtSnapshot: one entry per frame
@@ -202,6 +215,8 @@ type SnapshotReply struct {
 	Timing *ExtTiming `json:"timing,omitempty"`
 	// Dialog, when the tab shows one: nothing could be read.
 	Dialog *Dialog `json:"dialog,omitempty"`
+	// Settle answers SnapshotParams.Settle.
+	Settle *SettleReply `json:"settle,omitempty"`
 }
 
 // ExtTiming is the worker's own clock around a snapshot, in milliseconds:
@@ -232,6 +247,10 @@ type ExtElement struct {
 	Value  *string  `json:"value,omitempty"`
 	States []string `json:"states,omitempty"`
 	Href   string   `json:"href,omitempty"`
+	// Context is the kernel's candidate context (Element.Context), given
+	// where the role and name repeat in the frame; the host shows it where
+	// they repeat on the page.
+	Context string `json:"ctx,omitempty"`
 }
 
 // FrameStats are the kernel's own figures for one frame's walk.
@@ -298,6 +317,15 @@ type WaitParams struct {
 	LocalID    int    `json:"localId,omitempty"`
 	URL        string `json:"url,omitempty"`
 	TimeoutMS  int    `json:"timeoutMs"`
+}
+
+// SettleReply says whether the page settled within the bound before it
+// was read (SnapshotParams.Settle), after how long, and, when it did not,
+// the busy indicator it still showed.
+type SettleReply struct {
+	Settled bool   `json:"settled"`
+	MS      int    `json:"ms"`
+	Busy    string `json:"busy,omitempty"`
 }
 
 // WaitReply says whether the condition held before the time was up.

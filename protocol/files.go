@@ -71,6 +71,12 @@ type Download struct {
 	// (file, url, content…) until a person keeps or discards it.
 	Danger string `json:"danger,omitempty"`
 	URL    string `json:"url,omitempty"`
+	// SourceURL is the URL the download was asked for, when a redirect
+	// ended elsewhere (URL is the final one); Referrer is the page that
+	// started it. The host judges a download by the strictest rule of
+	// these, URL and Tab, and sends neither to agents (host/downloads.go).
+	SourceURL string `json:"source_url,omitempty"`
+	Referrer  string `json:"referrer,omitempty"`
 	// Tab is the tab that started it, 0 when grip cannot tell
 	// (docs/ARCHITECTURE.md, "Files in and out").
 	Tab     int    `json:"tab,omitempty"`

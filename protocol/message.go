@@ -39,6 +39,7 @@ const (
 var Operations = []string{
 	OpHello, OpStatus, OpTabs, OpSnapshot, OpAct, OpWait, OpScreenshot, OpDialog, OpDownloads,
 	OpPause, OpResume, OpLog, OpPolicy, OpRecord,
+	OpConsole, OpNetwork, OpNetworkBody, OpEval, OpPDF, OpScreenshotShape,
 }
 
 // HelloArgs opens every socket connection; a protocol mismatch is refused.
@@ -232,6 +233,10 @@ type ActArgs struct {
 	// ChangesBudget is the token allowance of the reply's element lines;
 	// 0 means DefaultChangesBudget.
 	ChangesBudget int `json:"changes_budget,omitempty"`
+	// NoSettle reads the reply at once, without waiting for the page to
+	// settle: for pages that never stop moving, and for measuring what
+	// settling costs (bench/RESULTS.md).
+	NoSettle bool `json:"no_settle,omitempty"`
 	// Param names the text as a parameter of a workflow being recorded:
 	// the recording holds {{Param}}, never the text.
 	Param string `json:"param,omitempty"`
@@ -254,6 +259,9 @@ type Changes struct {
 	Changed  []Element `json:"changed,omitempty"`
 	Appeared []Element `json:"appeared,omitempty"`
 	Omitted  int       `json:"omitted,omitempty"`
+	// More is the command that reads on where the lines were cut, set
+	// with Omitted: "grip snapshot --after @e10 --tab 5".
+	More string `json:"more,omitempty"`
 }
 
 // DefaultChangesBudget is the token allowance of an action reply's element
@@ -277,6 +285,13 @@ type ActionResult struct {
 	Closed   []int       `json:"closed,omitempty"`
 	Blocked  []string    `json:"blocked,omitempty"`
 	Loading  string      `json:"loading,omitempty"`
+	// Settled says whether the page had settled when the reply was read
+	// (no change for a quiet period, no busy indicator); false: it was
+	// still changing at the bound, and a snapshot may show more. Absent
+	// when no settling was waited for.
+	Settled *bool `json:"settled,omitempty"`
+	// Busy is the busy indicator a page still changing showed.
+	Busy string `json:"busy,omitempty"`
 	// Download is a download the action started, or the one a wait for
 	// a download returns.
 	Download *Download `json:"download,omitempty"`

@@ -6,41 +6,57 @@ package statedir
 import (
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
+	"strings"
+
+	"github.com/grip-dev/grip/internal/winpath"
 )
 
 // EnvVar overrides the root of every grip file.
 const EnvVar = "GRIP_STATE_DIR"
 
-// Root returns grip's state root: $GRIP_STATE_DIR, else the OS default
-// (XDG_STATE_HOME or ~/.local/state on Linux, ~/Library/Application
-// Support on macOS, %LocalAppData% on Windows), each followed by "grip".
+// Root returns grip's state root: $GRIP_STATE_DIR, else DefaultRoot for
+// this OS, this user's home and environment.
 func Root() (string, error) {
 	if d := os.Getenv(EnvVar); d != "" {
 		return filepath.Abs(d)
 	}
-	switch runtime.GOOS {
+	home, _ := os.UserHomeDir()
+	return DefaultRoot(runtime.GOOS, home, os.Getenv)
+}
+
+// DefaultRoot is the state root on goos for a user whose home is home and
+// whose environment getenv reads: $XDG_STATE_HOME/grip (when absolute) or
+// ~/.local/state/grip on Linux and the BSDs, ~/Library/Application
+// Support/grip on macOS, %LocalAppData%\grip (else
+// ~\AppData\Local\grip) on Windows. It reads nothing from the machine,
+// so one OS's tests check every OS's row.
+func DefaultRoot(goos, home string, getenv func(string) string) (string, error) {
+	noHome := errors.New("statedir: no home directory; set " + EnvVar)
+	switch goos {
 	case "windows":
-		if d := os.Getenv("LocalAppData"); d != "" {
-			return filepath.Join(d, "grip"), nil
+		if d := getenv("LocalAppData"); d != "" {
+			return winpath.Join(d, "grip"), nil
 		}
+		if home == "" {
+			return "", noHome
+		}
+		return winpath.Join(home, "AppData", "Local", "grip"), nil
 	case "darwin":
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", err
+		if home == "" {
+			return "", noHome
 		}
-		return filepath.Join(home, "Library", "Application Support", "grip"), nil
-	default:
-		if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-			return filepath.Join(d, "grip"), nil
-		}
+		return path.Join(home, "Library", "Application Support", "grip"), nil
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", errors.New("statedir: no home directory; set " + EnvVar)
+	if d := getenv("XDG_STATE_HOME"); d != "" && strings.HasPrefix(d, "/") {
+		return path.Join(d, "grip"), nil
 	}
-	return filepath.Join(home, ".local", "state", "grip"), nil
+	if home == "" {
+		return "", noHome
+	}
+	return path.Join(home, ".local", "state", "grip"), nil
 }
 
 // Dirs are the folders under the root.

@@ -29,6 +29,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Workflow is a parsed file: its steps in order, and the comment lines
@@ -115,8 +116,9 @@ type Effect struct {
 func (e Effect) IsZero() bool { return e.URL == "" && e.Appears.IsZero() }
 
 // placeholder is {{NAME}}: letters, digits and underscores, starting with
-// a letter.
-var placeholder = regexp.MustCompile(`\{\{([A-Za-z][A-Za-z0-9_]*)\}\}`)
+// a letter. Compiled on first use: every grip start links this package
+// (docs/ARCHITECTURE.md, "The CLI's fixed cost").
+var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{([A-Za-z][A-Za-z0-9_]*)\}\}`) })
 
 // literalBrace stands, in a template, for a { that is text, not the start
 // of a placeholder: the file writes it \{. (A private-use character, which
@@ -150,7 +152,7 @@ func Literal(text string) string {
 func (w *Workflow) Params() []string {
 	var names []string
 	add := func(s string) {
-		for _, m := range placeholder.FindAllStringSubmatch(s, -1) {
+		for _, m := range placeholder().FindAllStringSubmatch(s, -1) {
 			if !slices.Contains(names, m[1]) {
 				names = append(names, m[1])
 			}
@@ -169,7 +171,7 @@ func (w *Workflow) Params() []string {
 // placeholder with no value is an error naming it.
 func Expand(s string, params map[string]string) (string, error) {
 	var missing []string
-	out := placeholder.ReplaceAllStringFunc(s, func(m string) string {
+	out := placeholder().ReplaceAllStringFunc(s, func(m string) string {
 		name := m[2 : len(m)-2]
 		v, ok := params[name]
 		if !ok {

@@ -1,5 +1,6 @@
 // Package widgets_test drives real, widely used third-party components
-// (Tom Select, flatpickr, Pikaday, AG Grid Community, SortableJS, a React list)
+// (Tom Select, flatpickr, Pikaday, AG Grid Community, SortableJS, a React list,
+// Choices.js, Slim Select, Nice Select 2, Select2, bootstrap-select, Tabulator)
 // through the grip CLI only, as an agent would: snapshot, act, snapshot.
 // The components come from the npm registry at the versions package.json
 // pins (npm ci installs them into the git-ignored node_modules here;

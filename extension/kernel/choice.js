@@ -6,8 +6,8 @@
 
   const K = globalThis.__gripKernel__;
   const { fail, fold, quote, attr, idFor, setSig, hiddenReason, isHiddenAttr, isVisible, deepActive,
-    inputType, roleOf, nameOf, checkedOf, valueText, describe, brief, actionable, done, fireChange, clickAt,
-    setValue, inputEvent } = K;
+    inputType, roleOf, controlRole, wrappedSelect, standInOptions, nameOf, checkedOf, valueText, describe, brief, actionable,
+    done, fireChange, clickAt, setValue, inputEvent } = K;
 
   /** @param {Element} el @param {number} id @param {string} want */
   function selectIn(el, id, want) {
@@ -44,7 +44,7 @@
       return done(el, id, { ok: true, detail: 'selected ' + quote(fold(match.label || match.text)) });
     }
     // Custom listbox / combobox: open it, then click the matching option.
-    const role = roleOf(el);
+    const role = controlRole(el);
     if (role === 'option') {
       const check = actionable(el, true);
       if ('error' in check) return check;
@@ -150,7 +150,7 @@
     const took = () => {
       if (o.isConnected && (attr(o, 'aria-selected') === 'true' || attr(o, 'aria-checked') === 'true')) return true;
       if (!el.isConnected) return false;
-      if (valueText(el, roleOf(el)).indexOf(label) >= 0) return true;
+      if (valueText(el, controlRole(el)).indexOf(label) >= 0) return true;
       const after = nearText(el);
       return after.indexOf(label) >= 0 && before.indexOf(label) < 0;
     };
@@ -189,6 +189,12 @@
     for (const s of scopes) {
       const found = Array.from(s.querySelectorAll('[role=option]')).filter((o) => !isHiddenAttr(o) && isVisible(o));
       if (found.length) return found;
+    }
+    // A custom select whose options have no role: what shows its select's options.
+    const wrapped = wrappedSelect(el, roleOf(el));
+    if (wrapped) {
+      const shown = standInOptions(el, wrapped);
+      if (shown.length) return shown;
     }
     const all = Array.from(root.querySelectorAll('[role=option]'));
     if (root !== document) all.push(...Array.from(document.querySelectorAll('[role=option]')));

@@ -101,9 +101,10 @@
   function typeInto(el, id, text, replace) {
     text = text.replace(/\r\n?/g, '\n');
     const kind = editKind(el);
-    if (kind === 'editable') return typed(el, id, text, replace, typeEditable(el, text, replace));
-    const surface = surfaceOf(el);
-    if (surface) return typed(el, id, text, replace, typeHidden(el, surface, text, replace));
+    const surface = kind === 'editable' ? null : surfaceOf(el);
+    const before = kind === 'editable' || surface ? editorText(el) : '';
+    if (kind === 'editable') return typed(el, id, text, replace, before, typeEditable(el, text, replace));
+    if (surface) return typed(el, id, text, replace, before, typeHidden(el, surface, text, replace));
     if (deepActive() !== el) /** @type {HTMLElement} */ (el).focus();
     const secret = isSecret(el);
     const i = /** @type {HTMLInputElement} */ (el);
@@ -161,19 +162,47 @@
     else if (inputEvent(el, 'beforeinput', 'insertText', ch, true)) editContextInput(el, ch);
   }
 
-  /** The reply once an editor took the text: what it now shows (a fill
-   * whose text the editor changed says so).
-   * @param {Element} el @param {number} id @param {string} text @param {boolean} replace
+  /** The reply once an editor took the text: what it shows once it drew
+   * it (a fill whose text the editor changed says so). before is what it
+   * showed before the typing.
+   * @param {Element} el @param {number} id @param {string} text @param {boolean} replace @param {string} before
    * @param {Promise<void>} work */
-  async function typed(el, id, text, replace, work) {
+  async function typed(el, id, text, replace, before, work) {
     try {
       await work;
     } catch (e) {
       return fail('internal', 'document', 'typing into the editor failed: ' + String((/** @type {any} */ (e) && /** @type {any} */ (e).message) || e));
     }
-    const now = editorText(el);
+    const now = await shownText(el, before, replace ? visibleText(text) : null);
     const how = replace && now !== visibleText(text) ? 'the editor changed the text to ' : 'text is now ';
     return done(el, id, { ok: true, detail: how + quote(cut(now, 80)) });
+  }
+
+  // How long an editor gets to show the input it took: many draw it on a
+  // later animation frame (Ace, Monaco, Lexical), and a reply must say
+  // what the editor holds, not what it showed before.
+  const SHOW_MS = 500;
+
+  /** The text an editor shows once it has drawn the input it took: for a
+   * fill, when it shows want; for typing (want null), when it shows other
+   * text than before; either way once it stays so for a frame, or what it
+   * shows after SHOW_MS.
+   * @param {Element} el @param {string} before @param {string|null} want @returns {Promise<string>} */
+  async function shownText(el, before, want) {
+    const t0 = Date.now();
+    let now = editorText(el);
+    for (;;) {
+      if (want !== null ? now === want : now !== before) {
+        await frame();
+        const again = editorText(el);
+        if (again === now) return now;
+        now = again;
+        continue;
+      }
+      if (Date.now() - t0 > SHOW_MS) return now;
+      await frame();
+      now = editorText(el);
+    }
   }
 
   /** A person clicks where the editor's text ends, which focuses its
@@ -184,8 +213,10 @@
     const pt = endPoint(surface, el);
     const hit = document.elementFromPoint(pt.x, pt.y);
     clickAt(hit && containsFlat(surface, hit) ? hit : surface, pt, 1);
-    // Editors focus their input a moment after the press.
-    for (let i = 0; i < 10 && deepActive() !== el; i++) await new Promise((r) => setTimeout(r, 10));
+    // Editors focus their input a moment after the press (a hidden page
+    // runs its timers once a second: there, a task at a time).
+    const hidden = document.visibilityState === 'hidden';
+    for (let i = 0; i < 10 && deepActive() !== el; i++) await (hidden ? tick() : new Promise((r) => setTimeout(r, 10)));
     if (deepActive() !== el) /** @type {HTMLElement} */ (el).focus({ preventScroll: true });
     // The editor draws only the lines in view: its own shortcut takes the
     // caret to the end of the document, or selects all of it.
@@ -273,6 +304,6 @@
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    editKind, setValue, selectAllIn, caretToEnd, insertInto, typeInto, readyToType, implicitSubmit, contextKey,
+    editKind, setValue, selectAllIn, caretToEnd, insertInto, typeInto, shownText, readyToType, implicitSubmit, contextKey,
   }));
 })();

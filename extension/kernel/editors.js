@@ -117,7 +117,8 @@
     // An EditContext editor's lines are hidden from assistive technology,
     // and its focused element is labelled: what it draws is its text.
     if (surface && editContextOf(el)) return visibleText(drawnText(surface, el));
-    if (surface) return visibleText(textOf(surface, { checkVis: true }));
+    // Not its hidden input: the label it carries is not the editor's text.
+    if (surface) return visibleText(textOf(surface, { checkVis: true, skip: el }));
     if (/** @type {HTMLElement} */ (el).isContentEditable) return visibleText(textOf(el, { checkVis: false }));
     return '';
   }

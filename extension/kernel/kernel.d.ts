@@ -12,12 +12,12 @@ type Signature = {
   tag: string; type: string; role: string; name: string; href: string; action: string; checked: string; selected: string;
 };
 type RefCache = { byNode: WeakMap<Element, number>; byId: Map<number, Element>; next: number; sig: Map<number, Signature> };
-type Reported = { id: number; role: string; name: string; value?: string; states?: string[]; href?: string };
+type Reported = { id: number; role: string; name: string; value?: string; states?: string[]; href?: string; ctx?: string };
 type Point = { x: number; y: number };
 type KeyInit = { key: string; code: string; keyCode: number };
 type Modifiers = { ctrl: boolean; shift: boolean; alt: boolean; meta: boolean };
 type EditKind = 'input' | 'textarea' | 'editable' | 'context' | '';
-type TextOptions = { stopBlocks?: boolean; checkVis?: boolean; inLabel?: boolean };
+type TextOptions = { stopBlocks?: boolean; checkVis?: boolean; inLabel?: boolean; skip?: Node };
 // Chrome's EditContext API, which TypeScript's DOM library does not have yet.
 interface EditContext extends EventTarget {
   readonly text: string; readonly selectionStart: number; readonly selectionEnd: number;
@@ -80,6 +80,7 @@ interface GripKernel {
   inputType(el: Element): string;
   isEditingHost(el: Element): boolean;
   roleOf(el: Element): string;
+  roleWith(el: Element, declared: string): string;
   implicitRole(el: Element): string;
 
   // names.js
@@ -88,7 +89,11 @@ interface GripKernel {
   forgetLabels(): void;
   setWalkRoot(root: Node | null): Node | null;
   labelsOf(el: Element): Element[];
+  labelName(el: Element): string;
   nameOf(el: Element, role: string): string;
+  nameInferred(): boolean;
+  labelledByAria(el: Element): boolean;
+  ownText(el: Element): string;
   hasOwnText(el: Element): boolean;
 
   // editcontext.js
@@ -107,6 +112,13 @@ interface GripKernel {
   endOf(el: Element): { node: Node; offset: number };
 
   // widgets.js
+  unseenSelect(s: HTMLSelectElement): boolean;
+  selectStandIn(s: HTMLSelectElement): Element | null;
+  wrappedSelect(el: Element, role: string): HTMLSelectElement | null;
+  chosenText(s: HTMLSelectElement): string;
+  wrapperName(el: Element, s: HTMLSelectElement): string;
+  controlRole(el: Element): string;
+  standInOptions(el: Element, s: HTMLSelectElement): Element[];
   comboValue(el: Element): string;
   clickableName(el: Element): string;
   hrefOf(el: Element): string;
@@ -138,6 +150,14 @@ interface GripKernel {
   // probe.js
   probe(r: { text?: string; id?: number }): { textFound: boolean; present: boolean };
   watch(r: { text?: string; gone?: boolean; id?: number; ms?: number }): Promise<{ met: boolean }>;
+
+  // context.js
+  addContexts(out: { id: number; role: string; name: string; ctx?: string }[], elementOf: (id: number) => Element | undefined): void;
+
+  // settle.js
+  trackChanges(): unknown;
+  settleState(): { sinceChange: number; busy: string };
+  nextChange(r: { ms?: number }): Promise<{ changed: boolean }>;
 
   // frames.js
   frameIndexOf(r: { selector?: string }): { index: number } | Failure;
@@ -191,6 +211,7 @@ interface GripKernel {
   caretToEnd(el: Element): void;
   insertInto(el: Element, text: string, how: string): boolean;
   typeInto(el: Element, id: number, text: string, replace: boolean): any;
+  shownText(el: Element, before: string, want: string | null): Promise<string>;
   readyToType(el: Element, all: boolean): Promise<void>;
   implicitSubmit(el: Element): boolean;
   contextKey(el: Element, ch: string): void;

@@ -26,17 +26,20 @@
   const tParts = [];
   let tLen = 0;
   let tStop = false, tVis = false, tLabel = false;
+  /** @type {Node|null} */
+  let tSkip = null;
 
   /** Text of n's subtree in the flat tree, with alt text and aria-label of
    * descendants, skipping hidden ones; folded.
    * @param {Node} n
-   * @param {{stopBlocks?: boolean, checkVis?: boolean, inLabel?: boolean}} opt
+   * @param {TextOptions} opt skip: a node left out with its subtree (an
+   *   editor's own hidden input, whose label is no text of the editor's)
    */
   function textOf(n, opt) {
     // Not re-entrant: nothing textChildren calls comes back here.
     tParts.length = 0;
     tLen = 0;
-    tStop = !!opt.stopBlocks; tVis = !!opt.checkVis; tLabel = !!opt.inLabel;
+    tStop = !!opt.stopBlocks; tVis = !!opt.checkVis; tLabel = !!opt.inLabel; tSkip = opt.skip || null;
     textChildren(n);
     const s = tParts.length === 1 ? tParts[0] : tParts.join('');
     tParts.length = 0;
@@ -56,7 +59,7 @@
     if (t !== 1) return;
     const e = /** @type {Element} */ (c);
     const ln = e.localName;
-    if (SKIP_TEXT.has(ln) || isHiddenAttr(e)) return;
+    if (SKIP_TEXT.has(ln) || isHiddenAttr(e) || e === tSkip) return;
     if (tVis && !isVisible(e) && (noBox(e) || !e.firstElementChild)) return;
     if (tStop && (PROSE_TAGS.has(ln) || HEADING_TAGS.has(ln) || TEXT_ROLES.has(declaredRole(e)))) return;
     if (tLabel && CONTROL_TAGS_IN_LABEL.has(ln)) return;
@@ -137,6 +140,7 @@
 
   function forgetLabels() {
     labelIndex.clear();
+    headerRows.clear();
   }
 
   /** Tells labelsOf which tree the walk is in (null: none, ask the node);
@@ -183,9 +187,24 @@
     return out.join(' ');
   }
 
+  /** The name a control's labels give it: aria-labelledby, aria-label,
+   * its <label>s; '' without any (no title, placeholder or content).
+   * @param {Element} el */
+  function labelName(el) {
+    const by = attr(el, 'aria-labelledby');
+    if (by) {
+      const t = textOfIds(el, by);
+      if (t) return cut(t, NAME_MAX);
+    }
+    const aria = attr(el, 'aria-label');
+    if (aria && aria.trim()) return cut(fold(aria), NAME_MAX);
+    return cut(labelText(el), NAME_MAX);
+  }
+
   /** The accessible name (accname order, simplified), folded and cut.
    * @param {Element} el @param {string} role @returns {string} */
   function nameOf(el, role) {
+    inferred = false;
     const tag = el.localName;
     const by = attr(el, 'aria-labelledby');
     if (by) {
@@ -230,9 +249,168 @@
     const title = attr(el, 'title');
     if (title && fold(title)) return cut(fold(title), NAME_MAX);
     const ph = attr(el, 'placeholder') || attr(el, 'aria-placeholder');
-    if (ph && fold(ph)) return cut(fold(ph), NAME_MAX);
-    if (role === 'textbox' && /** @type {HTMLElement} */ (el).isContentEditable) return cut(editableName(el), NAME_MAX);
+    if (ph && fold(ph)) {
+      // An editor drops its aria-placeholder once text hides it (Slate):
+      // it keeps naming the editor, as data-placeholder does.
+      if (/** @type {HTMLElement} */ (el).isContentEditable) placeholders.set(el, fold(ph));
+      return cut(fold(ph), NAME_MAX);
+    }
+    if (role === 'textbox' && /** @type {HTMLElement} */ (el).isContentEditable) {
+      const e = editableName(el);
+      if (e) return cut(e, NAME_MAX);
+    }
+    if (FIELD_ROLES.has(role)) {
+      const h = headerName(el);
+      if (h) {
+        inferred = true;
+        return cut(h, NAME_MAX);
+      }
+    }
     return '';
+  }
+
+  // Whether the last nameOf took the name from table headers (nameInferred).
+  let inferred = false;
+
+  /** Whether the name the last nameOf call gave was inferred from the
+   * headers of the table the field is in, not given by the page.
+   * @returns {boolean} */
+  function nameInferred() {
+    return inferred;
+  }
+
+  // Fields that a table's headers name when nothing else does.
+  const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'spinbutton', 'slider', 'checkbox', 'radio',
+    'switch']);
+  const CELL = 'td,th,[role=cell],[role=gridcell],[role=rowheader],[role=columnheader]';
+  const FIELDS = 'input:not([type=hidden]),select,textarea,[contenteditable]';
+  const HEADER_MAX = 60;
+  // Per call: table → the cells of its header row by column.
+  /** @type {Map<Element, Element[]>} */
+  const headerRows = new Map();
+
+  /** The name a field in a table cell takes from the headers of its row
+   * and column, 'Row / Column' (either alone when the other is missing):
+   * the cells its headers attribute names, else the header cell of its
+   * row (a th, a rowheader; failing that, the row's first cell with text
+   * and no field, so that each row's fields differ) and of its column (in
+   * the table's last header row, or the first row when it holds only
+   * header cells; in an ARIA grid, its columnheaders by aria-colindex or
+   * position). Admin tools label the fields of an editable table this
+   * way and no other; '' when el is not in a table cell.
+   * @param {Element} el */
+  function headerName(el) {
+    const cell = el.closest(CELL);
+    if (!cell || cell === el) return '';
+    const ids = attr(cell, 'headers');
+    if (ids) {
+      const t = textOfIds(cell, ids);
+      if (t) return t;
+    }
+    const row = cell.closest('tr,[role=row]');
+    if (!row) return '';
+    const cells = rowCells(row);
+    const at = cells.indexOf(cell);
+    const col = columnOf(cells, at);
+    let rowHead = '';
+    for (let pass = 0; pass < 2 && !rowHead; pass++) {
+      for (let i = 0; i < cells.length && !rowHead; i++) {
+        const c = cells[i];
+        if (c === cell) continue;
+        const head = c.localName === 'th' || declaredRole(c) === 'rowheader';
+        if (pass === 0 ? head && !isColumnHeader(c) : !c.querySelector(FIELDS)) {
+          rowHead = cut(textOf(c, { checkVis: true, inLabel: true }), HEADER_MAX);
+        }
+      }
+    }
+    const table = row.closest('table,[role=grid],[role=treegrid],[role=table]');
+    const heads = table ? columnHeaders(table, row) : [];
+    const ci = attr(cell, 'aria-colindex');
+    /** @type {Element|undefined} */
+    let ch;
+    if (ci) ch = heads.find((h) => attr(h, 'aria-colindex') === ci);
+    else ch = heads[col];
+    const colHead = ch && ch !== cell ? cut(textOf(ch, { checkVis: true, inLabel: true }), HEADER_MAX) : '';
+    if (isColumnHeader(cell)) rowHead = '';
+    return rowHead && colHead ? rowHead + ' / ' + colHead : rowHead || colHead;
+  }
+
+  /** The cells of a table row (its own, not a nested table's).
+   * @param {Element} row */
+  function rowCells(row) {
+    /** @type {Element[]} */
+    const out = [];
+    if (row.localName === 'tr') {
+      for (let c = row.firstElementChild; c; c = c.nextElementSibling) if (c.localName === 'td' || c.localName === 'th') out.push(c);
+      return out;
+    }
+    const all = row.querySelectorAll('[role=cell],[role=gridcell],[role=rowheader],[role=columnheader]');
+    for (let i = 0; i < all.length; i++) if (all[i].closest('[role=row]') === row) out.push(all[i]);
+    return out;
+  }
+
+  /** The column a row's cell number at starts in, counting colspans.
+   * @param {Element[]} cells @param {number} at */
+  function columnOf(cells, at) {
+    let col = 0;
+    for (let i = 0; i < at; i++) col += Math.max(1, /** @type {HTMLTableCellElement} */ (cells[i]).colSpan || 1);
+    return col;
+  }
+
+  /** Whether most of a row's cells hold fields (a row of filters under
+   * the headers, not the headers with a select-all box among them).
+   * @param {Element} row */
+  function fieldRow(row) {
+    const cells = rowCells(row);
+    let fields = 0;
+    for (const c of cells) if (c.querySelector(FIELDS)) fields++;
+    return fields * 2 > cells.length;
+  }
+
+  /** Whether cell heads a column: a columnheader, or a th in the table's
+   * head or with scope=col.
+   * @param {Element} cell */
+  function isColumnHeader(cell) {
+    if (declaredRole(cell) === 'columnheader') return true;
+    if (cell.localName !== 'th') return false;
+    const scope = attr(cell, 'scope');
+    return scope === 'col' || scope === 'colgroup' || (!!cell.parentElement && !!cell.parentElement.parentElement &&
+      cell.parentElement.parentElement.localName === 'thead');
+  }
+
+  /** The header cells of table's columns, by column (colspans repeated);
+   * [] when it has no header row, or row is that row.
+   * @param {Element} table @param {Element} row @returns {Element[]} */
+  function columnHeaders(table, row) {
+    let heads = headerRows.get(table);
+    if (!heads) {
+      heads = [];
+      /** @type {Element|null} */
+      let headRow = null;
+      // The last row of the table's head that is not a row of fields (a
+      // row of filters may follow the headers), else a first row of th
+      // cells; in an ARIA grid, the first row of columnheaders likewise.
+      if (table.localName === 'table') {
+        const t = /** @type {HTMLTableElement} */ (table);
+        const head = t.tHead ? Array.from(t.tHead.rows).filter((r) => !fieldRow(r)) : [];
+        if (head.length) headRow = head[head.length - 1];
+        else if (t.rows.length && Array.from(t.rows[0].cells).every((c) => c.localName === 'th')) headRow = t.rows[0];
+      } else {
+        const all = table.querySelectorAll('[role=columnheader]');
+        for (let i = 0; i < all.length && !headRow; i++) {
+          const r = all[i].closest('[role=row]');
+          if (r && !fieldRow(r)) headRow = r;
+        }
+      }
+      if (headRow) {
+        for (const c of rowCells(headRow)) {
+          const span = Math.max(1, /** @type {HTMLTableCellElement} */ (c).colSpan || 1);
+          for (let i = 0; i < span; i++) heads.push(c);
+        }
+      }
+      headerRows.set(table, heads);
+    }
+    return heads.length && heads[0].closest('tr,[role=row]') === row ? [] : heads;
   }
 
   // The placeholder an editor showed while empty (element → name): it
@@ -241,14 +419,16 @@
   /** @type {WeakMap<Element, string>} */
   const placeholders = new WeakMap();
 
-  /** The name of an editable region with no label: its data-placeholder,
-   * or its first block's (Tiptap, CKEditor 5 put it there), as last shown;
+  /** The name of an editable region with no label: its data-placeholder
+   * (data-placeholder-active: Editor.js), or its first block's (Tiptap,
+   * CKEditor 5 put it there), as last shown;
    * for the <body> of an editor's own iframe, the iframe's title, else the
    * frame's document title.
    * @param {Element} el */
   function editableName(el) {
     const first = el.firstElementChild;
-    const ph = fold(attr(el, 'data-placeholder') || (first && attr(first, 'data-placeholder')) || '');
+    const ph = fold(attr(el, 'data-placeholder') || attr(el, 'data-placeholder-active') ||
+      (first && attr(first, 'data-placeholder')) || '');
     if (ph) {
       placeholders.set(el, ph);
       return ph;
@@ -284,6 +464,23 @@
     return cells.length ? cells.join(' | ') : textOf(el, { checkVis: true, stopBlocks: true });
   }
 
+  /** Whether el is named by a label of its own (aria-labelledby that
+   * finds text, or a non-blank aria-label) rather than by what it holds.
+   * @param {Element} el */
+  function labelledByAria(el) {
+    const a = attr(el, 'aria-label');
+    if (a && a.trim()) return true;
+    const by = attr(el, 'aria-labelledby');
+    return !!by && !!textOfIds(el, by);
+  }
+
+  /** The text el holds, as a text line says it: folded, cut, blocks that
+   * are lines of their own (paragraphs, headings) left out.
+   * @param {Element} el */
+  function ownText(el) {
+    return cut(textOf(el, { checkVis: true, stopBlocks: true }), NAME_MAX);
+  }
+
   /** Whether el has a non-blank text node child.
    * @param {Element} el */
   function hasOwnText(el) {
@@ -294,6 +491,6 @@
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    textOf, selectValue, forgetLabels, setWalkRoot, labelsOf, nameOf, hasOwnText,
+    textOf, selectValue, forgetLabels, setWalkRoot, labelsOf, labelName, nameOf, nameInferred, labelledByAria, ownText, hasOwnText,
   }));
 })();

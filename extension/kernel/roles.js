@@ -28,6 +28,8 @@
   const TEXT_INPUTS = new Set(['text', 'email', 'search', 'tel', 'url', 'password', 'number', 'date',
     'datetime-local', 'month', 'time', 'week', 'color']);
   const BUTTON_INPUTS = new Set(['submit', 'reset', 'button', 'image', 'file']);
+  // Declared roles of things one types into: an editable region keeps them.
+  const TEXT_ENTRY = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
 
   /** The declared role, or '' when none or one that means "no role".
    * @param {Element} el @returns {string} */
@@ -56,9 +58,30 @@
   /** The element's role: declared, else implicit, else ''.
    * @param {Element} el @returns {string} */
   function roleOf(el) {
-    const declared = declaredRole(el);
-    if (declared) return declared;
-    return implicitRole(el);
+    return roleWith(el, declaredRole(el));
+  }
+
+  /** roleOf, given el's declared role (the walk reads it once). The top of
+   * an editable region is something to type into whatever it declares or
+   * is: block editors make each block an editable <p>, <h2> or an element
+   * with a role of its own (document, group), and the agent must still be
+   * able to type there. A declared role of text entry stays; an editable
+   * island inside another editable region is part of that one's text.
+   * @param {Element} el @param {string} declared @returns {string} */
+  function roleWith(el, declared) {
+    if (hasAttr(el, 'contenteditable') && isEditingHost(el) && !inEditable(el)) return TEXT_ENTRY.has(declared) ? declared : 'textbox';
+    return declared || implicitRole(el);
+  }
+
+  /** Whether el is inside another editable region, across a part of it
+   * that is not editable (a caption in an editor's image widget): that
+   * region is the textbox, and el a part of its document.
+   * @param {Element} el */
+  function inEditable(el) {
+    for (let a = el.parentElement && el.parentElement.closest('[contenteditable]'); a; a = a.parentElement && a.parentElement.closest('[contenteditable]')) {
+      if (/** @type {HTMLElement} */ (a).isContentEditable) return true;
+    }
+    return false;
   }
 
   /** @param {Element} el @returns {string} */
@@ -97,7 +120,6 @@
     }
     const prose = PROSE_TAGS.get(tag);
     if (prose) return prose;
-    if (hasAttr(el, 'contenteditable') && isEditingHost(el)) return 'textbox';
     // A document in design mode is edited as a whole (older iframe editors).
     if (tag === 'body' && el.ownerDocument.designMode === 'on') return 'textbox';
     return '';
@@ -105,6 +127,6 @@
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
     CONTROL_ROLES, NAME_FROM_CONTENT, TEXT_ROLES, PROSE_TAGS, HEADING_TAGS, TEXT_INPUTS, BUTTON_INPUTS,
-    declaredRole, inputType, isEditingHost, roleOf, implicitRole,
+    declaredRole, inputType, isEditingHost, roleOf, roleWith, implicitRole,
   }));
 })();

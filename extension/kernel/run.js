@@ -4,6 +4,8 @@
 // Promise of one). Requests: {op:'snapshot', mode, keepSignatures, asJSON},
 // {op:'act', id|selector, action, …}, {op:'probe', text?, id?},
 // {op:'watch', text?, gone?, id?, ms} (a Promise),
+// {op:'settle'}, {op:'nextChange', ms} (a Promise); a snapshot with
+// settle: true carries the document's settle state too.
 // {op:'frameIndex', selector}, {op:'mark', mark},
 // {op:'stage', upload, file, data}.
 (() => {
@@ -13,7 +15,7 @@
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
     isDisabled, describe, brief, snapshot, probe, watch, frameIndexOf, actionable, done, hoverAt, clickAt,
     mouse, editKind, readyToType, typeInto, selectIn, checkable, setChecked, doScroll, doPress, doDrag,
-    setMark, stageUpload, uploadInto } = K;
+    setMark, stageUpload, uploadInto, trackChanges, settleState, nextChange } = K;
 
   // The actions the page carries out: protocol/actions.go lists the same
   // ones as in-page actions (a test compares the two lists).
@@ -188,14 +190,24 @@
       forgetLabels();
       switch (req.op) {
         case 'snapshot': {
-          const result = snapshot(req.mode === 'content' ? 'content' : 'interactive', req.keepSignatures === true);
+          // A plain read starts no watch of the page's changes: an action
+          // does (below), and the read back after it asks how it settled
+          // (settle.js). A page that is only read keeps no observer, whose
+          // records of a long re-render would be held until it ends.
+          const result = /** @type {any} */ (snapshot(req.mode === 'content' ? 'content' : 'interactive', req.keepSignatures === true));
+          if (req.settle === true) result.settle = settleState();
           // One string crosses from the page to the worker far faster than
           // thousands of small objects cloned one by one (bench/: 74 vs 250 ms
           // at 5,000 elements).
           return req.asJSON === true ? JSON.stringify(result) : result;
         }
         case 'act':
+          trackChanges();
           return act(req);
+        case 'settle':
+          return settleState();
+        case 'nextChange':
+          return nextChange(req);
         case 'mark':
           return setMark(req);
         case 'probe':

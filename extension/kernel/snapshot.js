@@ -11,12 +11,41 @@
 
   const K = globalThis.__gripKernel__;
   const { attrMemo, idFor, sigOf, setSig, pruneCache, SKIP_WALK, shadowOf, isHiddenAttr, isVisible, noBox,
-    CONTROL_ROLES, TEXT_ROLES, declaredRole, implicitRole, inputType, nameOf, hasOwnText, setWalkRoot,
-    valueText, statesOf, signatureOf, comboValue, clickableName, hrefOf, cursorOf, clickStart, isWidget, widgetStates, isControlRole } = K;
+    CONTROL_ROLES, TEXT_ROLES, NAME_FROM_CONTENT, declaredRole, roleOf, roleWith, inputType, nameOf, nameInferred, labelledByAria, ownText, hasOwnText, setWalkRoot,
+    valueText, statesOf, signatureOf, comboValue, unseenSelect, selectStandIn, wrappedSelect, wrapperName, clickableName, hrefOf, cursorOf, clickStart, isWidget, widgetStates, isControlRole, addContexts, elementOf } = K;
 
   // A subtree with this many children or more is tested for a box before
   // the walk enters it.
   const PRUNE_FANOUT = 8;
+  // Roles whose children are presentational (ARIA): what they hold is no
+  // text of its own to report.
+  const PRESENTATIONAL = new Set(['img', 'math', 'meter', 'progressbar', 'scrollbar', 'separator']);
+
+  // Roles of a combobox's popup.
+  const POPUP_ROLES = new Set(['listbox', 'tree', 'grid', 'dialog']);
+
+  /** The ids of the popups that comboboxes say are collapsed
+   * (aria-expanded=false, aria-controls naming the popup).
+   * @returns {Set<string>} */
+  function collapsedPopups() {
+    /** @type {Set<string>} */
+    const ids = new Set();
+    const boxes = document.querySelectorAll('[aria-expanded="false"][aria-controls]');
+    for (let i = 0; i < boxes.length; i++) {
+      const b = boxes[i];
+      if (roleOf(b) !== 'combobox') continue;
+      for (const id of (b.getAttribute('aria-controls') || '').trim().split(/\s+/)) if (id) ids.add(id);
+    }
+    return ids;
+  }
+
+  /** Whether the line of a non-control el of this role says the text it
+   * holds: its name comes from its content, not from a label.
+   * @param {Element} el @param {string} role */
+  function saysContent(el, role) {
+    if (PRESENTATIONAL.has(role)) return true;
+    return (NAME_FROM_CONTENT.has(role) || TEXT_ROLES.has(role)) && !labelledByAria(el);
+  }
 
   /**
    * @param {string} mode
@@ -32,8 +61,9 @@
     /** @type {Reported[]} */
     const out = [];
     let nodes = 0;
-    // Depth of reported elements above the current one (content mode: loose
-    // text inside them is not reported again).
+    // Depth of reported elements above the current one whose lines say
+    // their text (content mode: loose text inside them is not reported
+    // again).
     let inside = 0;
     // Depth of reported controls and clickables above the current element:
     // a clickable inside one is not listed again.
@@ -42,13 +72,15 @@
     // once they are listed (a calendar's week, whose days are buttons).
     let controls = 0;
 
-    /** @param {Element} el @param {string} role @param {string} name */
-    const report = (el, role, name) => {
+    /** @param {Element} el @param {string} role @param {string} name
+     * @param {string} [text] what a non-control holds, when its name is a label
+     * @param {boolean} [inferred] the name was inferred from table headers */
+    const report = (el, role, name, text, inferred) => {
       const id = idFor(el);
       if (!keepSignatures || sigOf(id) === undefined) setSig(id, signatureOf(el, role, name));
       /** @type {Reported} */
       const r = { id, role, name };
-      const v = CONTROL_ROLES.has(role) ? valueText(el, role) || (role === 'combobox' ? comboValue(el) : '') : '';
+      const v = CONTROL_ROLES.has(role) ? valueText(el, role) || (role === 'combobox' ? comboValue(el) : '') : text || '';
       if (v) r.value = v;
       const st = statesOf(el, role, content);
       if (role === 'link') {
@@ -57,6 +89,7 @@
       }
       const ws = widgetStates(el, role);
       if (ws.length) st.push(...ws);
+      if (inferred) st.push('inferred');
       if (st.length) r.states = st;
       if (CONTROL_ROLES.has(role)) controls++;
       out.push(r);
@@ -69,8 +102,19 @@
       const tag = el.localName;
       if (tag === 'input' && inputType(el) === 'hidden') return;
       const declared = declaredRole(el);
-      let role = declared || implicitRole(el);
+      let role = roleWith(el, declared);
+      // The popup of a collapsed combobox is closed, whatever its styles
+      // say (Slim Select keeps its lists rendered off-screen).
+      if (closed.size && POPUP_ROLES.has(role) && closed.has(el.id)) return;
+      // A hidden native select a library's control stands in for is read
+      // through that control (widgets.js).
+      if (tag === 'select' && unseenSelect(/** @type {HTMLSelectElement} */ (el)) && selectStandIn(/** @type {HTMLSelectElement} */ (el))) return;
+      const wrapped = wrappedSelect(el, role);
+      if (wrapped) role = 'combobox';
       let reported = false;
+      // Whether the line reported for el says the text inside it (content
+      // mode: loose text below is not reported again).
+      let says = false;
       let visible = -1; // -1 unknown, 0 no, 1 yes
       const control = CONTROL_ROLES.has(role) || isWidget(el, role);
       // Outside controls every element's cursor is read once, for its
@@ -81,7 +125,7 @@
         if (visible) {
           role = 'clickable';
           report(el, role, clickableName(el));
-          reported = true;
+          reported = says = true;
         }
       }
       if (reported) {
@@ -89,17 +133,29 @@
       } else if (role && (control || (content && (TEXT_ROLES.has(role) || declared)) )) {
         visible = isVisible(el) ? 1 : 0;
         if (visible) {
-          const name = nameOf(el, role);
+          const name = wrapped ? wrapperName(el, wrapped) : nameOf(el, role);
+          const inferred = !wrapped && nameInferred();
           if (control || name) {
-            report(el, role, name);
+            // A region, article or dialog named by its label does not say
+            // what it holds: its text of its own goes on its line, and the
+            // plain elements inside it are reported (a mail's body).
+            says = control || saysContent(el, role);
+            const text = !says && content && hasOwnText(el) ? ownText(el) : '';
+            report(el, role, name, text === name ? '' : text, inferred);
             reported = true;
+            if (text) says = true;
           }
         }
       } else if (content && !inside && tag !== 'label' && tag !== 'legend' && hasOwnText(el)) {
         visible = isVisible(el) ? 1 : 0;
         if (visible) {
           const name = nameOf(el, 'text');
-          if (name) { report(el, 'text', name); reported = true; role = 'text'; }
+          if (name) {
+            const text = labelledByAria(el) ? ownText(el) : '';
+            report(el, 'text', name, text === name ? '' : text);
+            reported = says = true;
+            role = 'text';
+          }
         }
       }
       if (SKIP_WALK.has(tag)) return;
@@ -111,7 +167,7 @@
       if (visible === 0 ? noBox(el) : (visible === -1 && el.childElementCount >= PRUNE_FANOUT && noBox(el))) return;
       const isCtl = reported && isControlRole(role);
       const at = out.length - 1, controlsBefore = controls;
-      if (reported) inside++;
+      if (says) inside++;
       if (isCtl) inControl++;
       if (sr) {
         const outer = setWalkRoot(sr);
@@ -131,7 +187,7 @@
         walkChildren(el, cursor);
       }
       if (isCtl) inControl--;
-      if (reported) inside--;
+      if (says) inside--;
       // A grid row or a clickable that holds controls: the controls speak
       // for it (a calendar's week of day buttons, the clickable box around
       // a custom select's input).
@@ -145,6 +201,7 @@
     };
 
     const rootEl = document.documentElement;
+    const closed = collapsedPopups();
     attrMemo(true);
     setWalkRoot(document);
     try {
@@ -153,6 +210,8 @@
       attrMemo(false);
       setWalkRoot(null);
     }
+    // Repeats of a role and name get their context (context.js).
+    addContexts(out, elementOf);
     return {
       url: location.href,
       title: document.title,

@@ -8,7 +8,8 @@
 
   const K = globalThis.__gripKernel__;
   const { fold, cut, quote, attr, hasAttr, inputType, roleOf, HEADING_TAGS, nameOf, textOf, selectValue,
-    hasOwnText, CONTROL_ROLES, isWidget, isClickable, clickableName, surfaceOf, editorText } = K;
+    hasOwnText, CONTROL_ROLES, isWidget, isClickable, clickableName, surfaceOf, editorText, wrappedSelect, chosenText,
+    wrapperName } = K;
 
   const VALUE_MAX = 200;
   // Form-associated tags: they can be :disabled and belong to a form.
@@ -78,6 +79,10 @@
       return cut(attr(el, 'aria-valuenow') || '', VALUE_MAX);
     }
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox') {
+      // A custom select's control: the option its hidden select holds,
+      // not the text of every option it draws.
+      const s = role === 'combobox' ? wrappedSelect(el, 'combobox') : null;
+      if (s) return cut(chosenText(s), VALUE_MAX);
       if (/** @type {HTMLElement} */ (el).isContentEditable || surfaceOf(el)) return cut(editorText(el), VALUE_MAX);
       return cut(fold(el.textContent || ''), VALUE_MAX);
     }
@@ -175,6 +180,11 @@
    * @param {Element} el */
   function describe(el) {
     let role = roleOf(el);
+    const wrapped = wrappedSelect(el, role);
+    if (wrapped) {
+      const name = wrapperName(el, wrapped);
+      return { role: 'combobox', name, sig: signatureOf(el, 'combobox', name) };
+    }
     if (!CONTROL_ROLES.has(role) && !isWidget(el, role) && isClickable(el)) {
       const name = clickableName(el);
       return { role: 'clickable', name, sig: signatureOf(el, 'clickable', name) };

@@ -10,7 +10,8 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { attr, hasAttr, cut, fold, flatParent, CONTROL_ROLES, nameOf, textOf } = K;
+  const { attr, hasAttr, cut, fold, flatParent, isHiddenAttr, isVisible, CONTROL_ROLES, declaredRole, roleOf, selectValue,
+    labelName, nameOf, textOf } = K;
 
   // Tags that never count as clickable on their own: the page itself, and
   // labels (a click on one is a click on its control, listed already).
@@ -23,6 +24,14 @@
   const ACTIVE_CURSORS = new Set(['pointer', 'grab', 'move']);
   // How many descendants scrollerOf looks at for the one that scrolls.
   const SCROLLER_SEARCH = 400;
+  // A native select at most this many pixels across is out of sight (a
+  // library's "hidden accessible" select, clipped to a pixel).
+  const UNSEEN_PX = 4;
+  // How many levels above a hidden select the control standing in for it
+  // may wrap it (Choices.js), and which roles such a control has.
+  const WRAP_DEPTH = 3;
+  const STAND_IN_ROLES = new Set(['combobox', 'listbox', 'button']);
+  const POPUP_ROLES = '[role=combobox],[role=listbox]';
 
   /** The computed cursor of el, '' when it has no style (not rendered).
    * @param {Element} el */
@@ -160,11 +169,14 @@
   }
 
   /** What a custom combobox has chosen when its own value is empty (an
-   * input that shows the choice beside it, as Tom Select does): the text
-   * of the option marked aria-selected in the listbox it controls, open or
-   * not; '' when there is none.
+   * input that shows the choice beside it, as Tom Select does): the chosen
+   * option of the hidden select it stands in for, else the text of the
+   * option marked aria-selected in the listbox it controls, open or not;
+   * '' when there is none.
    * @param {Element} el */
   function comboValue(el) {
+    const s = wrappedSelect(el, 'combobox');
+    if (s) return cut(chosenText(s), 200);
     const ids = attr(el, 'aria-controls') || attr(el, 'aria-owns');
     if (!ids) return '';
     const root = /** @type {Document|ShadowRoot} */ (el.getRootNode());
@@ -174,6 +186,123 @@
       if (o) return cut(fold(o.textContent || ''), 200);
     }
     return '';
+  }
+
+  // Custom selects (docs/ARCHITECTURE.md, *Widgets*): libraries hide a
+  // native <select> and show a control of their own that stands in for
+  // it, keeping the two in step. The select holds what the control means:
+  // its label names the control, its chosen option is the control's value.
+
+  /** Whether a native select is out of people's sight: hidden, not
+   * rendered, a few pixels across, or transparent.
+   * @param {HTMLSelectElement} s */
+  function unseenSelect(s) {
+    if (isHiddenAttr(s) || !isVisible(s)) return true;
+    const r = s.getBoundingClientRect();
+    if (r.width <= UNSEEN_PX || r.height <= UNSEEN_PX) return true;
+    return parseFloat(getComputedStyle(s).opacity) === 0;
+  }
+
+  /** The control that stands in for a hidden select: the nearest ancestor
+   * (a few levels up) with a popup's role (Choices.js), else, in the
+   * element right after the select, the first one with a popup's role
+   * (Select2, Tom Select, Slim Select), else that element or a button in
+   * it when it is focusable, has a popup or shows the chosen option (Nice
+   * Select, bootstrap-select). null when there is none to be seen.
+   * @param {HTMLSelectElement} s @returns {Element|null} */
+  function selectStandIn(s) {
+    let a = s.parentElement;
+    for (let i = 0; a && i < WRAP_DEPTH && a.localName !== 'body' && a.localName !== 'form'; i++, a = a.parentElement) {
+      const r = declaredRole(a);
+      if (r === 'combobox' || r === 'listbox') return isVisible(a) ? a : null;
+    }
+    const next = s.nextElementSibling;
+    if (!next || next.localName === 'select') return null;
+    /** @type {Element|null} */
+    let c = next.matches(POPUP_ROLES) ? next : next.querySelector(POPUP_ROLES);
+    if (!c) {
+      const chosen = chosenText(s);
+      const standsIn = (/** @type {Element} */ e) => hasAttr(e, 'aria-haspopup') ||
+        (hasAttr(e, 'tabindex') && e.localName !== 'button' && e.localName !== 'a') ||
+        (!!chosen && fold(e.textContent || '').indexOf(chosen) >= 0);
+      c = standsIn(next) ? next : null;
+      if (!c) {
+        const b = next.querySelector('button,[tabindex],[aria-haspopup]');
+        c = b && standsIn(b) ? b : null;
+      }
+    }
+    return c && isVisible(c) ? c : null;
+  }
+
+  /** The hidden select el stands in for, or null. role is el's role; only
+   * a control with a popup's role wraps its select, and elements with no
+   * role come right after theirs.
+   * @param {Element} el @param {string} role @returns {HTMLSelectElement|null} */
+  function wrappedSelect(el, role) {
+    if (role && !STAND_IN_ROLES.has(role)) return null;
+    /** @type {Element|null} */
+    let s = null;
+    if (role === 'combobox' || role === 'listbox') s = el.querySelector('select');
+    if (s && !match(/** @type {HTMLSelectElement} */ (s), el)) s = null;
+    /** @type {Element|null} */
+    let a = el;
+    for (let i = 0; !s && a && i <= (role ? WRAP_DEPTH : 0) && a.localName !== 'body'; i++, a = a.parentElement) {
+      const p = a.previousElementSibling;
+      if (p && p.localName === 'select' && match(/** @type {HTMLSelectElement} */ (p), el)) s = p;
+    }
+    return /** @type {HTMLSelectElement|null} */ (s);
+  }
+
+  /** @param {HTMLSelectElement} s @param {Element} el */
+  function match(s, el) {
+    return unseenSelect(s) && selectStandIn(s) === el;
+  }
+
+  /** The labels of a select's chosen options, ', ' apart, leaving out a
+   * placeholder (an option with an empty value): '' when nothing is chosen.
+   * @param {HTMLSelectElement} s */
+  function chosenText(s) {
+    for (let i = 0; i < s.options.length; i++) {
+      const o = s.options[i];
+      if (o.selected && o.value !== '') return selectValue(s);
+    }
+    return '';
+  }
+
+  /** The name of a control standing in for select s: the select's label,
+   * else the control's own name, else the select's title or placeholder.
+   * @param {Element} el @param {HTMLSelectElement} s */
+  function wrapperName(el, s) {
+    return labelName(s) || nameOf(el, 'combobox') || nameOf(s, 'combobox');
+  }
+
+  /** el's role as the snapshot shows it: a control standing in for a
+   * hidden select is a combobox, whatever role it has.
+   * @param {Element} el */
+  function controlRole(el) {
+    const role = roleOf(el);
+    return wrappedSelect(el, role) ? 'combobox' : role;
+  }
+
+  /** The visible elements inside a stand-in el that show one of its
+   * select's options (the innermost with an option's label), for a
+   * library whose options have no role (Nice Select's list items).
+   * @param {Element} el @param {HTMLSelectElement} s @returns {Element[]} */
+  function standInOptions(el, s) {
+    /** @type {Set<string>} */
+    const labels = new Set();
+    for (let i = 0; i < s.options.length; i++) labels.add(fold(s.options[i].label || s.options[i].text));
+    /** @type {Element[]} */
+    const out = [];
+    const all = el.querySelectorAll('*');
+    for (let i = 0; i < all.length; i++) {
+      const e = all[i];
+      if (!labels.has(fold(e.textContent || ''))) continue;
+      const inner = e.firstElementChild;
+      if (inner && fold(inner.textContent || '') === fold(e.textContent || '')) continue;
+      if (!isHiddenAttr(e) && isVisible(e)) out.push(e);
+    }
+    return out;
   }
 
   /** A link's destination as the browser resolves it (absolute), or ''.
@@ -187,6 +316,7 @@
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
+    unseenSelect, selectStandIn, wrappedSelect, chosenText, wrapperName, controlRole, standInOptions,
     comboValue, clickableName, hrefOf, cursorOf, clickStart, isClickable, isWidget, scrollerOf, scrollMarks, widgetStates, isControlRole,
   }));
 })();

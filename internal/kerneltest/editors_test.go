@@ -81,3 +81,15 @@ func TestEditorEnd(t *testing.T) {
 		})
 	}
 }
+
+// An editor's hidden input carries a label of its own (Ace: "Cursor at
+// row 1"): it names the editor, and is no part of its text.
+func TestEditorTextLeavesOutItsInputsLabel(t *testing.T) {
+	ctx := kernelTab(t)
+	const ace = `<div style="position:relative;width:400px;height:100px"><textarea id="t" aria-label="Cursor at row 1" style="opacity:0;position:absolute"></textarea>` +
+		`<div class="lines"><div>SELECT 1;</div></div></div>`
+	got := onFixture[string](t, ctx, ace, "", "K.nameOf(el, 'textbox') + ' | ' + K.valueText(el, 'textbox')")
+	if got != "Cursor at row 1 | SELECT 1;" {
+		t.Errorf("name | value = %q", got)
+	}
+}

@@ -89,6 +89,25 @@ func TestNames(t *testing.T) {
 		{"table row", `<table><tr id="t"><td>Ada</td><td hidden>x</td><td>Lovelace</td></tr></table>`, "", "Ada | Lovelace"},
 		{"heading", `<h2 id="t">Results <small>(3)</small></h2>`, "", "Results (3)"},
 		{"nothing", `<input id="t">`, "", ""},
+		{"Editor.js's placeholder", `<div id="t" contenteditable="true" data-placeholder-active="Tell your story…"></div>`, "", "Tell your story…"},
+		{"an editable's aria-placeholder, kept once text hides it (Slate)", `<div id="t" contenteditable="true" aria-placeholder="Describe the bug…"></div>`,
+			"const e = document.getElementById('t'); globalThis.__gripKernel__.nameOf(e, 'textbox'); e.removeAttribute('aria-placeholder'); e.textContent = 'It crashes'",
+			"Describe the bug…"},
+		{"a field named by its row and column headers", adminTable, "el = document.querySelector('[name=price-2]')", "Darjeeling / Price"},
+		{"a select in a table", adminTable, "el = document.querySelector('[name=status-1]')", "Earl Grey / Status"},
+		{"a row's checkbox, by its row header alone", adminTable, "el = document.querySelector('[name=pick-2]')", "Darjeeling"},
+		{"a label still wins over headers", adminTable, "el = document.querySelector('[name=stock-1]')", "Stock of Earl Grey"},
+		{"headers attribute", `<table><tr><th id="h1">Qty</th><th id="h2">Apples</th></tr><tr><td headers="h2 h1"><input id="t"></td></tr></table>`, "", "Apples Qty"},
+		{"no row header: the row's first cell with text", `<table><thead><tr><th>Setting</th><th>Value</th></tr></thead><tbody><tr><td>Timeout</td><td><input id="t"></td></tr></tbody></table>`, "", "Timeout / Value"},
+		{"a header row of th without thead", `<table><tr><th>Key</th><th>Value</th></tr><tr><td><input id="t"></td><td>x</td></tr></table>`, "", "x / Key"},
+		{"colspan counted", `<table><thead><tr><th colspan="2">Name</th><th>Age</th></tr></thead><tbody><tr><th>Ada</th><td>L</td><td><input id="t"></td></tr></tbody></table>`, "", "Ada / Age"},
+		{"a row of filters under the headers", `<table><thead><tr><th>Name</th><th>City</th></tr><tr><td><input></td><td><input id="t"></td></tr></thead></table>`, "", "City"},
+		{"an ARIA grid by aria-colindex", `<div role="grid"><div role="row"><div role="columnheader" aria-colindex="1">Name</div><div role="columnheader" aria-colindex="2">Email</div></div>` +
+			`<div role="row"><div role="gridcell" aria-colindex="2"><input id="t"></div><div role="gridcell" aria-colindex="1">Ada</div></div></div>`, "", "Ada / Email"},
+		{"an ARIA grid by position", `<div role="grid"><div role="row"><div role="columnheader">Name</div><div role="columnheader">Email</div></div>` +
+			`<div role="row"><div role="gridcell">Ada</div><div role="gridcell"><input id="t"></div></div></div>`, "", "Ada / Email"},
+		{"a button is no field", `<table><tr><th>Do</th></tr><tr><td><button id="t"></button></td></tr></table>`, "", ""},
+		{"a field outside tables", `<div><input id="t"></div>`, "", ""},
 		{"cut at 300", `<button id="t" aria-label="` + long + `">x</button>`, "", long[:300]},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -99,6 +118,15 @@ func TestNames(t *testing.T) {
 		})
 	}
 }
+
+// adminTable is an admin tool's change list: the fields have no label but
+// the table's headers (one has a label of its own).
+const adminTable = `<table><thead><tr><th><input type="checkbox" aria-label="Select all"></th><th>Name</th><th>Price</th><th>Stock</th><th>Status</th></tr></thead><tbody>
+	<tr><td><input type="checkbox" name="pick-1"></td><th><a href="/p/1">Earl Grey</a></th><td><input name="price-1" value="4.50"></td>
+		<td><label>Stock of Earl Grey<input name="stock-1" type="number"></label></td><td><select name="status-1"><option>Draft</option></select></td></tr>
+	<tr><td><input type="checkbox" name="pick-2"></td><th><a href="/p/2">Darjeeling</a></th><td><input name="price-2" value="6.20"></td>
+		<td><input name="stock-2" type="number"></td><td><select name="status-2"><option>Active</option></select></td></tr>
+</tbody></table>`
 
 func TestRoles(t *testing.T) {
 	ctx := kernelTab(t)
@@ -138,6 +166,17 @@ func TestRoles(t *testing.T) {
 		{`<dl><dd id="t">d</dd></dl>`, "definition"},
 		{`<div id="t" contenteditable="true">e</div>`, "textbox"},
 		{`<div contenteditable="true"><span id="t" contenteditable="true">inside</span></div>`, ""},
+		// an editable region is typed into, whatever it is or declares
+		{`<p id="t" contenteditable="true">block</p>`, "textbox"},
+		{`<h2 id="t" contenteditable="true">Title</h2>`, "textbox"},
+		{`<div id="t" contenteditable="true" role="document">d</div>`, "textbox"},
+		{`<div id="t" contenteditable="plaintext-only" role="group">g</div>`, "textbox"},
+		{`<div id="t" contenteditable="" role="paragraph">p</div>`, "textbox"},
+		{`<div id="t" contenteditable="true" role="searchbox">s</div>`, "searchbox"},
+		{`<div id="t" contenteditable="true" role="combobox">c</div>`, "combobox"},
+		{`<p id="t" contenteditable="false">not editable</p>`, "paragraph"},
+		{`<div contenteditable="true"><p id="t" contenteditable="true">a block inside the region</p></div>`, "paragraph"},
+		{`<div contenteditable="true"><figure contenteditable="false"><figcaption id="t" contenteditable="true">an island in it</figcaption></figure></div>`, "caption"},
 		{`<div id="t">d</div>`, ""},
 		// declared
 		{`<div id="t" role="button">d</div>`, "button"},

@@ -238,6 +238,27 @@ func TestContentMode(t *testing.T) {
 	}
 }
 
+// A mail client's reading pane: the message body is plain divs and text
+// inside regions and an article named by their labels. Content mode
+// reports that text; a labelled element's own text goes on its line.
+func TestContentModeInsideLabelledRegions(t *testing.T) {
+	ctx := newTab(t, "mail.html")
+	els := snap(t, ctx, "content").Elements
+	mustFind(t, els, "heading", "Quarterly numbers")
+	mustFind(t, els, "region", "Message list")
+	mustFind(t, els, "article", "Message from Ada Lovelace")
+	mustFind(t, els, "text", "Ada Lovelace <ada@example.org>")
+	// The body holds text of its own: one line says all of it.
+	mustFind(t, els, "text", "Hi Grace, the numbers for Q3 are in the attached sheet. Revenue is up 12% on last year. Talk soon, Ada")
+	quoted := mustFind(t, els, "document", "Quoted text")
+	if quoted.Value == nil || *quoted.Value != "On Monday, Grace wrote: are the numbers ready?" {
+		t.Errorf("the quoted text's line = %+v, want its text as value", quoted)
+	}
+	if t.Failed() {
+		t.Log("\n" + dump(els))
+	}
+}
+
 func TestCacheReplacedWhenInvalid(t *testing.T) {
 	ctx := newTab(t, "ids.html")
 	eval[any](t, ctx, `globalThis.__gripRefCache__ = {byNode: 1, byId: {get: 1}, next: NaN}`)

@@ -1,21 +1,20 @@
-package frames
+package actlog
 
 import (
 	"fmt"
 	"strings"
 	"time"
 
-	"github.com/grip-dev/grip/actlog"
 	"github.com/grip-dev/grip/protocol"
 )
 
-// LogLine is one entry of the record of agents' actions, as `grip log`
+// Line is one entry of the record of agents' actions, as `grip log`
 // and grip mcp print it:
 // "2026-05-01 12:00:03  tab 412  https://mail.example.com  click @e3: [button 'Delete']  ok  (cli)".
-func LogLine(e protocol.LogEntry) string {
+func Line(e protocol.LogEntry) string {
 	// Every field folded onto its line: an entry whose target or client
 	// holds a newline must not print as two entries.
-	f := actlog.Fold
+	f := Fold
 	e.Time, e.Origin, e.Action, e.Target, e.Detail = f(e.Time), f(e.Origin), f(e.Action), f(e.Target), f(e.Detail)
 	e.Outcome, e.Rule, e.Client = f(e.Outcome), f(e.Rule), f(e.Client)
 	when := e.Time
@@ -45,23 +44,4 @@ func LogLine(e protocol.LogEntry) string {
 	}
 	parts = append(parts, what, outcome, "("+e.Client+")")
 	return strings.Join(parts, "  ")
-}
-
-// PolicyText is the policy in force, or the rule a URL falls under, as
-// `grip policy` and grip mcp print it.
-func PolicyText(res protocol.PolicyResult) string {
-	if res.Rule != nil {
-		name := res.Rule.Origin
-		if name == "" {
-			name = res.URL
-		}
-		return fmt.Sprintf("%s: %s — %s of %s\n", name, res.Rule.Rule, res.Rule.Why, res.Policy.File)
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "# the policy in force, from %s", res.Policy.File)
-	if res.Policy.Missing && res.Policy.Error == "" {
-		b.WriteString(" (no file: the default)")
-	}
-	b.WriteString("\n" + res.Text)
-	return b.String()
 }

@@ -1,0 +1,154 @@
+// Tasks on real third-party components (bench/run --tasks, beside the
+// tasks of tasks.mjs): the host pages e2e/widgets and e2e/editors drive,
+// with the npm packages those folders pin (scripts/setup --js installs
+// them), served by pages.mjs under these paths:
+//
+//   /node_modules/…  e2e/widgets/node_modules, else e2e/editors/node_modules
+//   /testdata/…      e2e/widgets/testdata (Choices.js, the admin list)
+//   /editors/…       e2e/editors/testdata (Editor.js, Ace with its own label)
+//   /kernel/…        internal/kerneltest/testdata (the mail reading pane)
+//
+// Each task is what an agent would do on the component, scripted for each
+// server from what its snapshots say (tasks.mjs's Agent): grip names a
+// custom select by its label and a table's field by its headers, where
+// Playwright MCP's snapshot has an unnamed element the agent must find by
+// the text around it (Agent.refAfter). A page with no outcome of its own
+// is read through the component's API (outcome); a task whose result is
+// what the agent read checks the transcript (check).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+const MOUNTS = [
+  ['/node_modules/', ['e2e/widgets/node_modules', 'e2e/editors/node_modules']],
+  ['/testdata/', ['e2e/widgets/testdata']],
+  ['/editors/', ['e2e/editors/testdata']],
+  ['/kernel/', ['internal/kerneltest/testdata']],
+];
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml' };
+
+/**
+ * serveComponent answers a request for one of the mounted files and
+ * returns true, or returns false when pathname is not under a mount.
+ */
+export function serveComponent(pathname, res) {
+  for (const [prefix, dirs] of MOUNTS) {
+    if (!pathname.startsWith(prefix)) continue;
+    const rel = path.normalize(decodeURIComponent(pathname.slice(prefix.length)));
+    if (rel.startsWith('..') || path.isAbsolute(rel)) break;
+    for (const d of dirs) {
+      const file = path.join(ROOT, d, rel);
+      if (fs.existsSync(file) && fs.statSync(file).isFile()) {
+        res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
+        res.end(fs.readFileSync(file));
+        return true;
+      }
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end(`not found (run scripts/setup --js for the components under ${dirs.join(', ')})`);
+    return true;
+  }
+  return false;
+}
+
+/** The component tasks' pages, by task name. */
+export function componentPages(origin1) {
+  return {
+    'choices': `${origin1}/testdata/choices.html`,
+    'admin-table': `${origin1}/testdata/admin.html`,
+    'mail-body': `${origin1}/kernel/mail.html`,
+    'editorjs-body': `${origin1}/editors/editorjs.html`,
+    'ace-fill': `${origin1}/editors/ace-query.html`,
+  };
+}
+
+/** Whether the packages the component pages load are installed. */
+export function componentsInstalled() {
+  return ['e2e/widgets/node_modules/choices.js', 'e2e/editors/node_modules/@editorjs/editorjs', 'e2e/editors/node_modules/ace-builds']
+    .every((p) => fs.existsSync(path.join(ROOT, p)));
+}
+
+/** Picks an option of a custom select as each server's agent can: grip's
+ * select on the combobox named by its label; with Playwright MCP, whose
+ * select tool takes only native selects, a click on the control the
+ * snapshot shows after the label's text, then on the option. */
+async function pickCustom(a, label, option) {
+  if (a.peer.grip) {
+    await a.select('combobox', label, option);
+    return;
+  }
+  await a.clickRef(a.refAfter(label, /^(listbox|combobox)$/), `${label} select`);
+  await a.click('option', option);
+}
+
+export const COMPONENT_TASKS = {
+  'choices': {
+    what: 'Choices.js (issue 25 item 5): set a ticket\'s Priority to Urgent and its Team to Infrastructure',
+    async run(a) {
+      await a.call('browser_snapshot', {});
+      await pickCustom(a, 'Priority', 'Urgent');
+      await pickCustom(a, 'Team', 'Infrastructure');
+    },
+    outcome: () => JSON.stringify({ priority: window.priority.getValue(true), team: window.team.getValue(true) }),
+    expect: (o) => o?.priority === 'urgent' && o?.team === 'infra',
+  },
+  'admin-table': {
+    what: 'an admin change list whose fields only the table\'s headers label (item 8): Darjeeling\'s price to 5.90, Matcha\'s status to Active, Save',
+    async run(a) {
+      await a.call('browser_snapshot', {});
+      if (a.peer.grip) {
+        await a.fill('textbox', 'Darjeeling / Price', '5.90');
+        await a.select('combobox', 'Matcha / Status', 'Active');
+      } else {
+        await a.actRef('browser_type', a.refAfter('Darjeeling', /^textbox$/), 'Darjeeling price', { text: '5.90' });
+        await a.actRef('browser_select_option', a.refAfter('Matcha', /^combobox$/), 'Matcha status', { values: ['Active'] });
+      }
+      await a.click('button', 'Save');
+    },
+    outcome: () => document.body.dataset.saved || null,
+    expect: (o) => o?.['form-1-price'] === '5.90' && o?.['form-2-status'] === 'active' && o?.['form-0-price'] === '4.50',
+  },
+  'mail-body': {
+    what: 'a mail client\'s reading pane (item 4): read the open message\'s body (Revenue is up 12%)',
+    async run(a) {
+      await a.call('browser_snapshot', a.peer.grip ? { mode: 'content' } : {});
+    },
+    check: (a) => a.transcript.some((t) => t.includes('Revenue is up 12% on last year.')),
+  },
+  'editorjs-body': {
+    what: 'Editor.js (item 3): type the body of a post into its paragraph block',
+    async run(a) {
+      await a.call('browser_snapshot', {});
+      // The body is an editable block with no role: grip lists it as a
+      // textbox named by its placeholder; Playwright MCP's snapshot has no
+      // element for it.
+      await a.act('browser_type', 'textbox', 'Tell your story…', { text: 'Wild garlic is back.' });
+    },
+    outcome: () => window.editor.save().then((d) => JSON.stringify(d.blocks.map((b) => b.data.text))),
+    expect: (o) => Array.isArray(o) && o[1] === 'Wild garlic is back.',
+  },
+  'ace-fill': {
+    what: 'Ace (item 6): replace a query, and read from the reply what the editor now holds',
+    async run(a) {
+      await a.call('browser_snapshot', {});
+      if (a.peer.grip) {
+        const r = await a.fill('textbox', 'Cursor at row 1', 'SELECT name FROM users;');
+        a.replied = r.text;
+        return;
+      }
+      // Playwright's fill sets the textarea's value, which Ace does not
+      // take as a replacement.
+      // Its textarea is under the lines (a click on it is intercepted):
+      // the agent clicks the text, selects all, and types key by key.
+      await a.clickRef(a.refOn('SELECT 1;'), 'the query text');
+      const k = await a.call('browser_press_key', { key: 'Control+a' });
+      if (k.isError) throw new Error(`${a.peer.name} browser_press_key: ${k.text.slice(0, 300)}`);
+      await a.act('browser_type', 'textbox', 'Cursor at row 1', { text: 'SELECT name FROM users;', slowly: true });
+    },
+    outcome: () => JSON.stringify(window.editor.getValue()),
+    expect: (o, a) => o === 'SELECT name FROM users;' && (!a.peer.grip || a.replied.includes("value='SELECT name FROM users;'")),
+  },
+};

@@ -1,0 +1,95 @@
+package e2e
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
+
+	"github.com/grip-dev/grip/internal/browsertest"
+	"github.com/grip-dev/grip/protocol"
+)
+
+// What a person sees while grip reads a page's console and requests, in a
+// headed Chromium under Xvfb (docs/ARCHITECTURE.md, "Developer tools"):
+// reading them attaches the debugger as a snapshot does, so the browser's
+// "started debugging this browser" bar shows from that first touch, and no
+// earlier: the page's own load, and a console read's replay of what it
+// logged before, need nothing attached beforehand. With GRIP_SHOT_DIR set,
+// the screen is saved before and after (ImageMagick's import), to look at.
+func TestDevtoolsBarInHeadedBrowser(t *testing.T) {
+	browsertest.Need(t, env)
+	xvfb, err := exec.LookPath("Xvfb")
+	if err != nil {
+		t.Skip("Xvfb is not installed (apt-get install xvfb): headless Chromium shows no debugging bar")
+	}
+	t.Setenv("DISPLAY", startXvfb(t, xvfb))
+	fixtures, err := fs.Sub(testdata, "testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := browsertest.Start(browsertest.Options{Fixtures: fixtures, Bin: env.Bin, Headed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := e.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	shot := func(name string) {
+		dir := os.Getenv("GRIP_SHOT_DIR")
+		if dir == "" {
+			return
+		}
+		if out, err := exec.Command("import", "-window", "root", filepath.Join(dir, name+".png")).CombinedOutput(); err != nil {
+			t.Logf("import: %v %s", err, out)
+		}
+	}
+	page := e.Origin1 + "/devtools.html?frame=" + e.Origin2
+	if _, err := chromedp.CallBrowser(e.BrowserContext(), target.CreateTarget, target.CreateTargetParams{URL: page}); err != nil {
+		t.Fatal(err)
+	}
+	tab := 0
+	for deadline := time.Now().Add(20 * time.Second); tab == 0; {
+		var tabs protocol.TabsResult
+		gripOn(t, e, &tabs, "tabs")
+		for _, x := range tabs.Tabs {
+			if x.URL == page {
+				tab = x.ID
+			}
+		}
+		if tab == 0 && time.Now().After(deadline) {
+			t.Fatalf("no tab with %s: %+v", page, tabs.Tabs)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	time.Sleep(time.Second)
+	before := browsertest.Eval[float64](t, e, page, "innerHeight")
+	shot("1-before-grip")
+	var res protocol.ConsoleResult
+	if code := gripOn(t, e, &res, "console", "--tab", fmt.Sprint(tab), "--level", "debug"); code != 0 {
+		t.Fatalf("grip console: exit %d", code)
+	}
+	if !strings.Contains(res.Text, "boom at the top") || !strings.Contains(res.Text, "frame secret log") {
+		t.Errorf("the console of a headed browser misses what was logged before grip came:\n%s", res.Text)
+	}
+	time.Sleep(500 * time.Millisecond)
+	after := browsertest.Eval[float64](t, e, page, "innerHeight")
+	shot("2-after-console")
+	var net protocol.NetworkResult
+	if code := gripOn(t, e, &net, "network", "--tab", fmt.Sprint(tab)); code != 0 {
+		t.Fatalf("grip network: exit %d", code)
+	}
+	t.Logf("innerHeight before grip %v, after grip console %v: the bar takes %v px", before, after, before-after)
+	if after >= before {
+		t.Errorf("innerHeight %v → %v: no debugging bar after the console read; update docs/ARCHITECTURE.md, \"Developer tools\"", before, after)
+	}
+}

@@ -1,0 +1,121 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grip-dev/grip/client"
+	"github.com/grip-dev/grip/frames"
+	"github.com/grip-dev/grip/internal/browsertest"
+	"github.com/grip-dev/grip/protocol"
+	"github.com/grip-dev/grip/statedir"
+)
+
+// appearedNames lists "role name" of what a reply says appeared.
+func appearedNames(res protocol.ActionResult) string {
+	var names []string
+	for _, e := range res.Changes.Appeared {
+		names = append(names, e.Role+" "+e.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// A reply is read once the page has settled: a page that builds what the
+// click opened in steps, each waiting on the server, is told whole.
+func TestReplyAfterThePageSettles(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/settle.html")
+	snap := snapshot(t, tab)
+	res, perr, code := act(t, "click", mustRef(t, snap, "button", "Open editor"))
+	if code != 0 {
+		t.Fatalf("click: exit %d %+v", code, perr)
+	}
+	if got := appearedNames(res); got != "textbox Body, button Confirm changes" {
+		t.Errorf("appeared %q, want the whole editor", got)
+	}
+	if res.Settled == nil || !*res.Settled {
+		t.Errorf("settled = %v, want true", res.Settled)
+	}
+}
+
+// A busy indicator holds the reply until it goes, within the bound.
+func TestReplyWaitsForTheBusyIndicator(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/settle.html")
+	snap := snapshot(t, tab)
+	res, perr, code := act(t, "click", mustRef(t, snap, "button", "Save"))
+	if code != 0 {
+		t.Fatalf("click: exit %d %+v", code, perr)
+	}
+	if got := appearedNames(res); got != "link Saved note" {
+		t.Errorf("appeared %q, want the saved note's link", got)
+	}
+	if res.Settled == nil || !*res.Settled {
+		t.Errorf("settled = %v, want true", res.Settled)
+	}
+}
+
+// A page still changing at the bound is said to be.
+func TestReplySaysStillChanging(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/settle.html")
+	snap := snapshot(t, tab)
+	ticker := mustRef(t, snap, "button", "Start ticker")
+	start := time.Now()
+	res, perr, code := act(t, "click", ticker)
+	if code != 0 {
+		t.Fatalf("click: exit %d %+v", code, perr)
+	}
+	if res.Settled == nil || *res.Settled {
+		t.Errorf("settled = %v, want false: %+v", res.Settled != nil && *res.Settled, res)
+	}
+	if d := time.Since(start); d > 6*time.Second {
+		t.Errorf("the reply took %v: the bound is a second or two", d)
+	}
+	if text := frames.ActionText("ok: click", res); !strings.Contains(text, "\nstill changing: ") {
+		t.Errorf("the text reply does not say the page is still changing:\n%s", text)
+	}
+}
+
+// BenchmarkSettleQuietPage: a click on a page that is already quiet, with
+// the reply read after settling (ms-settled) and at once (ms-no-settle),
+// through the socket as `grip mcp` calls; the difference is what settling
+// costs a page that does not change.
+func BenchmarkSettleQuietPage(b *testing.B) {
+	browsertest.Need(b, env)
+	tab := env.OpenTab(b, env.Origin1+"/settle.html")
+	var snap protocol.Snapshot
+	if code := env.GripJSON(b, &snap, "snapshot", "--tab", fmt.Sprint(tab)); code != 0 {
+		b.Fatalf("snapshot: exit %d", code)
+	}
+	nothing := mustRefB(b, snap, "button", "Nothing")
+	ctx := context.Background()
+	c, err := client.Connect(ctx, client.Options{RuntimeDir: statedir.At(env.StateDir).Runtime, Wait: 10 * time.Second})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	click := func(noSettle bool) float64 {
+		start := time.Now()
+		var res protocol.ActionResult
+		if err := c.Call(ctx, protocol.OpAct, protocol.ActArgs{Action: "click", Target: nothing, NoSettle: noSettle}, &res); err != nil {
+			b.Fatalf("click: %v", err)
+		}
+		if !noSettle && (res.Settled == nil || !*res.Settled) {
+			b.Fatalf("a quiet page did not settle: %+v", res)
+		}
+		return float64(time.Since(start).Microseconds()) / 1000
+	}
+	click(false) // the first read of the page's frames
+	var on, off []float64
+	for b.Loop() {
+		on = append(on, click(false))
+		off = append(off, click(true))
+	}
+	b.ReportMetric(medianOf(on), "ms-settled")
+	b.ReportMetric(medianOf(off), "ms-no-settle")
+	b.ReportMetric(medianOf(on)-medianOf(off), "ms-settle-cost")
+}

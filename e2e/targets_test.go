@@ -1,0 +1,133 @@
+package e2e
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grip-dev/grip/client"
+	"github.com/grip-dev/grip/frames"
+	"github.com/grip-dev/grip/internal/browsertest"
+	"github.com/grip-dev/grip/protocol"
+	"github.com/grip-dev/grip/statedir"
+)
+
+// Elements whose role and name repeat carry their context; the others
+// none.
+func TestRepeatsCarryTheirContext(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/repeats.html")
+	snap := snapshot(t, tab)
+	for _, want := range []string{
+		"[button 'Edit' in 'Meeting notes']", "[button 'Edit' in 'Invoices']",
+		"[button 'Delete' in 'Milk']", "[button 'Delete' in 'Eggs']",
+		"[button 'Remove' in 'Alice']", "[button 'Remove' in 'Bob']",
+		"[button 'Close' in 'Rename']", "[button 'Close' in 'Search']",
+		"[button 'Save']",
+	} {
+		if !strings.Contains(snap.Text, want) {
+			t.Errorf("the snapshot has no %s:\n%s", want, snap.Text)
+		}
+	}
+	var ctx []string
+	for _, f := range snap.Frames {
+		for _, e := range f.Elements {
+			if e.Name == "Save" && e.Context != "" {
+				t.Errorf("a unique element carries a context: %+v", e)
+			}
+			if e.Name == "Edit" {
+				ctx = append(ctx, e.Context)
+			}
+		}
+	}
+	if !slices.Equal(ctx, []string{"Meeting notes", "Invoices"}) {
+		t.Errorf("--json contexts of the Edit buttons = %q", ctx)
+	}
+}
+
+// A target written as a snapshot line acts on the one element it names;
+// several are refused as ambiguous, listing them; none as not_found; CSS
+// stays CSS.
+func TestTargetWrittenAsASnapshotLine(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/repeats.html")
+	snap := snapshot(t, tab)
+	for _, c := range []struct{ target, log string }{
+		{"button 'Save'", "save"},
+		{"button 'Edit' in 'Invoices'", "edit invoices"},
+		{"[button 'Delete' in 'Eggs']", "delete eggs"},
+		{"button 'Close' in 'Rename'", "close rename"},
+		{"#save", "save"},
+	} {
+		res, perr, code := act(t, "click", c.target)
+		if code != 0 {
+			t.Fatalf("click %q: exit %d %+v", c.target, code, perr)
+		}
+		if res.Tab.ID != tab {
+			t.Errorf("click %q acted on tab %d", c.target, res.Tab.ID)
+		}
+		if log := pageLog(t, tab); len(log) == 0 || log[len(log)-1] != c.log {
+			t.Errorf("click %q: the page saw %v, want %q last", c.target, log, c.log)
+		}
+	}
+	before := len(pageLog(t, tab))
+	_, perr, code := act(t, "click", "button 'Edit'")
+	if code == 0 || perr == nil || perr.Code != protocol.CodeAmbiguous {
+		t.Fatalf("click an ambiguous line: exit %d %+v, want ambiguous", code, perr)
+	}
+	for _, ref := range []string{mustRef(t, snap, "button", "Edit")} {
+		if !strings.Contains(perr.Message, ref+": [button 'Edit' in 'Meeting notes']") || !strings.Contains(perr.Message, "in 'Invoices'") {
+			t.Errorf("the refusal does not list the candidates (%s): %s", ref, perr.Message)
+		}
+	}
+	_, perr, code = act(t, "click", "button 'Twin'")
+	if code == 0 || perr == nil || perr.Code != protocol.CodeAmbiguous {
+		t.Errorf("click twins: exit %d %+v, want ambiguous", code, perr)
+	}
+	_, perr, code = act(t, "click", "button 'Publish'")
+	if code == 0 || perr == nil || perr.Code != protocol.CodeNotFound {
+		t.Errorf("click a line no element reads: exit %d %+v, want not_found", code, perr)
+	}
+	if n := len(pageLog(t, tab)); n != before {
+		t.Errorf("a refused target acted: the page saw %v", pageLog(t, tab))
+	}
+	// The text form, as an agent types it.
+	r := env.Grip(t.Context(), "click", "button 'Delete' in 'Milk'")
+	if r.Code != 0 || !strings.Contains(r.Stdout, "ok: click") {
+		t.Errorf("grip click \"button 'Delete' in 'Milk'\": exit %d %s%s", r.Code, r.Stdout, r.Stderr)
+	}
+}
+
+// Every trailer names the exact command that reads on, with the tab when
+// the request named one; an action's reply cut among what appeared reads
+// on from the last line it shows, as a snapshot's trailer does.
+func TestTrailersNameTheCommandThatReadsOn(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/menu.html")
+	r := env.Grip(t.Context(), append([]string{"snapshot", "--budget", "30"}, tabArg(tab)...)...)
+	if r.Code != 0 || !strings.Contains(r.Stdout, fmt.Sprintf(" --budget 30 --tab %d)", tab)) {
+		t.Errorf("the snapshot's trailer does not name the tab:\n%s%s", r.Stdout, r.Stderr)
+	}
+	snap := snapshot(t, tab)
+	c, err := client.Connect(t.Context(), client.Options{RuntimeDir: statedir.At(env.StateDir).Runtime, Wait: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var res protocol.ActionResult
+	if err := c.Call(t.Context(), protocol.OpAct, protocol.ActArgs{Action: "click", Target: mustRef(t, snap, "button", "Actions"), ChangesBudget: 30}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Changes.Omitted == 0 || len(res.Changes.Appeared) == 0 {
+		t.Fatalf("the reply was not cut among what appeared: %+v", res.Changes)
+	}
+	want := fmt.Sprintf("grip snapshot --after %s --tab %d", res.Changes.Appeared[len(res.Changes.Appeared)-1].Ref, tab)
+	if res.Changes.More != want {
+		t.Errorf("more = %q, want %q", res.Changes.More, want)
+	}
+	if text := frames.ActionText("ok: click", res); !strings.Contains(text, "more lines ("+want+")") {
+		t.Errorf("the text reply's trailer:\n%s", text)
+	}
+}

@@ -1,0 +1,135 @@
+// @ts-check
+// Whether the page has settled after an action (docs/ARCHITECTURE.md,
+// "Settling"): a MutationObserver kept per document notes when the page
+// last changed what it shows, and settleState answers at once how long ago
+// that was and whether a busy indicator shows. The timing is the worker's
+// (extension/settle.js): timers in a background tab fire at most once a
+// second, the worker's do not. nextChange answers at the next change, so
+// the worker waits on a busy page by events, never by polling.
+(() => {
+  'use strict';
+
+  const K = globalThis.__gripKernel__;
+  const { shadowOf, isVisible, fold } = K;
+
+  // The attributes whose change is a change of what the page shows. Not
+  // style: a script animating an element rewrites it every frame, and
+  // would keep every page that has one from ever settling.
+  const SHOWN_ATTRS = ['class', 'hidden', 'open', 'disabled', 'value', 'checked', 'selected', 'role',
+    'aria-hidden', 'aria-expanded', 'aria-busy', 'aria-selected', 'aria-checked', 'aria-pressed',
+    'aria-valuenow', 'aria-label', 'aria-disabled'];
+
+  // What a page shows while it works: something marked busy, a progress
+  // bar that gives no value (a spinner), and a status region that says it
+  // is working ("Saving…", "Loading").
+  const BUSY_SELECTOR = '[aria-busy="true"], progress:not([value]), [role="progressbar"]:not([aria-valuenow])';
+  const STATUS_SELECTOR = '[role="status"], [role="alert"], output';
+  const WORKING = /(…|\.\.\.)$|^(loading|saving|working|please wait|processing|uploading|searching)\b/i;
+
+  /** The tracker lives on the isolated world's global, not on the kernel
+   * object: a kernel injected again (a new build) takes the old one over
+   * instead of leaving a second observer behind.
+   * @typedef {{obs: MutationObserver, last: number, roots: WeakSet<Node>, list: Node[]}} Tracker */
+  /** @type {any} */
+  const G = globalThis;
+
+  /** Starts noting changes in this document, once; snapshots and actions
+   * call it, so the document a reply is read from has been watched since
+   * before the action. @returns {Tracker} */
+  function trackChanges() {
+    /** @type {Tracker|undefined} */
+    const have = G.__gripChanges__;
+    if (have) {
+      // Records not yet delivered hold every node a re-render removed: a
+      // page that re-renders in one long task (and our own snapshot after
+      // it) must not keep them all until that task ends.
+      const pending = have.obs.takeRecords();
+      if (pending.length) noteChanges(have, pending);
+      return have;
+    }
+    /** @type {Tracker} */
+    const t = { obs: /** @type {any} */ (null), last: -Infinity, roots: new WeakSet(), list: [] };
+    t.obs = new MutationObserver((records) => noteChanges(t, records));
+    observeRoot(t, document);
+    const tw = document.createTreeWalker(document.documentElement || document, NodeFilter.SHOW_ELEMENT);
+    for (let n = tw.nextNode(); n; n = tw.nextNode()) {
+      if (/** @type {Element} */ (n).localName.indexOf('-') < 0 && !(/** @type {Element} */ (n).shadowRoot)) continue;
+      const sr = shadowOf(/** @type {Element} */ (n));
+      if (sr) observeRoot(t, sr);
+    }
+    G.__gripChanges__ = t;
+    return t;
+  }
+
+  /** Notes that the page changed; custom elements added later bring their
+   * shadow roots with them.
+   * @param {Tracker} t @param {MutationRecord[]} records */
+  function noteChanges(t, records) {
+    t.last = performance.now();
+    for (const r of records) {
+      for (const n of r.addedNodes) {
+        if (n.nodeType === 1 && /** @type {Element} */ (n).localName.indexOf('-') > 0) {
+          const sr = shadowOf(/** @type {Element} */ (n));
+          if (sr) observeRoot(t, sr);
+        }
+      }
+    }
+  }
+
+  /** @param {Tracker} t @param {Node} root */
+  function observeRoot(t, root) {
+    if (t.roots.has(root)) return;
+    t.roots.add(root);
+    t.list.push(root);
+    t.obs.observe(root, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: SHOWN_ATTRS });
+  }
+
+  /** The busy indicator showing, described, or ''.
+   * @param {Tracker} t @returns {string} */
+  function busyIndicator(t) {
+    for (const root of t.list) {
+      if (!root.isConnected) continue;
+      const scope = /** @type {Document|ShadowRoot} */ (root);
+      for (const el of scope.querySelectorAll(BUSY_SELECTOR)) {
+        if (isVisible(el)) return el.localName === 'progress' || el.getAttribute('role') === 'progressbar' ? 'a progress bar' : 'an element marked busy';
+      }
+      for (const el of scope.querySelectorAll(STATUS_SELECTOR)) {
+        const text = fold(el.textContent || '');
+        if (text && text.length <= 80 && WORKING.test(text) && isVisible(el)) return 'the status ' + JSON.stringify(text);
+      }
+    }
+    return '';
+  }
+
+  /** How this document stands: ms since it last changed what it shows (a
+   * document nothing watched yet — a frame the action did not land in, a
+   * page just loaded — counts as quiet: waiting a quiet period for each
+   * would cost every first action on a page with frames), and the busy
+   * indicator it shows.
+   * @returns {{sinceChange: number, busy: string}} */
+  function settleState() {
+    const t = trackChanges();
+    const since = t.last === -Infinity ? 1e9 : Math.round(performance.now() - t.last);
+    return { sinceChange: since, busy: busyIndicator(t) };
+  }
+
+  /** Answers at the next change of any kind (style too: a spinner hidden
+   * by its style is a busy indicator gone), or after r.ms.
+   * @param {{ms?: number}} r @returns {Promise<{changed: boolean}>} */
+  function nextChange(r) {
+    const t = trackChanges();
+    return new Promise((resolve) => {
+      /** @type {ReturnType<typeof setTimeout>} */
+      let timer;
+      const obs = new MutationObserver(() => {
+        obs.disconnect();
+        clearTimeout(timer);
+        resolve({ changed: true });
+      });
+      for (const root of t.list) obs.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+      timer = setTimeout(() => { obs.disconnect(); resolve({ changed: false }); }, Math.max(0, Math.min(Number(r.ms) || 0, 10000)));
+    });
+  }
+
+  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ trackChanges, settleState, nextChange }));
+})();

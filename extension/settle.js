@@ -1,0 +1,103 @@
+// @ts-check
+// Settling (docs/ARCHITECTURE.md, "Settling"): the read back after an
+// action is taken once the tab's page has settled — no frame changed what
+// it shows for a quiet period and none shows a busy indicator — or at the
+// bound. The kernel in each frame keeps the time of its document's last
+// change (kernel/settle.js) and tells it with the read itself, so a page
+// already quiet costs nothing more; for one still changing, settleTab waits
+// here, by timers set to the exact moment a frame's quiet period ends and,
+// while a frame shows a busy indicator, by its next change, and the page is
+// read again.
+import { runKernel } from './inject.js';
+import { whileNoDialog } from './dialogs.js';
+
+/** No change for this long is a page that settled. */
+export const QUIET_MS = 100;
+/** How long an action's reply waits, at most, for its page to settle. */
+export const SETTLE_BOUND_MS = 1500;
+
+/**
+ * @typedef {{tabId: number, quietMs?: number, boundMs?: number}} SettleParams
+ * @typedef {{settled: boolean, ms: number, busy?: string}} SettleReply
+ * @typedef {{sinceChange: number, busy: string}} FrameState
+ */
+
+/**
+ * How long, in ms, until every frame has been quiet for quiet ms (0 or
+ * less: it has); Infinity while one shows a busy indicator. A frame that
+ * did not answer (null) holds nothing back.
+ * @param {(FrameState|null)[]} states @param {number} [quiet]
+ */
+export function quietFor(states, quiet = QUIET_MS) {
+  let wait = 0;
+  for (const st of states) {
+    if (!st) continue;
+    if (st.busy) return Infinity;
+    wait = Math.max(wait, st.sinceChange < 0 ? quiet : quiet - st.sinceChange);
+  }
+  return wait;
+}
+
+/** @param {number} ms */
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * @param {any} v @param {number} dflt @param {number} max
+ */
+function bounded(v, dflt, max) {
+  const n = Number(v);
+  return Number.isFinite(n) && n >= 0 ? Math.min(n, max) : dflt;
+}
+
+/**
+ * Waits until the tab's page has settled, or the bound (counted from
+ * started) is reached.
+ * @param {SettleParams} p @param {number} started @returns {Promise<SettleReply>}
+ */
+export async function settleTab(p, started) {
+  try {
+    return await whileNoDialog(p.tabId, () => settleFrames(p, started));
+  } catch (err) {
+    // A dialog stops the page: nothing more will change until it is
+    // answered, and the reply names it.
+    if (err && /** @type {any} */ (err).dialog) return { settled: true, ms: Date.now() - started };
+    throw err;
+  }
+}
+
+/** @param {SettleParams} p @param {number} started @returns {Promise<SettleReply>} */
+async function settleFrames(p, started) {
+  const { tabId } = p;
+  const quiet = bounded(p.quietMs, QUIET_MS, 5000);
+  const bound = bounded(p.boundMs, SETTLE_BOUND_MS, 10000);
+  for (;;) {
+    const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) || [];
+    const documentIds = frames.map((f) => f.documentId).filter(Boolean);
+    // A frame that cannot be read (gone, not permitted) does not hold the
+    // reply back.
+    const states = await Promise.all(documentIds.map((id) => runKernel({ tabId, documentIds: [id] }, { op: 'settle' })
+      .then((rs) => (rs[0] && rs[0].result && !rs[0].result.error ? rs[0].result : null), () => null)));
+    // No frame answering at all (the tab between documents) is no news
+    // that it settled: ask again after a quiet period.
+    const wait = states.some(Boolean) ? quietFor(states, quiet) : quiet;
+    const busyDocs = documentIds.filter((_, i) => states[i] && states[i].busy);
+    const first = states.find((st) => st && st.busy);
+    const busy = first ? first.busy : '';
+    const elapsed = Date.now() - started;
+    if (busyDocs.length === 0 && wait <= 0) return { settled: true, ms: elapsed };
+    const left = bound - elapsed;
+    if (left <= 0) return busy ? { settled: false, ms: elapsed, busy } : { settled: false, ms: elapsed };
+    if (busyDocs.length === 0) {
+      // Quiet so far: ask again when the last frame's quiet period ends.
+      await sleep(Math.min(wait, left));
+      continue;
+    }
+    // A busy indicator goes away by a change: wait for the next one.
+    await Promise.race([
+      ...busyDocs.map((id) => runKernel({ tabId, documentIds: [id] }, { op: 'nextChange', ms: left }).catch(() => null)),
+      sleep(left),
+    ]);
+  }
+}

@@ -1,0 +1,95 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/grip-dev/grip/frames"
+	"github.com/grip-dev/grip/locator"
+	"github.com/grip-dev/grip/policy"
+	"github.com/grip-dev/grip/protocol"
+	"github.com/grip-dev/grip/refcache"
+)
+
+// The target resolver (docs/ARCHITECTURE.md, "Locators"): a target written
+// the way a snapshot line reads an element ("button 'Save'", "button
+// 'Edit' in 'Meeting notes'") is found in a fresh read of the tab, across
+// its frames, and must be exactly one element; it then goes through the
+// action pipeline as that element's ref, with the same checks of meaning.
+// Recorded workflows find their steps' elements the same way.
+
+// maxCandidates bounds the elements an ambiguous target's refusal lists.
+const maxCandidates = 10
+
+// resolveLine returns the ref of the one element of tab that l names, in a
+// frame of origin when it is not "" (a recorded workflow's step). The
+// read passes the gate a snapshot passes (the tab is one the agent may
+// read; blocked frames are left out), so a refusal lists nothing the agent
+// could not read itself.
+func (h *Host) resolveLine(ctx context.Context, tab int, l locator.Line, origin string) (string, error) {
+	if err := h.gateRead(ctx, &tab, readSnapshot); err != nil {
+		return "", err
+	}
+	tab, unlock, err := h.lockTab(ctx, tab)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	mode := h.tabs.lastMode(tab)
+	if mode == "" {
+		mode = protocol.ModeInteractive
+	}
+	// The agent sees nothing of this read: each element keeps the meaning
+	// it was last shown with.
+	_, results, _, err := h.readTab(ctx, tab, mode, true, false, nil)
+	if err != nil {
+		if d := openDialog(err); d != nil {
+			return "", protocol.Errorf(protocol.CodeNotActionable, protocol.BoundaryDocument,
+				"answer it first: grip dialog accept or grip dialog dismiss", "%s: the page shows a dialog (%s)", l, d.dialog.Type)
+		}
+		return "", err
+	}
+	if origin != "" {
+		results = slices.DeleteFunc(results, func(f frames.FrameResult) bool {
+			o, ok := policy.ParseOrigin(f.URL)
+			return !ok || o.String() != origin
+		})
+	}
+	found := frames.MatchLine(results, l.Role, l.Name, l.Context)
+	switch len(found) {
+	case 0:
+		return "", protocol.Errorf(protocol.CodeNotFound, protocol.BoundaryNode,
+			"take a snapshot and name the element as a line of it, or by its ref",
+			"no element of tab %d reads %s", tab, l)
+	case 1:
+		if _, err := refcache.ParseRef(found[0].Ref); err != nil {
+			return "", err
+		}
+		return found[0].Ref, nil
+	}
+	return "", ambiguous(l, found)
+}
+
+// ambiguous is the refusal of a target several elements match: it lists
+// them, each as its snapshot line, so the agent can pick one by ref.
+func ambiguous(l locator.Line, found []protocol.Element) error {
+	var b strings.Builder
+	for i, e := range found {
+		if i == maxCandidates {
+			fmt.Fprintf(&b, "; … %d more", len(found)-i)
+			break
+		}
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(frames.Line(e))
+	}
+	hint := "act on one of them by its ref"
+	if l.Context == "" {
+		hint += ", or add its context: \"" + l.String() + " in '…'\""
+	}
+	return protocol.Errorf(protocol.CodeAmbiguous, protocol.BoundaryNode, hint,
+		"%s names %d elements: %s", l, len(found), b.String())
+}

@@ -204,7 +204,8 @@ func TestBudgetTrailerAndAfter(t *testing.T) {
 		if snap.Omitted == 0 {
 			break
 		}
-		trailer := fmt.Sprintf("… %d more elements omitted (grip snapshot --after %s)", snap.Omitted, snap.Next)
+		// The exact command that reads on: the same budget, the same tab.
+		trailer := fmt.Sprintf("… %d more elements omitted (grip snapshot --after %s --budget 400 --tab %d)", snap.Omitted, snap.Next, tab)
 		if !strings.Contains(snap.Text, trailer) {
 			t.Fatalf("trailer missing %q:\n%s", trailer, snap.Text)
 		}

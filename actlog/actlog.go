@@ -54,6 +54,9 @@ type Entry struct {
 	Confirmed bool `json:"confirmed,omitempty"`
 	// Client is who asked: "cli", or the MCP client's name.
 	Client string `json:"client"`
+	// Session is the session that asked (grip --session, one per grip
+	// mcp process); empty in records written before sessions.
+	Session string `json:"session,omitempty"`
 }
 
 // Log is the record: in memory and in a file. It is safe for concurrent

@@ -56,6 +56,7 @@ func (a *App) Run(ctx context.Context) int {
 	if len(a.Args) > 0 && strings.HasPrefix(a.Args[0], hostPrefix) {
 		return a.runHost(ctx)
 	}
+	a.Args = sessionFirst(a.Args)
 	if len(a.Args) == 0 || a.Args[0] == "help" || a.Args[0] == "--help" || a.Args[0] == "-h" {
 		fmt.Fprint(a.Stdout, usage())
 		return ExitOK
@@ -70,6 +71,19 @@ func (a *App) Run(ctx context.Context) int {
 		return ExitUsage
 	}
 	return a.finish(cmd(ctx, a, a.Args[1:]))
+}
+
+// sessionFirst lets the session be named before the command, as a
+// person thinks of it (grip --session A tabs new URL): it is moved just
+// behind the command, where every command's flags are parsed.
+func sessionFirst(args []string) []string {
+	switch {
+	case len(args) >= 3 && (args[0] == "--session" || args[0] == "-session"):
+		return append([]string{args[2], "--session", args[1]}, args[3:]...)
+	case len(args) >= 2 && (strings.HasPrefix(args[0], "--session=") || strings.HasPrefix(args[0], "-session=")):
+		return append([]string{args[1], args[0]}, args[2:]...)
+	}
+	return args
 }
 
 // versionLine is what `grip --version` prints: the version the host
@@ -119,6 +133,7 @@ type flags struct {
 	*flag.FlagSet
 	json    *bool
 	profile *string
+	session *string
 	wait    *time.Duration
 }
 
@@ -129,6 +144,7 @@ func newFlags(a *App, name string) *flags {
 		FlagSet: fs,
 		json:    fs.Bool("json", false, "print one JSON object on stdout"),
 		profile: fs.String("profile", "", "the browser profile to use when several are connected"),
+		session: fs.String("session", "", "the session this agent works in: it owns the tabs it opens (default $GRIP_SESSION, else cli)"),
 		wait:    fs.Duration("wait", defaultWait, "how long to wait for a browser to connect"),
 	}
 }
@@ -161,6 +177,7 @@ func (f *flags) parse(args []string) ([]string, error) {
 func (a *App) session(ctx context.Context, f *flags) (*client.Session, error) {
 	s, err := client.NewSession(ctx, client.Options{
 		Profile: *f.profile,
+		Session: a.sessionName(f),
 		Wait:    *f.wait,
 		Waiting: func(msg string) {
 			if !*f.json {
@@ -172,6 +189,15 @@ func (a *App) session(ctx context.Context, f *flags) (*client.Session, error) {
 		fmt.Fprintln(a.Stderr, "grip: warning: "+s.Info().Warning)
 	}
 	return s, err
+}
+
+// sessionName is the session the command works in: --session, else
+// GRIP_SESSION, else "" (the host's default session, cli).
+func (a *App) sessionName(f *flags) string {
+	if *f.session != "" {
+		return *f.session
+	}
+	return a.Getenv("GRIP_SESSION")
 }
 
 // ops connects to the host and returns its typed operations, and the
@@ -205,6 +231,8 @@ Acting (a target is a ref @eN, a CSS selector, or a frame chain "iframe >>> sel"
   grip wait --download [--timeout D]         wait for the next download to finish; prints its path
   grip downloads [--limit N] [--tab ID]      the browser's downloads, newest first
   grip screenshot [@eN | --refs] [-o FILE]   the viewport, one element, or the viewport with refs drawn
+  grip handoff "WHY" [--tab ID] [--timeout D] ask the person to do a step (CAPTCHA, 2FA code, login,
+                                               payment): returns when they press Done, with what changed
 Developer tools (under the policy; eval only where it says script):
   grip console [--level error|warning|info|debug]   the page's console and uncaught errors
   grip network [--filter TEXT] [--all] | --body ID [-o FILE]   its requests; a response body
@@ -228,7 +256,9 @@ You stay in charge:
   grip log [--tab ID] [--limit N]              what agents did: time, tab, site, action, outcome, client
   grip policy [URL]                            the policy in force (block, read, confirm, act, script by site),
                                                or which rule URL falls under
-Every command takes --json, --profile ID and --wait DURATION (default 10s).
+Every command takes --json, --profile ID, --wait DURATION (default 10s) and --session NAME
+(default $GRIP_SESSION, else cli): a session owns the tabs it opens (grip tabs new opens one in
+the background, in a tab group named after the session) and never touches another session's.
 Exit codes: 0 ok, 1 refused or failed, 2 usage.
 `)
 	return b.String()

@@ -65,6 +65,10 @@ func cmdTabs(ctx context.Context, a *App, args []string) (bool, error) {
 		if t.Active {
 			mark = "*"
 		}
+		if t.Others {
+			fmt.Fprintf(a.Stdout, "%s %d\t(session %q's tab: not yours)\n", mark, t.ID, t.Owner)
+			continue
+		}
 		if t.Blocked {
 			fmt.Fprintf(a.Stdout, "%s %d\t(blocked by the policy)\n", mark, t.ID)
 			continue
@@ -127,7 +131,8 @@ func cmdSnapshot(ctx context.Context, a *App, args []string) (bool, error) {
 		return *f.json, err
 	}
 	defer done()
-	snap, err := ops.Snapshot(ctx, protocol.SnapshotArgs{Tab: *tab, Mode: *mode, Budget: *budget, After: *after, Timings: *timings})
+	snap, err := ops.Snapshot(ctx, protocol.SnapshotArgs{Tab: *tab, Mode: *mode, Budget: *budget, After: *after, Timings: *timings,
+		TextOnly: !*f.json})
 	if err != nil {
 		return *f.json, err
 	}

@@ -159,3 +159,16 @@ func TestDragTakesSourceAndTarget(t *testing.T) {
 		}
 	}
 }
+
+func TestSessionFirst(t *testing.T) {
+	for _, c := range []struct{ in, want []string }{
+		{[]string{"--session", "a", "tabs", "new", "u"}, []string{"tabs", "--session", "a", "new", "u"}},
+		{[]string{"--session=a", "snapshot"}, []string{"snapshot", "--session=a"}},
+		{[]string{"snapshot", "--session", "a"}, []string{"snapshot", "--session", "a"}},
+		{[]string{"--session", "a"}, []string{"--session", "a"}},
+	} {
+		if got := sessionFirst(c.in); strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("sessionFirst(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -114,8 +114,12 @@ func tabNotes(t protocol.Tab) string {
 	if t.Dialog != nil {
 		notes = append(notes, frames.DialogLine(t.Dialog))
 	}
-	if len(notes) == 0 {
-		return ""
+	out := ""
+	if len(notes) > 0 {
+		out = "\t(" + strings.Join(notes, "; ") + ")"
 	}
-	return "\t(" + strings.Join(notes, "; ") + ")"
+	if t.Owner != "" {
+		out += "\tsession " + t.Owner
+	}
+	return out
 }

@@ -137,6 +137,16 @@ func (s Ops) AnswerDialog(ctx context.Context, tab int, accept bool, text string
 	return s.Act(ctx, args)
 }
 
+// Handoff asks the person to do a step on a tab themselves (a CAPTCHA, a
+// second factor, a login, a payment to confirm) and waits until they
+// answer, at most timeout (0: five minutes): Done returns what changed on
+// the tab, as an action's reply does; Refuse or no answer is
+// protocol.ErrNotConfirmed.
+func (s Ops) Handoff(ctx context.Context, why string, tab int, timeout time.Duration) (*protocol.ActionResult, error) {
+	return call[protocol.ActionResult](ctx, s, protocol.OpHandoff,
+		protocol.HandoffArgs{Why: why, Tab: tab, TimeoutMS: int(timeout / time.Millisecond)})
+}
+
 // call makes one call and decodes its result into a new T.
 func call[T any](ctx context.Context, c Caller, op string, args any) (*T, error) {
 	var res T

@@ -69,8 +69,16 @@ func Dial(ctx context.Context, info protocol.HostInfo) (*Client, error) {
 }
 
 // DialAs is Dial with the name the host records for this client's
-// actions (an MCP client's name); "" means "cli".
+// actions (an MCP client's name); "" means "cli". The connection belongs
+// to the default session.
 func DialAs(ctx context.Context, info protocol.HostInfo, client string) (*Client, error) {
+	return DialSession(ctx, info, client, "")
+}
+
+// DialSession is DialAs for a connection of the named session ("" is
+// protocol.DefaultSession): the host lets it use its own tabs, the tabs the
+// person shared and, under tabs = all, the person's other tabs.
+func DialSession(ctx context.Context, info protocol.HostInfo, client, session string) (*Client, error) {
 	if client == "" {
 		client = "cli"
 	}
@@ -83,7 +91,7 @@ func DialAs(ctx context.Context, info protocol.HostInfo, client string) (*Client
 		pending: map[uint64]chan protocol.Reply{}, done: make(chan struct{})}
 	go c.readLoop()
 	var got protocol.HostInfo
-	if err := c.Call(ctx, protocol.OpHello, protocol.HelloArgs{Protocol: protocol.Version, Client: client}, &got); err != nil {
+	if err := c.Call(ctx, protocol.OpHello, protocol.HelloArgs{Protocol: protocol.Version, Client: client, Session: session}, &got); err != nil {
 		c.Close()
 		return nil, err
 	}
@@ -194,6 +202,9 @@ type Options struct {
 	// Client is the name the host records for this client's actions in
 	// its log of what agents did; "" means "cli".
 	Client string
+	// Session is the session the connection belongs to (grip --session,
+	// GRIP_SESSION, one per grip mcp process); "" is the default session.
+	Session string
 }
 
 // Connect finds the chosen host and dials it, waiting up to opt.Wait for
@@ -270,7 +281,7 @@ func pick(ctx context.Context, opt Options) (*Client, error) {
 			continue
 		}
 		dctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-		c, err := DialAs(dctx, info, opt.Client)
+		c, err := DialSession(dctx, info, opt.Client, opt.Session)
 		cancel()
 		if err != nil {
 			var perr *protocol.Error

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -123,8 +125,13 @@ func (lt *loadTab) clicked(res protocol.ActionResult, err error) error {
 	return nil
 }
 
-// TestLoad runs 20 concurrent clients, each on its own connection, doing
-// snapshots and clicks on 5 tabs for GRIP_LOAD_SECONDS (default 20), plus
+// loadSession is the session that owns the load's tab i.
+func loadSession(i int) string { return fmt.Sprintf("load-%d", i) }
+
+// TestLoad runs 20 concurrent clients, each on its own connection and in
+// one of 5 sessions, each session owning one of the 5 tabs, doing
+// snapshots and clicks on 5 tabs (those on another session's tab must be
+// refused with not_your_tab and change nothing) for GRIP_LOAD_SECONDS (default 20), plus
 // a few real grip processes. It checks that every reply answers its own
 // request, that operations on one tab never overlap (each click's reply,
 // read under the tab's lock, sees its own click count, once), that nothing
@@ -139,8 +146,13 @@ func TestLoad(t *testing.T) {
 	tabs := make([]*loadTab, nTabs)
 	for i := range tabs {
 		url := fmt.Sprintf("%s/faults-load.html?tab=%d", env.Origin1, i)
-		id := env.OpenTab(t, url)
-		snap := snapshot(t, id)
+		// Each tab is a session's own (docs/ARCHITECTURE.md, "Sessions"):
+		// the clients of the other sessions must be refused on it.
+		id := openSessionTab(t, loadSession(i), url)
+		var snap protocol.Snapshot
+		if code := gripAs(t, loadSession(i), &snap, "snapshot", "--tab", strconv.Itoa(id)); code != 0 {
+			t.Fatalf("snapshot of tab %d: exit %d", id, code)
+		}
 		lt := &loadTab{id: id, url: url}
 		for j := 0; j < 8; j++ {
 			lt.buttons = append(lt.buttons, mustRef(t, snap, "button", fmt.Sprintf("Load %d", j)))
@@ -154,6 +166,7 @@ func TestLoad(t *testing.T) {
 	g0 := runtime.NumGoroutine()
 
 	lat := &latencies{byOp: map[string][]time.Duration{}}
+	var refused atomic.Int64 // calls on another session's tab, refused as they must be
 	var errMu sync.Mutex
 	var errs []string
 	fail := func(format string, args ...any) {
@@ -202,7 +215,8 @@ func TestLoad(t *testing.T) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(w), 42))
 			ctx, cancel := callCtx()
-			c, err := client.Connect(ctx, client.Options{RuntimeDir: rt, Wait: 10 * time.Second})
+			mine := w % nTabs // the session of client w owns tab mine
+			c, err := client.Connect(ctx, client.Options{RuntimeDir: rt, Wait: 10 * time.Second, Session: loadSession(mine)})
 			cancel()
 			if err != nil {
 				fail("client %d: connect: %v", w, err)
@@ -229,6 +243,11 @@ func TestLoad(t *testing.T) {
 							err := c.Call(ctx, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: lt.id}, &snap)
 							lat.add("snapshot", time.Since(t0))
 							switch {
+							case lt != tabs[mine]:
+								if !errors.Is(err, protocol.ErrNotYourTab) {
+									fail("client %d: snapshot of another session's tab %d: %v (tab %d), want not_your_tab", w, lt.id, err, snap.Tab.ID)
+								}
+								refused.Add(1)
 							case err != nil:
 								fail("client %d: snapshot of tab %d: %v", w, lt.id, err)
 							case snap.Tab.ID != lt.id || !strings.HasPrefix(snap.Text, "Tab "+strconv.Itoa(lt.id)+" ·"):
@@ -239,7 +258,12 @@ func TestLoad(t *testing.T) {
 					pwg.Wait()
 					continue
 				}
-				lt := tabs[rng.IntN(nTabs)]
+				// Mostly its own tab; one click in five on another session's,
+				// which must be refused and leave that page's count alone.
+				lt := tabs[mine]
+				if rng.IntN(5) == 0 {
+					lt = tabs[(mine+1+rng.IntN(nTabs-1))%nTabs]
+				}
 				ref := lt.buttons[rng.IntN(len(lt.buttons))]
 				ctx, cancel := callCtx()
 				var res protocol.ActionResult
@@ -247,6 +271,13 @@ func TestLoad(t *testing.T) {
 				err := c.Call(ctx, protocol.OpAct, protocol.ActArgs{Action: protocol.ActClick, Target: ref, Snapshot: true}, &res)
 				cancel()
 				lat.add("click", time.Since(t0))
+				if lt != tabs[mine] {
+					if !errors.Is(err, protocol.ErrNotYourTab) {
+						fail("client %d: click %s on another session's tab %d: %v, want not_your_tab", w, ref, lt.id, err)
+					}
+					refused.Add(1)
+					continue
+				}
 				if err := lt.clicked(res, err); err != nil {
 					fail("client %d: click %s on tab %d: %v", w, ref, lt.id, err)
 				}
@@ -265,7 +296,7 @@ func TestLoad(t *testing.T) {
 				ctx, cancel := callCtx()
 				t0 := time.Now()
 				if rng.IntN(2) == 0 {
-					r := env.Grip(ctx, "snapshot", "--tab", strconv.Itoa(lt.id), "--json")
+					r := env.Grip(ctx, "--session", loadSession(slices.Index(tabs, lt)), "snapshot", "--tab", strconv.Itoa(lt.id), "--json")
 					lat.add("cli", time.Since(t0))
 					var snap protocol.Snapshot
 					if r.Code != 0 || json.Unmarshal([]byte(r.Stdout), &snap) != nil || snap.Tab.ID != lt.id {
@@ -273,7 +304,7 @@ func TestLoad(t *testing.T) {
 					}
 				} else {
 					ref := lt.buttons[rng.IntN(len(lt.buttons))]
-					r := env.Grip(ctx, "click", ref, "--snapshot", "--json")
+					r := env.Grip(ctx, "--session", loadSession(slices.Index(tabs, lt)), "click", ref, "--snapshot", "--json")
 					lat.add("cli", time.Since(t0))
 					var res protocol.ActionResult
 					var err error
@@ -317,8 +348,9 @@ func TestLoad(t *testing.T) {
 	t.Logf("load: all      %5d ops  %6.1f ops/s  p50 %6s  p99 %6s  (%d clients + %d grip processes, %d tabs, %s)",
 		total, float64(total)/elapsed.Seconds(), pct(all, 0.5).Round(time.Millisecond), pct(all, 0.99).Round(time.Millisecond),
 		nClients, nProcs, nTabs, elapsed.Round(time.Millisecond))
-	if total == 0 {
-		t.Fatal("no operation completed")
+	t.Logf("load: %d calls on another session's tab, each refused with not_your_tab", refused.Load())
+	if total == 0 || refused.Load() == 0 {
+		t.Fatalf("no operation completed (%d), or none tried another session's tab (%d)", total, refused.Load())
 	}
 
 	// No deadlock: the host still answers, at once.

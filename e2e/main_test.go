@@ -29,7 +29,9 @@ func TestMain(m *testing.M) {
 		env = &browsertest.Env{Bin: bin}
 		os.Exit(m.Run())
 	}
-	env = browsertest.ForMain(browsertest.Options{Fixtures: fixtures})
+	// GRIP_E2E_HEADED=1 runs the suite in a headed browser (under xvfb-run
+	// on a machine with no display): the checks of what the person sees.
+	env = browsertest.ForMain(browsertest.Options{Fixtures: fixtures, Headed: os.Getenv("GRIP_E2E_HEADED") != ""})
 	code := m.Run()
 	if env != nil {
 		if err := env.Close(); err != nil {

@@ -144,7 +144,7 @@ func TestMCPDrivesTheBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	if shot.IsError {
-		t.Errorf("screenshot: tool error %v", shot.Content)
+		t.Errorf("screenshot: tool error %v", shot.Content[0].(*sdk.TextContent).Text)
 	} else if !hasPNG(shot) {
 		t.Errorf("screenshot has no PNG image content: %v", shot.Content)
 	}

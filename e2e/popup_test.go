@@ -365,3 +365,64 @@ func popupShot(t *testing.T, url, name string) {
 	}
 	t.Logf("popup screenshot: %s (%d bytes)", file, len(shot))
 }
+
+// The popup reads well at its own width (380 px): nothing scrolls
+// sideways, and words wrap between words, not inside them (long URLs may
+// break anywhere). With GRIP_SHOT_DIR set it also writes what it looks
+// like there (run the e2e headed with GRIP_E2E_HEADED=1 under xvfb-run).
+func TestPopupFitsItsWidth(t *testing.T) {
+	browsertest.Need(t, env)
+	openSessionTab(t, "a-session-with-a-rather-long-name", env.Origin1+"/guest.html?popupwidth")
+	id, err := manifest.ExtensionID(extension.ManifestJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without ?tab the popup is about the tab in front: itself, an
+	// extension page, which falls under the built-in rule.
+	url := fmt.Sprintf("chrome-extension://%s/popup.html", id)
+	openCDPTab(t, url)
+	ctx, cancel := env.TabContext(t, url)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.EmulateViewport(380, 900)); err != nil {
+		t.Fatal(err)
+	}
+	waitPopupUser(t, url, "the built-in rule and the session", func(v userView) bool {
+		return strings.Contains(strings.Join(v.Policy, "\n"), "built-in") &&
+			browsertest.Eval[bool](t, env, url, `document.querySelector('#sessions li.session') !== null`)
+	})
+	type fit struct {
+		ScrollWidth, ClientWidth int
+		Broken                   []string
+	}
+	got := browsertest.Eval[fit](t, env, url, `(() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.parentElement || n.parentElement.closest('[hidden]')) continue;
+    const re = /[A-Za-z]{2,}/g;
+    for (let m = re.exec(n.data); m; m = re.exec(n.data)) {
+      const r = document.createRange();
+      r.setStart(n, m.index);
+      r.setEnd(n, m.index + m[0].length);
+      const lines = new Set([...r.getClientRects()].filter((q) => q.width > 0).map((q) => Math.round(q.top)));
+      if (lines.size > 1) broken.push(m[0]);
+    }
+  }
+  return { scrollWidth: document.documentElement.scrollWidth, clientWidth: document.documentElement.clientWidth, broken };
+})()`)
+	if got.ScrollWidth > got.ClientWidth {
+		t.Errorf("the popup scrolls sideways at 380 px: %d px of content in %d", got.ScrollWidth, got.ClientWidth)
+	}
+	if len(got.Broken) > 0 {
+		t.Errorf("words broken across lines at 380 px: %v", got.Broken)
+	}
+	if dir := os.Getenv("GRIP_SHOT_DIR"); dir != "" {
+		shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "popup-380.png"), shot, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

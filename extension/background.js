@@ -3,8 +3,9 @@
 // top level, so Chrome can wake a stopped worker for any of these events;
 // each one (re)connects to the host, which is all a wake-up needs to do.
 import { ensureConnected, notifyHost } from './native-port.js';
-import { popupRequest } from './popup-api.js';
-import { onNotificationButton, onNotificationClosed, forgetTab } from './person.js';
+import { popupRequest, tabRegrouped } from './popup-api.js';
+import { onNotificationButton, onNotificationClosed, onNotificationClicked, forgetTab } from './person.js';
+import { forgetOwner, openedFrom } from './sessions.js';
 import { restorePersonState } from './person-state.js';
 import { noteOpener, forgetOpenerOf } from './openers.js';
 import { handleHostRequest } from './router.js';
@@ -30,17 +31,24 @@ chrome.tabs.onRemoved.addListener((tabId) => {
   forgetOpenerOf(tabId);
   notifyHost('tab_removed', { tabId });
   forgetTab(tabId);
+  forgetOwner(tabId);
+});
+// A session's tab the person dragged out of its group is theirs now.
+chrome.tabs.onUpdated.addListener((tabId, change, tab) => {
+  if (change.groupId !== undefined) tabRegrouped(tabId, change, tab);
 });
 // A tab or popup a page opened (target=_blank, window.open): grip tabs
 // shows its opener, and the opener's next reply names it.
 chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => {
   noteOpener(d.tabId, d.sourceTabId);
+  openedFrom(d.tabId, d.sourceTabId);
   notifyHost('tab_opened', { tabId: d.tabId, opener: d.sourceTabId, url: d.url });
 });
 
 // The person's Allow and Deny on a question an agent's action raised.
 chrome.notifications.onButtonClicked.addListener(onNotificationButton);
 chrome.notifications.onClosed.addListener(onNotificationClosed);
+chrome.notifications.onClicked.addListener(onNotificationClicked);
 
 // Downloads: which tab started each, and the waits for one to finish.
 chrome.downloads.onCreated.addListener(downloadCreated);

@@ -16,6 +16,7 @@
 // keeps the service worker alive (Chrome 118+), and a worker that stops
 // loses its sessions with it, so the two end together.
 import { wireError } from './errors.js';
+import { getOwners } from './sessions.js';
 
 /** How long a tab stays attached after grip's last request to it. */
 export const IDLE_DETACH_MS = 60000;
@@ -39,6 +40,9 @@ const OWN_METHODS = new Set([
   'Runtime.getProperties', 'Log.enable', 'Log.disable', 'Network.enable', 'Network.getResponseBody',
   'Page.printToPDF', 'Page.captureScreenshot', 'Page.getLayoutMetrics', 'DOM.scrollIntoViewIfNeeded',
   'Runtime.runIfWaitingForDebugger',
+  // Background work (docs/ARCHITECTURE.md, "Background work"): focus and
+  // drawing as in front for a session's tab.
+  'Emulation.setFocusEmulationEnabled', 'Page.startScreencast',
 ]);
 
 /** @typedef {{type: string, message: string, default_prompt: string, url: string}} Dialog */
@@ -167,6 +171,19 @@ async function setUp(tabId) {
   }
   declined.delete(tabId);
   await send({ tabId }, 'Page.enable');
+  // A session's tab works in the background as it would in front
+  // (docs/ARCHITECTURE.md, "Background work"), without the person's window
+  // moving: its page is told it has the focus (focus and blur handlers,
+  // :focus styles, document.hasFocus()), and a screencast nobody reads
+  // keeps the browser drawing it, so requestAnimationFrame runs at the
+  // display's rate instead of about once a second (an editor that redraws
+  // on the next frame, a wait for what it draws). Frames are not acked:
+  // after the first few none is encoded or sent, but drawing goes on. Both
+  // end when grip detaches, IDLE_DETACH_MS after its last request.
+  if ((await getOwners())[String(tabId)]) {
+    await send({ tabId }, 'Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => {});
+    await send({ tabId }, 'Page.startScreencast', { format: 'jpeg', quality: 1, maxWidth: 8, maxHeight: 8, everyNthFrame: 1000 }).catch(() => {});
+  }
   await runSessionHooks({ tabId }, 'tab');
   await send({ tabId }, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true });
   return true;

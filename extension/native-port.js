@@ -8,6 +8,7 @@ import { handleHostRequest } from './router.js';
 import { recordError, getProfileId } from './state.js';
 import { toWireError } from './errors.js';
 import { helloState } from './person-state.js';
+import { sessionsHello } from './sessions.js';
 
 export const HOST_NAME = 'dev.grip.host';
 export const PROTOCOL = 1;
@@ -53,7 +54,8 @@ async function connect() {
   connecting = true;
   try {
     const profile = await getProfileId();
-    const person = await helloState(); // the pause and shared tabs, before any agent can reach a host
+    // The pause, shared tabs and sessions' tabs, before any agent can reach a host.
+    const person = { ...(await helloState()), ...(await sessionsHello()) };
     const p = chrome.runtime.connectNative(HOST_NAME);
     port = p;
     p.onMessage.addListener((msg) => onMessage(p, msg));

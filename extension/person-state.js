@@ -53,7 +53,8 @@ export async function helloState() {
 
 /**
  * @typedef {{id: string, tabId?: number, origin?: string, action: string, target?: string,
- *   detail?: string, client: string, rule?: string, expires: number}} Question
+ *   detail?: string, client: string, rule?: string, session?: string, kind?: string,
+ *   expires: number}} Question
  */
 
 /** @returns {Promise<Question[]>} the questions waiting for the person */

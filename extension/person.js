@@ -54,6 +54,8 @@ export async function ask(params) {
     detail: String(params.detail || ''),
     client: String(params.client || 'an agent'),
     rule: String(params.rule || ''),
+    session: String(params.session || ''),
+    kind: params.kind === 'handoff' ? 'handoff' : '',
     expires: Date.now() + timeoutMs,
   };
   const answer = new Promise((resolve) => {
@@ -78,6 +80,7 @@ const TARGET_MAX = 120;
  * @returns {{where: string, what: string}}
  */
 export function questionLines(q) {
+  if (q.kind === 'handoff') return handoffLines(q);
   let what = q.action === 'resume' ? 'resume (agents may act again)' : oneLine(q.action);
   if (q.target) {
     const target = oneLine(q.target);
@@ -86,6 +89,19 @@ export function questionLines(q) {
   if (q.detail && q.action !== 'resume') what += ` (${oneLine(q.detail)})`;
   const where = q.origin ? `On ${oneLine(q.origin)}` : 'In grip itself';
   return { where, what: `Allow ${oneLine(q.client)} to ${what}?` };
+}
+
+/**
+ * A step handed to the person (grip handoff), the site first as for a
+ * question: "On https://shop.example" / "claude-code-4812 asks you to:
+ * solve the CAPTCHA. Press Done when you have, or Refuse."
+ * @param {import('./person-state.js').Question} q
+ * @returns {{where: string, what: string}}
+ */
+function handoffLines(q) {
+  const who = q.session && q.session !== q.client ? `${oneLine(q.client)} (session ${oneLine(q.session)})` : oneLine(q.client);
+  const where = q.origin ? `On ${oneLine(q.origin)}` : 'In grip itself';
+  return { where, what: `${who} asks you to: ${oneLine(q.detail || '')}. Press Done when you have, or Refuse.` };
 }
 
 /**
@@ -107,6 +123,7 @@ function oneLine(s) {
 
 /** @param {import('./person-state.js').Question} q */
 function notify(q) {
+  const handoff = q.kind === 'handoff';
   try {
     chrome.notifications.create(NOTIFICATION_PREFIX + q.id, {
       type: 'basic',
@@ -114,8 +131,8 @@ function notify(q) {
       // The site is the title, the first thing shown; the question below.
       title: questionLines(q).where,
       message: questionLines(q).what,
-      contextMessage: q.rule ? `policy: ${q.rule}` : 'grip',
-      buttons: [{ title: 'Allow' }, { title: 'Deny' }],
+      contextMessage: handoff ? 'an agent hands you a step: click to show the tab' : q.rule ? `policy: ${q.rule}` : 'grip',
+      buttons: handoff ? [{ title: 'Done' }, { title: 'Refuse' }] : [{ title: 'Allow' }, { title: 'Deny' }],
       requireInteraction: true,
       priority: 2,
     }, () => { void chrome.runtime.lastError; });
@@ -146,6 +163,25 @@ async function settle(id, answer) {
 export function onNotificationButton(notificationId, buttonIndex) {
   if (!notificationId.startsWith(NOTIFICATION_PREFIX)) return;
   settle(notificationId.slice(NOTIFICATION_PREFIX.length), { allowed: buttonIndex === 0 });
+}
+
+/**
+ * A click on a handoff's notification shows its tab: the person asked to
+ * see it, so this is one of the two places grip brings a tab to the front
+ * (docs/ARCHITECTURE.md, "Background work").
+ * @param {string} notificationId
+ */
+export async function onNotificationClicked(notificationId) {
+  if (!notificationId.startsWith(NOTIFICATION_PREFIX)) return;
+  const id = notificationId.slice(NOTIFICATION_PREFIX.length);
+  const q = (await getQuestions()).find((x) => x.id === id);
+  if (q && q.kind === 'handoff' && typeof q.tabId === 'number') await showTab(q.tabId);
+}
+
+/** Brings a tab and its window to the front, for the person. @param {number} tabId */
+export async function showTab(tabId) {
+  const t = await chrome.tabs.update(tabId, { active: true }).catch(() => null);
+  if (t && typeof t.windowId === 'number') await chrome.windows.update(t.windowId, { focused: true }).catch(() => {});
 }
 
 /**

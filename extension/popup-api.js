@@ -3,7 +3,8 @@
 // the host itself): the connection, the last snapshot, and the person's
 // controls (docs/ARCHITECTURE.md, "The person's controls").
 import { askHost, connection, reconnect } from './native-port.js';
-import { questionLines, questionText, answer } from './person.js';
+import { questionLines, questionText, answer, showTab } from './person.js';
+import { storeEnded, storeOwner, getOwners, leftItsGroup } from './sessions.js';
 import { getPaused, storePaused, getShared, storeShared, getQuestions, actedAt } from './person-state.js';
 
 /** @param {any} msg */
@@ -45,9 +46,50 @@ export async function popupRequest(msg) {
     }
     case 'answer':
       return { ok: await answer(String(msg.id), !!msg.allowed) };
+    // Sessions (sessions.js).
+    case 'end_session': {
+      const session = String(msg.session || '');
+      if (!session) throw new Error('end_session: no session');
+      await storeEnded(session);
+      if (connection.state === 'connected') await askHost('end_session', { session });
+      return { ok: true };
+    }
+    case 'release': {
+      const tabId = Number(msg.tabId);
+      if (!Number.isInteger(tabId) || tabId <= 0) throw new Error('release: no tab');
+      await chrome.tabs.ungroup(tabId).catch(() => {});
+      await handToPerson(tabId);
+      return { ok: true };
+    }
+    case 'show_tab': {
+      const tabId = Number(msg.tabId);
+      if (!Number.isInteger(tabId) || tabId <= 0) throw new Error('show_tab: no tab');
+      await showTab(tabId);
+      return { ok: true };
+    }
     default:
       throw new Error(`unknown popup request ${JSON.stringify(msg && msg.type)}`);
   }
+}
+
+/**
+ * Hands a session's tab to the person: no session owns it from now on.
+ * @param {number} tabId
+ */
+async function handToPerson(tabId) {
+  await storeOwner(tabId, null);
+  if (connection.state === 'connected') await askHost('release_tab', { tabId }).catch(() => {});
+}
+
+/**
+ * A tab's group changed: a session's tab the person took out of its group
+ * is theirs now (docs/ARCHITECTURE.md, "Sessions").
+ * @param {number} tabId
+ * @param {chrome.tabs.TabChangeInfo} change
+ * @param {chrome.tabs.Tab} tab
+ */
+export async function tabRegrouped(tabId, change, tab) {
+  if (await leftItsGroup(tabId, change, tab)) await handToPerson(tabId);
 }
 
 /**
@@ -72,6 +114,7 @@ async function personView(tabId) {
   return {
     paused, questions, host, hostError,
     shared: !!shared[String(tabId)], sharedBy: shared[String(tabId)] || '',
+    owner: (await getOwners())[String(tabId)] || '',
     actedAt: await actedAt(tabId),
   };
 }

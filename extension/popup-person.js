@@ -1,6 +1,8 @@
 // @ts-check
 // The popup's part for the person's controls (docs/ARCHITECTURE.md, "The
-// person's controls"): questions waiting for an Allow or a Deny, the pause
+// person's controls"): questions waiting for an Allow or a Deny (or, for a
+// step an agent handed over, Done or Refuse), the sessions with their
+// tabs and an End access button each, this tab's owner, the pause
 // button, "Let agents use this tab" in the shared mode, the policy in
 // force and this tab's rule, and what agents did on this tab. Like the
 // rest of the popup it talks to the worker only, and writes host and page
@@ -60,8 +62,9 @@ function logText(e) {
   if (e.target) what += ` ${fold(e.target)}`;
   if (e.detail) what += ` (${fold(e.detail)})`;
   let outcome = fold(e.outcome);
-  if (e.confirmed) outcome += ', allowed by you';
-  return `${when} ${what} — ${outcome} (${fold(e.client)})`;
+  if (e.confirmed) outcome += e.action === 'handoff' ? ', done by you' : ', allowed by you';
+  const who = e.session && e.session !== e.client ? `${fold(e.client)}, session ${fold(e.session)}` : fold(e.client);
+  return `${when} ${what} — ${outcome} (${who})`;
 }
 
 let tabId = 0;
@@ -108,6 +111,8 @@ async function refresh() {
     share.hidden = pol.tabs !== 'shared';
     share.textContent = shared ? 'Stop sharing this tab' : 'Let agents use this tab';
     renderLog(host.log || [], host.other_tabs || 0);
+    renderOwner(host.owner || '');
+    await renderSessions(host.sessions || []);
   } else {
     policyError.hidden = !v.hostError;
     policyError.textContent = v.hostError ? `host: ${v.hostError}` : '';
@@ -136,19 +141,89 @@ function renderQuestions(questions) {
     const rule = document.createElement('p');
     rule.className = 'rule';
     rule.textContent = (q.rule ? `policy: ${q.rule}; ` : '') + `denied by itself in ${left} s`;
-    const allow = document.createElement('button');
-    allow.type = 'button';
-    allow.className = 'allow';
-    allow.textContent = 'Allow';
-    allow.addEventListener('click', () => answer(q.id, true));
-    const deny = document.createElement('button');
-    deny.type = 'button';
-    deny.className = 'deny';
-    deny.textContent = 'Deny';
-    deny.addEventListener('click', () => answer(q.id, false));
+    const handoff = q.kind === 'handoff';
+    if (handoff) {
+      div.classList.add('handoff');
+      rule.textContent = `refused by itself in ${left} s`;
+    }
+    const allow = button(handoff ? 'Done' : 'Allow', 'allow', () => answer(q.id, true));
+    const deny = button(handoff ? 'Refuse' : 'Deny', 'deny', () => answer(q.id, false));
     div.append(p, rule, allow, deny);
+    if (handoff && typeof q.tabId === 'number' && q.tabId !== tabId) {
+      div.append(button('Show the tab', 'show', () => ask({ type: 'show_tab', tabId: q.tabId })));
+    }
     box.append(div);
   }
+}
+
+/**
+ * @param {string} label
+ * @param {string} className
+ * @param {() => unknown} onClick
+ */
+function button(label, className, onClick) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = className;
+  b.textContent = label;
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+/** This tab's owner: a session's tab can be taken back. @param {string} owner */
+function renderOwner(owner) {
+  const p = el('owner');
+  p.hidden = !owner;
+  el('release').hidden = !owner;
+  el('owner-text').textContent = owner ? `This tab belongs to session ${owner}.` : '';
+  el('share').hidden = el('share').hidden || !!owner;
+}
+
+/**
+ * The live sessions, each with its tabs and an End access button.
+ * @param {any[]} sessions
+ */
+async function renderSessions(sessions) {
+  const ul = el('sessions');
+  const items = [];
+  for (const s of sessions) {
+    const li = document.createElement('li');
+    li.className = 'session';
+    li.dataset.session = s.name;
+    const name = document.createElement('strong');
+    name.textContent = s.name;
+    const state = document.createElement('span');
+    state.className = 'muted';
+    state.textContent = s.ended ? ' ended' : s.connections > 0 ? ' working' : ' idle';
+    li.append(name, state);
+    const tabs = document.createElement('ul');
+    for (const id of s.tabs || []) {
+      const t = await chrome.tabs.get(id).catch(() => null);
+      const tli = document.createElement('li');
+      tli.textContent = t ? `${t.title || t.url || 'tab'} (tab ${id})` : `tab ${id}`;
+      tabs.append(tli);
+    }
+    if (!s.ended) li.append(button('End access', 'end', () => endSession(s.name)));
+    li.append(tabs);
+    items.push(li);
+  }
+  if (items.length === 0) {
+    const li = document.createElement('li');
+    li.textContent = 'none';
+    items.push(li);
+  }
+  ul.replaceChildren(...items);
+}
+
+/** @param {string} session */
+async function endSession(session) {
+  try {
+    await ask({ type: 'end_session', session });
+  } catch (err) {
+    el('policy-error').hidden = false;
+    el('policy-error').textContent = `end: ${err && /** @type {any} */ (err).message || err}`;
+  }
+  refresh();
 }
 
 /**
@@ -202,6 +277,16 @@ el('share').addEventListener('click', async () => {
   } catch (err) {
     el('policy-error').hidden = false;
     el('policy-error').textContent = `share: ${err && /** @type {any} */ (err).message || err}`;
+  }
+  refresh();
+});
+
+el('release').addEventListener('click', async () => {
+  try {
+    await ask({ type: 'release', tabId });
+  } catch (err) {
+    el('policy-error').hidden = false;
+    el('policy-error').textContent = `release: ${err && /** @type {any} */ (err).message || err}`;
   }
   refresh();
 });

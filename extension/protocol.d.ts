@@ -11,7 +11,7 @@ declare namespace protocol {
   /** Boundary names the check that refused an operation. */
   type Boundary = 'task' | 'document' | 'node' | 'meaning' | 'actionability' | 'point' | 'payload' | 'ref' | 'browser' | 'host' | 'user' | 'policy' | 'session' | 'page';
   /** Code is a machine-readable error code. */
-  type Code = 'stale_ref' | 'unknown_ref' | 'meaning_changed' | 'not_actionable' | 'invalid_locator' | 'document_changed' | 'epoch_superseded' | 'host_lost' | 'no_browser' | 'too_large' | 'bad_request' | 'timeout' | 'internal' | 'paused' | 'policy' | 'not_confirmed' | 'download_failed' | 'navigation_failed' | 'not_found' | 'ambiguous' | 'replay_diverged' | 'not_your_tab';
+  type Code = 'stale_ref' | 'unknown_ref' | 'meaning_changed' | 'not_actionable' | 'invalid_locator' | 'document_changed' | 'epoch_superseded' | 'host_lost' | 'no_browser' | 'too_large' | 'bad_request' | 'timeout' | 'internal' | 'paused' | 'policy' | 'not_confirmed' | 'download_failed' | 'navigation_failed' | 'not_found' | 'ambiguous' | 'replay_diverged' | 'not_your_tab' | 'session_ended';
   /** EventKind names an event the extension reports. */
   type EventKind = 'navigated' | 'tab_removed' | 'tab_opened';
   /** The modifiers of ActParams.modifiers (protocol/keys.go). */
@@ -63,6 +63,8 @@ declare namespace protocol {
     set_paused: { params: PausedParams; reply: PersonState };
     set_shared: { params: SharedParams; reply: PersonState };
     user_view: { params: PersonViewParams; reply: PersonView };
+    end_session: { params: SessionParams; reply: PersonState };
+    release_tab: { params: TabParams; reply: PersonState };
   }
   type HostRequest = keyof HostCalls;
 
@@ -200,6 +202,12 @@ declare namespace protocol {
     client: string;
     rule?: string;
     timeoutMs: number;
+    /**
+     * Session is the session that asks; Kind is ConfirmKindHandoff for a
+     * step handed to the person ("": a question to allow an action).
+     */
+    session?: string;
+    kind?: string;
   }
   /** ConfirmReply is the person's answer. */
   interface ConfirmReply {
@@ -490,6 +498,12 @@ declare namespace protocol {
      */
     paused?: boolean;
     shared_tabs?: number[];
+    /**
+     * OwnedTabs and EndedSessions are the sessions' tabs and the sessions
+     * the person ended, as the extension keeps them (chrome.storage.session).
+     */
+    owned_tabs?: TabOwner[];
+    ended_sessions?: string[];
   }
   /** Frame is one answered frame of a snapshot. */
   interface Frame {
@@ -569,6 +583,7 @@ declare namespace protocol {
     rule?: string;
     confirmed?: boolean;
     client: string;
+    session?: string;
   }
   /** NetRequest is one network request of a page. */
   interface NetRequest {
@@ -663,6 +678,10 @@ declare namespace protocol {
     shared: boolean;
     log: LogEntry[];
     other_tabs: number;
+    /** Owner is the session that owns the tab ("": the person's). */
+    owner?: string;
+    /** Sessions are the sessions the host knows, for the popup's list. */
+    sessions: SessionView[];
   }
   /** PersonViewParams asks for the popup's view of one tab. */
   interface PersonViewParams {
@@ -701,6 +720,21 @@ declare namespace protocol {
   interface ScreenshotReply {
     tab: TabRef;
     data: string;
+  }
+  /** SessionParams names a session. */
+  interface SessionParams {
+    session: string;
+  }
+  /** SessionView is one session as the popup lists it. */
+  interface SessionView {
+    name: string;
+    /** Connections is how many agent connections of the session are open. */
+    connections: number;
+    /** Tabs are the tabs it owns. */
+    tabs: number[];
+    /** Last is when it last made a request (RFC 3339). */
+    last?: string;
+    ended?: boolean;
   }
   /**
    * SettleReply says whether the page settled within the bound before it
@@ -774,6 +808,13 @@ declare namespace protocol {
     after?: string;
     /** Timings asks for Snapshot.Timings. */
     timings?: boolean;
+    /**
+     * TextOnly leaves Snapshot.Frames out of the reply: a client that
+     * shows only the text (the plain CLI, MCP) would decode every element
+     * for nothing, and each command is a new process that pays for it
+     * (docs/ARCHITECTURE.md, "The CLI's fixed cost").
+     */
+    text_only?: boolean;
   }
   /** SnapshotInfo are the figures of one snapshot, for the popup and doctor. */
   interface SnapshotInfo {
@@ -868,11 +909,28 @@ declare namespace protocol {
     opener?: number;
     /** Dialog is the JavaScript dialog the tab shows, if grip saw it open. */
     dialog?: Dialog;
+    /**
+     * Owner is the session that owns the tab ("" for the person's own).
+     * Another session's tab is listed with its owner only: its URL and
+     * title are that agent's work, not this one's (Others is set).
+     */
+    owner?: string;
+    others?: boolean;
+  }
+  /** TabOwner is one tab a session owns. */
+  interface TabOwner {
+    tabId: number;
+    session: string;
   }
   /** TabParams names a tab, and the URL of navigate and tab_new. */
   interface TabParams {
     tabId?: number;
     url?: string;
+    /**
+     * Session owns the tab ExtTabNew opens: it goes into the session's
+     * tab group, in the background.
+     */
+    session?: string;
   }
   /** TabRef is the short tab description inside snapshots and action replies. */
   interface TabRef {

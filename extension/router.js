@@ -9,7 +9,8 @@ import { snapshotTab } from './snapshot.js';
 import { act, sendCDP } from './actions.js';
 import { waitFor } from './waits.js';
 import { tabFrames, ask } from './person.js';
-import { storePaused, markActed, storeShared } from './person-state.js';
+import { storePaused, markActed } from './person-state.js';
+import { ownTab } from './sessions.js';
 import { dialogRequest, whileNoDialog } from './dialogs.js';
 import { uploadChunk } from './uploads.js';
 import { listDownloads, waitDownload, actionStarted } from './downloads.js';
@@ -38,7 +39,7 @@ const handlers = {
   back: (p, type) => goHistory(p.tabId, type),
   forward: (p, type) => goHistory(p.tabId, type),
   reload: (p, type) => goHistory(p.tabId, type),
-  tab_new: (p) => newTab(p.url),
+  tab_new: (p) => newTab(p.url, p.session),
   parse_url: (p) => parseURL(p),
   tab_close: (p) => closeTab(p.tabId),
   tab_select: (p) => selectTab(p.tabId),
@@ -50,7 +51,7 @@ const handlers = {
   paused: async (p) => { await storePaused(!!p.paused); return { ok: true }; },
   confirm: (p) => ask(p),
   acted: async (p) => { await markActed(p.tabId); return { ok: true }; },
-  share_tab: async (p) => { await storeShared(p.tabId, 'agent'); return { ok: true }; },
+  share_tab: async (p) => { await ownTab(p.tabId, p.session || ''); return { ok: true }; },
   // Files in and out: uploads.js, downloads.js.
   upload_chunk: (p) => uploadChunk(p),
   downloads: (p) => listDownloads(p),

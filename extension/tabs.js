@@ -2,11 +2,12 @@
 // Tab-level requests: list, open, close, select, navigate, history,
 // screenshot, and the live documents the host checks its refs against.
 import { wireError } from './errors.js';
-import { dialogOf, hold } from './debugger.js';
+import { dialogOf, hold, send } from './debugger.js';
 import { refuseIfDialog } from './dialogs.js';
 import { Watch } from './effects.js';
 import { openers } from './openers.js';
 import { downloadFromNavigation } from './downloads.js';
+import { ownTab } from './sessions.js';
 import { browserURL, LoadWatch } from './navigation.js';
 
 const LOAD_TIMEOUT_MS = 15000;
@@ -186,12 +187,21 @@ function urlChange(tabId, url) {
   });
 }
 
-/** @param {string} url @returns {Promise<protocol.Tab>} */
-export async function newTab(url) {
+/**
+ * Opens a tab for a session: in the background (the person's tab stays in
+ * front), in the session's tab group (sessions.js).
+ * @param {string} url
+ * @param {string} [session]
+ * @returns {Promise<protocol.Tab>}
+ */
+export async function newTab(url, session) {
   const href = url ? browserURL(url) : 'about:blank';
-  const t = await chrome.tabs.create({ url: 'about:blank', active: true });
+  const t = await chrome.tabs.create({ url: 'about:blank', active: false });
   if (typeof t.id !== 'number') throw wireError('the browser did not open a tab', 'internal', 'browser');
   const id = t.id;
+  // The session's before grip attaches: the debugger's set-up gives a
+  // session's tab the focus and keeps it drawn (debugger.js).
+  if (session) await ownTab(id, session);
   // Watched from before its page loads: a dialog it opens is seen, and its
   // requests are listed from the first (network.js). (Attaching while the
   // first document loads would slow that load by half a second; attaching
@@ -237,12 +247,38 @@ export async function selectTab(tabId) {
   return tabInfo(tabId);
 }
 
-/** @param {number} tabId @returns {Promise<protocol.ScreenshotReply>} */
+/** How long a background tab's screenshot may take before grip says the
+ * browser will not render it. */
+const CAPTURE_TIMEOUT_MS = 5000;
+
+/**
+ * A screenshot that never brings the tab or its window to the front: the
+ * tab in front of its window is captured as shown; any other through the
+ * debugger (Page.captureScreenshot), which renders it where it is.
+ * @param {number} tabId
+ * @returns {Promise<protocol.ScreenshotReply>}
+ */
 export async function screenshot(tabId) {
   const t = await chrome.tabs.get(tabId);
-  if (!t.active) await chrome.tabs.update(tabId, { active: true });
-  const dataUrl = await chrome.tabs.captureVisibleTab(t.windowId, { format: 'png' });
-  return { tab: describe(await chrome.tabs.get(tabId)), data: dataUrl.slice(dataUrl.indexOf(',') + 1) };
+  if (t.active) {
+    const dataUrl = await chrome.tabs.captureVisibleTab(t.windowId, { format: 'png' });
+    return { tab: describe(await chrome.tabs.get(tabId)), data: dataUrl.slice(dataUrl.indexOf(',') + 1) };
+  }
+  const held = await hold(tabId, { required: true });
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  try {
+    const shot = send({ tabId }, 'Page.captureScreenshot', { format: 'png' });
+    const late = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(wireError(`the browser did not render tab ${tabId} in the background within ${CAPTURE_TIMEOUT_MS} ms`,
+        'timeout', 'browser', 'take a snapshot instead (grip snapshot reads a background tab), or ask the person to look at the tab')), CAPTURE_TIMEOUT_MS);
+    });
+    const got = /** @type {any} */ (await Promise.race([shot, late]));
+    return { tab: describe(await chrome.tabs.get(tabId)), data: String(got.data || '') };
+  } finally {
+    clearTimeout(timer);
+    held.release();
+  }
 }
 
 /** Every live document of every tab: the host invalidates refs of the rest.

@@ -74,7 +74,17 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 	}
 	a := &action{spec: spec, args: args, started: time.Now()}
 	h.downloads.acted(a.started) // where grip wait --download starts looking
-	a.rec = actlog.Entry{Time: a.started, Action: args.Action, Tab: args.Tab, Client: clientOf(ctx), Detail: actDetail(spec, args)}
+	// The record names the target and tab from the start: an action the
+	// pause refuses at step 1 is recorded with them too.
+	a.rec = actlog.Entry{Time: a.started, Action: args.Action, Target: args.Target, Tab: args.Tab, Client: clientOf(ctx), Session: sessionOf(ctx), Detail: actDetail(spec, args)}
+	if loc, err := locator.Parse(args.Target); err == nil && loc.Ref != 0 {
+		if e, err := h.refs.Resolve(loc.Ref); err == nil {
+			a.rec.Tab = e.Tab
+			if line, ok := h.tabs.shownLine(e.Tab, loc.Ref); ok {
+				a.rec.Target = line
+			}
+		}
+	}
 	res, err := h.runAction(ctx, a)
 	h.recordAction(ctx, a, res, err)
 	return res, err
@@ -127,13 +137,17 @@ func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult
 	if err != nil {
 		return nil, err
 	}
-	// 9. A tab the action opened belongs to the agent that opened it.
-	if a.spec.Name == protocol.ActTabNew {
+	// 9. A tab the action opened belongs to the session that opened it,
+	// and is its default tab, as is a tab it selected (host/sessions.go).
+	switch a.spec.Name {
+	case protocol.ActTabNew:
 		unlockNew, err := h.adoptTab(ctx, a)
 		if err != nil {
 			return nil, err
 		}
 		defer unlockNew()
+	case protocol.ActTabSelect:
+		h.person.setCurrent(sessionOf(ctx), a.target.tab)
 	}
 	if done.closed != nil {
 		return h.closedReply(a, done), nil
@@ -191,7 +205,7 @@ func (h *Host) resolveTarget(ctx context.Context, a *action) error {
 		if loc.Ref != 0 {
 			e, err := h.refs.Resolve(loc.Ref)
 			if err != nil {
-				return err
+				return h.foreignRef(ctx, loc.Ref, err)
 			}
 			if a.args.Tab != 0 && a.args.Tab != e.Tab {
 				return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
@@ -361,7 +375,7 @@ func (h *Host) performInPage(ctx context.Context, a *action) (performed, error) 
 func (h *Host) performOnTab(ctx context.Context, a *action) (performed, error) {
 	if a.spec.Name == protocol.ActTabNew {
 		var info protocol.Tab
-		if err := h.callExt(ctx, a.spec.Ext, protocol.TabParams{URL: a.args.Text}, &info); err != nil {
+		if err := h.callExt(ctx, a.spec.Ext, protocol.TabParams{URL: a.args.Text, Session: sessionOf(ctx)}, &info); err != nil {
 			return performed{}, err
 		}
 		a.target.tab, a.rec.Tab = info.ID, info.ID

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -119,26 +120,37 @@ func (h *Host) checkRead(ctx context.Context, tab int, kind readKind) (int, erro
 	return tab, nil
 }
 
-// agentTab returns the tab an agent's request is for: tab when agents
-// may see it, else for 0 the active tab, or in the shared mode the active
-// tab if it is shared, else the tab most recently shared or opened by an
-// agent.
+// agentTab returns the tab an agent's request is for: tab when its
+// session may use it (host/sessions.go), else for 0 the session's default
+// tab — the last it opened or selected — or the active tab, or in the
+// shared mode the active tab if it may use it, else the tab most recently
+// shared with it or opened by it.
 func (h *Host) agentTab(ctx context.Context, p *policy.Policy, tab int) (int, error) {
 	u := h.person
+	s := sessionOf(ctx)
 	if tab > 0 {
-		if !u.visible(p, tab) {
-			return 0, protocol.Errorf(protocol.CodePolicy, protocol.BoundaryPolicy,
-				"use a tab the person shared from the grip popup (\"Let agents use this tab\") or one you opened with grip tabs new; grip tabs lists them",
-				"tab %d is not shared with agents (or does not exist): tabs = shared in %s", tab, u.policy.File())
+		if err := u.checkTab(p, s, tab); err != nil {
+			return 0, err
 		}
 		return tab, nil
 	}
+	if cur := u.currentTab(s); cur > 0 {
+		if ok, _ := u.mayUse(p, s, cur); ok {
+			return cur, nil
+		}
+	}
 	active, err := h.resolveTab(ctx, 0)
+	if err == nil {
+		ok, owner := u.mayUse(p, s, active)
+		if ok {
+			return active, nil
+		}
+		if owner != "" && p.Tabs != policy.TabsShared {
+			return 0, errNotYourTab(active, owner)
+		}
+	}
 	if p.Tabs != policy.TabsShared {
 		return active, err
-	}
-	if err == nil && u.visible(p, active) {
-		return active, nil
 	}
 	var res protocol.TabsResult
 	if err := h.callExt(ctx, protocol.ExtTabs, protocol.TabsParams{}, &res); err != nil {
@@ -148,7 +160,7 @@ func (h *Host) agentTab(ctx context.Context, p *policy.Policy, tab int) (int, er
 	for _, t := range res.Tabs {
 		exists[t.ID] = true
 	}
-	for _, id := range u.latestShared() {
+	for _, id := range u.usableTabs(s) {
 		if exists[id] {
 			return id, nil
 		}
@@ -169,7 +181,9 @@ func (h *Host) refuseBlocked(where string, d policy.Decision) error {
 }
 
 // checkOwner is the action pipeline's check that the action's tab is one
-// this agent may use, and picks the default tab when it names none. A tab
+// this agent's session may use (its own, one the person shared, or the
+// person's under tabs = all; another session's is not_your_tab:
+// host/sessions.go), and picks the default tab when it names none. A tab
 // the action opens is judged by its URL in checkRule.
 func (h *Host) checkOwner(ctx context.Context, a *action) error {
 	if h.person == nil || a.spec.Name == protocol.ActTabNew {
@@ -183,16 +197,12 @@ func (h *Host) checkOwner(ctx context.Context, a *action) error {
 	return nil
 }
 
-// adoptTab makes a tab an action opened one its agent may use (in the
-// shared mode of the policy, host/person.go), and locks it for the read
-// back.
+// adoptTab makes a tab an action opened its session's own and its default
+// tab (host/sessions.go; the extension put it in the session's tab
+// group), and locks it for the read back.
 func (h *Host) adoptTab(ctx context.Context, a *action) (func(), error) {
-	tab := a.target.tab
-	if h.person != nil && tab > 0 {
-		h.person.share(tab, true)
-		h.tellExtension(ctx, protocol.ExtShareTab, protocol.TabParams{TabID: tab})
-	}
-	return h.tabs.lock(ctx, tab)
+	h.person.own(a.target.tab, sessionOf(ctx), true)
+	return h.tabs.lock(ctx, a.target.tab)
 }
 
 // checkRule is the action pipeline's policy step: the rule of the frame
@@ -292,7 +302,7 @@ func (h *Host) applyRule(ctx context.Context, p *policy.Policy, d policy.Decisio
 	case policy.Confirm:
 		rec.Rule = d.Why()
 		if err := h.askPerson(ctx, p, protocol.ConfirmParams{TabID: rec.Tab, Origin: origin, Action: action,
-			Target: rec.Target, Detail: rec.Detail, Client: rec.Client, Rule: d.Why()}); err != nil {
+			Target: rec.Target, Detail: rec.Detail, Client: rec.Client, Session: rec.Session, Rule: d.Why()}); err != nil {
 			return err
 		}
 		rec.Confirmed = true
@@ -350,7 +360,7 @@ func (h *Host) resume(ctx context.Context, _ noArgs) (protocol.PersonState, erro
 	if !u.isPaused() {
 		return u.state(), nil
 	}
-	rec := actlog.Entry{Action: protocol.OpResume, Client: clientOf(ctx)}
+	rec := actlog.Entry{Action: protocol.OpResume, Client: clientOf(ctx), Session: sessionOf(ctx)}
 	err := h.askPerson(ctx, u.policy.Current(), protocol.ConfirmParams{Action: protocol.OpResume, Client: rec.Client,
 		Detail: "lift the pause: agents may act again"})
 	rec.Outcome, rec.Confirmed = "ok", err == nil
@@ -370,7 +380,7 @@ func (h *Host) resume(ctx context.Context, _ noArgs) (protocol.PersonState, erro
 func (h *Host) pause(ctx context.Context, _ noArgs) (protocol.PersonState, error) {
 	u := h.person
 	st := u.setPaused(true)
-	u.record(actlog.Entry{Action: protocol.OpPause, Outcome: "ok", Client: clientOf(ctx)})
+	u.record(actlog.Entry{Action: protocol.OpPause, Outcome: "ok", Client: clientOf(ctx), Session: sessionOf(ctx)})
 	h.log.Info("paused at an agent client's request", "client", clientOf(ctx))
 	h.tellExtension(ctx, protocol.ExtPaused, protocol.PausedParams{Paused: true})
 	return st, nil
@@ -405,7 +415,7 @@ func (h *Host) listTabs(ctx context.Context, _ noArgs) (protocol.TabsResult, err
 	if h.person == nil {
 		return res, nil
 	}
-	return h.filterTabs(res), nil
+	return h.filterTabs(ctx, res), nil
 }
 
 // actDetail is what the record may say about an action beyond its verb
@@ -424,6 +434,11 @@ func actDetail(spec protocol.Action, args protocol.ActArgs) string {
 			return "up"
 		}
 	case protocol.ActNavigate, protocol.ActTabNew:
+		// The URL without its query and fragment, which can hold secrets.
+		if u, err := url.Parse(args.Text); err == nil && u.Scheme != "" && u.Host != "" {
+			u.RawQuery, u.Fragment, u.User = "", "", nil
+			return "to " + u.String()
+		}
 		if o := originOf(args.Text); o != "" {
 			return "to " + o
 		}
@@ -467,16 +482,24 @@ func (h *Host) maskResult(r *protocol.ActionResult) {
 	}
 }
 
-// filterTabs lists blocked tabs without URL or title and, in the shared
-// mode, leaves out the tabs agents may not use.
-func (h *Host) filterTabs(res protocol.TabsResult) protocol.TabsResult {
+// filterTabs lists blocked tabs without URL or title, names each tab's
+// owning session, lists another session's tabs with their owner only (the
+// agent may not use them, and their URL and title are that agent's work)
+// and, in the shared mode, leaves out the person's tabs not shared.
+func (h *Host) filterTabs(ctx context.Context, res protocol.TabsResult) protocol.TabsResult {
 	p := h.person.policy.Current()
+	s := sessionOf(ctx)
 	out := protocol.TabsResult{Tabs: []protocol.Tab{}}
 	for _, t := range res.Tabs {
-		if !h.person.visible(p, t.ID) {
+		ok, owner := h.person.mayUse(p, s, t.ID)
+		if !ok && owner == "" {
 			continue
 		}
-		if p.Decide(t.URL).Rule == policy.Block {
+		t.Owner = h.person.ownerOf(t.ID)
+		if !ok {
+			t.URL, t.Title, t.Others = "", "", true
+			t.Dialog = nil
+		} else if p.Decide(t.URL).Rule == policy.Block {
 			t.URL, t.Title, t.Blocked = "", "", true
 		}
 		out.Tabs = append(out.Tabs, t)
@@ -518,7 +541,7 @@ func (h *Host) filterRead(ctx context.Context, tab int, raw *protocol.SnapshotRe
 		}
 	}
 	tr := rulesOf(p, infos)
-	all := !h.person.visible(p, tab) || tr.top.Rule == policy.Block
+	all := !h.mayRead(ctx, p, tab) || tr.top.Rule == policy.Block
 	for i, f := range raw.Frames {
 		if all || tr.byFrame[f.FrameID].Rule == policy.Block {
 			raw.Frames[i] = protocol.ExtFrame{FrameID: f.FrameID, DocumentID: f.DocumentID, Error: frames.ReasonBlocked}

@@ -63,8 +63,8 @@ func (c *downloadCursor) returned(d protocol.Download) {
 // person's policy (docs/ARCHITECTURE.md, "The person's controls"): not
 // when the strictest rule of its final URL, the URL it was asked for,
 // its referrer and the tab that started it is block — a data: or blob:
-// export a blocked page made is judged by that page — and, in the shared
-// mode, only from a tab shared with them. The tabs' pages are read once,
+// export a blocked page made is judged by that page — never from another
+// session's tab and, in the shared mode, only from a tab shared with them. The tabs' pages are read once,
 // when a download names a tab.
 func (h *Host) downloadJudge(ctx context.Context) func(d protocol.Download) bool {
 	u := h.person
@@ -93,7 +93,11 @@ func (h *Host) downloadJudge(ctx context.Context) func(d protocol.Download) bool
 				return false
 			}
 		}
-		return p.Tabs != policy.TabsShared || d.Tab != 0 && u.visible(p, d.Tab)
+		if d.Tab == 0 {
+			return p.Tabs != policy.TabsShared
+		}
+		ok, _ := u.mayUse(p, sessionOf(ctx), d.Tab)
+		return ok
 	}
 }
 

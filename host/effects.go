@@ -136,15 +136,15 @@ func (h *Host) addEffects(ctx context.Context, tab int, res *protocol.ActionResu
 }
 
 // shareOpened makes the tabs and popups a page opened on an agent's action
-// ones the agent may use, as a tab it opens itself is (the shared mode of
-// the person's policy, host/person.go).
+// its session's own, as a tab it opens itself is (host/sessions.go); the
+// extension puts them in the session's tab group.
 func (h *Host) shareOpened(ctx context.Context, opened []protocol.OpenedTab) {
 	if h.person == nil {
 		return
 	}
 	for _, t := range opened {
-		h.person.share(t.Tab, true)
-		h.tellExtension(ctx, protocol.ExtShareTab, protocol.TabParams{TabID: t.Tab})
+		h.person.own(t.Tab, sessionOf(ctx), false)
+		h.tellExtension(ctx, protocol.ExtShareTab, protocol.TabParams{TabID: t.Tab, Session: sessionOf(ctx)})
 	}
 }
 

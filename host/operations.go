@@ -145,6 +145,11 @@ var operations = map[string]operation{
 	protocol.OpResume: personOp((*Host).resume),
 	protocol.OpLog:    personOp((*Host).showLog),
 	protocol.OpPolicy: personOp((*Host).showPolicy),
+	// A step handed to the person: the tab is read back like an action's
+	// when they are done (host/handoff.go).
+	protocol.OpHandoff: readOp(func(_ *Host, a *protocol.HandoffArgs) readScope {
+		return readScope{&a.Tab, readInfo}
+	}, (*Host).handoff),
 
 	protocol.OpTabs:      listOp((*Host).listTabs),
 	protocol.OpDownloads: listOp((*Host).listDownloads),
@@ -192,6 +197,11 @@ func (h *Host) serve(ctx context.Context, req protocol.Request) (any, error) {
 	if !ok {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 			"see grip --help for the operations", "unknown operation %q", req.Op)
+	}
+	// A session the person ended is refused whatever it asks
+	// (host/sessions.go).
+	if err := h.person.checkSession(ctx); err != nil {
+		return nil, err
 	}
 	return h.withhold(op.run(h, ctx, req.Args)) // host/withhold.go
 }

@@ -95,6 +95,9 @@ func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*proto
 		timings.Render = lap()
 		snap.Timings = timings
 	}
+	if args.TextOnly {
+		snap.Frames = nil
+	}
 	return snap, nil
 }
 
@@ -172,10 +175,11 @@ func (h *Host) onEvent(ctx context.Context, params json.RawMessage) {
 	case protocol.EventTabRemoved:
 		h.refs.InvalidateTab(ev.TabID)
 		h.tabs.forget(ev.TabID)
-		h.person.share(ev.TabID, false)
+		h.person.tabGone(ev.TabID)
 		h.openers.tabRemoved(ev.TabID)
 	case protocol.EventTabOpened:
 		h.openers.tabOpened(ev.TabID, ev.Opener, ev.URL)
+		h.person.openedBy(ev.TabID, ev.Opener)
 	case protocol.EventNavigated:
 		if ev.FrameID == 0 {
 			h.tabs.observe(ev.TabID, ev.DocumentID)
@@ -247,7 +251,7 @@ func (h *Host) onExtensionRequest(ctx context.Context, msg protocol.NativeMessag
 			err = protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", jerr)
 			break
 		}
-		res, err = h.snapshot(ctx, args)
+		res, err = h.snapshot(asPerson(ctx), args)
 	default:
 		res, err = h.personRequest(ctx, msg) // the popup's switches: host/person.go
 	}

@@ -39,6 +39,11 @@ type personControls struct {
 	// tab when the active one is not shared). The extension mirrors it
 	// in chrome.storage.session. Guarded by mu.
 	shared map[int]time.Time
+	// owners are the tabs sessions own (tab → session) and sessions what
+	// the host knows of each (host/sessions.go). The extension mirrors
+	// owners and the ended sessions. Guarded by mu.
+	owners   map[int]string
+	sessions map[string]*session
 }
 
 func newPersonControls(h *Host, hello protocol.ExtensionHello) *personControls {
@@ -47,7 +52,9 @@ func newPersonControls(h *Host, hello protocol.ExtensionHello) *personControls {
 		slog:   h.log,
 		paused: hello.Paused,
 		shared: map[int]time.Time{},
+		owners: map[int]string{}, sessions: map[string]*session{},
 	}
+	u.seedSessions(hello)
 	now := time.Now()
 	for _, id := range hello.SharedTabs {
 		if id > 0 {
@@ -104,11 +111,8 @@ func (u *personControls) share(tab int, on bool) {
 	}
 }
 
-// visible reports whether agents may see tab at all under p.
-func (u *personControls) visible(p *policy.Policy, tab int) bool {
-	if p.Tabs != policy.TabsShared {
-		return true
-	}
+// isShared reports whether the person shared tab with agents.
+func (u *personControls) isShared(tab int) bool {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	_, ok := u.shared[tab]
@@ -163,7 +167,7 @@ func (u *personControls) logEntries(q actlog.Query) []protocol.LogEntry {
 	}
 	for _, e := range u.log.Recent(q) {
 		out = append(out, protocol.LogEntry{Time: e.Time.UTC().Format("2006-01-02T15:04:05.000Z07:00"), Tab: e.Tab, Origin: e.Origin,
-			Action: e.Action, Target: e.Target, Detail: e.Detail, Outcome: e.Outcome, Rule: e.Rule, Confirmed: e.Confirmed, Client: e.Client})
+			Action: e.Action, Target: e.Target, Detail: e.Detail, Outcome: e.Outcome, Rule: e.Rule, Confirmed: e.Confirmed, Client: e.Client, Session: e.Session})
 	}
 	return out
 }
@@ -195,11 +199,13 @@ func (u *personControls) policyResult(args protocol.PolicyArgs) protocol.PolicyR
 // personView answers the popup's HostPersonView.
 func (u *personControls) personView(args protocol.PersonViewParams) protocol.PersonView {
 	p := u.policy.Current()
-	v := protocol.PersonView{Paused: u.isPaused(), Policy: u.policyInfo(), Shared: u.visible(&policy.Policy{Tabs: policy.TabsShared}, args.TabID)}
+	v := protocol.PersonView{Paused: u.isPaused(), Policy: u.policyInfo(), Shared: u.isShared(args.TabID)}
 	if args.URL != "" {
 		v.Rule = decision(p, args.URL)
 	}
 	v.Log = u.logEntries(actlog.Query{Tab: args.TabID, Limit: 5})
+	v.Owner = u.ownerOf(args.TabID)
+	v.Sessions = u.sessionViews()
 	if u.log != nil {
 		v.OtherTabs = u.log.CountOthers(args.TabID)
 	}
@@ -267,7 +273,23 @@ func (h *Host) personRequest(ctx context.Context, msg protocol.NativeMessage) (a
 		if err := json.Unmarshal(msg.Params, &p); err != nil {
 			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
 		}
+		if p.Shared {
+			u.release(p.TabID) // a tab the person shares is theirs to share
+		}
 		u.share(p.TabID, p.Shared)
+		return u.state(), nil
+	case protocol.HostEndSession:
+		var p protocol.SessionParams
+		if err := json.Unmarshal(msg.Params, &p); err != nil {
+			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
+		}
+		return h.endSession(ctx, p.Session)
+	case protocol.HostReleaseTab:
+		var p protocol.TabParams
+		if err := json.Unmarshal(msg.Params, &p); err != nil {
+			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
+		}
+		u.release(p.TabID)
 		return u.state(), nil
 	case protocol.HostPersonView:
 		var p protocol.PersonViewParams

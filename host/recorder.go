@@ -48,10 +48,6 @@ func (r *recorders) get(session string) *recording {
 	return r.by[session]
 }
 
-// sessionOf names the session a request belongs to: for now, each client
-// name (its hello's) is one.
-func sessionOf(ctx context.Context) string { return clientOf(ctx) }
-
 // record answers OpRecord.
 func (h *Host) record(ctx context.Context, args protocol.RecordArgs) (protocol.RecordResult, error) {
 	session := sessionOf(ctx)

@@ -204,7 +204,9 @@ func (h *Host) serveConn(ctx context.Context, c net.Conn) {
 				return
 			}
 			helloed = true
-			ctx = withClient(ctx, helloClient(req))
+			sess := helloSession(req)
+			ctx = withSession(withClient(ctx, helloClient(req)), sess)
+			defer h.person.connect(sess)()
 			continue
 		}
 		inflight.Add(1)

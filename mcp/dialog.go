@@ -52,7 +52,7 @@ var toolWords = strings.NewReplacer(
 )
 
 // tabNotes is what the tab list adds after a tab's URL: the tab that
-// opened it, the dialog it shows.
+// opened it, the dialog it shows, the session that owns it.
 func tabNotes(t protocol.Tab) string {
 	var notes []string
 	if t.Opener > 0 {
@@ -61,8 +61,12 @@ func tabNotes(t protocol.Tab) string {
 	if t.Dialog != nil {
 		notes = append(notes, frames.DialogLine(t.Dialog))
 	}
-	if len(notes) == 0 {
-		return ""
+	out := ""
+	if len(notes) > 0 {
+		out = " (" + strings.Join(notes, "; ") + ")"
 	}
-	return " (" + strings.Join(notes, "; ") + ")"
+	if t.Owner != "" {
+		out += " · session " + t.Owner
+	}
+	return out
 }

@@ -50,6 +50,7 @@ var VerbTools = map[string]string{
 	"pdf":        "browser_pdf_save",
 	"record":     "browser_record",
 	"replay":     "browser_replay",
+	"handoff":    "browser_handoff",
 }
 
 // Composites are the tools that do in one call what several verbs do,

@@ -186,6 +186,7 @@ func (s *Server) addTools() {
 	addFileTools(s)
 	addWorkflowTools(s)
 	addFormTool(s)
+	addHandoffTool(s)
 }
 
 // actTweaks constrains the fields the action inputs share.
@@ -283,7 +284,7 @@ func budgetOr(n int) int {
 }
 
 func (s *Server) snapshot(ctx context.Context, in snapshotIn) (*CallToolResult, error) {
-	args := protocol.SnapshotArgs{Tab: in.Tab, Mode: in.Mode, Budget: budgetOr(in.Budget), After: normRef(in.After)}
+	args := protocol.SnapshotArgs{Tab: in.Tab, Mode: in.Mode, Budget: budgetOr(in.Budget), After: normRef(in.After), TextOnly: true}
 	if args.Mode == "" {
 		args.Mode = protocol.ModeInteractive
 	}
@@ -521,6 +522,10 @@ func tabsText(list []protocol.Tab) string {
 		mark := ""
 		if t.Active {
 			mark = " (active)"
+		}
+		if t.Others {
+			fmt.Fprintf(&b, "- %d: tab %d%s · session %s's tab, another agent's: not yours to use\n", i, t.ID, mark, t.Owner)
+			continue
 		}
 		if t.Blocked {
 			fmt.Fprintf(&b, "- %d: tab %d%s · blocked by the person's policy\n", i, t.ID, mark)

@@ -46,6 +46,9 @@ const (
 	// CodeNotYourTab: the tab belongs to another agent session
 	// (docs/ARCHITECTURE.md, "The person's controls").
 	CodeNotYourTab Code = "not_your_tab"
+	// CodeSessionEnded: the person ended the session's access from the
+	// popup (docs/ARCHITECTURE.md, "Sessions").
+	CodeSessionEnded Code = "session_ended"
 )
 
 // Boundary names the check that refused an operation.
@@ -132,6 +135,7 @@ var (
 	ErrAmbiguous       = &Error{Code: CodeAmbiguous}
 	ErrReplayDiverged  = &Error{Code: CodeReplayDiverged}
 	ErrNotYourTab      = &Error{Code: CodeNotYourTab}
+	ErrSessionEnded    = &Error{Code: CodeSessionEnded}
 	ErrNotConfirmed    = &Error{Code: CodeNotConfirmed}
 )
 
@@ -161,7 +165,7 @@ var Codes = []Code{
 	CodeInvalidLocator, CodeDocumentChanged, CodeEpochSuperseded, CodeHostLost,
 	CodeNoBrowser, CodeTooLarge, CodeBadRequest, CodeTimeout, CodeInternal,
 	CodePaused, CodePolicy, CodeNotConfirmed, CodeDownloadFailed, CodeNavigationFailed,
-	CodeNotFound, CodeAmbiguous, CodeReplayDiverged, CodeNotYourTab,
+	CodeNotFound, CodeAmbiguous, CodeReplayDiverged, CodeNotYourTab, CodeSessionEnded,
 }
 
 // Boundaries lists every boundary above, for the same union.

@@ -110,6 +110,8 @@ var HostCalls = []Call{
 	call[PausedParams, PersonState](HostSetPaused),
 	call[SharedParams, PersonState](HostSetShared),
 	call[PersonViewParams, PersonView](HostPersonView),
+	call[SessionParams, PersonState](HostEndSession),
+	call[TabParams, PersonState](HostReleaseTab),
 }
 
 func callNames(calls []Call) []string {
@@ -191,6 +193,9 @@ type TabsParams struct {
 type TabParams struct {
 	TabID int    `json:"tabId,omitempty"`
 	URL   string `json:"url,omitempty"`
+	// Session owns the tab ExtTabNew opens: it goes into the session's
+	// tab group, in the background.
+	Session string `json:"session,omitempty"`
 }
 
 // SnapshotParams asks for a snapshot of every frame of a tab. KeepSignatures

@@ -40,12 +40,16 @@ var Operations = []string{
 	OpHello, OpStatus, OpTabs, OpSnapshot, OpAct, OpWait, OpScreenshot, OpDialog, OpDownloads,
 	OpPause, OpResume, OpLog, OpPolicy, OpRecord,
 	OpConsole, OpNetwork, OpNetworkBody, OpEval, OpPDF, OpScreenshotShape,
+	OpHandoff,
 }
 
 // HelloArgs opens every socket connection; a protocol mismatch is refused.
 type HelloArgs struct {
 	Protocol int    `json:"protocol"`
 	Client   string `json:"client,omitempty"`
+	// Session is the session the connection belongs to (grip --session,
+	// GRIP_SESSION, one per grip mcp process); "" is DefaultSession.
+	Session string `json:"session,omitempty"`
 }
 
 // HostInfo describes a running host: the hello reply, and the file a host
@@ -106,6 +110,11 @@ type Tab struct {
 	Opener int `json:"opener,omitempty"`
 	// Dialog is the JavaScript dialog the tab shows, if grip saw it open.
 	Dialog *Dialog `json:"dialog,omitempty"`
+	// Owner is the session that owns the tab ("" for the person's own).
+	// Another session's tab is listed with its owner only: its URL and
+	// title are that agent's work, not this one's (Others is set).
+	Owner  string `json:"owner,omitempty"`
+	Others bool   `json:"others,omitempty"`
 }
 
 // TabsResult answers OpTabs.
@@ -128,6 +137,11 @@ type SnapshotArgs struct {
 	After  string `json:"after,omitempty"`
 	// Timings asks for Snapshot.Timings.
 	Timings bool `json:"timings,omitempty"`
+	// TextOnly leaves Snapshot.Frames out of the reply: a client that
+	// shows only the text (the plain CLI, MCP) would decode every element
+	// for nothing, and each command is a new process that pays for it
+	// (docs/ARCHITECTURE.md, "The CLI's fixed cost").
+	TextOnly bool `json:"text_only,omitempty"`
 }
 
 // Snapshot modes: controls only, or also headings and text blocks.
@@ -346,6 +360,10 @@ type ExtensionHello struct {
 	// reach it.
 	Paused     bool  `json:"paused,omitempty"`
 	SharedTabs []int `json:"shared_tabs,omitempty"`
+	// OwnedTabs and EndedSessions are the sessions' tabs and the sessions
+	// the person ended, as the extension keeps them (chrome.storage.session).
+	OwnedTabs     []TabOwner `json:"owned_tabs,omitempty"`
+	EndedSessions []string   `json:"ended_sessions,omitempty"`
 }
 
 // OpRecord starts and stops the recording of a session's actions as a

@@ -20,7 +20,7 @@ const (
 	ExtPaused   = "paused"    // PausedParams → {ok}: the pause changed at the host (grip pause)
 	ExtConfirm  = "confirm"   // ConfirmParams → ConfirmReply: ask the person
 	ExtActed    = "acted"     // ActedParams → {ok}: an agent acted on a tab (the badge)
-	ExtShareTab = "share_tab" // TabParams → {ok}: an agent opened this tab, so it may use it
+	ExtShareTab = "share_tab" // TabParams (tab, session) → {ok}: an agent's action opened this tab: its session owns it
 )
 
 // Requests the extension sends the host for the person's controls (the
@@ -32,7 +32,7 @@ const (
 )
 
 // HostRequests lists every request the extension may send the host.
-var HostRequests = []string{HostStatus, HostSnapshot, HostSetPaused, HostSetShared, HostPersonView}
+var HostRequests = []string{HostStatus, HostSnapshot, HostSetPaused, HostSetShared, HostPersonView, HostEndSession, HostReleaseTab}
 
 // FrameInfo is one frame of a tab as the browser lists it.
 type FrameInfo struct {
@@ -71,6 +71,10 @@ type ConfirmParams struct {
 	Client    string `json:"client"`
 	Rule      string `json:"rule,omitempty"`
 	TimeoutMS int    `json:"timeoutMs"`
+	// Session is the session that asks; Kind is ConfirmKindHandoff for a
+	// step handed to the person ("": a question to allow an action).
+	Session string `json:"session,omitempty"`
+	Kind    string `json:"kind,omitempty"`
 }
 
 // ConfirmReply is the person's answer.
@@ -148,6 +152,7 @@ type LogEntry struct {
 	Rule      string `json:"rule,omitempty"`
 	Confirmed bool   `json:"confirmed,omitempty"`
 	Client    string `json:"client"`
+	Session   string `json:"session,omitempty"`
 }
 
 // LogResult answers OpLog, oldest first.
@@ -170,4 +175,8 @@ type PersonView struct {
 	Shared    bool          `json:"shared"`
 	Log       []LogEntry    `json:"log"`
 	OtherTabs int           `json:"other_tabs"`
+	// Owner is the session that owns the tab ("": the person's).
+	Owner string `json:"owner,omitempty"`
+	// Sessions are the sessions the host knows, for the popup's list.
+	Sessions []SessionView `json:"sessions"`
 }

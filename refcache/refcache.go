@@ -722,3 +722,17 @@ func (b *bitset) set(i uint32) {
 }
 
 func (b *bitset) reset() { clear(b.w) }
+
+// TabOf returns the tab a ref was handed out for, stale or not, while the
+// allocator still knows it: a ref of another session's tab is refused as
+// that, before whether it is stale is said (docs/ARCHITECTURE.md,
+// "Sessions").
+func (a *Allocator) TabOf(ref uint64) (int, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	idx, ok := a.findRefLocked(ref)
+	if !ok {
+		return 0, false
+	}
+	return a.slots[idx].tab, true
+}

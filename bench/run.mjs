@@ -483,7 +483,8 @@ async function sections(ctx, results, srv, tmp) {
   }
   if (SECTIONS.cliCost) {
     log(`CLI fixed cost, ${COST_RUNS} alternating runs`);
-    await openPage(ctx, { name: 'gen-30-f0', url: `${srv.origin1}/gen?n=30&f=0`, controls: 30, frames: 0 });
+    // The page of issue 28's comparison: 30 controls, one cross-origin frame.
+    await openPage(ctx, { name: 'gen-30-f1x', url: `${srv.origin1}/gen?n=30&f=1&x=1`, controls: 30, frames: 1 });
     results.cliCost = { run: stamp(results.versions), ...await cliCost(ctx, { runs: COST_RUNS, bin: BIN, out: OUT }) };
     results.cliCost.run.finished = new Date().toISOString();
   }

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { renderTasks, renderMCP, renderCost, targets16 } from './report16.mjs';
+import { renderScale } from './scale.mjs';
 
 const PEERS = ['playwright', 'agent-browser', 'devtools-mcp'];
 const GRIPS = ['grip-cli', 'grip-socket'];
@@ -43,6 +44,7 @@ export function render(r) {
   renderTasks(w, r);
   renderMCP(w, r);
   renderCost(w, r);
+  if (r.scale) w(renderScale(r.scale));
   if (r.pages.length) {
   w('What each tool is timed doing: **grip-cli** `grip snapshot --tab ID` as a process (start to exit, as an agent runs it);');
   w('**grip-socket** one `OpSnapshot` call on an open socket (bench/gripsnap); **playwright** `page.ariaSnapshot({mode: \'ai\'})`');

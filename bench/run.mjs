@@ -10,6 +10,7 @@
 //                      [--tasks] [--mcp] [--cli-cost] [--task-runs 3] [--task-names a,b]
 //                      [--cost-runs 21] [--wait-runs 15] [--mcp-pages LIST]
 //                      [--mcp-peers grip-mcp,pw-mcp,pw-mcp-incremental,pw-mcp-full]
+//                      [--scale] [--scale-runs 5]
 //
 // --tasks, --mcp and --cli-cost pick sections (tasks.mjs, mcp.mjs,
 // clicost.mjs); given alone they run only those and update their sections
@@ -30,6 +31,7 @@ import { writeReport } from './report.mjs';
 import { PEERS, startPeers, closePeers, snapshotRoundTrips, waitLatency } from './mcp.mjs';
 import { runTasks } from './tasks.mjs';
 import { cliCost } from './clicost.mjs';
+import { scaleCurves, writeSVG } from './scale.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(HERE);
@@ -59,11 +61,12 @@ const BREAKDOWN_PAGES = opt('breakdown', QUICK ? 'gen-1000-f10' : 'gen-5000-f0,g
 // The sections of issue 16's figures. Named alone, they run alone; a run
 // that names none (full or --quick) does them all, one that picks
 // snapshot pages or tools (--pages, --tools) does none of them.
-const PICKED = { tasks: flag('tasks'), mcp: flag('mcp'), cliCost: flag('cli-cost') };
+const PICKED = { tasks: flag('tasks'), mcp: flag('mcp'), cliCost: flag('cli-cost'), scale: flag('scale') };
 const PICKED_ANY = Object.values(PICKED).some(Boolean);
 const SNAPSHOT_PICK = argv.includes('--pages') || argv.includes('--tools') || argv.includes('--breakdown');
 const SNAPSHOTS = !PICKED_ANY || SNAPSHOT_PICK || QUICK;
-const SECTIONS = PICKED_ANY ? PICKED : { tasks: !SNAPSHOT_PICK, mcp: !SNAPSHOT_PICK, cliCost: !SNAPSHOT_PICK };
+const SECTIONS = PICKED_ANY ? PICKED : { tasks: !SNAPSHOT_PICK, mcp: !SNAPSHOT_PICK, cliCost: !SNAPSHOT_PICK, scale: !SNAPSHOT_PICK };
+const SCALE_RUNS = Number(opt('scale-runs', QUICK ? 2 : 5));
 const TASK_RUNS = Number(opt('task-runs', QUICK ? 1 : 3));
 const TASK_NAMES = opt('task-names', '');
 const COST_RUNS = Number(opt('cost-runs', QUICK ? 5 : 21));
@@ -484,6 +487,12 @@ async function sections(ctx, results, srv, tmp) {
     results.cliCost = { run: stamp(results.versions), ...await cliCost(ctx, { runs: COST_RUNS, bin: BIN, out: OUT }) };
     results.cliCost.run.finished = new Date().toISOString();
   }
+  if (SECTIONS.scale) {
+    log(`scale: frames ${'0/10/30/100'}, tabs ${'1/4/16'}, ${SCALE_RUNS} rounds each`);
+    const run = { ...stamp(results.versions), command: results.command, load: os.loadavg().map((x) => x.toFixed(2)).join(' ') };
+    results.scale = { run, ...await scaleCurves(ctx, { runs: SCALE_RUNS, origin: srv.origin1, bin: BIN, stateDir: ctx.browser.stateDir, budget: BUDGET, log }) };
+    writeSVG(results.scale, path.join(QUICK ? OUT : HERE, 'scale.svg'));
+  }
 }
 
 // ------------------------------------------------------------ main
@@ -607,7 +616,7 @@ async function main() {
     let data = results;
     if (!SNAPSHOTS && fs.existsSync(kept)) {
       data = JSON.parse(fs.readFileSync(kept, 'utf8'));
-      for (const k of ['mcp', 'tasks', 'cliCost']) if (results[k]) data[k] = results[k];
+      for (const k of ['mcp', 'tasks', 'cliCost', 'scale']) if (results[k]) data[k] = results[k];
     }
     fs.writeFileSync(kept, JSON.stringify(slim(data), null, 1) + '\n');
     writeReport(data, path.join(HERE, 'RESULTS.md'));

@@ -131,7 +131,8 @@ func cmdSnapshot(ctx context.Context, a *App, args []string) (bool, error) {
 		return *f.json, err
 	}
 	defer done()
-	snap, err := ops.Snapshot(ctx, protocol.SnapshotArgs{Tab: *tab, Mode: *mode, Budget: *budget, After: *after, Timings: *timings})
+	snap, err := ops.Snapshot(ctx, protocol.SnapshotArgs{Tab: *tab, Mode: *mode, Budget: *budget, After: *after, Timings: *timings,
+		TextOnly: !*f.json})
 	if err != nil {
 		return *f.json, err
 	}

@@ -264,7 +264,9 @@ func noHost(opt Options) error {
 		what = fmt.Sprintf("no host for profile %q is connected", opt.Profile)
 	}
 	return protocol.Errorf(protocol.CodeNoBrowser, protocol.BoundaryHost,
-		"start Chrome with the grip extension loaded (grip install, then load it), or run grip launch; grip doctor says what is missing",
+		"start Chrome with the grip extension loaded (grip install, then load it), or run grip launch; grip doctor says what is missing. "+
+			"If Chrome is running with it, Chrome may have stopped the extension's service worker (an update, a crash, memory pressure): "+
+			"it reconnects at the browser's next event (a tab loading, grip's popup opening) or when its keep-alive alarm fires, within 30 s; retry with --wait 40s, or open grip's popup to wake it now",
 		"%s (waited %s)", what, opt.Wait)
 }
 

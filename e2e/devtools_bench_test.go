@@ -56,7 +56,7 @@ func BenchmarkFetchCapture(b *testing.B) {
 // and worker: three sessions replayed), end to end through the CLI.
 func BenchmarkConsoleRead(b *testing.B) {
 	browsertest.Need(b, env)
-	tab := personTab(b, env.Origin1+"/devtools.html?frame="+env.Origin2+"&bench=console")
+	tab := personTab(b, env.Origin1+"/card.html"+"&bench=console")
 	var res protocol.ConsoleResult
 	env.GripJSON(b, &res, "console", "--tab", fmt.Sprint(tab))
 	b.ResetTimer()
@@ -74,7 +74,7 @@ func BenchmarkTabsNew(b *testing.B) {
 	browsertest.Need(b, env)
 	for i := 0; i < b.N; i++ {
 		var res protocol.ActionResult
-		if code := env.GripJSON(b, &res, "tabs", "new", env.Origin1+"/devtools.html?frame="+env.Origin2); code != 0 {
+		if code := env.GripJSON(b, &res, "tabs", "new", env.Origin1+"/card.html"); code != 0 {
 			b.Fatalf("tabs new: exit %d", code)
 		}
 		b.StopTimer()

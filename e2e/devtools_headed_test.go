@@ -88,6 +88,38 @@ func TestDevtoolsBarInHeadedBrowser(t *testing.T) {
 	if code := gripOn(t, e, &net, "network", "--tab", fmt.Sprint(tab)); code != 0 {
 		t.Fatalf("grip network: exit %d", code)
 	}
+	// A PDF and an element's screenshot of the tab, headed, while another
+	// tab is in front: neither brings it forward.
+	front := e.OpenTab(t, e.Origin1+"/home.html")
+	out := filepath.Join(t.TempDir(), "headed.pdf")
+	if r := e.Grip(t.Context(), "pdf", "--tab", fmt.Sprint(tab), "-o", out); r.Code != 0 {
+		t.Errorf("grip pdf, headed: exit %d %s", r.Code, r.Stderr)
+	} else if b, err := os.ReadFile(out); err != nil || !strings.HasPrefix(string(b), "%PDF") {
+		t.Errorf("the headed PDF starts %.8q (%v)", b, err)
+	}
+	var snap protocol.Snapshot
+	gripOn(t, e, &snap, "snapshot", "--tab", fmt.Sprint(tab))
+	box := refOf(snap, "button", "Blue box")
+	// A headed window may draw no frame of a tab behind another: the
+	// screenshot is then refused within seconds, saying what to do.
+	start := time.Now()
+	r := e.Grip(t.Context(), "screenshot", box, "--json", "-o", filepath.Join(t.TempDir(), "bg.png"))
+	switch {
+	case r.Code == 0 && strings.Contains(r.Stdout, `"width":173`) && strings.Contains(r.Stdout, `"height":61`):
+		t.Logf("element screenshot of the background tab: taken in %v", time.Since(start))
+	case r.Code == 1 && strings.Contains(r.Stdout, `"not_actionable"`) && strings.Contains(r.Stdout, "tabs select") && time.Since(start) < 12*time.Second:
+		t.Logf("element screenshot of the background tab: refused in %v: %s", time.Since(start), r.Stdout)
+	default:
+		t.Errorf("an element screenshot of a background tab, headed, after %v: exit %d: %s%s", time.Since(start), r.Code, r.Stdout, r.Stderr)
+	}
+	var tabs protocol.TabsResult
+	gripOn(t, e, &tabs, "tabs")
+	for _, x := range tabs.Tabs {
+		if x.ID == front && !x.Active {
+			t.Errorf("the tab in front (%d) is no longer active after the PDF and screenshot of tab %d", front, tab)
+		}
+	}
+	shot("3-after-pdf-and-shot")
 	t.Logf("innerHeight before grip %v, after grip console %v: the bar takes %v px", before, after, before-after)
 	if after >= before {
 		t.Errorf("innerHeight %v → %v: no debugging bar after the console read; update docs/ARCHITECTURE.md, \"Developer tools\"", before, after)

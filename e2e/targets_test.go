@@ -45,6 +45,20 @@ func TestRepeatsCarryTheirContext(t *testing.T) {
 	if !slices.Equal(ctx, []string{"Meeting notes", "Invoices"}) {
 		t.Errorf("--json contexts of the Edit buttons = %q", ctx)
 	}
+	// What the contexts cost: the same snapshot rendered without them.
+	bare := make([]protocol.Frame, len(snap.Frames))
+	for i, f := range snap.Frames {
+		bare[i] = f
+		bare[i].Elements = slices.Clone(f.Elements)
+		for j := range bare[i].Elements {
+			bare[i].Elements[j].Context = ""
+		}
+	}
+	without, err := frames.Render(snap.Tab, bare, nil, frames.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("tokens of the snapshot: %d with contexts, %d without", snap.Tokens, without.Tokens)
 }
 
 // A target written as a snapshot line acts on the one element it names;

@@ -14,6 +14,10 @@ import { downloadCreated, downloadChanged, navigationStarted } from './downloads
 const KEEPALIVE_ALARM = 'grip-keepalive';
 
 chrome.runtime.onStartup.addListener(() => { ensureConnected(); });
+// Every start of the worker connects at once: Chrome starts a worker it
+// stopped (an update, a crash, memory pressure) for the next event it
+// listens to — a tab loading, the popup opening — not only the alarm.
+ensureConnected();
 chrome.runtime.onInstalled.addListener(() => { ensureConnected(); });
 
 // An alarm wakes a worker Chrome stopped while idle (or after the host

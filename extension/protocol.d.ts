@@ -808,6 +808,13 @@ declare namespace protocol {
     after?: string;
     /** Timings asks for Snapshot.Timings. */
     timings?: boolean;
+    /**
+     * TextOnly leaves Snapshot.Frames out of the reply: a client that
+     * shows only the text (the plain CLI, MCP) would decode every element
+     * for nothing, and each command is a new process that pays for it
+     * (docs/ARCHITECTURE.md, "The CLI's fixed cost").
+     */
+    text_only?: boolean;
   }
   /** SnapshotInfo are the figures of one snapshot, for the popup and doctor. */
   interface SnapshotInfo {

@@ -46,7 +46,7 @@ func ReplyTab(res protocol.ActionResult) protocol.TabRef {
 func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabRef) string {
 	var b strings.Builder
 	b.WriteString(what)
-	if res.Detail != "" && !strings.Contains(what, res.Detail) {
+	if res.Detail != "" && !strings.Contains(what, res.Detail) && !toldByChanges(res) {
 		b.WriteString(" (" + res.Detail + ")")
 	}
 	b.WriteByte('\n')
@@ -90,6 +90,24 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 		b.WriteString(res.Snapshot.Text)
 	}
 	return b.String()
+}
+
+// toldByChanges reports whether the page's detail only repeats what a
+// changed line says anyway: a fill's "value is now 'Ada'" beside
+// "[textbox 'Name' value='Ada']".
+func toldByChanges(res protocol.ActionResult) bool {
+	for _, prefix := range []string{"value is now ", "text is now "} {
+		v, ok := strings.CutPrefix(res.Detail, prefix)
+		if !ok {
+			continue
+		}
+		for i := range res.Changes.Changed {
+			if strings.Contains(string(appendLine(nil, &res.Changes.Changed[i], nil)), " value="+v) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // StillChanging is the line of a reply read while the page was still

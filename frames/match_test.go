@@ -2,6 +2,7 @@ package frames
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/grip-dev/grip/protocol"
@@ -61,5 +62,18 @@ func TestRepeats(t *testing.T) {
 	r := Repeats(read)
 	if !r.Has("button", "Edit") || r.Has("button", "Save") {
 		t.Errorf("Repeats = %v", r)
+	}
+}
+
+func TestFillValueToldOnce(t *testing.T) {
+	v := "Ada Lovelace"
+	res := protocol.ActionResult{OK: true, Detail: "value is now 'Ada Lovelace'",
+		Changes: protocol.Changes{Changed: []protocol.Element{{Ref: "@e2", Role: "textbox", Name: "Note", Value: &v}}}}
+	if got := ActionText("ok: fill @e2", res); strings.Count(got, "Ada Lovelace") != 1 {
+		t.Errorf("the value is told %d times:\n%s", strings.Count(got, "Ada Lovelace"), got)
+	}
+	res.Changes.Changed = nil
+	if got := ActionText("ok: fill @e2", res); !strings.Contains(got, "value is now 'Ada Lovelace'") {
+		t.Errorf("without a changed line the detail is lost:\n%s", got)
 	}
 }

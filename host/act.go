@@ -74,7 +74,17 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 	}
 	a := &action{spec: spec, args: args, started: time.Now()}
 	h.downloads.acted(a.started) // where grip wait --download starts looking
-	a.rec = actlog.Entry{Time: a.started, Action: args.Action, Tab: args.Tab, Client: clientOf(ctx), Session: sessionOf(ctx), Detail: actDetail(spec, args)}
+	// The record names the target and tab from the start: an action the
+	// pause refuses at step 1 is recorded with them too.
+	a.rec = actlog.Entry{Time: a.started, Action: args.Action, Target: args.Target, Tab: args.Tab, Client: clientOf(ctx), Session: sessionOf(ctx), Detail: actDetail(spec, args)}
+	if loc, err := locator.Parse(args.Target); err == nil && loc.Ref != 0 {
+		if e, err := h.refs.Resolve(loc.Ref); err == nil {
+			a.rec.Tab = e.Tab
+			if line, ok := h.tabs.shownLine(e.Tab, loc.Ref); ok {
+				a.rec.Target = line
+			}
+		}
+	}
 	res, err := h.runAction(ctx, a)
 	h.recordAction(ctx, a, res, err)
 	return res, err

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strings"
 	"time"
 
@@ -433,6 +434,11 @@ func actDetail(spec protocol.Action, args protocol.ActArgs) string {
 			return "up"
 		}
 	case protocol.ActNavigate, protocol.ActTabNew:
+		// The URL without its query and fragment, which can hold secrets.
+		if u, err := url.Parse(args.Text); err == nil && u.Scheme != "" && u.Host != "" {
+			u.RawQuery, u.Fragment, u.User = "", "", nil
+			return "to " + u.String()
+		}
 		if o := originOf(args.Text); o != "" {
 			return "to " + o
 		}

@@ -295,6 +295,10 @@ func TestGuardConfirmPauseAndLog(t *testing.T) {
 	if strings.Join(got, " ") != want {
 		t.Errorf("log %v\nwant %s", got, want)
 	}
+	// The click the pause refused names its target and tab.
+	if e := lg.Entries[0]; e.Target != del+": [button 'Delete']" || e.Tab == 0 {
+		t.Errorf("the paused click is recorded as %+v, want its target and tab", e)
+	}
 	b, err := os.ReadFile(lg.File)
 	if err != nil || strings.Contains(string(b), "hunter2") || strings.Contains(string(b), "typed secret") {
 		t.Errorf("log file %s: %v, or it holds typed text or a value", lg.File, err)

@@ -95,6 +95,9 @@ func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*proto
 		timings.Render = lap()
 		snap.Timings = timings
 	}
+	if args.TextOnly {
+		snap.Frames = nil
+	}
 	return snap, nil
 }
 

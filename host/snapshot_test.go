@@ -81,6 +81,33 @@ func TestSnapshotTimings(t *testing.T) {
 	}
 }
 
+// TestSnapshotTextOnly: a client that shows only the text gets the same
+// text, refs given alike, without the frames' elements.
+func TestSnapshotTextOnly(t *testing.T) {
+	fx, _, dirs := startHost(t, "textonly1")
+	fx.mu.Lock()
+	fx.snap = mustJSON(fakeSnapshot(2, 3))
+	fx.mu.Unlock()
+	c := connectTo(t, dirs)
+	ctx := context.Background()
+	var full, text protocol.Snapshot
+	if err := c.Call(ctx, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: 5}, &full); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Call(ctx, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: 5, TextOnly: true}, &text); err != nil {
+		t.Fatal(err)
+	}
+	if len(full.Frames) != 2 || len(full.Frames[0].Elements) != 3 {
+		t.Fatalf("full snapshot frames %+v", full.Frames)
+	}
+	if len(text.Frames) != 0 {
+		t.Errorf("text-only snapshot carries frames %+v", text.Frames)
+	}
+	if text.Text != full.Text || text.Tokens != full.Tokens || text.Epoch != full.Epoch || text.Text == "" {
+		t.Errorf("text-only snapshot differs:\n%s\nfull:\n%s", text.Text, full.Text)
+	}
+}
+
 // BenchmarkSnapshotHostPath times one snapshot through the whole host
 // (socket, native messaging to a fake extension answering a 5,000-element
 // reply in 10 frames, JSON decode, refs, ledger, merge and render, msgpack

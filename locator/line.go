@@ -11,8 +11,9 @@ import (
 //	[button 'Edit' in 'Meeting notes']
 //
 // A target is a Line when, trimmed, it is a role (lowercase letters), one
-// space and a quoted name, optionally followed by " in " and a quoted
-// context, the whole optionally in square brackets; quotes are ' with \'
+// space and a quoted name — '' names an element that has none, as a
+// snapshot line shows it without a name ([textbox]) — optionally followed
+// by " in " and a quoted context, the whole optionally in square brackets; quotes are ' with \'
 // and \\ escaped, as snapshots print them. No CSS selector has that form (a
 // quoted string outside an attribute selector is not CSS), so every other
 // target stays CSS.
@@ -51,7 +52,7 @@ func ParseLine(s string) (Line, bool) {
 	}
 	l := Line{Role: s[:i]}
 	name, rest, ok := quoted(s[i+1:])
-	if !ok || strings.TrimSpace(name) == "" {
+	if !ok || name != "" && strings.TrimSpace(name) == "" {
 		return Line{}, false
 	}
 	l.Name = name

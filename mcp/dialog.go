@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/protocol"
 )
@@ -24,7 +23,7 @@ func (s *Server) addDialogTools() {
 	addTool(s, &Tool{Name: "browser_handle_dialog", Title: "Handle a dialog",
 		Description: "Answer the alert, confirm, prompt or beforeunload dialog the tab shows; while one is open the page can do nothing else. " +
 			"The result says what the page did next, like an action's." + pageText},
-		func(p map[string]*jsonschema.Schema) { p["tab"].Minimum = ptr(1.0) }, s.handleDialog)
+		func(p map[string]*Schema) { p["tab"].Minimum = ptr(1.0) }, s.handleDialog)
 }
 
 func (s *Server) handleDialog(ctx context.Context, in dialogIn) (*CallToolResult, error) {

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -32,14 +31,14 @@ func addFileTools(s *Server) {
 		Description: "Put files into a file input, as a person picking them would: the page's input and change handlers see them. " +
 			"Name the file input, or the button or label a site shows in front of a hidden one (grip finds the input behind it). " +
 			"Missing or unreadable files are refused before anything is touched. At most 50 MiB together." + refHelp},
-		func(p map[string]*jsonschema.Schema) {
+		func(p map[string]*Schema) {
 			actTweaks(p)
 			p["paths"].MinItems = ptr(1)
 		}, s.fileUpload)
 	addTool(s, &Tool{Name: "browser_downloads", Title: "Downloads", Annotations: &ToolAnnotations{ReadOnlyHint: true},
 		Description: "List the browser's downloads, newest first: id, state, size, the tab that started it, the file's full path on this machine and its URL. " +
 			"To wait for one a click starts, use browser_wait_for with download: true."},
-		func(p map[string]*jsonschema.Schema) {
+		func(p map[string]*Schema) {
 			p["limit"].Minimum = ptr(1.0)
 			p["tab"].Minimum = ptr(1.0)
 		}, s.downloads)

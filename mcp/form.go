@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -31,7 +30,7 @@ func addFormTool(s *Server) {
 	addTool(s, &Tool{Name: "browser_fill_form", Title: "Fill a form",
 		Description: "Set several form fields in one call: text fields and sliders are filled (replacing what they hold), checkboxes and radios checked or unchecked, comboboxes (native or custom) set to an option. " +
 			"The reply lists the fields' new lines and what else changed. The first field refused stops the call; the error says which fields were set before it." + refHelp},
-		func(p map[string]*jsonschema.Schema) {
+		func(p map[string]*Schema) {
 			p["fields"].MinItems = ptr(1)
 			p["tab"].Minimum = ptr(1.0)
 			if f := p["fields"].Items; f != nil && f.Properties["type"] != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -22,7 +21,7 @@ func addHandoffTool(s *Server) {
 			"a two-factor or one-time code, a login or password, a payment or purchase to confirm, anything that needs their judgement or their secrets. " +
 			"They get a notification and the grip popup shows why, with Done and Refuse; this call returns when they answer. " +
 			"Done: what changed on the tab (as an action's reply). Refuse or no answer in time: not_confirmed — then stop and ask them, do not try the step yourself."},
-		func(p map[string]*jsonschema.Schema) {
+		func(p map[string]*Schema) {
 			p["why"].MinLength = ptr(1)
 			p["tab"].Minimum = ptr(1.0)
 			p["timeout"].Minimum = ptr(1.0)

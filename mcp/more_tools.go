@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/grip-dev/grip/actlog"
 	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
@@ -94,7 +93,7 @@ type noIn struct{}
 // did not cover.
 func (s *Server) addMoreTools() {
 	ro := &ToolAnnotations{ReadOnlyHint: true}
-	tabMin := func(p map[string]*jsonschema.Schema) {
+	tabMin := func(p map[string]*Schema) {
 		if t, ok := p["tab"]; ok {
 			t.Minimum = ptr(1.0)
 		}
@@ -115,7 +114,7 @@ func (s *Server) addMoreTools() {
 		Description: "Ask the person, in the browser, to let agents act again; it waits for their answer."}, nil, s.resume)
 	addTool(s, &Tool{Name: "browser_log", Title: "What agents did", Annotations: ro,
 		Description: "The record of agents' actions in this browser (never typed text), oldest first."},
-		func(p map[string]*jsonschema.Schema) { p["tab"].Minimum = ptr(1.0); p["limit"].Minimum = ptr(0.0) }, s.agentLog)
+		func(p map[string]*Schema) { p["tab"].Minimum = ptr(1.0); p["limit"].Minimum = ptr(0.0) }, s.agentLog)
 	addTool(s, &Tool{Name: "browser_policy", Title: "The person's policy", Annotations: ro,
 		Description: "The person's policy for agents in this browser (sites blocked, read-only, or asking before each action), and which rule a URL falls under."}, nil, s.policy)
 }

@@ -3,8 +3,6 @@ package mcp
 import (
 	"encoding/base64"
 	"encoding/json"
-
-	"github.com/google/jsonschema-go/jsonschema"
 )
 
 // The MCP types grip's server sends, as the MCP specification (revisions
@@ -17,11 +15,11 @@ import (
 
 // Tool is one tool as tools/list describes it.
 type Tool struct {
-	Name        string             `json:"name"`
-	Title       string             `json:"title,omitempty"`
-	Description string             `json:"description,omitempty"`
-	InputSchema *jsonschema.Schema `json:"inputSchema"`
-	Annotations *ToolAnnotations   `json:"annotations,omitempty"`
+	Name        string           `json:"name"`
+	Title       string           `json:"title,omitempty"`
+	Description string           `json:"description,omitempty"`
+	InputSchema *Schema          `json:"inputSchema"`
+	Annotations *ToolAnnotations `json:"annotations,omitempty"`
 }
 
 // ToolAnnotations are hints about a tool's behaviour for the client.

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/grip-dev/grip/internal/privatefile"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/workflow"
@@ -35,13 +34,13 @@ func addWorkflowTools(s *Server) {
 		Description: "Record what you do from now on as a workflow file a person can read, edit and run again with no model (browser_replay, or grip replay FILE). " +
 			"start with a file, act as usual, then stop: every action is written with its target as the snapshot showed it and what followed. " +
 			"A secret field's text is written as a {{NAME}} placeholder, never the text; give param on browser_type or browser_fill to make any other text a placeholder too."},
-		func(p map[string]*jsonschema.Schema) {
+		func(p map[string]*Schema) {
 			p["action"].Enum = []any{protocol.RecordStart, protocol.RecordStop, protocol.RecordStatus}
 		}, s.recordTool)
 	addTool(s, &Tool{Name: "browser_replay", Title: "Replay a workflow",
 		Description: "Run a recorded workflow file step by step with no model: each step finds its element as recorded, runs every check a ref gets, acts and waits for the recorded effect. " +
 			"At the first step the page no longer matches it stops, does nothing more, and answers replay_diverged with the step, what it expected and the closest elements the page shows (their refs are live): take over from there."},
-		func(p map[string]*jsonschema.Schema) { p["tab"].Minimum = ptr(1.0) }, s.replayTool)
+		func(p map[string]*Schema) { p["tab"].Minimum = ptr(1.0) }, s.replayTool)
 }
 
 func (s *Server) recordTool(ctx context.Context, in recordIn) (*CallToolResult, error) {

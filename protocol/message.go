@@ -137,6 +137,11 @@ type SnapshotArgs struct {
 	After  string `json:"after,omitempty"`
 	// Timings asks for Snapshot.Timings.
 	Timings bool `json:"timings,omitempty"`
+	// TextOnly leaves Snapshot.Frames out of the reply: a client that
+	// shows only the text (the plain CLI, MCP) would decode every element
+	// for nothing, and each command is a new process that pays for it
+	// (docs/ARCHITECTURE.md, "The CLI's fixed cost").
+	TextOnly bool `json:"text_only,omitempty"`
 }
 
 // Snapshot modes: controls only, or also headings and text blocks.

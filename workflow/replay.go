@@ -194,7 +194,9 @@ func (r *replayer) effect(ctx context.Context, res *protocol.ActionResult) error
 				return err
 			}
 		}
-		snap, err := r.b.Snapshot(ctx, protocol.SnapshotArgs{Tab: tab, Budget: 1 << 20})
+		// In content mode: what appeared may be a heading or a status, which
+		// an interactive read leaves out.
+		snap, err := r.b.Snapshot(ctx, protocol.SnapshotArgs{Tab: tab, Mode: protocol.ModeContent, Budget: 1 << 20})
 		if err != nil {
 			return err
 		}

@@ -83,12 +83,12 @@ func (t Target) Locator() string {
 	if t.CSS != "" {
 		return t.CSS
 	}
+	// The name is always quoted: '' is an element with none, and a role
+	// alone would read as a CSS selector.
 	var b strings.Builder
 	b.WriteString(t.Role)
-	if t.Name != "" {
-		b.WriteString(" ")
-		b.WriteString(Quote(t.Name))
-	}
+	b.WriteString(" ")
+	b.WriteString(Quote(t.Name))
 	if t.Context != "" {
 		b.WriteString(" in ")
 		b.WriteString(Quote(t.Context))
@@ -96,10 +96,14 @@ func (t Target) Locator() string {
 	return b.String()
 }
 
-// String is the target as the file writes it.
+// String is the target as the file writes it: like Locator, but an
+// element with no name as its role alone.
 func (t Target) String() string {
 	if t.CSS != "" {
 		return "css " + Quote(t.CSS)
+	}
+	if t.Name == "" && t.Context == "" {
+		return t.Role
 	}
 	return t.Locator()
 }

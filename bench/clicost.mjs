@@ -17,6 +17,7 @@ import path from 'node:path';
 import { stats } from './mcp.mjs';
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
+const AGENT_BROWSER = path.join(HERE, 'node_modules', 'agent-browser', 'bin', `agent-browser-${process.platform}-${process.arch}`);
 
 const HELLO = `package main
 
@@ -102,6 +103,8 @@ function hasStrace() {
  */
 export async function cliCost(ctx, { runs, bin, out }) {
   const grip = path.join(bin, 'grip');
+  // npm ci --ignore-scripts leaves agent-browser's native binary without its execute bit.
+  if (fs.existsSync(AGENT_BROWSER)) fs.chmodSync(AGENT_BROWSER, 0o755);
   const hello = buildHello(bin);
   const env = [`GRIP_STATE_DIR=${ctx.browser.stateDir}`];
   const exec = (argv, extraEnv = [], output = false) => ctx.gripsnap.call({ op: 'exec', argv, env: [...env, ...extraEnv], output });
@@ -111,6 +114,12 @@ export async function cliCost(ctx, { runs, bin, out }) {
     'grip tabs': () => exec([grip, 'tabs']),
     'mintabs': () => exec([path.join(bin, 'mintabs')]),
     'grip snapshot': () => exec([grip, 'snapshot', '--tab', String(ctx.tabId)]),
+    // The other process-per-command CLI agents use, on the same (active)
+    // tab; its daemon stays up between calls, as in normal use.
+    ...(fs.existsSync(AGENT_BROWSER) ? {
+      'agent-browser snapshot -i': () => exec([AGENT_BROWSER, '--cdp', String(ctx.browser.port), 'snapshot', '-i'],
+        [`AGENT_BROWSER_SESSION=${ctx.abSession}`, `HOME=${ctx.abHome}`]),
+    } : {}),
     'playwright ariaSnapshot': async () => {
       const c0 = process.cpuUsage();
       const t0 = performance.now();

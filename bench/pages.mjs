@@ -3,7 +3,8 @@
 // different site, so its iframes are cross-origin and out of process).
 //
 //   /gen?n=N&f=F        N controls spread over the top frame and F iframes
-//                       (every other iframe from the other origin)
+//                       (every other iframe from the other origin; with x=1
+//                       every one)
 //   /genframe?n=K&s=S   one iframe's share, K controls, names seeded by S
 //   /article            a long article with navigation (content mode)
 //   /table              a data table with filters
@@ -81,7 +82,7 @@ function gen(q, origins) {
   const top = n - per * f;
   let frames = '';
   for (let j = 0; j < f; j++) {
-    const o = j % 2 === 0 ? origins[0] : origins[1];
+    const o = j % 2 === 0 && q.get('x') !== '1' ? origins[0] : origins[1];
     frames += `<iframe title="Frame ${j}" src="${o}/genframe?n=${per}&s=f${j}"></iframe>\n`;
   }
   return page(`Generated ${n} controls, ${f} frames`,

@@ -19,7 +19,6 @@ import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -32,6 +31,7 @@ import { PEERS, startPeers, closePeers, snapshotRoundTrips, waitLatency } from '
 import { runTasks } from './tasks.mjs';
 import { cliCost } from './clicost.mjs';
 import { scaleCurves, writeSVG } from './scale.mjs';
+import { startGripsnap } from './gripsnap.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(HERE);
@@ -123,19 +123,6 @@ function stopBrowser(b) {
 }
 
 // ------------------------------------------------------------ the tools
-
-/** The long-lived gripsnap serve process: one socket connection. */
-function startGripsnap(stateDir) {
-  const p = spawn(path.join(BIN, 'gripsnap'), ['serve'], { env: { ...process.env, GRIP_STATE_DIR: stateDir }, stdio: ['pipe', 'pipe', 'inherit'] });
-  const rl = readline.createInterface({ input: p.stdout, crlfDelay: Infinity });
-  const waiting = [];
-  rl.on('line', (line) => waiting.shift()?.(JSON.parse(line)));
-  const call = (req) => new Promise((resolve, reject) => {
-    waiting.push((res) => (res.error ? reject(new Error(`gripsnap ${req.op}: ${res.error}`)) : resolve(res)));
-    p.stdin.write(JSON.stringify(req) + '\n');
-  });
-  return { call, close: () => p.stdin.end(), proc: p };
-}
 
 function runProcess(cmd, args, env) {
   return new Promise((resolve, reject) => {
@@ -483,7 +470,8 @@ async function sections(ctx, results, srv, tmp) {
   }
   if (SECTIONS.cliCost) {
     log(`CLI fixed cost, ${COST_RUNS} alternating runs`);
-    await openPage(ctx, { name: 'gen-30-f0', url: `${srv.origin1}/gen?n=30&f=0`, controls: 30, frames: 0 });
+    // The page of issue 28's comparison: 30 controls, one cross-origin frame.
+    await openPage(ctx, { name: 'gen-30-f1x', url: `${srv.origin1}/gen?n=30&f=1&x=1`, controls: 30, frames: 1 });
     results.cliCost = { run: stamp(results.versions), ...await cliCost(ctx, { runs: COST_RUNS, bin: BIN, out: OUT }) };
     results.cliCost.run.finished = new Date().toISOString();
   }
@@ -533,7 +521,7 @@ async function main() {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    ctx.gripsnap = startGripsnap(browser.stateDir);
+    ctx.gripsnap = startGripsnap(BIN, browser.stateDir);
     const info = await ctx.gripsnap.call({ op: 'info' });
     results.versions.gripHost = info.host_version;
     results.hostPid = info.pid;

@@ -11,7 +11,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
+import { startGripsnap } from './gripsnap.mjs';
 
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -23,19 +23,6 @@ const median = (xs) => {
 export const FRAME_STEPS = [0, 10, 30, 100];
 export const TAB_STEPS = [1, 4, 16];
 const CONTROLS = 300;
-
-/** One `gripsnap serve` process: one agent's socket connection. */
-function agent(bin, stateDir) {
-  const p = spawn(path.join(bin, 'gripsnap'), ['serve'], { env: { ...process.env, GRIP_STATE_DIR: stateDir }, stdio: ['pipe', 'pipe', 'inherit'] });
-  const rl = readline.createInterface({ input: p.stdout, crlfDelay: Infinity });
-  const waiting = [];
-  rl.on('line', (line) => waiting.shift()?.(JSON.parse(line)));
-  const call = (req) => new Promise((resolve, reject) => {
-    waiting.push((res) => (res.error ? reject(new Error(`gripsnap ${req.op}: ${res.error}`)) : resolve(res)));
-    p.stdin.write(JSON.stringify(req) + '\n');
-  });
-  return { call, close: () => p.stdin.end() };
-}
 
 function runGrip(bin, stateDir, args) {
   return new Promise((resolve, reject) => {
@@ -102,7 +89,7 @@ export async function scaleCurves(ctx, { runs, origin, bin, stateDir, budget, lo
   for (let i = 0; i < pages.length; i++) ids.push(await open(pages[i], urls[i], ctx.gripsnap));
   const agents = [];
   try {
-    for (let i = 0; i < maxTabs; i++) agents.push(agent(bin, stateDir));
+    for (let i = 0; i < maxTabs; i++) agents.push(startGripsnap(bin, stateDir));
     for (const a of agents) await a.call({ op: 'info' });
     for (const k of TAB_STEPS) {
       const ms = { 'grip-socket': [], playwright: [] };

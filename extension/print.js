@@ -40,9 +40,24 @@ export async function printPDF(params) {
  * @param {{x: number, y: number, width: number, height: number, scale: number}} [clip]
  */
 async function capture(tabId, clip) {
-  const r = await send({ tabId }, 'Page.captureScreenshot', clip ? { format: 'png', clip, captureBeyondViewport: false } : { format: 'png' });
-  return String(r.data || '');
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  // A headed window draws no frames for a tab behind another: the capture
+  // would wait for one forever.
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(wireError(`the browser drew no frame of tab ${tabId} within ${CAPTURE_TIMEOUT_MS / 1000} s: a headed browser does not draw a tab behind another`,
+      'not_actionable', 'browser', `bring it to the front first (grip tabs select ${tabId}), then take the screenshot again`)), CAPTURE_TIMEOUT_MS);
+  });
+  try {
+    const r = await Promise.race([send({ tabId }, 'Page.captureScreenshot', clip ? { format: 'png', clip, captureBeyondViewport: true } : { format: 'png' }), late]);
+    return String(r.data || '');
+  } finally {
+    clearTimeout(timer);
+  }
 }
+
+/** How long a capture may wait for the browser to draw the tab. */
+const CAPTURE_TIMEOUT_MS = 5000;
 
 /**
  * A PNG of one element: its border box as the browser lays it out, in

@@ -258,11 +258,6 @@ func Flags(profileDir, extDir string, headed bool) []string {
 		"--disable-component-update",
 		"--disable-sync",
 		"--disable-dev-shm-usage",
-		// A browser grip starts is the agents' own: Chrome's "started
-		// debugging this browser" bar, shown while the extension's
-		// debugger is attached, would only resize every page it shows
-		// (docs/ARCHITECTURE.md, "Background work").
-		"--silent-debugger-extension-api",
 	)
 	if !headed {
 		flags = append(flags, "--headless=new")

@@ -11,7 +11,7 @@ import (
 //	[button 'Edit' in 'Meeting notes']
 //
 // A target is a Line when, trimmed, it is a role (lowercase letters), one
-// space and a quoted name — '' names an element that has none, as a
+// space and a quoted name — ” names an element that has none, as a
 // snapshot line shows it without a name ([textbox]) — optionally followed
 // by " in " and a quoted context, the whole optionally in square brackets; quotes are ' with \'
 // and \\ escaped, as snapshots print them. No CSS selector has that form (a

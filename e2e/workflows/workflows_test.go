@@ -136,6 +136,34 @@ func TestRecordSignInThenReplayWithOtherParameters(t *testing.T) {
 		t.Fatalf("after the divergence the page saw clicks %s and a submission %s", clicks, submitted)
 	}
 	browsertest.Eval[any](t, env, login, `(() => { localStorage.removeItem('variant'); return null })()`)
+
+	// Under the person's rules: with the site read-only for agents, the
+	// replay is refused at its first step, as the agent itself would be,
+	// and the refusal is in the person's record.
+	env.MustGrip(t, "navigate", "--tab", tab, login)
+	conf := filepath.Join(env.StateDir, "policy.conf")
+	if err := os.WriteFile(conf, []byte("read "+origin+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Remove(conf) })
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(env.MustGrip(t, "policy", login), ": read") {
+		if time.Now().After(deadline) {
+			t.Fatal("the policy did not load")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	res.Diverged, res.Done = nil, -1
+	code = env.GripJSON(t, &res, "replay", file, "--tab", tab, "--param", "EMAIL=dan@example.com", "--param", "PASSWORD=pw-four")
+	if code != 1 || res.Error.Code != "policy" || res.Done != 0 || res.Diverged != nil {
+		t.Fatalf("replay on a read-only site: exit %d, %+v", code, res)
+	}
+	if log := env.MustGrip(t, "log", "--tab", tab, "--limit", "1"); !strings.Contains(log, "policy") {
+		t.Fatalf("the refused step is not in the log:\n%s", log)
+	}
+	if got := browsertest.Eval[string](t, env, login, `String(sessionStorage.getItem('submitted'))`); got != "null" {
+		t.Fatalf("the read-only site got a submission: %s", got)
+	}
 }
 
 func mustAtoi(t *testing.T, s string) int {

@@ -94,7 +94,7 @@ func cmdLaunch(ctx context.Context, a *App, args []string) (bool, error) {
 	}
 	defer logf.Close()
 	proc, err := launcher.Start(ctx, launcher.Options{
-		Path: bin, ProfileDir: *profileDir, ExtDir: extDir, Headed: *headed, URL: url,
+		Path: bin, ProfileDir: *profileDir, ExtDir: extDir, Headed: *headed,
 		Env: []string{statedir.EnvVar + "=" + dirs.Root}, Output: logf, Detach: *detach, NoSandbox: *noSandbox,
 	})
 	if err != nil {
@@ -124,6 +124,15 @@ func cmdLaunch(ctx context.Context, a *App, args []string) (bool, error) {
 			return *f.json, fmt.Errorf("%w; %s (the browser's log: %s)", err, hint, logf.Name())
 		}
 		return *f.json, fmt.Errorf("%w (the browser's log: %s)", err, logf.Name())
+	}
+	if url != "" {
+		// The start URL is opened through grip once its host is there, not
+		// on the browser's command line: a tab the browser opened before
+		// grip's extension ran is one the extension may not read ("Cannot
+		// access contents of the page") until it loads again.
+		if err := openStartURL(ctx, dirs.Runtime, proc, url); err != nil {
+			fmt.Fprintf(a.Stderr, "grip: warning: the browser is up, but opening %s failed: %s\n", url, protocol.AsError(err).Error())
+		}
 	}
 	out := launchInfo{
 		BrowserPID: proc.PID, BrowserPath: bin, ProfileDir: *profileDir, ExtensionDir: extDir,
@@ -186,4 +195,19 @@ func waitOwnHost(ctx context.Context, runtimeDir string, proc *launcher.Process,
 	default:
 		return protocol.HostInfo{}, err
 	}
+}
+
+// openStartURL navigates the launched browser's active tab to url through
+// its own host.
+func openStartURL(ctx context.Context, runtimeDir string, proc *launcher.Process, url string) error {
+	ctx, cancel := proc.Context(ctx)
+	defer cancel()
+	c, err := client.Connect(ctx, client.Options{RuntimeDir: runtimeDir, Wait: 5 * time.Second, Client: "grip launch",
+		Accept: func(h protocol.HostInfo) bool { return proc.Owns(h.PID) }})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	_, err = client.Ops{Caller: c}.Act(ctx, protocol.ActArgs{Action: protocol.ActNavigate, Text: url})
+	return err
 }

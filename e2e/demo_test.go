@@ -144,12 +144,18 @@ func TestLaunchDetach(t *testing.T) {
 	defer cancel()
 	state := t.TempDir()
 	profile := filepath.Join(t.TempDir(), "profile")
-	r := runGripEnv(ctx, state, nil, "launch", "--detach", "--profile-dir", profile, "--json")
+	start := env.Origin2 + "/home.html"
+	r := runGripEnv(ctx, state, nil, "launch", "--detach", "--profile-dir", profile, "--json", start)
 	var l launched
 	if err := json.Unmarshal([]byte(r.Stdout), &l); err != nil || r.Code != 0 {
 		t.Fatalf("grip launch --detach --json: exit %d, %v\nstdout: %s\nstderr: %s", r.Code, err, r.Stdout, r.Stderr)
 	}
 	t.Cleanup(func() { stopLaunched(t, l) })
+	// The start URL's tab is one grip reads at once (a tab the browser
+	// opened before the extension ran once was not).
+	if r := browsertest.RunGrip(ctx, env.Bin, state, "snapshot"); r.Code != 0 || !strings.Contains(r.Stdout, "[button 'Press me']") || !strings.Contains(r.Stdout, start) {
+		t.Fatalf("grip snapshot of the start URL: exit %d\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
+	}
 	if l.BrowserPID <= 0 || l.HostPID <= 0 || l.Profile == "" || l.Socket == "" || l.ProfileDir != profile {
 		t.Fatalf("launch printed %+v", l)
 	}

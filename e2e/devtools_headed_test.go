@@ -112,11 +112,12 @@ func TestDevtoolsBarInHeadedBrowser(t *testing.T) {
 		t.Errorf("an element screenshot of a background tab, headed, after %v: exit %d: %s%s", time.Since(start), r.Code, r.Stdout, r.Stderr)
 	}
 	shot("3-after-pdf-and-shot")
-	// The harness's browser, like every browser grip launches, passes
-	// --silent-debugger-extension-api: no bar. (Without it — the person's
-	// own Chrome — the same read brought the bar, 56 px, under Xvfb.)
+	// The harness's browser, like the person's own Chrome, shows the
+	// debugging bar once grip attaches (docs/ARCHITECTURE.md, "The
+	// debugger"): the page gets shorter by the bar's height, and nothing
+	// else of the page changes.
 	t.Logf("innerHeight before grip %v, after grip console %v", before, after)
-	if after != before {
-		t.Errorf("innerHeight %v → %v: a bar showed in a browser launched with --silent-debugger-extension-api", before, after)
+	if after >= before || before-after > 80 {
+		t.Errorf("innerHeight %v → %v: want the debugging bar's height (about 56 px) taken from the page", before, after)
 	}
 }

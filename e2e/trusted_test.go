@@ -203,10 +203,17 @@ func TestTrustedClickNotMovedByDebuggerBar(t *testing.T) {
 func startXvfb(t *testing.T, xvfb string) string {
 	t.Helper()
 	for n := 90; n < 140; n++ {
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
-			continue
+		if lock, err := os.ReadFile(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
+			// A server that was killed leaves its lock behind: a display
+			// is taken only while the lock's process lives.
+			pid := strings.TrimSpace(string(lock))
+			if _, err := os.Stat("/proc/" + pid); pid != "" && err == nil {
+				continue
+			}
+			os.Remove(fmt.Sprintf("/tmp/.X%d-lock", n))
+			os.Remove(fmt.Sprintf("/tmp/.X11-unix/X%d", n))
 		}
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
+		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
 			continue
 		}
 		cmd := exec.Command(xvfb, fmt.Sprintf(":%d", n), "-screen", "0", "1280x900x24", "-nolisten", "tcp")

@@ -77,8 +77,18 @@ async function settleFrames(p, started) {
     const documentIds = frames.map((f) => f.documentId).filter(Boolean);
     // A frame that cannot be read (gone, not permitted) does not hold the
     // reply back.
-    const states = await Promise.all(documentIds.map((id) => runKernel({ tabId, documentIds: [id] }, { op: 'settle' })
-      .then((rs) => (rs[0] && rs[0].result && !rs[0].result.error ? rs[0].result : null), () => null)));
+    // A frame that does not answer within the bound (a page busy in a
+    // long task) holds nothing back: waiting on it past the bound would
+    // make the reply wait as long as the page is stuck.
+    /** @type {ReturnType<typeof setTimeout>|undefined} */
+    let timer;
+    const late = new Promise((resolve) => { timer = setTimeout(() => resolve(null), Math.max(0, bound - (Date.now() - started))); });
+    const states = await Promise.all(documentIds.map((id) => Promise.race([
+      runKernel({ tabId, documentIds: [id] }, { op: 'settle' })
+        .then((rs) => (rs[0] && rs[0].result && !rs[0].result.error ? rs[0].result : null), () => null),
+      late,
+    ])));
+    clearTimeout(timer);
     // No frame answering at all (the tab between documents) is no news
     // that it settled: ask again after a quiet period.
     const wait = states.some(Boolean) ? quietFor(states, quiet) : quiet;

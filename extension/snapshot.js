@@ -89,15 +89,23 @@ const STALL_MS = 1000, STALL_CHECK_MS = 250;
  * @returns {Promise<chrome.scripting.InjectionResult<any>[]>}
  */
 async function readEachFrame(tabId, loading, req) {
+  /** @type {any} */
+  let timedOut = null;
   if (!loading) {
     try {
       return await unlessHeld(tabId, runKernel({ tabId, allFrames: true }, req));
     } catch (err) {
       if (!err || /** @type {any} */ (err).code !== 'timeout') throw err;
+      timedOut = err;
     }
   }
   const list = await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null) || [];
-  if (list.length <= 1) return unlessHeld(tabId, runKernel({ tabId, allFrames: true }, req));
+  if (list.length <= 1) {
+    // One frame that did not answer within the deadline (a page busy in a
+    // long task) would not answer a second try sooner.
+    if (timedOut) throw timedOut;
+    return unlessHeld(tabId, runKernel({ tabId, allFrames: true }, req));
+  }
   /** @type {ReturnType<typeof setTimeout>[]} */
   const timers = [];
   const late = new Promise((resolve) => { timers.push(setTimeout(() => resolve(null), FRAME_DEADLINE_MS)); });

@@ -167,3 +167,10 @@ func setUp(a *agent, js string) {
 	a.t.Helper()
 	observe[any](a, "(() => { "+js+"; return null })()")
 }
+
+// saysText reports whether an action's reply tells the editor's text: as
+// the page's own account ("text is now '…'") or as the value on the
+// editor's changed line, which the reply says once.
+func saysText(out, text string) bool {
+	return strings.Contains(out, "text is now '"+text+"'") || strings.Contains(out, " value='"+text+"'")
+}

@@ -1,7 +1,6 @@
 package editors_test
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -20,7 +19,7 @@ func TestEditorJSBlocks(t *testing.T) {
 	const blocks = `editor.save().then((d) => d.blocks.map((b) => b.type + ':' + b.data.text).join('|'))`
 	eventually(a, blocks, "header:Spring menu|paragraph:Wild garlic is back.")
 	out := a.must("fill", heading, "Spring menu, week 2")
-	if !strings.Contains(out, "text is now 'Spring menu, week 2'") {
+	if !saysText(out, "Spring menu, week 2") {
 		t.Errorf("fill reply:\n%s", out)
 	}
 	eventually(a, blocks, "header:Spring menu, week 2|paragraph:Wild garlic is back.")
@@ -44,7 +43,7 @@ func TestLexicalDeclaredRole(t *testing.T) {
 	a.must("fill", notes, "Agenda\nShip the beta on Friday.")
 	eventually(a, "lexicalParagraphs()", `["Agenda","Ship the beta on Friday."]`)
 	out := a.must("type", notes, " Then rest.")
-	if !strings.Contains(out, "text is now 'Agenda Ship the beta on Friday. Then rest.'") {
+	if !saysText(out, "Agenda Ship the beta on Friday. Then rest.") {
 		t.Errorf("type's reply does not say the new text:\n%s", out)
 	}
 	eventually(a, "lexicalParagraphs()", `["Agenda","Ship the beta on Friday. Then rest."]`)
@@ -68,7 +67,7 @@ func TestSlateLine(t *testing.T) {
 	a.must("type", story, "Once upon a time.\nThe end.")
 	eventually(a, "slateBlocks()", `["Once upon a time.","The end."]`)
 	out := a.must("fill", story, "A short story.")
-	if !strings.Contains(out, "text is now 'A short story.'") {
+	if !saysText(out, "A short story.") {
 		t.Errorf("fill's reply does not say the new text:\n%s", out)
 	}
 	eventually(a, "slateBlocks()", `["A short story."]`)

@@ -16,7 +16,7 @@ func TestCodeMirror5(t *testing.T) {
 
 	code := "def double(x):\n    return x * 2"
 	out := a.must("fill", cell, code)
-	if !strings.Contains(out, "text is now 'def double(x): return x * 2'") {
+	if !saysText(out, "def double(x): return x * 2") {
 		t.Errorf("fill reply:\n%s", out)
 	}
 	eventually(a, "cm.getValue()", code)

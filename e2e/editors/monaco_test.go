@@ -1,7 +1,6 @@
 package editors_test
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -26,7 +25,7 @@ func TestMonacoEditContext(t *testing.T) {
 	code := "SELECT name\nFROM users\nWHERE id = 1"
 	out := a.must("fill", q, code)
 	eventually(a, monacoDoc, code)
-	if !strings.Contains(out, "text is now 'SELECT name FROM users WHERE id = 1'") {
+	if !saysText(out, "SELECT name FROM users WHERE id = 1") {
 		t.Errorf("fill's reply does not say the new text:\n%s", out)
 	}
 	a.must("type", q, "\nLIMIT 10;")

@@ -18,6 +18,7 @@ import (
 
 	"github.com/grip-dev/grip/client"
 	"github.com/grip-dev/grip/launcher"
+	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/statedir"
 )
 
@@ -92,7 +93,7 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	}
 	proc, err := launcher.Start(ctx, launcher.Options{
 		Path: path, ProfileDir: filepath.Join(root, "profile"), ExtDir: extDir, Headed: cfg.Headed,
-		Env: []string{statedir.EnvVar + "=" + stateDir, "TMPDIR=" + tmp}, URL: site.CheckoutURL(), Output: logf,
+		Env: []string{statedir.EnvVar + "=" + stateDir, "TMPDIR=" + tmp}, Output: logf,
 		NoSandbox: cfg.NoSandbox,
 	})
 	if err != nil {
@@ -126,6 +127,12 @@ func Run(ctx context.Context, cfg Config) (err error) {
 	hostPIDs = append(hostPIDs, sess.Info().PID)
 	out.line("connected to grip's host: pid %d, browser profile %s (%.1f s after start)", sess.Info().PID, sess.Info().Profile, time.Since(start).Seconds())
 
+	// The shop is opened through grip once its host is there, not on the
+	// browser's command line: a tab the browser opened before grip's
+	// extension ran is one the extension may not read until it loads again.
+	if _, err := sess.Ops.Act(ctx, protocol.ActArgs{Action: protocol.ActNavigate, Text: site.CheckoutURL()}); err != nil {
+		return fmt.Errorf("opening the demo shop: %w\n%s", protocol.AsError(err), diagnostics(root, stateDir))
+	}
 	w := &walk{ctx: ctx, c: sess.Ops, out: out, site: site}
 	passed := w.run()
 	if ctx.Err() != nil {

@@ -211,10 +211,6 @@ func sameStamp(a, b fs.FileInfo) bool {
 
 // reloadLocked reads the file and, when it parses, puts it in force. It
 // reports whether the policy or the status changed.
-// emptyGrace is how long a file must have been empty before an empty
-// policy is read from it (see reloadLocked).
-const emptyGrace = time.Second
-
 func (s *Store) reloadLocked() bool {
 	prevErr, prevMissing := errText(s.err), s.missing
 	f, err := os.Open(s.path)
@@ -249,15 +245,6 @@ func (s *Store) reloadLocked() bool {
 	if err != nil {
 		s.err = fmt.Errorf("cannot read %s: %w; the last good policy stays in force", s.path, err)
 		return errText(s.err) != prevErr
-	}
-	if len(data) == 0 && s.good && time.Since(fi.ModTime()) < emptyGrace {
-		// An editor that saves in place truncates the file, then writes
-		// it: read in between, the empty file would drop every rule, and
-		// become the "last good" policy a broken save then keeps. An empty
-		// file counts once it has stayed empty a moment; until then the
-		// file is read again at each check.
-		s.stamp = nil
-		return false
 	}
 	p, err := Parse(data)
 	if err != nil {

@@ -68,17 +68,8 @@ func TestStoreWritesTemplateAndFollowsEdits(t *testing.T) {
 	if st := s.Status(); !st.Missing || !strings.Contains(st.Error, "is gone") {
 		t.Errorf("status after removal: %+v", st)
 	}
-	// An empty file just written may be an editor between its truncate
-	// and its write: the rules stay a moment.
+	// A fixed file clears the error.
 	mustWrite(t, path, "")
-	if d := s.Current().Decide("https://x.bank.example/"); d.Rule != Read {
-		t.Fatalf("right after the file was emptied: %s, want the rules kept a moment", d.Rule)
-	}
-	// Empty for longer than that, it drops every rule and clears the error.
-	old := time.Now().Add(-2 * emptyGrace)
-	if err := os.Chtimes(path, old, old); err != nil {
-		t.Fatal(err)
-	}
 	if !s.Current().Trivial() || s.Status().Error != "" {
 		t.Errorf("after an empty file: %+v", s.Status())
 	}

@@ -86,7 +86,13 @@
       return done(node, id, { ok: true });
     }
     const check = actionable(node, needEnabled);
-    if ('error' in check) return check;
+    if ('error' in check) {
+      // A page still moving (a dialog sliding in, a panel fading out) is
+      // acted on once it stops, as a person would wait for it: bounded,
+      // and only once, so a refusal on a still page is as quick as ever.
+      if (r.waited !== true && moving()) return whenStill().then(() => act({ ...r, waited: true }));
+      return check;
+    }
     const pt = check.point;
 
     if (action === 'type' || action === 'fill') {
@@ -136,6 +142,43 @@
         return setChecked(node, id, action === 'check', pt);
     }
     return fail('bad_request', 'node', 'unknown action ' + quote(action));
+  }
+
+  /** How long an action waits for a moving page to stop before it is
+   * refused as it stands (docs/ARCHITECTURE.md, "Acting on a ref"). */
+  const STILL_MS = 2000;
+
+  /** Whether the page is animating: a CSS animation or transition runs,
+   * which is how dialogs, drawers and tiddlers slide into place.
+   * Infinite animations (spinners) never end, so they do not count. */
+  function moving() {
+    if (typeof document.getAnimations !== 'function') return false;
+    return document.getAnimations().some(ending);
+  }
+
+  /** @param {Animation} a */
+  function ending(a) {
+    return a.playState === 'running' && isFinite(Number(a.effect?.getComputedTiming().endTime));
+  }
+
+  /** Resolves when every running, finite animation has ended, at the
+   * next frame after it, or after STILL_MS, whichever is first.
+   * @returns {Promise<void>} */
+  function whenStill() {
+    const running = document.getAnimations().filter(ending);
+    const ended = Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+    /** @type {ReturnType<typeof setTimeout>|undefined} */
+    let timer;
+    const bound = new Promise((resolve) => { timer = setTimeout(resolve, STILL_MS); });
+    return Promise.race([ended, bound]).then(() => {
+      clearTimeout(timer);
+      // The frame after the last one lays out where things came to rest;
+      // a background tab gets no frames, so a short timer stands in.
+      return new Promise((resolve) => {
+        const t = setTimeout(resolve, 100);
+        requestAnimationFrame(() => { clearTimeout(t); resolve(undefined); });
+      });
+    });
   }
 
   /** The element a request names by local id or selector, or a refusal.
@@ -201,9 +244,14 @@
           // at 5,000 elements).
           return req.asJSON === true ? JSON.stringify(result) : result;
         }
-        case 'act':
+        case 'act': {
           trackChanges();
-          return act(req);
+          const out = act(req);
+          if (out instanceof Promise) {
+            return out.catch((e) => fail('internal', 'document', String((e && e.message) || e)));
+          }
+          return out;
+        }
         case 'settle':
           return settleState();
         case 'nextChange':

@@ -75,6 +75,35 @@ func TestActOccluded(t *testing.T) {
 	}
 }
 
+// An overlay on its way out (a CSS transition) is waited for, as a
+// person waits for it; one that stays is refused at once.
+func TestActWaitsForAMovingPage(t *testing.T) {
+	ctx := newTab(t, "act.html")
+	id := ref(t, ctx, "button", "Covered")
+	eval[any](t, ctx, `(() => {
+		const o = document.getElementById('overlay');
+		o.style.display = 'block';
+		o.getBoundingClientRect();
+		o.style.transition = 'transform 400ms linear';
+		o.style.transform = 'translateX(100vw)';
+		return null;
+	})()`)
+	wantOK(t, act(t, ctx, map[string]any{"id": id, "action": "click"}))
+	if got := logOf(t, ctx); !reflect.DeepEqual(got, []string{"covered"}) {
+		t.Errorf("log = %v, want [covered]: the click landed before the overlay moved away", got)
+	}
+	// An infinite animation (a spinner) is not waited for: the refusal
+	// comes at once.
+	eval[any](t, ctx, `(() => {
+		const o = document.getElementById('overlay');
+		o.style.transition = ''; o.style.transform = '';
+		o.animate([{opacity: .5}, {opacity: .6}], {duration: 300, iterations: Infinity});
+		return null;
+	})()`)
+	wantError(t, act(t, ctx, map[string]any{"id": id, "action": "click"}), "not_actionable", "point",
+		"occluded by [button 'Accept cookies']")
+}
+
 func TestActDisabled(t *testing.T) {
 	ctx := newTab(t, "act.html")
 	els := snap(t, ctx, "interactive").Elements

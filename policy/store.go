@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -246,6 +247,11 @@ func (s *Store) reloadLocked() bool {
 		s.err = fmt.Errorf("cannot read %s: %w; the last good policy stays in force", s.path, err)
 		return errText(s.err) != prevErr
 	}
+	if len(bytes.TrimSpace(data)) == 0 && s.good && len(s.cur.Entries) > 0 && s.settlesLocked(fi) {
+		// It changed while we waited: an editor's save in place, caught
+		// between its truncate and its write. Read what it wrote.
+		return s.reloadLocked() || errText(s.err) != prevErr
+	}
 	p, err := Parse(data)
 	if err != nil {
 		s.err = fmt.Errorf("%s: %w; the last good policy stays in force", s.path, err)
@@ -260,6 +266,26 @@ func (s *Store) reloadLocked() bool {
 	}
 	s.log.Info("policy: in force", "path", s.path, "rules", len(p.Entries), "default", p.DefaultRule.String(), "tabs", string(p.Tabs))
 	return true
+}
+
+// emptiedGrace is how long a file emptied under rules in force is watched
+// before the empty policy is believed: a save in place truncates the file
+// and then writes it, and a call between the two must not find every rule
+// dropped (nor keep the empty file as the last good policy).
+const emptiedGrace = 100 * time.Millisecond
+
+// settlesLocked watches the file read as fi for emptiedGrace and reports
+// whether it changed in that time. The store's lock is held: every call
+// waits for the verdict, as none may act under rules half-saved.
+func (s *Store) settlesLocked(fi fs.FileInfo) bool {
+	for deadline := time.Now().Add(emptiedGrace); time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+		now, err := os.Stat(s.path)
+		if err != nil || !sameStamp(fi, now) {
+			return true
+		}
+	}
+	return false
 }
 
 func errText(err error) string {

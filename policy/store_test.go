@@ -75,6 +75,44 @@ func TestStoreWritesTemplateAndFollowsEdits(t *testing.T) {
 	}
 }
 
+// A save in place truncates the file, then writes it: a call between the
+// two finds the rules in force, not none, and a broken write that follows
+// leaves those rules as the last good ones, not the empty file.
+func TestStoreSaveInPlaceIsNotAnEmptyPolicy(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "state", FileName)
+	s := Open(path, true, nil)
+	mustWrite(t, path, "block *.bank.example\n")
+	if d := s.Current().Decide("https://x.bank.example/"); d.Rule != Block {
+		t.Fatalf("before the save: %s", d.Rule)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		time.Sleep(30 * time.Millisecond)
+		f.WriteString("block *.bank.example\nallow everything\n")
+		f.Close()
+	}()
+	if d := s.Current().Decide("https://x.bank.example/"); d.Rule != Block {
+		t.Errorf("between the truncate and the write: %s, want the rules in force", d.Rule)
+	}
+	<-done
+	if d := s.Current().Decide("https://x.bank.example/"); d.Rule != Block {
+		t.Errorf("after a broken write: %s, want the last good rules", d.Rule)
+	}
+	if b, _ := os.ReadFile(LastGoodPath(path)); !strings.Contains(string(b), "block *.bank.example") {
+		t.Errorf("the last good copy holds %q", b)
+	}
+	// An empty file that stays empty is believed, after the grace.
+	mustWrite(t, path, "")
+	if !s.Current().Trivial() {
+		t.Errorf("an emptied file: %+v", s.Current())
+	}
+}
+
 func TestStoreBrokenAtStart(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, FileName)

@@ -238,7 +238,7 @@ Developer tools (under the policy; eval only where it says script):
   grip network [--filter TEXT] [--all] | --body ID [-o FILE]   its requests; a response body
   grip eval EXPR                             run EXPR in the page, print its JSON value
   grip pdf [-o FILE] [--landscape]           the page as a PDF
-  Action flags: --tab ID, --epoch N, --trusted, --snapshot, --param NAME; scroll also --up
+  Action flags: --tab ID, --epoch N, --trusted, --snapshot, --no-settle, --param NAME; scroll also --up
 Recorded workflows (run again with no model; stop, not guess, where the page changed):
   grip record start FILE | grip record stop | grip record status
   grip replay FILE [--param NAME=VALUE …] [--params FILE|-] [--tab ID]

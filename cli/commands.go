@@ -159,6 +159,7 @@ type actFlags struct {
 	epoch    *uint64
 	trusted  *bool
 	snapshot *bool
+	noSettle *bool
 	budget   *int
 	changes  *int
 	param    *string
@@ -172,6 +173,7 @@ func newActFlags(a *App, name string) *actFlags {
 		epoch:    f.Uint64("epoch", 0, "refuse if the tab's page changed since this snapshot epoch"),
 		trusted:  f.Bool("trusted", false, "real mouse and keyboard input through the debugger"),
 		snapshot: f.Bool("snapshot", false, "include a fresh snapshot in the reply"),
+		noSettle: f.Bool("no-settle", false, "read the reply at once, without waiting for the page to settle"),
 		budget:   f.Int("budget", protocol.DefaultBudget, "token allowance of --snapshot"),
 		changes:  f.Int("changes-budget", protocol.DefaultChangesBudget, "token allowance of the reply's lines of what appeared and changed"),
 		param:    f.String("param", "", "in a workflow being recorded, keep this action's text as {{NAME}}, not the text"),
@@ -179,7 +181,7 @@ func newActFlags(a *App, name string) *actFlags {
 }
 
 func (f *actFlags) args(action string) protocol.ActArgs {
-	return protocol.ActArgs{Action: action, Tab: *f.tab, Epoch: *f.epoch, Trusted: *f.trusted, Snapshot: *f.snapshot, Budget: *f.budget, ChangesBudget: *f.changes, Param: *f.param}
+	return protocol.ActArgs{Action: action, Tab: *f.tab, Epoch: *f.epoch, Trusted: *f.trusted, Snapshot: *f.snapshot, NoSettle: *f.noSettle, Budget: *f.budget, ChangesBudget: *f.changes, Param: *f.param}
 }
 
 // actionUsage is an action's arguments as the usage text shows them:

@@ -80,6 +80,48 @@ func TestReplySaysStillChanging(t *testing.T) {
 	}
 }
 
+// A live page — one that has been changing without a pause since before
+// the action, as a dashboard or a feed does — is never quiet: its reply is
+// read after a beat, not at the bound, says the page is live and still
+// changing, and tells the action's own change. The first action (the one
+// that starts the ticker) is read at the bound: nothing watched the page
+// before it.
+func TestReplyOnALivePage(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/settle.html")
+	snap := snapshot(t, tab)
+	res, perr, code := act(t, "click", mustRef(t, snap, "button", "Start ticker"))
+	if code != 0 {
+		t.Fatalf("click: exit %d %+v", code, perr)
+	}
+	if res.Settled == nil || *res.Settled || res.Live {
+		t.Fatalf("settled %v live %v after starting the ticker, want not settled and not known live", res.Settled, res.Live)
+	}
+	for i := 0; i < 2; i++ {
+		res, perr, code = act(t, "click", mustRef(t, snap, "button", "Add a note"))
+		if code != 0 {
+			t.Fatalf("click: exit %d %+v", code, perr)
+		}
+		if res.Settled == nil || *res.Settled || !res.Live {
+			t.Errorf("click %d on the live page: settled %v live %v, want not settled and live", i, res.Settled, res.Live)
+		}
+		if got := appearedNames(res); got != "link New note" {
+			t.Errorf("click %d: appeared %q, want the new note", i, got)
+		}
+		if text := frames.ActionText("ok: click", res); !strings.Contains(text, "\nstill changing (it changes all the time): ") {
+			t.Errorf("the text reply does not say the page is live:\n%s", text)
+		}
+	}
+	// An agent that wants no settling says so, and the reply says nothing of it.
+	res, perr, code = act(t, "click", mustRef(t, snap, "button", "Nothing"), "--no-settle")
+	if code != 0 {
+		t.Fatalf("click --no-settle: exit %d %+v", code, perr)
+	}
+	if res.Settled != nil {
+		t.Errorf("click --no-settle: settled = %v, want no settling", *res.Settled)
+	}
+}
+
 // BenchmarkSettleQuietPage: a click on a page that is already quiet, with
 // the reply read after settling (ms-settled) and at once (ms-no-settle),
 // through the socket as `grip mcp` calls; the difference is what settling

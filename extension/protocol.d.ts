@@ -739,12 +739,15 @@ declare namespace protocol {
   /**
    * SettleReply says whether the page settled within the bound before it
    * was read (SnapshotParams.Settle), after how long, and, when it did not,
-   * the busy indicator it still showed.
+   * the busy indicator it still showed, or that it is live: it had been
+   * changing without a pause since well before the action, so its quiet was
+   * not waited for (docs/ARCHITECTURE.md, "Settling").
    */
   interface SettleReply {
     settled: boolean;
     ms: number;
     busy?: string;
+    live?: boolean;
   }
   /** SharedParams shares a tab with agents, or stops sharing it. */
   interface SharedParams {

@@ -15,27 +15,41 @@ import { whileNoDialog } from './dialogs.js';
 export const QUIET_MS = 100;
 /** How long an action's reply waits, at most, for its page to settle. */
 export const SETTLE_BOUND_MS = 1500;
+/** How long a live frame (one that has changed without a pause since well
+ * before the action: kernel/settle.js) is waited for: one beat of the
+ * slowest rhythm the kernel calls live, time for the action's own change
+ * to show. Its quiet never comes, so waiting longer only makes every reply
+ * on a dashboard or a feed take the bound. */
+export const LIVE_READ_MS = 250;
 
 /**
  * @typedef {{tabId: number, quietMs?: number, boundMs?: number}} SettleParams
- * @typedef {{settled: boolean, ms: number, busy?: string}} SettleReply
- * @typedef {{sinceChange: number, busy: string}} FrameState
+ * @typedef {{settled: boolean, ms: number, busy?: string, live?: boolean}} SettleReply
+ * @typedef {{sinceChange: number, busy: string, live?: boolean}} FrameState
  */
 
 /**
  * How long, in ms, until every frame has been quiet for quiet ms (0 or
  * less: it has); Infinity while one shows a busy indicator. A frame that
- * did not answer (null) holds nothing back.
- * @param {(FrameState|null)[]} states @param {number} [quiet]
+ * did not answer (null) holds nothing back; a live one, only until
+ * LIVE_READ_MS after the read began (elapsed ms ago).
+ * @param {(FrameState|null)[]} states @param {number} [quiet] @param {number} [elapsed]
  */
-export function quietFor(states, quiet = QUIET_MS) {
+export function quietFor(states, quiet = QUIET_MS, elapsed = 0) {
   let wait = 0;
   for (const st of states) {
     if (!st) continue;
     if (st.busy) return Infinity;
-    wait = Math.max(wait, st.sinceChange < 0 ? quiet : quiet - st.sinceChange);
+    if (st.live) wait = Math.max(wait, Math.min(LIVE_READ_MS - elapsed, quiet - st.sinceChange));
+    else wait = Math.max(wait, st.sinceChange < 0 ? quiet : quiet - st.sinceChange);
   }
   return wait;
+}
+
+/** Whether a frame read now is still changing: a live one that changed
+ * within the quiet period. @param {(FrameState|null)[]} states @param {number} quiet */
+function stillLive(states, quiet) {
+  return states.some((st) => st && st.live && st.sinceChange < quiet);
 }
 
 /** @param {number} ms */
@@ -84,19 +98,22 @@ async function settleFrames(p, started) {
     let timer;
     const late = new Promise((resolve) => { timer = setTimeout(() => resolve(null), Math.max(0, bound - (Date.now() - started))); });
     const states = await Promise.all(documentIds.map((id) => Promise.race([
-      runKernel({ tabId, documentIds: [id] }, { op: 'settle' })
+      runKernel({ tabId, documentIds: [id] }, { op: 'settle', ago: Date.now() - started })
         .then((rs) => (rs[0] && rs[0].result && !rs[0].result.error ? rs[0].result : null), () => null),
       late,
     ])));
     clearTimeout(timer);
     // No frame answering at all (the tab between documents) is no news
     // that it settled: ask again after a quiet period.
-    const wait = states.some(Boolean) ? quietFor(states, quiet) : quiet;
+    const elapsed = Date.now() - started;
+    const wait = states.some(Boolean) ? quietFor(states, quiet, elapsed) : quiet;
     const busyDocs = documentIds.filter((_, i) => states[i] && states[i].busy);
     const first = states.find((st) => st && st.busy);
     const busy = first ? first.busy : '';
-    const elapsed = Date.now() - started;
-    if (busyDocs.length === 0 && wait <= 0) return { settled: true, ms: elapsed };
+    if (busyDocs.length === 0 && wait <= 0) {
+      // A live frame read as it is: it was not quiet, and the reply says so.
+      return stillLive(states, quiet) ? { settled: false, ms: elapsed, live: true } : { settled: true, ms: elapsed };
+    }
     const left = bound - elapsed;
     if (left <= 0) return busy ? { settled: false, ms: elapsed, busy } : { settled: false, ms: elapsed };
     if (busyDocs.length === 0) {

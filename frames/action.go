@@ -54,7 +54,7 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 		b.WriteString(DialogLine(res.Dialog) + "\n")
 	}
 	if res.Settled != nil && !*res.Settled {
-		b.WriteString(StillChanging(res.Busy) + "\n")
+		b.WriteString(StillChanging(res.Busy, res.Live) + "\n")
 	}
 	tab := ReplyTab(res)
 	if (tab.ID != 0 || tab.URL != "") && tab != known {
@@ -111,11 +111,15 @@ func toldByChanges(res protocol.ActionResult) bool {
 }
 
 // StillChanging is the line of a reply read while the page was still
-// changing at the settling bound: what it lists may not be all.
-func StillChanging(busy string) string {
+// changing at the settling bound, or live (changing without a pause since
+// before the action): what it lists may not be all.
+func StillChanging(busy string, live bool) string {
 	line := "still changing"
-	if busy != "" {
+	switch {
+	case busy != "":
 		line += " (" + busy + " showed)"
+	case live:
+		line += " (it changes all the time)"
 	}
 	return line + ": the page had not settled when this was read; grip snapshot shows it as it is now"
 }

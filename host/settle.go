@@ -28,8 +28,8 @@ func tellSettled(res *protocol.ActionResult, s *protocol.SettleReply) {
 	}
 	settled := s.Settled
 	res.Settled = &settled
-	res.Busy = ""
+	res.Busy, res.Live = "", false
 	if !settled {
-		res.Busy = s.Busy
+		res.Busy, res.Live = s.Busy, s.Live
 	}
 }

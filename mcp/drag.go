@@ -17,6 +17,6 @@ type dragIn struct {
 }
 
 func (s *Server) drag(ctx context.Context, in dragIn) (*CallToolResult, error) {
-	args := protocol.ActArgs{Action: protocol.ActDrag, Target: normRef(in.StartRef), To: normRef(in.EndRef), Tab: in.Tab, Snapshot: in.Snapshot}
+	args := protocol.ActArgs{Action: protocol.ActDrag, Target: normRef(in.StartRef), To: normRef(in.EndRef), Tab: in.Tab, Snapshot: in.Snapshot, NoSettle: in.NoSettle}
 	return s.act(ctx, args, "Dragged "+named(args.Target, in.StartElement)+" onto "+named(args.To, in.EndElement))
 }

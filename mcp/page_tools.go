@@ -48,7 +48,7 @@ func (s *Server) addPageTools() {
 }
 
 func (s *Server) scroll(ctx context.Context, in scrollIn) (*CallToolResult, error) {
-	args := protocol.ActArgs{Action: protocol.ActScroll, Target: normRef(in.Ref), Tab: in.Tab, Snapshot: in.Snapshot}
+	args := protocol.ActArgs{Action: protocol.ActScroll, Target: normRef(in.Ref), Tab: in.Tab, Snapshot: in.Snapshot, NoSettle: in.NoSettle}
 	if in.Up {
 		args.Text = "up"
 	}

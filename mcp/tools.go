@@ -28,6 +28,7 @@ type target struct {
 type actOpts struct {
 	Tab      int  `json:"tab,omitempty" jsonschema:"Tab id from browser_tabs; leave out for a ref (it knows its tab) or to use the active tab"`
 	Snapshot bool `json:"snapshot,omitempty" jsonschema:"Also return a fresh snapshot of the tab after the action"`
+	NoSettle bool `json:"noSettle,omitempty" jsonschema:"Read the reply at once instead of waiting (at most 1.5 s) for the page to stop changing"`
 }
 
 type snapshotIn struct {
@@ -327,7 +328,7 @@ func (s *Server) doAct(ctx context.Context, args protocol.ActArgs) (protocol.Act
 
 // actArgs builds the common part of an action on a target.
 func actArgs(action string, t target, o actOpts, trusted bool) protocol.ActArgs {
-	return protocol.ActArgs{Action: action, Target: normRef(t.Ref), Tab: o.Tab, Trusted: trusted, Snapshot: o.Snapshot}
+	return protocol.ActArgs{Action: action, Target: normRef(t.Ref), Tab: o.Tab, Trusted: trusted, Snapshot: o.Snapshot, NoSettle: o.NoSettle}
 }
 
 // named says which element an action was on: "@e3 (Submit button)".
@@ -359,7 +360,7 @@ func (s *Server) typeText(ctx context.Context, in typeIn) (*CallToolResult, erro
 	if _, err := s.doAct(ctx, args); err != nil {
 		return nil, err
 	}
-	press := protocol.ActArgs{Action: protocol.ActPress, Target: args.Target, Tab: args.Tab, Text: "Enter", Trusted: in.Trusted, Snapshot: snap}
+	press := protocol.ActArgs{Action: protocol.ActPress, Target: args.Target, Tab: args.Tab, Text: "Enter", Trusted: in.Trusted, Snapshot: snap, NoSettle: args.NoSettle}
 	res, err := s.doAct(ctx, press)
 	if err != nil {
 		pe := *protocol.AsError(err)

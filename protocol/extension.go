@@ -326,11 +326,14 @@ type WaitParams struct {
 
 // SettleReply says whether the page settled within the bound before it
 // was read (SnapshotParams.Settle), after how long, and, when it did not,
-// the busy indicator it still showed.
+// the busy indicator it still showed, or that it is live: it had been
+// changing without a pause since well before the action, so its quiet was
+// not waited for (docs/ARCHITECTURE.md, "Settling").
 type SettleReply struct {
 	Settled bool   `json:"settled"`
 	MS      int    `json:"ms"`
 	Busy    string `json:"busy,omitempty"`
+	Live    bool   `json:"live,omitempty"`
 }
 
 // WaitReply says whether the condition held before the time was up.

@@ -306,6 +306,10 @@ type ActionResult struct {
 	Settled *bool `json:"settled,omitempty"`
 	// Busy is the busy indicator a page still changing showed.
 	Busy string `json:"busy,omitempty"`
+	// Live says the page still changing is live (a dashboard, a feed): it
+	// had been changing without a pause since before the action, and was
+	// read after a beat rather than at the bound.
+	Live bool `json:"live,omitempty"`
 	// Download is a download the action started, or the one a wait for
 	// a download returns.
 	Download *Download `json:"download,omitempty"`

@@ -156,7 +156,7 @@ interface GripKernel {
 
   // settle.js
   trackChanges(): unknown;
-  settleState(): { sinceChange: number; busy: string };
+  settleState(r?: { ago?: number }): { sinceChange: number; busy: string; live?: boolean };
   nextChange(r: { ms?: number }): Promise<{ changed: boolean }>;
 
   // frames.js

@@ -253,7 +253,7 @@
           return out;
         }
         case 'settle':
-          return settleState();
+          return settleState(req);
         case 'nextChange':
           return nextChange(req);
         case 'mark':

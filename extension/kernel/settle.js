@@ -26,10 +26,20 @@
   const STATUS_SELECTOR = '[role="status"], [role="alert"], output';
   const WORKING = /(…|\.\.\.)$|^(loading|saving|working|please wait|processing|uploading|searching)\b/i;
 
+  // A live page (a dashboard, a feed, a clock) changes what it shows at a
+  // rhythm and is never quiet: waiting for quiet is waiting for the bound,
+  // on every action. A document that has changed at least every RUN_GAP_MS
+  // for LIVE_RUN_MS before the action began is live; the worker reads it
+  // after one such beat (extension/settle.js LIVE_READ_MS) and says it is
+  // still changing.
+  const RUN_GAP_MS = 250;
+  const LIVE_RUN_MS = 1000;
+
   /** The tracker lives on the isolated world's global, not on the kernel
    * object: a kernel injected again (a new build) takes the old one over
-   * instead of leaving a second observer behind.
-   * @typedef {{obs: MutationObserver, last: number, roots: WeakSet<Node>, list: Node[]}} Tracker */
+   * instead of leaving a second observer behind. runFrom is when the
+   * current run of changes began (no gap of RUN_GAP_MS since).
+   * @typedef {{obs: MutationObserver, last: number, runFrom: number, roots: WeakSet<Node>, list: Node[]}} Tracker */
   /** @type {any} */
   const G = globalThis;
 
@@ -48,7 +58,7 @@
       return have;
     }
     /** @type {Tracker} */
-    const t = { obs: /** @type {any} */ (null), last: -Infinity, roots: new WeakSet(), list: [] };
+    const t = { obs: /** @type {any} */ (null), last: -Infinity, runFrom: -Infinity, roots: new WeakSet(), list: [] };
     t.obs = new MutationObserver((records) => noteChanges(t, records));
     observeRoot(t, document);
     const tw = document.createTreeWalker(document.documentElement || document, NodeFilter.SHOW_ELEMENT);
@@ -65,7 +75,9 @@
    * shadow roots with them.
    * @param {Tracker} t @param {MutationRecord[]} records */
   function noteChanges(t, records) {
-    t.last = performance.now();
+    const now = performance.now();
+    if (now - t.last >= RUN_GAP_MS) t.runFrom = now;
+    t.last = now;
     for (const r of records) {
       for (const n of r.addedNodes) {
         if (n.nodeType === 1 && /** @type {Element} */ (n).localName.indexOf('-') > 0) {
@@ -104,13 +116,19 @@
   /** How this document stands: ms since it last changed what it shows (a
    * document nothing watched yet — a frame the action did not land in, a
    * page just loaded — counts as quiet: waiting a quiet period for each
-   * would cost every first action on a page with frames), and the busy
-   * indicator it shows.
-   * @returns {{sinceChange: number, busy: string}} */
-  function settleState() {
+   * would cost every first action on a page with frames), the busy
+   * indicator it shows, and whether it is live: changing without a pause
+   * since LIVE_RUN_MS before the read began, r.ago ms ago (a document
+   * first watched by this action is not known to be live; its first
+   * action waits for the bound).
+   * @param {{ago?: number}} [r] @returns {{sinceChange: number, busy: string, live?: boolean}} */
+  function settleState(r) {
     const t = trackChanges();
-    const since = t.last === -Infinity ? 1e9 : Math.round(performance.now() - t.last);
-    return { sinceChange: since, busy: busyIndicator(t) };
+    const now = performance.now();
+    const since = t.last === -Infinity ? 1e9 : Math.round(now - t.last);
+    const ago = Math.max(0, Number(r && r.ago) || 0);
+    const live = since < RUN_GAP_MS && t.runFrom <= now - ago - LIVE_RUN_MS;
+    return live ? { sinceChange: since, busy: busyIndicator(t), live } : { sinceChange: since, busy: busyIndicator(t) };
   }
 
   /** Answers at the next change of any kind (style too: a spinner hidden

@@ -17,6 +17,7 @@ export const KERNEL_FILES = [
   'kernel/states.js',
   'kernel/context.js',
   'kernel/snapshot.js',
+  'kernel/reread.js',
   'kernel/probe.js',
   'kernel/settle.js',
   'kernel/frames.js',

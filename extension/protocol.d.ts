@@ -523,6 +523,11 @@ declare namespace protocol {
   interface FrameStats {
     nodes: number;
     ms: number;
+    /**
+     * Reread says the frame's elements are its last walk's, given again
+     * because nothing they depend on changed since (extension/kernel/reread.js).
+     */
+    reread?: boolean;
   }
   /** FrameTiming is one frame's walk in the page, by the kernel's clock. */
   interface FrameTiming {

@@ -262,6 +262,9 @@ type ExtElement struct {
 type FrameStats struct {
 	Nodes int     `json:"nodes"`
 	MS    float64 `json:"ms"`
+	// Reread says the frame's elements are its last walk's, given again
+	// because nothing they depend on changed since (extension/kernel/reread.js).
+	Reread bool `json:"reread,omitempty"`
 }
 
 // ActParams asks the extension to run one action in a page. The element is

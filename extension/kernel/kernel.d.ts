@@ -143,9 +143,12 @@ interface GripKernel {
   brief(el: Element): string;
 
   // snapshot.js
-  snapshot(mode: string, keepSignatures: boolean): {
-    url: string; title: string; elements: Reported[]; stats: { nodes: number; ms: number };
+  snapshot(mode: string, keepSignatures: boolean, found?: { unseen: Element[]; pruned: Element[]; hosts: Element[] }): {
+    url: string; title: string; elements: Reported[]; stats: { nodes: number; ms: number; reread?: boolean };
   };
+
+  // reread.js
+  reread(mode: string, keepSignatures: boolean): ReturnType<GripKernel['snapshot']>;
 
   // probe.js
   probe(r: { text?: string; id?: number }): { textFound: boolean; present: boolean };

@@ -13,7 +13,7 @@
 
   const K = globalThis.__gripKernel__;
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
-    isDisabled, describe, brief, snapshot, probe, watch, frameIndexOf, actionable, done, hoverAt, clickAt,
+    isDisabled, describe, brief, reread, probe, watch, frameIndexOf, actionable, done, hoverAt, clickAt,
     mouse, editKind, readyToType, typeInto, selectIn, checkable, setChecked, doScroll, doPress, doDrag,
     setMark, stageUpload, uploadInto, trackChanges, settleState, nextChange } = K;
 
@@ -237,7 +237,8 @@
           // does (below), and the read back after it asks how it settled
           // (settle.js). A page that is only read keeps no observer, whose
           // records of a long re-render would be held until it ends.
-          const result = /** @type {any} */ (snapshot(req.mode === 'content' ? 'content' : 'interactive', req.keepSignatures === true));
+          // From the last walk when the page has not changed since (reread.js).
+          const result = /** @type {any} */ (reread(req.mode === 'content' ? 'content' : 'interactive', req.keepSignatures === true));
           if (req.settle === true) result.settle = settleState();
           // One string crosses from the page to the worker far faster than
           // thousands of small objects cloned one by one (bench/: 74 vs 250 ms

@@ -53,8 +53,12 @@
    *   bookkeeping (after an action) rather than showing it to the agent: an
    *   element's meaning stays what the agent last saw, so a rename the agent
    *   never saw still refuses with meaning_changed.
+   * @param {{unseen: Element[], pruned: Element[], hosts: Element[]}} [found] collects, for a
+   *   re-read to check (reread.js), the elements tested and found not to
+   *   render, the subtrees not entered for having no box, and the shadow
+   *   hosts and custom elements walked
    */
-  function snapshot(mode, keepSignatures) {
+  function snapshot(mode, keepSignatures, found) {
     const t0 = performance.now();
     const content = mode === 'content';
     pruneCache();
@@ -122,6 +126,7 @@
       const cursor = inControl || CONTROL_ROLES.has(role) ? '' : cursorOf(el);
       if (!control && !inControl && clickStart(el, cursor, parentCursor)) {
         visible = isVisible(el) ? 1 : 0;
+        if (!visible && found) found.unseen.push(el);
         if (visible) {
           role = 'clickable';
           report(el, role, clickableName(el));
@@ -132,6 +137,7 @@
         // listed as clickable
       } else if (role && (control || (content && (TEXT_ROLES.has(role) || declared)) )) {
         visible = isVisible(el) ? 1 : 0;
+        if (!visible && found) found.unseen.push(el);
         if (visible) {
           const name = wrapped ? wrapperName(el, wrapped) : nameOf(el, role);
           const inferred = !wrapped && nameInferred();
@@ -148,6 +154,7 @@
         }
       } else if (content && !inside && tag !== 'label' && tag !== 'legend' && hasOwnText(el)) {
         visible = isVisible(el) ? 1 : 0;
+        if (!visible && found) found.unseen.push(el);
         if (visible) {
           const name = nameOf(el, 'text');
           if (name) {
@@ -160,11 +167,15 @@
       }
       if (SKIP_WALK.has(tag)) return;
       const sr = shadowOf(el);
+      if (found && (sr || tag.indexOf('-') > 0)) found.hosts.push(el);
       if (!sr && !el.firstElementChild && tag !== 'slot') return;
       // Prune subtrees without a box (display:none here or above). Every
       // reported element is checked itself, so this only saves walking: test
       // what was found invisible, and containers with many children.
-      if (visible === 0 ? noBox(el) : (visible === -1 && el.childElementCount >= PRUNE_FANOUT && noBox(el))) return;
+      if (visible === 0 ? noBox(el) : (visible === -1 && el.childElementCount >= PRUNE_FANOUT && noBox(el))) {
+        if (found) found.pruned.push(el);
+        return;
+      }
       const isCtl = reported && isControlRole(role);
       const at = out.length - 1, controlsBefore = controls;
       if (says) inside++;

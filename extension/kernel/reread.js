@@ -1,0 +1,177 @@
+// @ts-check
+// Re-reads of a page that has not changed (docs/ARCHITECTURE.md, "Re-reading
+// an unchanged page"): an agent reads the same page again and again between
+// small actions, and most re-reads find nothing changed. The last walk's
+// result is kept per document, with what it found, and given again when
+// nothing it depends on changed since — checked, not assumed:
+//
+// - what a MutationObserver sees (the DOM, text, every attribute, in the
+//   document and its open shadow roots) and the events of what it does not
+//   see (scrolling, focus, hover, input, animations and transitions, popovers
+//   toggling, images and fonts loading, the viewport's size) throw the kept
+//   walk away at once, so a changed page never holds old nodes;
+// - at the re-read: each reported control's value and checked state (a
+//   script may set them with no event), every reported element still
+//   rendering and every element the walk found not rendering still not
+//   (visibility through CSS: a stylesheet rule, a class above it, a media
+//   query), custom elements' shadow roots (one attached later), and the
+//   style sheets' rule counts (rules inserted or deleted through the CSSOM).
+//
+// Anything else is a full walk, whose result is kept in turn. Not seen: a
+// rule of a style sheet edited in place (rule.style.cursor = …) that changes
+// a cursor, a name's hidden text or a masked field without changing whether
+// anything renders. Nothing here is visible to the page: the kept walk lives
+// in this isolated world's closure, elements are keyed weakly.
+(() => {
+  'use strict';
+
+  const K = globalThis.__gripKernel__;
+  const { snapshot, shadowOf, isVisible, noBox, idOf, sigOf, setSig, elementOf, widgetStates } = K;
+
+  // The events of changes a MutationObserver does not see, listened for in
+  // the capture phase at the window (non-bubbling ones included).
+  const UNSEEN_EVENTS = ['scroll', 'focusin', 'focusout', 'input', 'change', 'mouseover', 'mouseout',
+    'animationstart', 'animationend', 'animationcancel', 'transitionrun', 'transitionend', 'transitioncancel',
+    'toggle', 'load', 'resize', 'pageshow', 'fullscreenchange'];
+
+  /**
+   * @typedef {{el: Element, role: string, sig: Signature|undefined, props: string}} KeptElement
+   * @typedef {{key: string, refs: any, result: any, kept: KeptElement[], unseen: Element[], pruned: Element[],
+   *   hosts: Element[], shadows: (ShadowRoot|null)[], sheets: string, view: string}} Kept
+   */
+
+  /** The kept walk, or null when the page changed since. @type {Kept|null} */
+  let kept = null;
+  /** @type {MutationObserver|null} */
+  let obs = null;
+  /** @type {WeakSet<Node>} */
+  const observed = new WeakSet();
+
+  const drop = () => { kept = null; };
+
+  /** Starts watching this document, once. */
+  function watch() {
+    if (obs) return;
+    obs = new MutationObserver(drop);
+    observe(document);
+    for (const type of UNSEEN_EVENTS) addEventListener(type, drop, { capture: true, passive: true });
+    if (document.fonts) document.fonts.addEventListener('loadingdone', drop);
+  }
+
+  /** @param {Node} root */
+  function observe(root) {
+    if (!obs || observed.has(root)) return;
+    observed.add(root);
+    obs.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+  }
+
+  /** What of a reported element changes with no mutation and no event
+   * seen yet: a control's value and checked state (set by a script), and
+   * the states of layout — where a scrolling widget stands (its scroll
+   * event comes with the next frame), a clickable's cursor.
+   * @param {Element} el @param {string} role */
+  function propsOf(el, role) {
+    const e = /** @type {any} */ (el);
+    const ws = widgetStates(el, role);
+    const w = ws.length ? ws.join(' ') : '';
+    switch (el.localName) {
+      case 'input':
+        return w + '\u0000' + e.value + '\u0000' + e.checked + e.indeterminate + (e.files ? e.files.length : 0);
+      case 'textarea':
+        return w + '\u0000' + e.value;
+      case 'select':
+        return w + '\u0000' + e.selectedIndex + '\u0000' + e.value;
+    }
+    return w;
+  }
+
+  /** The style sheets' rule counts, as one string: a rule inserted or
+   * deleted through the CSSOM (no mutation) changes it. A sheet of another
+   * origin cannot be read and counts as one. */
+  function sheetsOf() {
+    let s = '';
+    /** @param {StyleSheetList|CSSStyleSheet[]} list */
+    const add = (list) => {
+      for (let i = 0; i < list.length; i++) {
+        const sh = /** @type {CSSStyleSheet} */ (list[i]);
+        let n = -1;
+        try { n = sh.cssRules.length; } catch (_) { /* another origin's */ }
+        s += n + (sh.disabled ? 'd' : '') + (sh.media && sh.media.length ? sh.media.mediaText : '') + ',';
+      }
+    };
+    add(document.styleSheets);
+    if (document.adoptedStyleSheets) add(document.adoptedStyleSheets);
+    for (const h of kept ? kept.hosts : []) {
+      const sr = shadowOf(h);
+      if (sr) { add(sr.styleSheets); if (sr.adoptedStyleSheets) add(sr.adoptedStyleSheets); }
+    }
+    return s;
+  }
+
+  /** The viewport, whose size media queries follow (its resize event
+   * comes with the next frame). */
+  function viewOf() {
+    return innerWidth + 'x' + innerHeight + '@' + devicePixelRatio;
+  }
+
+  /** Whether the kept walk still holds for key. @param {Kept} k @param {string} key */
+  function holds(k, key) {
+    if (k.key !== key || k.refs !== /** @type {any} */ (globalThis).__gripRefCache__ || k.view !== viewOf()) return false;
+    if (obs && obs.takeRecords().length) return false;
+    for (let i = 0; i < k.kept.length; i++) {
+      const c = k.kept[i];
+      if (!c.el.isConnected || propsOf(c.el, c.role) !== c.props || !isVisible(c.el)) return false;
+    }
+    for (let i = 0; i < k.unseen.length; i++) if (isVisible(k.unseen[i])) return false;
+    for (let i = 0; i < k.pruned.length; i++) if (!noBox(k.pruned[i])) return false;
+    for (let i = 0; i < k.hosts.length; i++) if (shadowOf(k.hosts[i]) !== k.shadows[i]) return false;
+    return sheetsOf() === k.sheets;
+  }
+
+  /**
+   * The snapshot (snapshot.js), from the kept walk when nothing it depends
+   * on changed, else walked and kept.
+   * @param {string} mode @param {boolean} keepSignatures
+   * @returns {ReturnType<GripKernel['snapshot']>}
+   */
+  function reread(mode, keepSignatures) {
+    const t0 = performance.now();
+    watch();
+    const key = mode + (keepSignatures ? '+sig' : '');
+    const k = kept;
+    if (k && holds(k, key)) {
+      // The meanings an action checks are what this walk would set.
+      for (const c of k.kept) {
+        const id = idOf(c.el);
+        if (id !== undefined && c.sig && (!keepSignatures || sigOf(id) === undefined)) setSig(id, c.sig);
+      }
+      const r = k.result;
+      return { url: location.href, title: document.title, elements: r.elements,
+        stats: { nodes: r.stats.nodes, ms: Math.round((performance.now() - t0) * 100) / 100, reread: true } };
+    }
+    kept = null;
+    /** @type {{unseen: Element[], pruned: Element[], hosts: Element[]}} */
+    const found = { unseen: [], pruned: [], hosts: [] };
+    const result = snapshot(mode, keepSignatures, found);
+    for (const h of found.hosts) {
+      const sr = shadowOf(h);
+      if (sr) observe(sr);
+    }
+    /** @type {KeptElement[]} */
+    const list = [];
+    for (const r of result.elements) {
+      const el = elementOf(r.id);
+      if (el) list.push({ el, role: r.role, sig: sigOf(r.id), props: propsOf(el, r.role) });
+    }
+    // A walk that ran while the page changed (a mutation between its
+    // start and now) is not kept.
+    if (obs && obs.takeRecords().length) return result;
+    const next = { key, refs: /** @type {any} */ (globalThis).__gripRefCache__, result, kept: list, unseen: found.unseen,
+      pruned: found.pruned, hosts: found.hosts, shadows: found.hosts.map((h) => shadowOf(h)), sheets: '', view: viewOf() };
+    kept = next;
+    next.sheets = sheetsOf();
+    return result;
+  }
+
+  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ reread }));
+})();

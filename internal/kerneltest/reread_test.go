@@ -1,0 +1,256 @@
+package kerneltest_test
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"github.com/grip-dev/grip/internal/kerneltest"
+)
+
+// randomPage builds, from a seed, a page of the things a snapshot reads:
+// controls of every kind, labels, headings and text, clickables by cursor,
+// scrolling widgets, hidden and aria-hidden parts, details, custom elements
+// with shadow roots (one kind defined only later), and style rules that hide
+// by class, by an ancestor's class and by a media query. window.__change(i)
+// makes the i-th kind of change (below) somewhere at random, most of them
+// ones a MutationObserver does not see.
+const randomPage = `(() => {
+  let s = SEED >>> 0;
+  const rnd = () => { s = (s + 0x6D2B79F5) >>> 0; let t = s; t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+  const pick = (a) => a[Math.floor(rnd() * a.length)];
+  const style = document.createElement('style');
+  style.textContent = '.h{display:none} .v{visibility:hidden} .ptr{cursor:pointer} .open .sub{display:block} .sub{display:none}' +
+    ' .scroll{overflow:auto;height:60px} .g0{} .g1{} .g2{} .g3{} .g4{} @media (max-width: 700px){.mq{display:none} .g4{cursor:pointer}}';
+  document.head.appendChild(style);
+  if (!customElements.get('x-card')) customElements.define('x-card', class extends HTMLElement {
+    constructor() { super(); const r = this.attachShadow({mode: 'open'}); r.innerHTML = '<button>Shadow ' + (this.getAttribute('n') || '') + '</button><slot></slot>'; }
+  });
+  let n = 0;
+  const leaf = () => {
+    const i = n++;
+    const k = Math.floor(rnd() * 14);
+    switch (k) {
+      case 0: return '<button>Act ' + i + '</button>';
+      case 1: return '<a href="/p/' + i + '">Go ' + i + '</a>';
+      case 2: return '<label>Field ' + i + ' <input value="v' + i + '"></label>';
+      case 3: return '<label><input type="checkbox"' + (rnd() < 0.5 ? ' checked' : '') + '> Tick ' + i + '</label>';
+      case 4: return '<input type="radio" name="r' + (i % 3) + '" aria-label="Choice ' + i + '">';
+      case 5: return '<select aria-label="Pick ' + i + '"><option>one</option><option>two</option><option>three</option></select>';
+      case 6: return '<textarea aria-label="Note ' + i + '">t' + i + '</textarea>';
+      case 7: return '<h2>Heading ' + i + '</h2>';
+      case 8: return '<p>Text of paragraph ' + i + '.</p>';
+      case 9: return '<div class="ptr">Row ' + i + '</div>';
+      case 10: return '<div role="listbox" class="scroll" aria-label="List ' + i + '">' + [0,1,2,3,4,5,6,7].map((j) => '<div role="option">Opt ' + i + '.' + j + '</div>').join('') + '</div>';
+      case 11: return '<details><summary>More ' + i + '</summary><button>Inside ' + i + '</button></details>';
+      case 12: return '<x-card n="' + i + '"><span>Slotted ' + i + '</span></x-card>';
+      default: return '<y-late n="' + i + '"></y-late>';
+    }
+  };
+  const box = (depth) => {
+    const cls = [pick(['', '', 'g0', 'g1', 'g2', 'g3', 'g4']), rnd() < 0.08 ? 'h' : '', rnd() < 0.06 ? 'v' : '', rnd() < 0.1 ? 'mq' : '',
+      rnd() < 0.1 ? 'sub' : ''].filter(Boolean).join(' ');
+    const attrs = (rnd() < 0.05 ? ' hidden' : '') + (rnd() < 0.05 ? ' aria-hidden="true"' : '');
+    let inner = '';
+    const kids = rnd() < 0.15 ? 9 : 1 + Math.floor(rnd() * 4); // 9: a box the walk tests for a box before entering
+    for (let c = 0; c < kids; c++) inner += depth > 0 && rnd() < 0.5 ? box(depth - 1) : leaf();
+    return '<div class="' + cls + '"' + attrs + '>' + inner + '</div>';
+  };
+  let html = '';
+  for (let b = 0; b < 6; b++) html += box(3);
+  document.body.innerHTML = html;
+  const all = (sel) => [...document.querySelectorAll(sel)];
+  const changes = [
+    () => {}, // nothing
+    () => { const e = pick(all('input:not([type])')); if (e) e.value = 'typed ' + rnd(); },
+    () => { const e = pick(all('input[type=checkbox],input[type=radio]')); if (e) e.checked = !e.checked; },
+    () => { const e = pick(all('button,a,input,select,textarea')); if (e) e.focus(); },
+    () => { const e = pick(all('.scroll')); if (e) e.scrollTop += 30; },
+    () => { const sh = style.sheet; sh.insertRule('.' + pick(['g0', 'g1', 'g2', 'g3', 'g4']) + '{display:none}', sh.cssRules.length); },
+    () => { const sh = style.sheet; if (sh.cssRules.length > 13) sh.deleteRule(sh.cssRules.length - 1); },
+    () => { const sh = style.sheet; sh.insertRule('.' + pick(['g0', 'g1', 'g2', 'g3']) + '{cursor:pointer}', sh.cssRules.length); },
+    () => { const r = [...style.sheet.cssRules].find((x) => x.selectorText === '.' + pick(['g0', 'g1'])); if (r) r.style.display = r.style.display ? '' : 'none'; },
+    () => { const r = [...style.sheet.cssRules].find((x) => x.selectorText === '.g2'); if (r) r.style.visibility = r.style.visibility ? '' : 'hidden'; },
+    () => { const e = pick(all('body div')); if (e) e.classList.toggle(pick(['h', 'open', 'v'])); },
+    null, // the viewport (media queries): done over CDP
+    () => { const e = pick(all('body div')); if (e) e.insertAdjacentHTML('beforeend', leaf()); },
+    () => { const e = pick(all('body div *')); if (e) e.remove(); },
+    () => { const e = pick(all('button')); if (e) e.textContent = 'Renamed ' + Math.floor(rnd() * 100); },
+    () => { const e = pick(all('button')); if (e) e.setAttribute('aria-expanded', String(rnd() < 0.5)); },
+    () => { const e = pick(all('select')); if (e) e.selectedIndex = Math.floor(rnd() * 3); },
+    () => { const e = pick(all('x-card')); if (e && e.shadowRoot) e.shadowRoot.appendChild(document.createElement('button')).textContent = 'New ' + rnd(); },
+    () => { if (!customElements.get('y-late')) customElements.define('y-late', class extends HTMLElement {
+      constructor() { super(); this.attachShadow({mode: 'open'}).innerHTML = '<button>Late ' + (this.getAttribute('n') || '') + '</button>'; } }); },
+    () => { const e = pick(all('input[type=checkbox]')); if (e) e.indeterminate = !e.indeterminate; },
+    () => { const e = pick(all('body div')); if (e) e.animate([{visibility: 'hidden'}, {visibility: 'hidden'}], {duration: 1e6}); },
+    () => { const e = pick(all('details')); if (e) e.open = !e.open; },
+    () => { const e = pick(all('textarea')); if (e) e.value = 'note ' + rnd(); },
+  ];
+  window.__changes = changes.length;
+  window.__change = (i) => { if (changes[i]) changes[i](); };
+  window.__rnd = rnd;
+})()`
+
+// A re-read of a page (reread.js) says exactly what a full walk says, on
+// random pages after random changes, those a MutationObserver does not see
+// among them (values, checked states, focus, scrolling, style rules
+// inserted, deleted and edited in place, a class above, a media query,
+// Web Animations, a custom element defined later); and an unchanged page is
+// answered from the kept walk.
+func TestRereadEqualsFullWalk(t *testing.T) {
+	ctx := newTab(t, "blank.html")
+	viewport := func(width int64) {
+		t.Helper()
+		_, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (cdp.Empty, error) {
+			if width == 0 {
+				return cdp.Call(ctx, tg, emulation.ClearDeviceMetricsOverride, cdp.Empty{})
+			}
+			return cdp.Call(ctx, tg, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: width, Height: 800, DeviceScaleFactor: 1})
+		})
+		if err != nil {
+			t.Fatalf("viewport %d: %v", width, err)
+		}
+	}
+	defer viewport(0)
+	hits, steps := 0, 0
+	for seed := 1; seed <= 12; seed++ {
+		if err := chromedp.Do(ctx, chromedp.Navigate(serverURL+"/blank.html")); err != nil {
+			t.Fatal(err)
+		}
+		eval[any](t, ctx, `window.__k = `+kerneltest.Source())
+		eval[any](t, ctx, fmt.Sprintf("const SEED = %d;\n", seed)+randomPage)
+		kinds := eval[int](t, ctx, `window.__changes`)
+		narrow := false
+		for step := 0; step < 40; step++ {
+			mode := "interactive"
+			if step%3 == 2 {
+				mode = "content"
+			}
+			kind := eval[int](t, ctx, fmt.Sprintf(`Math.floor(__rnd() * %d)`, kinds))
+			if step%4 == 1 {
+				kind = 0 // unchanged pages come often, as between an agent's reads
+			}
+			if kind == 11 {
+				narrow = !narrow
+				if narrow {
+					viewport(600)
+				} else {
+					viewport(1000)
+				}
+			} else {
+				eval[any](t, ctx, fmt.Sprintf(`__change(%d)`, kind))
+			}
+			type cmp struct {
+				Same   bool   `json:"same"`
+				Reread bool   `json:"reread"`
+				Again  bool   `json:"again"`
+				Got    string `json:"got"`
+				Want   string `json:"want"`
+			}
+			c := eval[cmp](t, ctx, `(() => {
+				const r = __k({op: 'snapshot', mode: '`+mode+`'});
+				const full = globalThis.__gripKernel__.snapshot('`+mode+`', false);
+				const again = __k({op: 'snapshot', mode: '`+mode+`'});
+				const got = JSON.stringify([r.url, r.title, r.elements]), want = JSON.stringify([full.url, full.title, full.elements]);
+				const same = got === want && JSON.stringify([again.url, again.title, again.elements]) === want;
+				return {same, reread: !!r.stats.reread, again: !!again.stats.reread, got: same ? '' : got, want: same ? '' : want};
+			})()`)
+			steps++
+			if c.Reread {
+				hits++
+			}
+			if !c.Same {
+				t.Fatalf("seed %d step %d (change %d, %s): the re-read differs from a full walk\n got %s\nwant %s", seed, step, kind, mode, c.Got, c.Want)
+			}
+			if !c.Again {
+				// Read twice in one task: nothing can have changed between.
+				t.Errorf("seed %d step %d: an unchanged page was walked again", seed, step)
+			}
+		}
+	}
+	t.Logf("%d re-reads, %d answered from the kept walk", steps, hits)
+}
+
+// A box the walk did not enter, having found it without one (a container
+// of many children, display:none through a style rule), is checked again:
+// a rule edited in place (no mutation, no event) that shows it is seen.
+func TestRereadSeesAShownBox(t *testing.T) {
+	ctx := newTab(t, "blank.html")
+	eval[any](t, ctx, `window.__k = `+kerneltest.Source())
+	eval[any](t, ctx, `(() => {
+		const st = document.createElement('style');
+		st.textContent = '.box{display:none}';
+		document.head.appendChild(st);
+		document.body.innerHTML = '<button>Before</button><div class="box">' + [...Array(9).keys()].map((i) => '<button>B' + i + '</button>').join('') + '</div>';
+	})()`)
+	type read struct {
+		N      int  `json:"n"`
+		Reread bool `json:"reread"`
+	}
+	first := eval[read](t, ctx, `(() => { const r = __k({op: 'snapshot', mode: 'interactive'}); return {n: r.elements.length, reread: !!r.stats.reread}; })()`)
+	again := eval[read](t, ctx, `(() => { const r = __k({op: 'snapshot', mode: 'interactive'}); return {n: r.elements.length, reread: !!r.stats.reread}; })()`)
+	if first.N != 1 || !again.Reread || again.N != 1 {
+		t.Fatalf("first %+v, again %+v: want one button, then the same from the kept walk", first, again)
+	}
+	eval[any](t, ctx, `document.styleSheets[0].cssRules[0].style.display = 'block'`)
+	shown := eval[read](t, ctx, `(() => { const r = __k({op: 'snapshot', mode: 'interactive'}); return {n: r.elements.length, reread: !!r.stats.reread}; })()`)
+	if shown.N != 10 || shown.Reread {
+		t.Errorf("after the rule showed the box: %+v, want 10 buttons from a new walk", shown)
+	}
+}
+
+// BenchmarkReread5000: on the 5,000-control page, a read of the unchanged
+// page (answered from the kept walk) beside a first read (a full walk, the
+// kept walk dropped by a change: an attribute of the body toggled), as the
+// extension asks for them (one JSON string); page-side ms.
+func BenchmarkReread5000(b *testing.B) {
+	ctx := newTab(b, "many.html")
+	eval[any](b, ctx, `window.__k = `+kerneltest.Source())
+	eval[any](b, ctx, `__k({op: 'snapshot', mode: 'interactive', asJSON: true})`) // warm: every id assigned
+	type pair struct {
+		Full   float64 `json:"full"`
+		Reread float64 `json:"reread"`
+		Hit    bool    `json:"hit"`
+	}
+	var full, reread []float64
+	for b.Loop() {
+		p := eval[pair](b, ctx, `(() => {
+			document.body.toggleAttribute('data-bench');
+			let t = performance.now();
+			const a = __k({op: 'snapshot', mode: 'interactive', asJSON: true});
+			const full = performance.now() - t;
+			t = performance.now();
+			const c = __k({op: 'snapshot', mode: 'interactive', asJSON: true});
+			const reread = performance.now() - t;
+			const pa = JSON.parse(a), pc = JSON.parse(c);
+			if (JSON.stringify(pa.elements) !== JSON.stringify(pc.elements)) throw new Error('the re-read differs');
+			return {full, reread, hit: pc.stats.reread === true && !pa.stats.reread};
+		})()`)
+		if !p.Hit {
+			b.Fatal("the first read was not a full walk, or the re-read not from the kept walk")
+		}
+		full = append(full, p.Full)
+		reread = append(reread, p.Reread)
+	}
+	f, r := median(full), median(reread)
+	b.ReportMetric(f, "full-ms")
+	b.ReportMetric(r, "reread-ms")
+	b.ReportMetric(r/f, "reread/full")
+}
+
+func median(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}

@@ -310,8 +310,12 @@ func textResult(s string) *CallToolResult {
 }
 
 // readOnTrailer matches the command a trailer gives to read on, "(grip
-// snapshot --after @e40 --tab 5)", and the still-changing line's.
-var readOnTrailer = regexp.MustCompile(`\(grip snapshot((?: --[a-z]+ [^ )]+)*)\)|grip snapshot shows it as it is now`)
+// snapshot --after @e40 --tab 5)", and the still-changing line's. It is
+// compiled on first use: every start of the binary, whatever the command,
+// would pay for it (docs/ARCHITECTURE.md, "The CLI's fixed cost").
+var readOnTrailer = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\(grip snapshot((?: --[a-z]+ [^ )]+)*)\)|grip snapshot shows it as it is now`)
+})
 
 // readOnCall writes a trailer's command as the tool call that reads on:
 // "(browser_snapshot after=@e40 tab=5)".
@@ -319,7 +323,7 @@ func readOnCall(s string) string {
 	if !strings.Contains(s, "grip snapshot") {
 		return s
 	}
-	return readOnTrailer.ReplaceAllStringFunc(s, func(m string) string {
+	return readOnTrailer().ReplaceAllStringFunc(s, func(m string) string {
 		if !strings.HasPrefix(m, "(") {
 			return "browser_snapshot shows it as it is now"
 		}

@@ -11,11 +11,13 @@
 //   toggling, images and fonts loading, the viewport's size) throw the kept
 //   walk away at once, so a changed page never holds old nodes;
 // - at the re-read: each reported control's value and checked state (a
-//   script may set them with no event), every reported element still
-//   rendering and every element the walk found not rendering still not
-//   (visibility through CSS: a stylesheet rule, a class above it, a media
-//   query), custom elements' shadow roots (one attached later), and the
-//   style sheets' rule counts (rules inserted or deleted through the CSSOM).
+//   script may set them with no event) and the states that follow layout
+//   (a scrolling widget's, a clickable's cursor), every reported element
+//   still rendering and every element the walk found not rendering, or did
+//   not enter, still not (visibility through CSS: a stylesheet rule, a class
+//   above it, a media query), custom elements' shadow roots (one attached
+//   later), the style sheets' rule counts (rules inserted or deleted through
+//   the CSSOM) and the viewport's size.
 //
 // Anything else is a full walk, whose result is kept in turn. Not seen: a
 // rule of a style sheet edited in place (rule.style.cursor = …) that changes

@@ -227,3 +227,41 @@ func pageEval(t *testing.T, tab int, expr string) {
 	t.Helper()
 	browsertest.Eval[any](t, env, env.TabURL(t, tab), "(() => { "+expr+"; return null })()")
 }
+
+// A re-read of a page that has not changed (docs/ARCHITECTURE.md,
+// "Re-reading an unchanged page"): each frame answers "the same as its
+// last walk", the host puts in the elements it holds, and the snapshot is
+// the one a full read gives; a change the page makes without an event (a
+// script setting a field's value) is read whole again.
+func TestRereadOfAnUnchangedPage(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, _ := openAct(t)
+	setName := func(v string) {
+		browsertest.Eval[any](t, env, env.TabURL(t, tab), `document.getElementById('react').value = '`+v+`'`)
+	}
+	setName("set by script")
+	first := snapshot(t, tab, "--timings")
+	if !strings.Contains(first.Text, "value='set by script'") {
+		t.Errorf("a value set by script is not read:\n%s", first.Text)
+	}
+	if first.Timings == nil || len(first.Timings.Frames) < 2 || first.Timings.Frames[0].Same {
+		t.Fatalf("timings %+v: want two frames, the changed top frame read whole", first.Timings)
+	}
+	again := snapshot(t, tab, "--timings")
+	if again.Text != first.Text {
+		t.Fatalf("the re-read differs:\n%s\nwant\n%s", again.Text, first.Text)
+	}
+	for _, f := range again.Timings.Frames {
+		if !f.Same {
+			t.Errorf("frame %d was sent again (%d elements) though nothing changed", f.FrameID, f.Elements)
+		}
+	}
+	if again.Timings.Bytes >= first.Timings.Bytes {
+		t.Errorf("the re-read's reply took %d bytes, the first %d", again.Timings.Bytes, first.Timings.Bytes)
+	}
+	setName("set again")
+	changed := snapshot(t, tab, "--timings")
+	if !strings.Contains(changed.Text, "value='set again'") || changed.Timings.Frames[0].Same {
+		t.Errorf("a value set by script is not read (top frame same: %v):\n%s", changed.Timings.Frames[0].Same, changed.Text)
+	}
+}

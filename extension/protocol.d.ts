@@ -461,6 +461,13 @@ declare namespace protocol {
     elements?: ExtElement[];
     stats?: FrameStats;
     error?: string;
+    /**
+     * Walk names the kernel's walk these elements come from, unique across
+     * documents; Same says the elements were left out because they are
+     * those of Walk, which the request said the host holds.
+     */
+    walk?: string;
+    same?: boolean;
   }
   /**
    * ExtNavigation is a navigation of the top frame an action started, as
@@ -535,6 +542,11 @@ declare namespace protocol {
     nodes: number;
     elements: number;
     walk_ms: number;
+    /**
+     * Same: the frame had not changed since its last walk, whose elements
+     * the host held, so they were not sent again.
+     */
+    same?: boolean;
   }
   /** FramesReply answers ExtFrames. */
   interface FramesReply {
@@ -850,6 +862,12 @@ declare namespace protocol {
      * once; the reply's Settle says how it went.
      */
     settle?: boolean;
+    /**
+     * Known names the walks (ExtFrame.Walk) whose elements the host holds
+     * for this tab: a frame whose page has not changed since one of them
+     * answers Same, without its elements (extension/kernel/reread.js).
+     */
+    known?: string[];
   }
   /**
    * SnapshotReply is the extension's answer to ExtSnapshot: one entry per frame

@@ -30,7 +30,7 @@ import { printPDF, elementShot, boxesShot } from './print.js';
 const handlers = {
   tabs: async (p) => ({ tabs: await listTabs(p) }),
   tab_info: (p) => tabInfo(p.tabId),
-  snapshot: (p) => snapshotTab(p.tabId, p.mode || 'interactive', p.keepSignatures, p.settle),
+  snapshot: (p) => snapshotTab(p.tabId, p.mode || 'interactive', p.keepSignatures, p.settle, p.known),
   act: (p) => { actionStarted(p.tabId); return act(p); },
   wait: (p) => whileNoDialog(p.tabId, () => waitFor(p)),
   cdp: (p) => sendCDP(p),

@@ -89,6 +89,9 @@ type Host struct {
 	docRefresh coalescer
 	// openers knows which tab opened which, for the replies (effects.go).
 	openers *openerBook
+	// walks are the elements of each tab's last walks, which a re-read of
+	// a page that has not changed is told to use (walks.go).
+	walks walkStore
 	// downloads is where `grip wait --download` looks next.
 	downloads downloadCursor
 	// recorders are the sessions' workflow recordings (recorder.go).

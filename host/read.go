@@ -36,7 +36,8 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 	var raw protocol.SnapshotReply
 	lap := stopwatch(timings != nil)
 	var body json.RawMessage
-	if err := h.callExt(ctx, protocol.ExtSnapshot, protocol.SnapshotParams{TabID: tab, Mode: mode, KeepSignatures: keepSignatures, Settle: settle}, &body); err != nil {
+	params := protocol.SnapshotParams{TabID: tab, Mode: mode, KeepSignatures: keepSignatures, Settle: settle, Known: h.walks.known(tab)}
+	if err := h.callExt(ctx, protocol.ExtSnapshot, params, &body); err != nil {
 		return raw, nil, viewDiff{}, err
 	}
 	extension := lap()
@@ -47,6 +48,24 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 	if raw.Dialog != nil {
 		// Nothing was read: the refs stay as they were.
 		return raw, nil, viewDiff{}, &dialogOpen{tab: raw.Tab, dialog: raw.Dialog}
+	}
+	// A frame whose page has not changed since a walk the host holds
+	// answered "the same" (walks.go); one naming a walk not held is read
+	// again whole.
+	if !h.walks.fill(tab, &raw) {
+		raw = protocol.SnapshotReply{}
+		params.Known = nil
+		if err := h.callExt(ctx, protocol.ExtSnapshot, params, &body); err != nil {
+			return raw, nil, viewDiff{}, err
+		}
+		if err := json.Unmarshal(body, &raw); err != nil {
+			return raw, nil, viewDiff{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "",
+				"the extension's snapshot reply does not decode: %v", err)
+		}
+		if raw.Dialog != nil {
+			return raw, nil, viewDiff{}, &dialogOpen{tab: raw.Tab, dialog: raw.Dialog}
+		}
+		h.walks.fill(tab, &raw)
 	}
 	h.filterRead(ctx, tab, &raw) // the person's policy: host/controls.go
 	decode := lap()
@@ -118,7 +137,7 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 			timings.Inject, timings.Worker = raw.Timing.InjectMS, raw.Timing.TotalMS
 		}
 		for _, f := range raw.Frames {
-			ft := protocol.FrameTiming{FrameID: f.FrameID, Elements: len(f.Elements)}
+			ft := protocol.FrameTiming{FrameID: f.FrameID, Elements: len(f.Elements), Same: f.Same}
 			if f.Stats != nil {
 				ft.Nodes, ft.WalkMS = f.Stats.Nodes, f.Stats.MS
 			}

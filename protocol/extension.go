@@ -210,6 +210,10 @@ type SnapshotParams struct {
 	// indicator, within a bound (1.5 s). A page already quiet is read at
 	// once; the reply's Settle says how it went.
 	Settle bool `json:"settle,omitempty"`
+	// Known names the walks (ExtFrame.Walk) whose elements the host holds
+	// for this tab: a frame whose page has not changed since one of them
+	// answers Same, without its elements (extension/kernel/reread.js).
+	Known []string `json:"known,omitempty"`
 }
 
 // SnapshotReply is the extension's answer to ExtSnapshot: one entry per frame
@@ -241,6 +245,11 @@ type ExtFrame struct {
 	Elements   []ExtElement `json:"elements,omitempty"`
 	Stats      *FrameStats  `json:"stats,omitempty"`
 	Error      string       `json:"error,omitempty"`
+	// Walk names the kernel's walk these elements come from, unique across
+	// documents; Same says the elements were left out because they are
+	// those of Walk, which the request said the host holds.
+	Walk string `json:"walk,omitempty"`
+	Same bool   `json:"same,omitempty"`
 }
 
 // ExtElement is one element as the kernel reports it. ID is its local id in

@@ -223,6 +223,9 @@ type FrameTiming struct {
 	Nodes    int     `json:"nodes"`
 	Elements int     `json:"elements"`
 	WalkMS   float64 `json:"walk_ms"`
+	// Same: the frame had not changed since its last walk, whose elements
+	// the host held, so they were not sent again.
+	Same bool `json:"same,omitempty"`
 }
 
 // ActArgs are the arguments of OpAct. Target is a locator (package locator);

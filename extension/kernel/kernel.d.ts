@@ -148,7 +148,7 @@ interface GripKernel {
   };
 
   // reread.js
-  reread(mode: string, keepSignatures: boolean): ReturnType<GripKernel['snapshot']>;
+  reread(mode: string, keepSignatures: boolean, known?: unknown): ReturnType<GripKernel['snapshot']> & { walk?: string; same?: boolean };
 
   // probe.js
   probe(r: { text?: string; id?: number }): { textFound: boolean; present: boolean };

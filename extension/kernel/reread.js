@@ -38,16 +38,21 @@
 
   /**
    * @typedef {{el: Element, role: string, sig: Signature|undefined, props: string}} KeptElement
-   * @typedef {{key: string, refs: any, result: any, kept: KeptElement[], unseen: Element[], pruned: Element[],
+   * @typedef {{key: string, walk: string, refs: any, result: any, kept: KeptElement[], unseen: Element[], pruned: Element[],
    *   hosts: Element[], shadows: (ShadowRoot|null)[], sheets: string, view: string}} Kept
    */
 
   /** The kept walk, or null when the page changed since. @type {Kept|null} */
   let kept = null;
+  // Each walk kept is named, uniquely across documents and kernels, so the
+  // host, which holds the elements of the walks it was sent, can be told
+  // "the same as walk W" instead of being sent them again.
+  const INSTANCE = Math.random().toString(36).slice(2, 10);
+  let walks = 0;
   /** @type {MutationObserver|null} */
   let obs = null;
   /** @type {WeakSet<Node>} */
-  const observed = new WeakSet();
+  let observed = new WeakSet();
 
   const drop = () => { kept = null; };
 
@@ -132,11 +137,12 @@
 
   /**
    * The snapshot (snapshot.js), from the kept walk when nothing it depends
-   * on changed, else walked and kept.
-   * @param {string} mode @param {boolean} keepSignatures
-   * @returns {ReturnType<GripKernel['snapshot']>}
+   * on changed, else walked and kept; walk names it. When the caller holds
+   * that walk's elements (known lists it), they are left out: same.
+   * @param {string} mode @param {boolean} keepSignatures @param {unknown} [known]
+   * @returns {ReturnType<GripKernel['snapshot']> & {walk?: string, same?: boolean}}
    */
-  function reread(mode, keepSignatures) {
+  function reread(mode, keepSignatures, known) {
     const t0 = performance.now();
     watch();
     const key = mode + (keepSignatures ? '+sig' : '');
@@ -148,10 +154,21 @@
         if (id !== undefined && c.sig && (!keepSignatures || sigOf(id) === undefined)) setSig(id, c.sig);
       }
       const r = k.result;
-      return { url: location.href, title: document.title, elements: r.elements,
-        stats: { nodes: r.stats.nodes, ms: Math.round((performance.now() - t0) * 100) / 100, reread: true } };
+      const same = Array.isArray(known) && known.indexOf(k.walk) >= 0;
+      const stats = { nodes: r.stats.nodes, ms: Math.round((performance.now() - t0) * 100) / 100, reread: true };
+      return same ? { url: location.href, title: document.title, elements: [], walk: k.walk, same, stats }
+        : { url: location.href, title: document.title, elements: r.elements, walk: k.walk, stats };
     }
     kept = null;
+    // Start observing afresh: until its records are delivered (the end of
+    // the page's task), an observer keeps every subtree removed under it,
+    // and a page that re-renders many times in one task, our reads between,
+    // would hold them all (kerneltest TestNoLeakOnRerender).
+    if (obs) {
+      obs.disconnect();
+      observed = new WeakSet();
+      observe(document);
+    }
     /** @type {{unseen: Element[], pruned: Element[], hosts: Element[]}} */
     const found = { unseen: [], pruned: [], hosts: [] };
     const result = snapshot(mode, keepSignatures, found);
@@ -168,11 +185,12 @@
     // A walk that ran while the page changed (a mutation between its
     // start and now) is not kept.
     if (obs && obs.takeRecords().length) return result;
-    const next = { key, refs: /** @type {any} */ (globalThis).__gripRefCache__, result, kept: list, unseen: found.unseen,
+    const walk = INSTANCE + '.' + ++walks;
+    const next = { key, walk, refs: /** @type {any} */ (globalThis).__gripRefCache__, result, kept: list, unseen: found.unseen,
       pruned: found.pruned, hosts: found.hosts, shadows: found.hosts.map((h) => shadowOf(h)), sheets: '', view: viewOf() };
     kept = next;
     next.sheets = sheetsOf();
-    return result;
+    return { ...result, walk };
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ reread }));

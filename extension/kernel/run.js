@@ -1,7 +1,7 @@
 // @ts-check
 // The kernel's entry point, K.run(req), last of the files: one request in
 // this document, one JSON-able reply (or, for a custom listbox `select`, a
-// Promise of one). Requests: {op:'snapshot', mode, keepSignatures, asJSON},
+// Promise of one). Requests: {op:'snapshot', mode, keepSignatures, asJSON, known},
 // {op:'act', id|selector, action, …}, {op:'probe', text?, id?},
 // {op:'watch', text?, gone?, id?, ms} (a Promise),
 // {op:'settle'}, {op:'nextChange', ms} (a Promise); a snapshot with
@@ -238,7 +238,7 @@
           // (settle.js). A page that is only read keeps no observer, whose
           // records of a long re-render would be held until it ends.
           // From the last walk when the page has not changed since (reread.js).
-          const result = /** @type {any} */ (reread(req.mode === 'content' ? 'content' : 'interactive', req.keepSignatures === true));
+          const result = /** @type {any} */ (reread(req.mode === 'content' ? 'content' : 'interactive', req.keepSignatures === true, req.known));
           if (req.settle === true) result.settle = settleState();
           // One string crosses from the page to the worker far faster than
           // thousands of small objects cloned one by one (bench/: 74 vs 250 ms

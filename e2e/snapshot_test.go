@@ -1,14 +1,17 @@
 package e2e
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/grip-dev/grip/client"
 	"github.com/grip-dev/grip/internal/browsertest"
 	"github.com/grip-dev/grip/protocol"
+	"github.com/grip-dev/grip/statedir"
 )
 
 // snapshot takes a JSON snapshot of tab and fails the test on error.
@@ -264,4 +267,44 @@ func TestRereadOfAnUnchangedPage(t *testing.T) {
 	if !strings.Contains(changed.Text, "value='set again'") || changed.Timings.Frames[0].Same {
 		t.Errorf("a value set by script is not read (top frame same: %v):\n%s", changed.Timings.Frames[0].Same, changed.Text)
 	}
+}
+
+// BenchmarkReread5000: on a page of 5,000 buttons, through the socket as
+// `grip mcp` calls it, a read after the page changed (an attribute of its
+// body toggled: a full walk, every element sent) beside a read of the
+// unchanged page just after (the kernel's kept walk, "the same" to the
+// host); medians, and the ratio the issue's target is about.
+func BenchmarkReread5000(b *testing.B) {
+	browsertest.Need(b, env)
+	page := env.Origin1 + "/many.html?n=5000"
+	tab := env.OpenTab(b, page)
+	ctx := context.Background()
+	c, err := client.Connect(ctx, client.Options{RuntimeDir: statedir.At(env.StateDir).Runtime, Wait: 10 * time.Second})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	read := func() (float64, *protocol.Snapshot) {
+		start := time.Now()
+		var snap protocol.Snapshot
+		if err := c.Call(ctx, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: tab, Timings: true, Budget: 10_000_000}, &snap); err != nil {
+			b.Fatal(err)
+		}
+		return float64(time.Since(start).Microseconds()) / 1000, &snap
+	}
+	read() // every element gets its ref
+	var full, again []float64
+	for b.Loop() {
+		browsertest.Eval[bool](b, env, page, "document.body.toggleAttribute('data-bench'), true")
+		f, s1 := read()
+		r, s2 := read()
+		if s1.Timings.Frames[0].Same || !s2.Timings.Frames[0].Same || s1.Text != s2.Text || len(s2.Frames[0].Elements) != 5000 {
+			b.Fatalf("first read same=%v, re-read same=%v, texts equal %v, %d elements",
+				s1.Timings.Frames[0].Same, s2.Timings.Frames[0].Same, s1.Text == s2.Text, len(s2.Frames[0].Elements))
+		}
+		full, again = append(full, f), append(again, r)
+	}
+	b.ReportMetric(medianOf(full), "ms-first-read")
+	b.ReportMetric(medianOf(again), "ms-reread")
+	b.ReportMetric(medianOf(again)/medianOf(full), "reread/first")
 }

@@ -163,8 +163,52 @@ func TestSessionsOwnTheirTabs(t *testing.T) {
 	if len(lg.Entries) != 1 || lg.Entries[0].Session != "beta" || lg.Entries[0].Outcome != "ok" {
 		t.Errorf("log of tab %d: %+v, want beta's click", b, lg.Entries)
 	}
+	// Once beta's page moves on, its ref is stale: to beta, gone; to
+	// alpha, still another session's element, not one to learn about.
+	if code := gripAs(t, "beta", &res, "navigate", env.Origin1+"/guest.html?beta2"); code != 0 {
+		t.Fatalf("beta's navigate: exit %d %+v", code, res)
+	}
+	wantNotYourTab(t, refusalAs(t, "alpha", "wait", "--gone", refB), "beta")
+	if code := gripAs(t, "beta", &res, "wait", "--gone", refB); code != 0 || !strings.Contains(res.Detail, "gone") {
+		t.Errorf("beta's wait --gone on its own stale ref: exit %d %+v", code, res)
+	}
 	if got := activeTab(t); got != front {
 		t.Errorf("the tab in front is %d after the sessions worked, was %d", got, front)
+	}
+}
+
+// Each session's `wait --download` looks at its own downloads: another
+// session's wait, which passes over downloads it may not see, does not
+// move this session's past its own.
+func TestSessionsWaitForTheirOwnDownloads(t *testing.T) {
+	browsertest.Need(t, env)
+	origin := attachmentServer(t)
+	a := openSessionTab(t, "dl-alpha", origin+"/")
+	b := openSessionTab(t, "dl-beta", origin+"/")
+	for _, c := range []struct {
+		session string
+		tab     int
+	}{{"dl-beta", b}, {"dl-alpha", a}} {
+		var snap protocol.Snapshot
+		if code := gripAs(t, c.session, &snap, "snapshot", "--tab", fmt.Sprint(c.tab)); code != 0 {
+			t.Fatalf("%s snapshot: exit %d", c.session, code)
+		}
+		var res protocol.ActionResult
+		if code := gripAs(t, c.session, &res, "click", mustRef(t, snap, "link", "Invoice 7")); code != 0 {
+			t.Fatalf("%s click: exit %d %+v", c.session, code, res)
+		}
+	}
+	for _, c := range []struct {
+		session string
+		tab     int
+	}{{"dl-alpha", a}, {"dl-beta", b}} {
+		var got protocol.ActionResult
+		if code := gripAs(t, c.session, &got, "wait", "--download", "--timeout", "10s"); code != 0 || got.Download == nil {
+			t.Fatalf("%s wait --download: exit %d %+v; want the download its own click started", c.session, code, got)
+		}
+		if got.Download.Tab != c.tab {
+			t.Errorf("%s's wait returned the download of tab %d, want its own tab %d", c.session, got.Download.Tab, c.tab)
+		}
 	}
 }
 

@@ -15,7 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+	"github.com/grip-dev/grip/extension"
 	"github.com/grip-dev/grip/internal/browsertest"
+	"github.com/grip-dev/grip/manifest"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -528,5 +531,76 @@ func TestBackgroundTabWork(t *testing.T) {
 		if b, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("screen capture: %v %s", err, b)
 		}
+	}
+}
+
+// A session the person ended stays ended when the browser restarts, and
+// comes back only when the person lets it back in from the popup.
+func TestEndedSessionOutlivesARestart(t *testing.T) {
+	e := ownEnv(t)
+	var res protocol.ActionResult
+	if code := gripOn(t, e, &res, "--session", "omega", "tabs", "new", e.Origin1+"/guest.html?omega"); code != 0 {
+		t.Fatalf("omega's tabs new: exit %d %+v", code, res)
+	}
+	// What the popup's buttons do: the popup page asks the worker.
+	popup := func(what string) {
+		t.Helper()
+		id, err := manifest.ExtensionID(extension.ManifestJSON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := chromedp.NewContext(e.BrowserContext())
+		defer cancel()
+		tctx, tcancel := context.WithTimeout(ctx, 30*time.Second)
+		defer tcancel()
+		url := fmt.Sprintf("chrome-extension://%s/popup.html?tab=%d", id, res.Tab.ID)
+		button := map[string]string{"end": "End access", "allow": "Let back in"}[what]
+		if _, err := chromedp.Run(tctx, chromedp.Navigate(url)); err != nil {
+			t.Fatalf("open the popup: %v", err)
+		}
+		clicked, err := chromedp.Run(tctx, chromedp.Poll[bool](fmt.Sprintf(`(() => {
+  const li = document.querySelector('#sessions li.session[data-session="omega"]');
+  const b = li && li.querySelector('button.%s');
+  if (!b || b.textContent !== %q) return false;
+  b.click();
+  return true;
+})()`, what, button), chromedp.WithPollingTimeout(20*time.Second)))
+		if err != nil || !clicked {
+			t.Fatalf("the popup has no %q button for omega: %v", button, err)
+		}
+	}
+	ended := func() bool {
+		t.Helper()
+		var out struct {
+			Error *protocol.Error `json:"error"`
+		}
+		gripOn(t, e, &out, "--session", "omega", "tabs")
+		return out.Error != nil && out.Error.Code == protocol.CodeSessionEnded
+	}
+	popup("end")
+	deadline := time.Now().Add(10 * time.Second)
+	for !ended() {
+		if time.Now().After(deadline) {
+			t.Fatal("omega still works after the person ended it")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	before := statusOf(t, e)
+	e.Stop()
+	waitGone(t, before.Host.PID, 20*time.Second)
+	if err := e.Launch(false, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !ended() {
+		t.Fatal("omega works again after the browser restarted: the person's ending did not last")
+	}
+	popup("allow")
+	deadline = time.Now().Add(10 * time.Second)
+	for ended() {
+		if time.Now().After(deadline) {
+			t.Fatal("omega is still refused after the person let it back in")
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

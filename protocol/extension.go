@@ -111,6 +111,7 @@ var HostCalls = []Call{
 	call[SharedParams, PersonState](HostSetShared),
 	call[PersonViewParams, PersonView](HostPersonView),
 	call[SessionParams, PersonState](HostEndSession),
+	call[SessionParams, PersonState](HostAllowSession),
 	call[TabParams, PersonState](HostReleaseTab),
 }
 

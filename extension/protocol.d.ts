@@ -65,6 +65,7 @@ declare namespace protocol {
     set_shared: { params: SharedParams; reply: PersonState };
     user_view: { params: PersonViewParams; reply: PersonView };
     end_session: { params: SessionParams; reply: PersonState };
+    allow_session: { params: SessionParams; reply: PersonState };
     release_tab: { params: TabParams; reply: PersonState };
   }
   type HostRequest = keyof HostCalls;

@@ -112,6 +112,7 @@ var HostCalls = []Call{
 	call[SharedParams, PersonState](HostSetShared),
 	call[PersonViewParams, PersonView](HostPersonView),
 	call[SessionParams, PersonState](HostEndSession),
+	call[SessionParams, PersonState](HostAllowSession),
 	call[TabParams, PersonState](HostReleaseTab),
 }
 

@@ -73,7 +73,7 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 			"see grip --help for the actions", "unknown action %q", args.Action)
 	}
 	a := &action{spec: spec, args: args, started: time.Now()}
-	h.downloads.acted(a.started) // where grip wait --download starts looking
+	h.downloads.of(sessionOf(ctx)).acted(a.started) // where grip wait --download starts looking
 	// The record names the target and tab from the start: an action the
 	// pause refuses at step 1 is recorded with them too.
 	a.rec = actlog.Entry{Time: a.started, Action: args.Action, Target: args.Target, Tab: args.Tab, Client: clientOf(ctx), Session: sessionOf(ctx), Detail: actDetail(spec, args)}

@@ -89,8 +89,8 @@ type Host struct {
 	docRefresh coalescer
 	// openers knows which tab opened which, for the replies (effects.go).
 	openers *openerBook
-	// downloads is where `grip wait --download` looks next.
-	downloads downloadCursor
+	// downloads is where each session's `grip wait --download` looks next.
+	downloads downloadCursors
 	// recorders are the sessions' workflow recordings (recorder.go).
 	recorders recorders
 	// notices are the notices to the extension, sent in order (person.go).

@@ -32,7 +32,7 @@ const (
 )
 
 // HostRequests lists every request the extension may send the host.
-var HostRequests = []string{HostStatus, HostSnapshot, HostSetPaused, HostSetShared, HostPersonView, HostEndSession, HostReleaseTab}
+var HostRequests = []string{HostStatus, HostSnapshot, HostSetPaused, HostSetShared, HostPersonView, HostEndSession, HostAllowSession, HostReleaseTab}
 
 // FrameInfo is one frame of a tab as the browser lists it.
 type FrameInfo struct {

@@ -563,6 +563,12 @@ declare namespace protocol {
      * mcp, doctor and the popup show it.
      */
     warning?: string;
+    /**
+     * Left is when the extension closed the host's channel (RFC 3339); it
+     * is set only in the note a host leaves as it exits (LeftSuffix), so a
+     * CLI that finds no host can say which browser went and when.
+     */
+    left?: string;
   }
   /** LiveDocument is one document alive in the browser. */
   interface LiveDocument {

@@ -218,6 +218,7 @@ func usage() string {
 Reading:
   grip tabs [new URL | close ID | select ID]   list or change tabs
   grip snapshot [--mode interactive|content] [--budget N] [--after @eN] [--tab ID]
+  grip read TARGET [--from N] [--budget N]   one element's whole text, which a snapshot line cuts
 Acting (a target is a ref @eN, a CSS selector, or a frame chain "iframe >>> sel"):
 `)
 	for _, spec := range protocol.Actions {

@@ -238,6 +238,7 @@ func Run(ctx context.Context, cfg Config) error {
 			h.log.Error("extension channel broke", "err", err)
 		}
 		h.log.Info("extension closed the channel; exiting")
+		srv.leave(h.info)
 		return err
 	case err := <-writeDone:
 		return err

@@ -97,6 +97,7 @@ var ExtCalls = []Call{
 	call[PDFParams, PDFReply](ExtPDF),
 	call[ElementShotParams, ShotReply](ExtElementShot),
 	call[BoxesShotParams, ShotReply](ExtBoxesShot),
+	call[ReadParams, ReadReply](ExtRead), // protocol/read.go
 }
 
 // ExtRequests lists the names of ExtCalls.

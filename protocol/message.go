@@ -40,7 +40,7 @@ var Operations = []string{
 	OpHello, OpStatus, OpTabs, OpSnapshot, OpAct, OpWait, OpScreenshot, OpDialog, OpDownloads,
 	OpPause, OpResume, OpLog, OpPolicy, OpRecord,
 	OpConsole, OpNetwork, OpNetworkBody, OpEval, OpPDF, OpScreenshotShape,
-	OpHandoff,
+	OpHandoff, OpRead,
 }
 
 // HelloArgs opens every socket connection; a protocol mismatch is refused.
@@ -69,7 +69,17 @@ type HostInfo struct {
 	// extension from another build of grip, with the fix. The CLI, grip
 	// mcp, doctor and the popup show it.
 	Warning string `json:"warning,omitempty"`
+	// Left is when the extension closed the host's channel (RFC 3339); it
+	// is set only in the note a host leaves as it exits (LeftSuffix), so a
+	// CLI that finds no host can say which browser went and when.
+	Left string `json:"left,omitempty"`
 }
+
+// LeftSuffix ends the name of the note a host leaves in the runtime dir,
+// beside where its info file was, when the extension closed its channel:
+// PROFILE.left holds its HostInfo with Left set. The profile's next host
+// removes it.
+const LeftSuffix = ".left"
 
 // Status is the host's own report for `grip doctor` and the popup.
 type Status struct {

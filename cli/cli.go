@@ -219,7 +219,7 @@ Reading:
   grip tabs [new URL | close ID | select ID]   list or change tabs
   grip snapshot [--mode interactive|content] [--budget N] [--after @eN] [--tab ID]
   grip read TARGET [--from N] [--budget N]   one element's whole text, which a snapshot line cuts
-Acting (a target is a ref @eN, a CSS selector, or a frame chain "iframe >>> sel"):
+Acting (a target is a ref @eN, a snapshot line "button 'Save'", else CSS; "iframe >>> sel" enters frames):
 `)
 	for _, spec := range protocol.Actions {
 		if _, ok := commands[spec.Name]; !ok {

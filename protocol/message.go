@@ -415,9 +415,12 @@ type RecordArgs struct {
 // and how many steps it holds; at stop, Text is the workflow, which the
 // client writes to File.
 type RecordResult struct {
-	Recording bool     `json:"recording"`
-	File      string   `json:"file,omitempty"`
-	Steps     int      `json:"steps"`
-	Params    []string `json:"params,omitempty"`
-	Text      string   `json:"text,omitempty"`
+	Recording bool   `json:"recording"`
+	File      string `json:"file,omitempty"`
+	Steps     int    `json:"steps"`
+	// Refused counts the session's actions refused while it recorded,
+	// which are not in the workflow.
+	Refused int      `json:"refused,omitempty"`
+	Params  []string `json:"params,omitempty"`
+	Text    string   `json:"text,omitempty"`
 }

@@ -135,7 +135,8 @@ export const COMPONENT_TASKS = {
     async run(a) {
       await a.call('browser_snapshot', {});
       if (a.peer.grip) {
-        const r = await a.fill('textbox', 'Cursor at row 1', 'SELECT name FROM users;');
+        // The textarea's caret announcement is not its name: unnamed.
+        const r = await a.fill('textbox', '', 'SELECT name FROM users;');
         a.replied = r.text;
         return;
       }

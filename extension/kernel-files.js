@@ -19,6 +19,7 @@ export const KERNEL_FILES = [
   'kernel/snapshot.js',
   'kernel/reread.js',
   'kernel/probe.js',
+  'kernel/read.js',
   'kernel/settle.js',
   'kernel/frames.js',
   'kernel/acts.js',

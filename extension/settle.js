@@ -25,14 +25,17 @@ export const LIVE_READ_MS = 250;
 /**
  * @typedef {{tabId: number, quietMs?: number, boundMs?: number}} SettleParams
  * @typedef {{settled: boolean, ms: number, busy?: string, live?: boolean}} SettleReply
- * @typedef {{sinceChange: number, busy: string, live?: boolean}} FrameState
+ * @typedef {{sinceChange: number, busy: string, animating?: number, live?: boolean}} FrameState
  */
 
 /**
- * How long, in ms, until every frame has been quiet for quiet ms (0 or
- * less: it has); Infinity while one shows a busy indicator. A frame that
- * did not answer (null) holds nothing back; a live one, only until
- * LIVE_READ_MS after the read began (elapsed ms ago).
+ * How long, in ms, until every frame has been quiet for quiet ms and its
+ * running animations have ended (0 or less: it has); Infinity while one
+ * shows a busy indicator. A frame that did not answer (null) holds
+ * nothing back; a live one, only until LIVE_READ_MS after the read began
+ * (elapsed ms ago). What an animation ends in (a panel removed once it
+ * has slid shut) changes the page then, so the quiet period is counted
+ * from there too.
  * @param {(FrameState|null)[]} states @param {number} [quiet] @param {number} [elapsed]
  */
 export function quietFor(states, quiet = QUIET_MS, elapsed = 0) {
@@ -40,8 +43,10 @@ export function quietFor(states, quiet = QUIET_MS, elapsed = 0) {
   for (const st of states) {
     if (!st) continue;
     if (st.busy) return Infinity;
-    if (st.live) wait = Math.max(wait, Math.min(LIVE_READ_MS - elapsed, quiet - st.sinceChange));
-    else wait = Math.max(wait, st.sinceChange < 0 ? quiet : quiet - st.sinceChange);
+    let own = st.sinceChange < 0 ? quiet : quiet - st.sinceChange;
+    if (st.animating && st.animating > 0) own = Math.max(own, st.animating + quiet);
+    if (st.live) own = Math.min(own, LIVE_READ_MS - elapsed);
+    wait = Math.max(wait, own);
   }
   return wait;
 }

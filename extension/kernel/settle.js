@@ -113,22 +113,48 @@
     return '';
   }
 
+  /** How long an animation may still run and be waited for: one that
+   * ends later (a slow carousel, a countdown) is the page's decoration,
+   * and waiting for it would only reach the settle bound. */
+  const ANIMATION_WAIT_MS = 1500;
+
+  /** ms until the CSS animations and transitions running now have ended
+   * (0: none runs). A dialog fading in, a panel sliding shut, a tiddler
+   * closing change nothing the observer sees until they end, when the
+   * page removes or shows what they moved. Infinite ones (spinners) and
+   * ones ending after ANIMATION_WAIT_MS do not count.
+   * @returns {number} */
+  function animatingFor() {
+    if (typeof document.getAnimations !== 'function') return 0;
+    let left = 0;
+    for (const a of document.getAnimations()) {
+      if (a.playState !== 'running' || !a.effect) continue;
+      const timing = a.effect.getComputedTiming();
+      const end = Number(timing.endTime), now = Number(timing.localTime);
+      if (!isFinite(end) || !isFinite(now)) continue;
+      const ms = (end - now) / Math.abs(a.playbackRate || 1);
+      if (ms > 0 && ms <= ANIMATION_WAIT_MS) left = Math.max(left, ms);
+    }
+    return Math.ceil(left);
+  }
+
   /** How this document stands: ms since it last changed what it shows (a
    * document nothing watched yet — a frame the action did not land in, a
    * page just loaded — counts as quiet: waiting a quiet period for each
    * would cost every first action on a page with frames), the busy
-   * indicator it shows, and whether it is live: changing without a pause
-   * since LIVE_RUN_MS before the read began, r.ago ms ago (a document
-   * first watched by this action is not known to be live; its first
-   * action waits for the bound).
-   * @param {{ago?: number}} [r] @returns {{sinceChange: number, busy: string, live?: boolean}} */
+   * indicator it shows, how long its running animations have left, and
+   * whether it is live: changing without a pause since LIVE_RUN_MS before
+   * the read began, r.ago ms ago (a document first watched by this action
+   * is not known to be live; its first action waits for the bound).
+   * @param {{ago?: number}} [r] @returns {{sinceChange: number, busy: string, animating: number, live?: boolean}} */
   function settleState(r) {
     const t = trackChanges();
     const now = performance.now();
     const since = t.last === -Infinity ? 1e9 : Math.round(now - t.last);
     const ago = Math.max(0, Number(r && r.ago) || 0);
     const live = since < RUN_GAP_MS && t.runFrom <= now - ago - LIVE_RUN_MS;
-    return live ? { sinceChange: since, busy: busyIndicator(t), live } : { sinceChange: since, busy: busyIndicator(t) };
+    const st = { sinceChange: since, busy: busyIndicator(t), animating: animatingFor() };
+    return live ? { ...st, live } : st;
   }
 
   /** Answers at the next change of any kind (style too: a spinner hidden

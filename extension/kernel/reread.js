@@ -28,7 +28,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { snapshot, shadowOf, isVisible, noBox, idOf, sigOf, setSig, elementOf, widgetStates } = K;
+  const { snapshot, shadowOf, isVisible, noBox, idOf, sigOf, setSig, elementOf, widgetStates, signatureOf } = K;
 
   // The events of changes a MutationObserver does not see, listened for in
   // the capture phase at the window (non-bubbling ones included).
@@ -37,7 +37,7 @@
     'toggle', 'load', 'resize', 'pageshow', 'fullscreenchange'];
 
   /**
-   * @typedef {{el: Element, role: string, sig: Signature|undefined, props: string}} KeptElement
+   * @typedef {{el: Element, role: string, sig: Signature, props: string}} KeptElement
    * @typedef {{key: string, walk: string, refs: any, result: any, kept: KeptElement[], unseen: Element[], pruned: Element[],
    *   hosts: Element[], shadows: (ShadowRoot|null)[], sheets: string, view: string}} Kept
    */
@@ -145,13 +145,15 @@
   function reread(mode, keepSignatures, known) {
     const t0 = performance.now();
     watch();
-    const key = mode + (keepSignatures ? '+sig' : '');
+    // The host's own read after an action (keepSignatures) and the agent's
+    // next snapshot see the same page: one kept walk serves both.
+    const key = mode;
     const k = kept;
     if (k && holds(k, key)) {
       // The meanings an action checks are what this walk would set.
       for (const c of k.kept) {
         const id = idOf(c.el);
-        if (id !== undefined && c.sig && (!keepSignatures || sigOf(id) === undefined)) setSig(id, c.sig);
+        if (id !== undefined && (!keepSignatures || sigOf(id) === undefined)) setSig(id, c.sig);
       }
       const r = k.result;
       const same = Array.isArray(known) && known.indexOf(k.walk) >= 0;
@@ -180,7 +182,9 @@
     const list = [];
     for (const r of result.elements) {
       const el = elementOf(r.id);
-      if (el) list.push({ el, role: r.role, sig: sigOf(r.id), props: propsOf(el, r.role) });
+      // The meaning the element has now, which a walk without
+      // keepSignatures sets (the kept one may be what the agent saw before).
+      if (el) list.push({ el, role: r.role, sig: signatureOf(el, r.role, r.name), props: propsOf(el, r.role) });
     }
     // A walk that ran while the page changed (a mutation between its
     // start and now) is not kept.

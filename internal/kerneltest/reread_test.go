@@ -152,10 +152,16 @@ func TestRereadEqualsFullWalk(t *testing.T) {
 				Got    string `json:"got"`
 				Want   string `json:"want"`
 			}
+			// The host's own reads after an action keep the meanings the
+			// agent saw (keepSignatures); the agent's snapshots set them.
+			keep := step%5 == 3
 			c := eval[cmp](t, ctx, `(() => {
-				const r = __k({op: 'snapshot', mode: '`+mode+`'});
-				const full = globalThis.__gripKernel__.snapshot('`+mode+`', false);
-				const again = __k({op: 'snapshot', mode: '`+mode+`'});
+				const sigs = () => JSON.stringify([...__gripRefCache__.sig.entries()].sort((a, b) => a[0] - b[0]));
+				const r = __k({op: 'snapshot', mode: '`+mode+`', keepSignatures: `+fmt.Sprint(keep)+`});
+				const before = sigs();
+				const full = globalThis.__gripKernel__.snapshot('`+mode+`', `+fmt.Sprint(keep)+`);
+				if (sigs() !== before) return {same: false, got: 'meanings ' + before, want: 'meanings ' + sigs()};
+				const again = __k({op: 'snapshot', mode: '`+mode+`', keepSignatures: `+fmt.Sprint(keep)+`});
 				const got = JSON.stringify([r.url, r.title, r.elements]), want = JSON.stringify([full.url, full.title, full.elements]);
 				const same = got === want && JSON.stringify([again.url, again.title, again.elements]) === want;
 				return {same, reread: !!r.stats.reread, again: !!again.stats.reread, got: same ? '' : got, want: same ? '' : want};

@@ -28,7 +28,8 @@ import { serve, pageList, taskPages } from './pages.mjs';
 import { parseGrip, parsePlaywright, parseAgentBrowser, parseDevtools, coverage } from './parse.mjs';
 import { writeReport } from './report.mjs';
 import { PEERS, startPeers, closePeers, snapshotRoundTrips, waitLatency } from './mcp.mjs';
-import { runTasks } from './tasks.mjs';
+import { runTasks, TASKS } from './tasks.mjs';
+import { componentsInstalled, COMPONENT_TASKS } from './components.mjs';
 import { cliCost } from './clicost.mjs';
 import { scaleCurves, writeSVG } from './scale.mjs';
 import { startGripsnap } from './gripsnap.mjs';
@@ -446,8 +447,18 @@ async function sections(ctx, results, srv, tmp) {
     // Tasks first, in a fresh profile: the refs are @e1… as a new user's
     // (a month-old profile's are 7 digits, +2 tokens a line).
     if (SECTIONS.tasks) {
+      let only = TASK_NAMES ? TASK_NAMES.split(',') : null;
+      // The component tasks load e2e/widgets' and e2e/editors' packages: a
+      // checkout without them would report every peer failing those tasks.
+      if (!componentsInstalled() && (!only || only.some((t) => t in COMPONENT_TASKS))) {
+        const why = 'the component tasks need e2e/widgets and e2e/editors installed (scripts/setup --js, or symlink their node_modules from a checkout that has them)';
+        if (!flag('allow-skip')) throw new Error(`${why}; or pass --allow-skip to leave them out`);
+        log(`SKIP the component tasks: ${why}`);
+        results.skipped['component tasks'] = why;
+        only = (only || Object.keys(TASKS)).filter((t) => !(t in COMPONENT_TASKS));
+      }
       log(`tasks, ${TASK_RUNS} run(s) each through ${Object.keys(peers).join(', ')}`);
-      results.tasks = { run: stamp(results.versions), tasks: await runTasks(ctx, peers, { runs: TASK_RUNS, only: TASK_NAMES ? TASK_NAMES.split(',') : null, urls, log, out: path.join(OUT, 'tasks') }) };
+      results.tasks = { run: stamp(results.versions), tasks: await runTasks(ctx, peers, { runs: TASK_RUNS, only, urls, log, out: path.join(OUT, 'tasks') }) };
       results.tasks.run.finished = new Date().toISOString();
     }
     if (SECTIONS.mcp) {
@@ -534,7 +545,7 @@ async function main() {
     if (SNAPSHOTS) {
       const made = await makeTools(ctx);
       tools = made.tools;
-      results.skipped = made.skipped;
+      results.skipped = { ...results.skipped, ...made.skipped };
       for (const [n, why] of Object.entries(made.skipped)) log(`SKIP ${n}: ${why}`);
       // A comparison that silently drops a peer is worse than none: a tool
       // asked for that cannot run stops the run (--allow-skip to go on).

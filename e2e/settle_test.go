@@ -114,23 +114,34 @@ func TestReplyOnALivePage(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("click: exit %d %+v", code, perr)
 	}
-	if res.Settled == nil || *res.Settled || res.Live {
-		t.Fatalf("settled %v live %v after starting the ticker, want not settled and not known live", res.Settled, res.Live)
+	if res.Live {
+		t.Fatalf("the click that started the ticker was read as live: nothing watched the page before it")
 	}
-	for i := 0; i < 2; i++ {
+	// Each reply on the live page is read after a beat: live and still
+	// changing, or settled where the ticker missed a beat (a loaded
+	// machine delays a 5 ms timer by more than the quiet period) — never
+	// the bound's "still changing" of a page not known to be live.
+	live := 0
+	for i := 0; i < 3; i++ {
 		res, perr, code = act(t, "click", mustRef(t, snap, "button", "Add a note"))
 		if code != 0 {
 			t.Fatalf("click: exit %d %+v", code, perr)
 		}
-		if res.Settled == nil || *res.Settled || !res.Live {
-			t.Errorf("click %d on the live page: settled %v live %v, want not settled and live", i, res.Settled, res.Live)
+		if res.Settled == nil || (!*res.Settled && !res.Live) {
+			t.Errorf("click %d on the live page: settled %v live %v, want live or settled", i, res.Settled, res.Live)
 		}
 		if got := appearedNames(res); got != "link New note" {
 			t.Errorf("click %d: appeared %q, want the new note", i, got)
 		}
-		if text := frames.ActionText("ok: click", res); !strings.Contains(text, "\nstill changing (it changes all the time): ") {
-			t.Errorf("the text reply does not say the page is live:\n%s", text)
+		if res.Live {
+			live++
+			if text := frames.ActionText("ok: click", res); !strings.Contains(text, "\nstill changing (it changes all the time): ") {
+				t.Errorf("the text reply does not say the page is live:\n%s", text)
+			}
 		}
+	}
+	if live == 0 {
+		t.Errorf("no reply on the live page was read as live")
 	}
 	// An agent that wants no settling says so, and the reply says nothing of it.
 	res, perr, code = act(t, "click", mustRef(t, snap, "button", "Nothing"), "--no-settle")

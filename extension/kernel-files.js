@@ -18,6 +18,7 @@ export const KERNEL_FILES = [
   'kernel/context.js',
   'kernel/snapshot.js',
   'kernel/probe.js',
+  'kernel/read.js',
   'kernel/settle.js',
   'kernel/frames.js',
   'kernel/acts.js',

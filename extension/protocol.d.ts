@@ -54,6 +54,7 @@ declare namespace protocol {
     pdf: { params: PDFParams; reply: PDFReply };
     element_shot: { params: ElementShotParams; reply: ShotReply };
     boxes_shot: { params: BoxesShotParams; reply: ShotReply };
+    read: { params: ReadParams; reply: ReadReply };
   }
   type ExtRequest = keyof ExtCalls;
   /** Every request the extension sends the host: its params and its reply. */
@@ -64,6 +65,7 @@ declare namespace protocol {
     set_shared: { params: SharedParams; reply: PersonState };
     user_view: { params: PersonViewParams; reply: PersonView };
     end_session: { params: SessionParams; reply: PersonState };
+    allow_session: { params: SessionParams; reply: PersonState };
     release_tab: { params: TabParams; reply: PersonState };
   }
   type HostRequest = keyof HostCalls;
@@ -603,6 +605,36 @@ declare namespace protocol {
      * mcp, doctor and the popup show it.
      */
     warning?: string;
+    /**
+     * Launched is set when `grip launch` started the browser: doctor then
+     * checks the manifest of that profile, not the installed browser's,
+     * and resume takes the launcher's token.
+     */
+    launched?: LaunchedBrowser;
+    /**
+     * Left is when the extension closed the host's channel (RFC 3339); it
+     * is set only in the note a host leaves as it exits (LeftSuffix), so a
+     * CLI that finds no host can say which browser went and when.
+     */
+    left?: string;
+  }
+  /**
+   * LaunchedBrowser is what a host knows of a browser `grip launch`
+   * started (docs/ARCHITECTURE.md, "A browser grip launched").
+   */
+  interface LaunchedBrowser {
+    /**
+     * ProfileDir is the browser's --user-data-dir: its host manifest is
+     * in ProfileDir/NativeMessagingHosts.
+     */
+    profile_dir: string;
+    /** Headless says no one can answer a question in this browser. */
+    headless?: boolean;
+    /**
+     * Resume says the launcher holds a token that lifts the pause here
+     * (grip resume --token-file).
+     */
+    resume?: boolean;
   }
   /**
    * ListView is where a list stands after a scroll or a find: the items it
@@ -774,6 +806,30 @@ declare namespace protocol {
     tabs: string;
     default: string;
     rules: number;
+  }
+  /**
+   * ReadParams are the params of ExtRead: the element by its document and
+   * local id, and the part of its text wanted (Max characters from From).
+   */
+  interface ReadParams {
+    tabId: number;
+    documentId: string;
+    localId: number;
+    from: number;
+    max: number;
+  }
+  /**
+   * ReadReply is the kernel's part of the element's text, with the tab it
+   * was read in and the element's role and name as the page says them now.
+   */
+  interface ReadReply {
+    tab: TabRef;
+    text: string;
+    total: number;
+    secret?: boolean;
+    secrets?: number;
+    role: string;
+    name: string;
   }
   /** RuleDecision is the rule a URL falls under and why. */
   interface RuleDecision {

@@ -81,7 +81,7 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 			"see grip --help for the actions", "unknown action %q", args.Action)
 	}
 	a := &action{spec: spec, args: args, started: time.Now()}
-	h.downloads.acted(a.started) // where grip wait --download starts looking
+	h.downloads.of(sessionOf(ctx)).acted(a.started) // where grip wait --download starts looking
 	// The record names the target and tab from the start: an action the
 	// pause refuses at step 1 is recorded with them too.
 	a.rec = actlog.Entry{Time: a.started, Action: args.Action, Target: args.Target, Tab: args.Tab, Client: clientOf(ctx), Session: sessionOf(ctx), Detail: actDetail(spec, args)}
@@ -95,6 +95,9 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 	}
 	res, err := h.runAction(ctx, a)
 	h.recordAction(ctx, a, res, err)
+	if err != nil {
+		h.recordRefused(ctx) // the recorder says it left one out
+	}
 	return res, err
 }
 
@@ -440,6 +443,13 @@ func (h *Host) recordAction(ctx context.Context, a *action, res *protocol.Action
 	rec.Outcome = "ok"
 	if err != nil {
 		rec.Outcome = string(protocol.AsError(err).Code)
+		if rec.Tab == 0 && a.spec.Name != protocol.ActTabNew {
+			// Refused before a tab was picked (the pause refuses first):
+			// the record names the tab the action would have landed on.
+			if tab, terr := h.agentTab(ctx, h.person.policy.Current(), 0); terr == nil {
+				rec.Tab = tab
+			}
+		}
 	} else if res != nil {
 		if rec.Tab == 0 {
 			rec.Tab = res.Tab.ID

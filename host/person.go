@@ -284,6 +284,12 @@ func (h *Host) personRequest(ctx context.Context, msg protocol.NativeMessage) (a
 			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
 		}
 		return h.endSession(ctx, p.Session)
+	case protocol.HostAllowSession:
+		var p protocol.SessionParams
+		if err := json.Unmarshal(msg.Params, &p); err != nil {
+			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
+		}
+		return h.allowSession(ctx, p.Session)
 	case protocol.HostReleaseTab:
 		var p protocol.TabParams
 		if err := json.Unmarshal(msg.Params, &p); err != nil {

@@ -187,6 +187,7 @@ func (s *Server) addTools() {
 	addWorkflowTools(s)
 	addFormTool(s)
 	addHandoffTool(s)
+	addReadTool(s)
 }
 
 // actTweaks constrains the fields the action inputs share.

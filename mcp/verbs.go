@@ -41,6 +41,7 @@ var VerbTools = map[string]string{
 	"record":     "browser_record",
 	"replay":     "browser_replay",
 	"handoff":    "browser_handoff",
+	"read":       "browser_read",
 }
 
 // Composites are the tools that do in one call what several verbs do,

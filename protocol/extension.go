@@ -97,6 +97,7 @@ var ExtCalls = []Call{
 	call[PDFParams, PDFReply](ExtPDF),
 	call[ElementShotParams, ShotReply](ExtElementShot),
 	call[BoxesShotParams, ShotReply](ExtBoxesShot),
+	call[ReadParams, ReadReply](ExtRead), // protocol/read.go
 }
 
 // ExtRequests lists the names of ExtCalls.
@@ -111,6 +112,7 @@ var HostCalls = []Call{
 	call[SharedParams, PersonState](HostSetShared),
 	call[PersonViewParams, PersonView](HostPersonView),
 	call[SessionParams, PersonState](HostEndSession),
+	call[SessionParams, PersonState](HostAllowSession),
 	call[TabParams, PersonState](HostReleaseTab),
 }
 

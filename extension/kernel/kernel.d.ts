@@ -151,12 +151,15 @@ interface GripKernel {
   probe(r: { text?: string; id?: number }): { textFound: boolean; present: boolean };
   watch(r: { text?: string; gone?: boolean; id?: number; ms?: number }): Promise<{ met: boolean }>;
 
+  // read.js
+  readText(el: Element, r: { from?: number; max?: number }): { text: string; total: number; secret?: boolean; secrets?: number };
+
   // context.js
   addContexts(out: { id: number; role: string; name: string; ctx?: string }[], elementOf: (id: number) => Element | undefined): void;
 
   // settle.js
   trackChanges(): unknown;
-  settleState(): { sinceChange: number; busy: string };
+  settleState(): { sinceChange: number; busy: string; animating: number };
   nextChange(r: { ms?: number }): Promise<{ changed: boolean }>;
 
   // frames.js

@@ -1,6 +1,7 @@
 package widgets_test
 
 import (
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -121,4 +122,34 @@ func count(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// A recorded find is a step of the workflow: replayed on a fresh page,
+// the find brings the row into view again, so the click recorded after it
+// finds its option (without it, the row is not rendered and the click
+// would diverge).
+func TestTanStackFindIsRecordedAndReplayed(t *testing.T) {
+	a := open(t, "/testdata/tanstack.html")
+	list := a.find(a.until("listbox", "Orders"), "listbox", "Orders")
+	file := t.TempDir() + "/choose.grip"
+	a.must("record", "start", file)
+	found, ok := lookup(a.must("find", "ORD-0250", "--in", list.ref), "option", "ORD-0250")
+	if !ok {
+		t.Fatal("find did not name ORD-0250")
+	}
+	a.must("click", found.ref)
+	a.must("record", "stop")
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "find listbox 'Orders' with 'ORD-0250'") {
+		t.Fatalf("the workflow does not keep the find:\n%s", b)
+	}
+	fresh := open(t, "/testdata/tanstack.html?replay")
+	fresh.until("listbox", "Orders")
+	fresh.must("replay", file, "--tab", fresh.tab)
+	if got := eval[string](fresh, "window.chosen"); got != "ORD-0250" {
+		t.Fatalf("after the replay the page chose %q, want ORD-0250\n%s", got, b)
+	}
 }

@@ -254,6 +254,8 @@ Setting up:
   grip --version                               this grip's version (the host reports the same)
 You stay in charge:
   grip pause | grip resume                     refuse every agent action / allow again (resume asks in the browser)
+  grip resume --token-file FILE                in a browser grip launch started: lift the pause with the
+                                               token file it printed (no one to ask in a headless one)
   grip log [--tab ID] [--limit N]              what agents did: time, tab, site, action, outcome, client
   grip policy [URL]                            the policy in force (block, read, confirm, act, script by site),
                                                or which rule URL falls under

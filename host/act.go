@@ -87,6 +87,9 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 	}
 	res, err := h.runAction(ctx, a)
 	h.recordAction(ctx, a, res, err)
+	if err != nil {
+		h.recordRefused(ctx) // the recorder says it left one out
+	}
 	return res, err
 }
 

@@ -69,10 +69,27 @@ type HostInfo struct {
 	// extension from another build of grip, with the fix. The CLI, grip
 	// mcp, doctor and the popup show it.
 	Warning string `json:"warning,omitempty"`
+	// Launched is set when `grip launch` started the browser: doctor then
+	// checks the manifest of that profile, not the installed browser's,
+	// and resume takes the launcher's token.
+	Launched *LaunchedBrowser `json:"launched,omitempty"`
 	// Left is when the extension closed the host's channel (RFC 3339); it
 	// is set only in the note a host leaves as it exits (LeftSuffix), so a
 	// CLI that finds no host can say which browser went and when.
 	Left string `json:"left,omitempty"`
+}
+
+// LaunchedBrowser is what a host knows of a browser `grip launch`
+// started (docs/ARCHITECTURE.md, "A browser grip launched").
+type LaunchedBrowser struct {
+	// ProfileDir is the browser's --user-data-dir: its host manifest is
+	// in ProfileDir/NativeMessagingHosts.
+	ProfileDir string `json:"profile_dir"`
+	// Headless says no one can answer a question in this browser.
+	Headless bool `json:"headless,omitempty"`
+	// Resume says the launcher holds a token that lifts the pause here
+	// (grip resume --token-file).
+	Resume bool `json:"resume,omitempty"`
 }
 
 // LeftSuffix ends the name of the note a host leaves in the runtime dir,
@@ -398,9 +415,12 @@ type RecordArgs struct {
 // and how many steps it holds; at stop, Text is the workflow, which the
 // client writes to File.
 type RecordResult struct {
-	Recording bool     `json:"recording"`
-	File      string   `json:"file,omitempty"`
-	Steps     int      `json:"steps"`
-	Params    []string `json:"params,omitempty"`
-	Text      string   `json:"text,omitempty"`
+	Recording bool   `json:"recording"`
+	File      string `json:"file,omitempty"`
+	Steps     int    `json:"steps"`
+	// Refused counts the session's actions refused while it recorded,
+	// which are not in the workflow.
+	Refused int      `json:"refused,omitempty"`
+	Params  []string `json:"params,omitempty"`
+	Text    string   `json:"text,omitempty"`
 }

@@ -159,7 +159,7 @@ interface GripKernel {
 
   // settle.js
   trackChanges(): unknown;
-  settleState(): { sinceChange: number; busy: string };
+  settleState(): { sinceChange: number; busy: string; animating: number };
   nextChange(r: { ms?: number }): Promise<{ changed: boolean }>;
 
   // frames.js

@@ -101,16 +101,41 @@
     return '';
   }
 
+  /** How long an animation may still run and be waited for: one that
+   * ends later (a slow carousel, a countdown) is the page's decoration,
+   * and waiting for it would only reach the settle bound. */
+  const ANIMATION_WAIT_MS = 1500;
+
+  /** ms until the CSS animations and transitions running now have ended
+   * (0: none runs). A dialog fading in, a panel sliding shut, a tiddler
+   * closing change nothing the observer sees until they end, when the
+   * page removes or shows what they moved. Infinite ones (spinners) and
+   * ones ending after ANIMATION_WAIT_MS do not count.
+   * @returns {number} */
+  function animatingFor() {
+    if (typeof document.getAnimations !== 'function') return 0;
+    let left = 0;
+    for (const a of document.getAnimations()) {
+      if (a.playState !== 'running' || !a.effect) continue;
+      const timing = a.effect.getComputedTiming();
+      const end = Number(timing.endTime), now = Number(timing.localTime);
+      if (!isFinite(end) || !isFinite(now)) continue;
+      const ms = (end - now) / Math.abs(a.playbackRate || 1);
+      if (ms > 0 && ms <= ANIMATION_WAIT_MS) left = Math.max(left, ms);
+    }
+    return Math.ceil(left);
+  }
+
   /** How this document stands: ms since it last changed what it shows (a
    * document nothing watched yet — a frame the action did not land in, a
    * page just loaded — counts as quiet: waiting a quiet period for each
-   * would cost every first action on a page with frames), and the busy
-   * indicator it shows.
-   * @returns {{sinceChange: number, busy: string}} */
+   * would cost every first action on a page with frames), the busy
+   * indicator it shows, and how long its running animations have left.
+   * @returns {{sinceChange: number, busy: string, animating: number}} */
   function settleState() {
     const t = trackChanges();
     const since = t.last === -Infinity ? 1e9 : Math.round(performance.now() - t.last);
-    return { sinceChange: since, busy: busyIndicator(t) };
+    return { sinceChange: since, busy: busyIndicator(t), animating: animatingFor() };
   }
 
   /** Answers at the next change of any kind (style too: a spinner hidden

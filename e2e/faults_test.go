@@ -296,10 +296,11 @@ func TestFaultServiceWorkerStopped(t *testing.T) {
 		t.Fatalf("new element got @e%d, not above @e%d", n, top)
 	}
 
-	// When the extension cannot come back (here: its keeper closed, so
-	// only the 30 s alarm would wake the worker), the error says which
+	// When the extension cannot come back (here: its keeper closed and its
+	// alarm cleared, so nothing wakes the worker), the error says which
 	// browser's extension left and when, not just "no browser".
 	closeKeeper(t, e)
+	browsertest.EvalWorker[bool](t, e, "chrome.alarms.clear('grip-keepalive')")
 	pid = statusOf(t, e).Host.PID
 	stopServiceWorker(t, e)
 	waitGone(t, pid, 20*time.Second)

@@ -263,6 +263,24 @@ func TestReadOwnershipAndPause(t *testing.T) {
 	if code := gripAs(t, "reader-a", &res, "read", title); code != 0 || res.Content != "Terms of sale" {
 		t.Errorf("a read while paused: exit %d %+v", code, res)
 	}
+	// Actions the pause refuses are recorded with their targets, the tab
+	// they would have landed on and a navigation's URL (without its query).
+	if perr := refusalAs(t, "reader-a", "click", "#title"); perr.Code != protocol.CodePaused {
+		t.Errorf("a click while paused: %+v", perr)
+	}
+	if perr := refusalAs(t, "reader-a", "navigate", env.Origin1+"/home.html?token=s3cret"); perr.Code != protocol.CodePaused {
+		t.Errorf("a navigate while paused: %+v", perr)
+	}
+	var lg protocol.LogResult
+	if code := env.GripJSON(t, &lg, "log", "--tab", fmt.Sprint(tab), "--limit", "2"); code != 0 || len(lg.Entries) != 2 {
+		t.Fatalf("grip log: exit %d %+v", code, lg)
+	}
+	if e := lg.Entries[0]; e.Action != "click" || e.Target != "#title" || e.Outcome != "paused" {
+		t.Errorf("the paused click is recorded as %+v", e)
+	}
+	if e := lg.Entries[1]; e.Action != "navigate" || e.Detail != "to "+env.Origin1+"/home.html" || strings.Contains(e.Detail, "s3cret") {
+		t.Errorf("the paused navigate is recorded as %+v", e)
+	}
 }
 
 // browser_read through an MCP client: a cut read's last line names the

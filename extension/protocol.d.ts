@@ -564,11 +564,35 @@ declare namespace protocol {
      */
     warning?: string;
     /**
+     * Launched is set when `grip launch` started the browser: doctor then
+     * checks the manifest of that profile, not the installed browser's,
+     * and resume takes the launcher's token.
+     */
+    launched?: LaunchedBrowser;
+    /**
      * Left is when the extension closed the host's channel (RFC 3339); it
      * is set only in the note a host leaves as it exits (LeftSuffix), so a
      * CLI that finds no host can say which browser went and when.
      */
     left?: string;
+  }
+  /**
+   * LaunchedBrowser is what a host knows of a browser `grip launch`
+   * started (docs/ARCHITECTURE.md, "A browser grip launched").
+   */
+  interface LaunchedBrowser {
+    /**
+     * ProfileDir is the browser's --user-data-dir: its host manifest is
+     * in ProfileDir/NativeMessagingHosts.
+     */
+    profile_dir: string;
+    /** Headless says no one can answer a question in this browser. */
+    headless?: boolean;
+    /**
+     * Resume says the launcher holds a token that lifts the pause here
+     * (grip resume --token-file).
+     */
+    resume?: boolean;
   }
   /** LiveDocument is one document alive in the browser. */
   interface LiveDocument {

@@ -425,6 +425,13 @@ func (h *Host) recordAction(ctx context.Context, a *action, res *protocol.Action
 	rec.Outcome = "ok"
 	if err != nil {
 		rec.Outcome = string(protocol.AsError(err).Code)
+		if rec.Tab == 0 && a.spec.Name != protocol.ActTabNew {
+			// Refused before a tab was picked (the pause refuses first):
+			// the record names the tab the action would have landed on.
+			if tab, terr := h.agentTab(ctx, h.person.policy.Current(), 0); terr == nil {
+				rec.Tab = tab
+			}
+		}
 	} else if res != nil {
 		if rec.Tab == 0 {
 			rec.Tab = res.Tab.ID

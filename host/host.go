@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/grip-dev/grip/extension"
+	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/manifest"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/refcache"
@@ -34,6 +35,10 @@ type Config struct {
 	HelloWait   time.Duration // how long to wait for the extension's hello; 0 means 10 s
 	DebugLogs   bool          // page text may appear in logs only when set
 	LedgerRetry time.Duration // how long to wait for a previous host's ledger lock; 0 means 5 s
+	// Launch is set when `grip launch` started the browser (its
+	// GRIP_LAUNCH): doctor is told of its profile, and resume takes the
+	// launcher's token (docs/ARCHITECTURE.md, "A browser grip launched").
+	Launch *launcher.Launch
 }
 
 // Sentinel errors of the host, checked with errors.Is.
@@ -193,6 +198,9 @@ func Run(ctx context.Context, cfg Config) error {
 		ExtensionID: id, Profile: eh.Profile, PID: os.Getpid(), Browser: eh.Browser,
 		Started:        time.Now().UTC().Format(time.RFC3339),
 		ExtensionBuild: eh.Build, Warning: buildWarning(eh.Build, extension.Build()),
+	}
+	if l := cfg.Launch; l != nil {
+		h.info.Launched = &protocol.LaunchedBrowser{ProfileDir: l.ProfileDir, Headless: l.Headless, Resume: l.ResumeSHA256 != ""}
 	}
 
 	refs, err := h.openLedger(ctx, eh.Profile)

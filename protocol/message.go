@@ -69,10 +69,27 @@ type HostInfo struct {
 	// extension from another build of grip, with the fix. The CLI, grip
 	// mcp, doctor and the popup show it.
 	Warning string `json:"warning,omitempty"`
+	// Launched is set when `grip launch` started the browser: doctor then
+	// checks the manifest of that profile, not the installed browser's,
+	// and resume takes the launcher's token.
+	Launched *LaunchedBrowser `json:"launched,omitempty"`
 	// Left is when the extension closed the host's channel (RFC 3339); it
 	// is set only in the note a host leaves as it exits (LeftSuffix), so a
 	// CLI that finds no host can say which browser went and when.
 	Left string `json:"left,omitempty"`
+}
+
+// LaunchedBrowser is what a host knows of a browser `grip launch`
+// started (docs/ARCHITECTURE.md, "A browser grip launched").
+type LaunchedBrowser struct {
+	// ProfileDir is the browser's --user-data-dir: its host manifest is
+	// in ProfileDir/NativeMessagingHosts.
+	ProfileDir string `json:"profile_dir"`
+	// Headless says no one can answer a question in this browser.
+	Headless bool `json:"headless,omitempty"`
+	// Resume says the launcher holds a token that lifts the pause here
+	// (grip resume --token-file).
+	Resume bool `json:"resume,omitempty"`
 }
 
 // LeftSuffix ends the name of the note a host leaves in the runtime dir,

@@ -53,14 +53,16 @@ func switchCommand(ctx context.Context, a *App, name, op string, argv []string, 
 				"name the file grip launch printed (resume_token_file in its --json)", "--token-file: %v", err)
 		}
 	}
-	if op == protocol.OpResume && token == "" && !*f.json {
-		fmt.Fprintln(a.Stderr, "grip: allow it in the browser (a notification, or the grip popup)…")
-	}
-	ops, closeOps, err := a.ops(ctx, f)
+	sess, err := a.session(ctx, f)
 	if err != nil {
 		return *f.json, err
 	}
-	defer closeOps()
+	defer sess.Close()
+	ops := sess.Ops
+	// A headless launched browser refuses the ask at once: nothing to say.
+	if l := sess.Info().Launched; op == protocol.OpResume && token == "" && !*f.json && (l == nil || !l.Headless) {
+		fmt.Fprintln(a.Stderr, "grip: allow it in the browser (a notification, or the grip popup)…")
+	}
 	pause := ops.Pause
 	switch {
 	case token != "":

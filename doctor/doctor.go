@@ -1,7 +1,8 @@
 // Package doctor checks that grip can work: a stable grip binary, a host
 // manifest each browser can find that starts it for the right extension
 // (or, on Linux, a sound `grip install --system`: the packed extension, its
-// listing for each browser, the system-wide manifests), a connected
+// listing for each browser, the system-wide manifests; for a connected
+// browser `grip launch` started, the one in its own profile folder), a connected
 // extension, a readable ledger and no recent host error. Each check is a
 // line with ✓ or ✗ and, for a ✗, how to fix it — down to what to click in
 // chrome://extensions.

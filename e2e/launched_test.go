@@ -120,6 +120,9 @@ func TestLaunchedBrowserDoctorAndPause(t *testing.T) {
 	if took := time.Since(began); took > 20*time.Second {
 		t.Errorf("resume without the token took %s: it waited for an answer no one can give", took)
 	}
+	if r := grip("resume"); r.Code != 1 || strings.Contains(r.Stderr, "allow it in the browser") || !strings.Contains(r.Stderr, "grip: not_confirmed: no one can answer") {
+		t.Errorf("plain grip resume: exit %d, stderr %s", r.Code, r.Stderr)
+	}
 	wrong := filepath.Join(t.TempDir(), "wrong.token")
 	if err := os.WriteFile(wrong, []byte(strings.Repeat("0", 64)), 0o600); err != nil {
 		t.Fatal(err)
@@ -145,7 +148,7 @@ func TestLaunchedBrowserDoctorAndPause(t *testing.T) {
 			resumes = append(resumes, e.Outcome+" "+e.Detail)
 		}
 	}
-	if strings.Join(resumes, "|") != "not_confirmed |not_confirmed with the launcher's token|ok with the launcher's token" {
+	if strings.Join(resumes, "|") != "not_confirmed |not_confirmed |not_confirmed with the launcher's token|ok with the launcher's token" {
 		t.Errorf("resumes on the record: %q", resumes)
 	}
 

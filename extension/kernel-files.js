@@ -31,6 +31,7 @@ export const KERNEL_FILES = [
   'kernel/editing.js',
   'kernel/choice.js',
   'kernel/drag.js',
+  'kernel/find.js',
   'kernel/scroll.js',
   'kernel/keys.js',
   'kernel/files.js',

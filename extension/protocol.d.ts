@@ -122,6 +122,8 @@ declare namespace protocol {
      * in upload_chunk requests.
      */
     upload?: Upload;
+    /** Find carries a find on from the kernel call before (protocol/find.go). */
+    find?: FindState;
   }
   /**
    * ActReply is what the page answers after acting: Detail for the agent,
@@ -140,6 +142,12 @@ declare namespace protocol {
      * reports (a password): a recording keeps it only as a placeholder.
      */
     secret?: boolean;
+    /**
+     * Find is a find's answer; List where the list a find or a scroll
+     * moved stands (protocol/find.go).
+     */
+    find?: FindReply;
+    list?: ListView;
   }
   /** ActedParams tells the extension an agent acted on a tab. */
   interface ActedParams {
@@ -514,6 +522,40 @@ declare namespace protocol {
     owned_tabs?: TabOwner[];
     ended_sessions?: string[];
   }
+  /** FindReply is the kernel's answer to one find call. */
+  interface FindReply {
+    state: FindState;
+    /**
+     * More says the call's slice ended before the search did: the host
+     * calls again with State.
+     */
+    more?: boolean;
+    found: boolean;
+    /**
+     * IDs are the local ids of the element found and of those inside it,
+     * in document order.
+     */
+    ids?: number[];
+    /** Where says where the scroller stood when the slice ended. */
+    where?: string;
+  }
+  /**
+   * FindState carries one find across the kernel calls it takes: each call
+   * scrolls for a slice of the injection deadline and says where it stopped.
+   */
+  interface FindState {
+    /** Steps is how many times the find has scrolled. */
+    steps: number;
+    /**
+     * Start is where the scroller stood when the find began (px): after
+     * the end the find goes on from the top to there.
+     */
+    start: number;
+    /** Wrapped says the find reached the end and went on from the top. */
+    wrapped: boolean;
+    /** Begun marks a state an earlier call returned. */
+    begun: boolean;
+  }
   /** Frame is one answered frame of a snapshot. */
   interface Frame {
     frameId: number;
@@ -610,6 +652,31 @@ declare namespace protocol {
      * (grip resume --token-file).
      */
     resume?: boolean;
+  }
+  /**
+   * ListView is where a list stands after a scroll or a find: the items it
+   * shows of how many, and the elements inside it, by local id, so the
+   * host can count the rows that appeared and went instead of listing them.
+   */
+  interface ListView {
+    /** ID is the list's own local id (0 when it has none). */
+    id: number;
+    /** Unit is what its items are: "rows", "options" or "items". */
+    unit: string;
+    first: number;
+    last: number;
+    total: number;
+    /**
+     * Estimated says the positions were counted from the items' heights:
+     * the list declares none (aria-rowindex, aria-posinset).
+     */
+    estimated?: boolean;
+    /**
+     * Inside are the local ids of the elements inside the list after the
+     * scroll; Before those that had one before it.
+     */
+    inside?: number[];
+    before?: number[];
   }
   /** LiveDocument is one document alive in the browser. */
   interface LiveDocument {
@@ -875,6 +942,11 @@ declare namespace protocol {
     dialog?: Dialog;
     opened?: OpenedTab[];
     closed?: number[];
+    /**
+     * Loading: the page had not finished loading when it was read (the
+     * text's last line says so); it may show more soon.
+     */
+    loading?: boolean;
   }
   /** SnapshotArgs are the arguments of OpSnapshot. Tab 0 means the active tab. */
   interface SnapshotArgs {
@@ -937,6 +1009,8 @@ declare namespace protocol {
     dialog?: Dialog;
     /** Settle answers SnapshotParams.Settle. */
     settle?: SettleReply;
+    /** Loading: the tab was loading when the read began and still is. */
+    loading?: boolean;
   }
   /**
    * SnapshotTimings say where a snapshot's time went, in milliseconds: the

@@ -136,3 +136,32 @@ func TestReadSpecialCases(t *testing.T) {
 		t.Error("a negative from is not refused")
 	}
 }
+
+// FuzzRenderRead: whatever the text and the budget, reading on as the
+// trailers say moves forward, stays within the budget (less the few runes
+// always shown), and the parts put together are the text.
+func FuzzRenderRead(f *testing.F) {
+	for _, seed := range []struct {
+		text   string
+		budget int
+	}{
+		{"Hello, world.", 100},
+		{strings.Repeat("It was the best of times. ", 40), 60},
+		{"Title\n\nFirst paragraph.\nSecond line.\n\n", 20},
+		{strings.Repeat("x", 300), 1},
+		{"a\tb\u202ec\x00d\r\n𝒯", 5},
+	} {
+		f.Add(seed.text, seed.budget)
+	}
+	f.Fuzz(func(t *testing.T, text string, budget int) {
+		text = strings.ToValidUTF8(text, "\uFFFD")
+		budget = 1 + int(uint(budget)%500)
+		var got strings.Builder
+		for _, p := range readAll(t, text, budget, budget*3+3) {
+			got.WriteString(p.Content)
+		}
+		if got.String() != text {
+			t.Errorf("the parts put together differ:\n got %q\nwant %q", got.String(), text)
+		}
+	})
+}

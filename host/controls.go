@@ -409,7 +409,14 @@ func (h *Host) pause(ctx context.Context, _ noArgs) (protocol.PersonState, error
 	st := u.setPaused(true)
 	u.record(actlog.Entry{Action: protocol.OpPause, Outcome: "ok", Client: clientOf(ctx), Session: sessionOf(ctx)})
 	h.log.Info("paused at an agent client's request", "client", clientOf(ctx))
-	h.tellExtension(ctx, protocol.ExtPaused, protocol.PausedParams{Paused: true})
+	// The reply waits (bounded) for the extension to keep the pause, so a
+	// browser that closes or crashes right after is still paused when it
+	// comes back.
+	select {
+	case <-h.tellExtension(ctx, protocol.ExtPaused, protocol.PausedParams{Paused: true}):
+	case <-time.After(2 * time.Second):
+	case <-ctx.Done():
+	}
 	return st, nil
 }
 

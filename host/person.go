@@ -44,6 +44,10 @@ type personControls struct {
 	// owners and the ended sessions. Guarded by mu.
 	owners   map[int]string
 	sessions map[string]*session
+	// closedOwners are the sessions that owned tabs now closed: a
+	// download one of them started stays that session's alone. Guarded
+	// by mu; at most maxClosedOwners.
+	closedOwners map[int]string
 }
 
 func newPersonControls(h *Host, hello protocol.ExtensionHello) *personControls {
@@ -312,14 +316,17 @@ func (h *Host) personRequest(ctx context.Context, msg protocol.NativeMessage) (a
 // reply does not wait for them. Notices go out one at a time in the order
 // they were made, so a pause and the resume after it cannot arrive the
 // other way round.
-func (h *Host) tellExtension(ctx context.Context, typ string, params any) {
+func (h *Host) tellExtension(ctx context.Context, typ string, params any) <-chan struct{} {
+	done := make(chan struct{})
 	h.notices.add(func() {
+		defer close(done)
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		if err := h.port.call(ctx, typ, params, nil); err != nil {
 			h.log.Warn("could not tell the extension", "request", typ, "err", err)
 		}
 	})
+	return done
 }
 
 // noticeQueue runs the host's notices to the extension in order, one at

@@ -117,7 +117,7 @@ func (h *Host) readTarget(ctx context.Context, args protocol.ReadArgs) (refcache
 	}
 	if loc.Ref == 0 {
 		return refcache.Entry{}, "", protocol.Errorf(protocol.CodeInvalidLocator, protocol.BoundaryPayload,
-			"take a content snapshot (grip snapshot --mode content) and name the element by its ref or its line, e.g. \"text 'Terms'\"",
+			"take a content snapshot (grip snapshot --mode content) and name the element by its ref or its line, e.g. \"heading 'Terms'\"",
 			"a read names its element by ref or snapshot line, not by CSS (%q)", args.Target)
 	}
 	e, err := h.refs.Resolve(loc.Ref)

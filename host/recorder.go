@@ -182,8 +182,14 @@ func (h *Host) recordStep(ctx context.Context, a *action, res *protocol.ActionRe
 	case a.spec.Text != "" && (a.args.Text != "" || a.spec.Name == protocol.ActFill):
 		s.Text, s.HasText = rec.text(a, seen), true
 	}
+	// A find is recorded for the steps after it: on replay, a row of a
+	// virtualized list exists only once the find has brought it into
+	// view. Its effect is the find itself, which refuses not_found when
+	// the row is not there.
 	before := seen.top
-	if after := res.Tab.URL; after != "" && workflow.PathOf(after) != workflow.PathOf(before) {
+	if a.spec.Name == protocol.ActFind {
+		// no effect to wait for
+	} else if after := res.Tab.URL; after != "" && workflow.PathOf(after) != workflow.PathOf(before) {
 		s.Effect.URL = rec.substitute(workflow.Literal(workflow.PathOf(after)))
 	} else if el, ok := salient(res.Changes.Appeared); ok {
 		s.Effect.Appears = rec.target(el)

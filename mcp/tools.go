@@ -283,8 +283,17 @@ func (s *Server) snapshot(ctx context.Context, in snapshotIn) (*CallToolResult, 
 	if err != nil {
 		return nil, err
 	}
-	s.shown(snap.Tab)
-	return textResult(snap.Text), nil
+	return textResult(s.snapshotText(*snap)), nil
+}
+
+// snapshotText is a snapshot's text for this client: without the header
+// lines that repeat the tab it was last told of (frames.SnapshotTextSince).
+func (s *Server) snapshotText(snap protocol.Snapshot) string {
+	s.tabMu.Lock()
+	defer s.tabMu.Unlock()
+	text := frames.SnapshotTextSince(snap, s.shownTab)
+	s.shownTab = snap.Tab
+	return text
 }
 
 // actionText is an action's reply for this client: the tab line only when

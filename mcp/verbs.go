@@ -18,6 +18,7 @@ var VerbTools = map[string]string{
 	"uncheck":    "browser_check",
 	"press":      "browser_press_key",
 	"scroll":     "browser_scroll",
+	"find":       "browser_find",
 	"navigate":   "browser_navigate",
 	"back":       "browser_navigate_back",
 	"forward":    "browser_navigate_forward",

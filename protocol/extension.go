@@ -228,6 +228,8 @@ type SnapshotReply struct {
 	Dialog *Dialog `json:"dialog,omitempty"`
 	// Settle answers SnapshotParams.Settle.
 	Settle *SettleReply `json:"settle,omitempty"`
+	// Loading: the tab was loading when the read began and still is.
+	Loading bool `json:"loading,omitempty"`
 }
 
 // ExtTiming is the worker's own clock around a snapshot, in milliseconds:
@@ -300,6 +302,8 @@ type ActParams struct {
 	// Upload names the files an upload puts into the element, sent before
 	// in upload_chunk requests.
 	Upload *Upload `json:"upload,omitempty"`
+	// Find carries a find on from the kernel call before (protocol/find.go).
+	Find *FindState `json:"find,omitempty"`
 }
 
 // ActReply is what the page answers after acting: Detail for the agent,
@@ -315,6 +319,10 @@ type ActReply struct {
 	// Secret says the text went into a field whose value grip never
 	// reports (a password): a recording keeps it only as a placeholder.
 	Secret bool `json:"secret,omitempty"`
+	// Find is a find's answer; List where the list a find or a scroll
+	// moved stands (protocol/find.go).
+	Find *FindReply `json:"find,omitempty"`
+	List *ListView  `json:"list,omitempty"`
 	ActEffects
 }
 

@@ -227,6 +227,9 @@ type Snapshot struct {
 	Dialog *Dialog     `json:"dialog,omitempty"`
 	Opened []OpenedTab `json:"opened,omitempty"`
 	Closed []int       `json:"closed,omitempty"`
+	// Loading: the page had not finished loading when it was read (the
+	// text's last line says so); it may show more soon.
+	Loading bool `json:"loading,omitempty"`
 }
 
 // SnapshotTimings say where a snapshot's time went, in milliseconds: the
@@ -343,6 +346,11 @@ type ActionResult struct {
 	// Download is a download the action started, or the one a wait for
 	// a download returns.
 	Download *Download `json:"download,omitempty"`
+	// Found are the lines of the element a find brought into view and of
+	// those inside it; List what a find or a scroll of a long list says of
+	// the list instead of a line for each of its rows (protocol/find.go).
+	Found []Element    `json:"found,omitempty"`
+	List  *ListSummary `json:"list,omitempty"`
 }
 
 // WaitArgs are the arguments of OpWait; exactly one condition is set.

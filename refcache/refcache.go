@@ -748,3 +748,16 @@ func (a *Allocator) TabOf(ref uint64) (int, bool) {
 	}
 	return a.slots[idx].tab, true
 }
+
+// Lookup returns the entry of a kept ref, active or not (Entry.Active says
+// which): what a reply needs to tell where a ref that just went stale
+// was, which Resolve refuses.
+func (a *Allocator) Lookup(ref uint64) (Entry, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	idx, ok := a.findRefLocked(ref)
+	if !ok {
+		return Entry{}, false
+	}
+	return a.entryLocked(idx), true
+}

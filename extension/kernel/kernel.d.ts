@@ -230,6 +230,13 @@ interface GripKernel {
   // drag.js
   doDrag(src: Element, srcId: number, dst: Element, dstId: number): any;
 
+  // find.js
+  find(el: Element | null, r: { text?: string; find?: any }): Promise<any>;
+  listView(list: Element, sc: Element): { unit: string; first: number; last: number; total: number; estimated?: boolean } | null;
+  listReply(list: Element, sc: Element, before: number[]): any;
+  idsInside(list: Element, assign: boolean): number[];
+  rendered(root: Element): Promise<void>;
+
   // scroll.js
   scrollPage(fy: number, fx: number): void;
   doScroll(el: Element | null, r: { text?: string; value?: string }): any;

@@ -14,13 +14,13 @@
   const K = globalThis.__gripKernel__;
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
     isDisabled, describe, brief, reread, probe, watch, frameIndexOf, actionable, done, hoverAt, clickAt,
-    mouse, editKind, readyToType, typeInto, selectIn, checkable, setChecked, doScroll, doPress, doDrag,
+    mouse, editKind, readyToType, typeInto, selectIn, checkable, setChecked, doScroll, find, doPress, doDrag,
     setMark, stageUpload, uploadInto, trackChanges, settleState, nextChange, readText } = K;
 
   // The actions the page carries out: protocol/actions.go lists the same
   // ones as in-page actions (a test compares the two lists).
   const NEEDS_NODE = new Set(['click', 'dblclick', 'hover', 'focus', 'type', 'fill', 'select', 'check', 'uncheck', 'drag', 'upload']);
-  const KNOWN = new Set([...NEEDS_NODE, 'press', 'scroll']);
+  const KNOWN = new Set([...NEEDS_NODE, 'press', 'scroll', 'find']);
 
   /** An action on one element, every boundary checked in order: the node
    * (still there), its meaning (the signature the agent saw), its
@@ -69,6 +69,7 @@
     }
 
     if (action === 'scroll') return doScroll(node, r);
+    if (action === 'find') return find(node, r);
     if (action === 'press') return doPress(node, r);
 
     if (!node) return fail('bad_request', 'node', action + ' needs an element');

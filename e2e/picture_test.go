@@ -30,6 +30,10 @@ var pictureTasks = []struct {
 	{"/dialog.html", []pictureStep{{"click", "button", "Show later", ""}}},
 }
 
+// pictureTarget is the share of actions whose settled reply must leave
+// the agent a true picture of the page (issue 23).
+const pictureTarget = 0.95
+
 // elementKey is what the agent knows of an element: its line's parts.
 func elementKey(e protocol.Element) string {
 	v := "-"
@@ -126,5 +130,8 @@ func TestRepliesKeepThePictureTrue(t *testing.T) {
 	}
 	if rates[false] < rates[true] {
 		t.Errorf("settling did not make the replies truer: %.2f with, %.2f without", rates[false], rates[true])
+	}
+	if rates[false] < pictureTarget {
+		t.Errorf("%.0f%% of settled replies left a true picture, under the target of %.0f%%", 100*rates[false], 100*pictureTarget)
 	}
 }

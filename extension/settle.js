@@ -25,7 +25,8 @@ export const SETTLE_BOUND_MS = 1500;
 /**
  * How long, in ms, until every frame has been quiet for quiet ms (0 or
  * less: it has); Infinity while one shows a busy indicator. A frame that
- * did not answer (null) holds nothing back.
+ * did not answer (null) holds nothing back; one whose sinceChange is
+ * negative is still animating for that long (kernel/settle.js).
  * @param {(FrameState|null)[]} states @param {number} [quiet]
  */
 export function quietFor(states, quiet = QUIET_MS) {
@@ -33,7 +34,7 @@ export function quietFor(states, quiet = QUIET_MS) {
   for (const st of states) {
     if (!st) continue;
     if (st.busy) return Infinity;
-    wait = Math.max(wait, st.sinceChange < 0 ? quiet : quiet - st.sinceChange);
+    wait = Math.max(wait, quiet - st.sinceChange);
   }
   return wait;
 }

@@ -94,7 +94,7 @@
       if (title) { tParts.push(' ', title, ' '); tLen += title.length; return; }
       if (tShown && ln === 'use') { push(useWord(e)); return; }
     }
-    const block = BLOCKISH.has(ln);
+    const block = BLOCKISH.has(ln) || (tVis && apart(e));
     if (block) tParts.push(' ');
     const mark = tParts.length;
     textChildren(e);
@@ -106,6 +106,21 @@
       else if (tShown) push(iconWord(e));
     }
     if (block) tParts.push(' ');
+  }
+
+  /** Whether e, an inline tag right after text, shows apart from it: a
+   * keyboard shortcut, or an element floated or laid out as a block
+   * ("Restart" and its shortcut "0,0" floated right in Jupyter's menus, one
+   * word "Restart0,0" by the DOM alone). Its style is read only there.
+   * @param {Element} e */
+  function apart(e) {
+    const prev = tParts.length ? tParts[tParts.length - 1] : '';
+    if (!prev || /\s$/.test(prev)) return false;
+    if (e.localName === 'kbd') return true;
+    /** @type {CSSStyleDeclaration} */
+    let cs;
+    try { cs = getComputedStyle(e); } catch (_) { return false; }
+    return cs.float !== 'none' || !cs.display.startsWith('inline');
   }
 
   /** Adds s to the running text as a word of its own.

@@ -62,12 +62,13 @@ export function componentPages(origin1) {
     'mail-body': `${origin1}/kernel/mail.html`,
     'editorjs-body': `${origin1}/editors/editorjs.html`,
     'ace-fill': `${origin1}/editors/ace-query.html`,
+    'virtual-list': `${origin1}/testdata/tanstack.html`,
   };
 }
 
 /** Whether the packages the component pages load are installed. */
 export function componentsInstalled() {
-  return ['e2e/widgets/node_modules/choices.js', 'e2e/editors/node_modules/@editorjs/editorjs', 'e2e/editors/node_modules/ace-builds']
+  return ['e2e/widgets/node_modules/choices.js', 'e2e/widgets/node_modules/@tanstack/virtual-core', 'e2e/editors/node_modules/@editorjs/editorjs', 'e2e/editors/node_modules/ace-builds']
     .every((p) => fs.existsSync(path.join(ROOT, p)));
 }
 
@@ -82,6 +83,16 @@ async function pickCustom(a, label, option) {
   }
   await a.clickRef(a.refAfter(label, /^(listbox|combobox)$/), `${label} select`);
   await a.click('option', option);
+}
+
+/** The ref of the element of role whose name starts with prefix that the
+ * agent was told of (a row it knows by its id), or null. */
+function refStarting(a, role, prefix) {
+  for (const [k, ref] of a.known) {
+    const [r, name] = k.split('\u0000');
+    if (r === role && name.startsWith(prefix)) return ref;
+  }
+  return null;
 }
 
 export const COMPONENT_TASKS = {
@@ -130,12 +141,44 @@ export const COMPONENT_TASKS = {
     outcome: () => window.editor.save().then((d) => JSON.stringify(d.blocks.map((b) => b.data.text))),
     expect: (o) => Array.isArray(o) && o[1] === 'Wild garlic is back.',
   },
+  'virtual-list': {
+    what: 'TanStack Virtual (item 7): in a virtualized list of 2,000 orders (22 rendered), find order ORD-0400 and choose it',
+    async run(a) {
+      await a.call('browser_snapshot', {});
+      const list = await a.ref('listbox', 'Orders');
+      const target = 'ORD-0400';
+      if (a.peer.grip) {
+        // grip scrolls the list in the page until the row shows, and
+        // replies with that row.
+        const r = await a.call('browser_find', { text: target, ref: list, element: 'Orders list' });
+        if (r.isError) throw new Error(`${a.peer.name} browser_find: ${r.text.slice(0, 300)}`);
+      } else {
+        // Playwright MCP has no scroll of an element's content: the agent
+        // scrolls the list by a screen with browser_evaluate and reads
+        // what it shows now, until the row is there.
+        for (let i = 0; i < 60 && !refStarting(a, 'option', target); i++) {
+          const r = await a.call('browser_evaluate', { function: '(el) => { el.scrollTop += el.clientHeight; }', element: 'Orders list', [a.peer.refKey]: list });
+          if (r.isError) throw new Error(`${a.peer.name} browser_evaluate: ${r.text.slice(0, 300)}`);
+          // A reply that carries the snapshot (or what changed of it) has
+          // told the agent what the list shows; one that links it or
+          // says nothing of the page needs a look.
+          if (!refStarting(a, 'option', target) && (a.peer.linksSnapshots || !r.text.includes('[ref='))) await a.look();
+        }
+      }
+      const ref = refStarting(a, 'option', target);
+      if (!ref) throw new Error(`${a.peer.name}: no option ${target} after scrolling`);
+      await a.clickRef(ref, `order ${target}`);
+    },
+    outcome: () => JSON.stringify(window.chosen),
+    expect: (o) => o === 'ORD-0400',
+  },
   'ace-fill': {
     what: 'Ace (item 6): replace a query, and read from the reply what the editor now holds',
     async run(a) {
       await a.call('browser_snapshot', {});
       if (a.peer.grip) {
-        const r = await a.fill('textbox', 'Cursor at row 1', 'SELECT name FROM users;');
+        // The textarea's caret announcement is not its name: unnamed.
+        const r = await a.fill('textbox', '', 'SELECT name FROM users;');
         a.replied = r.text;
         return;
       }

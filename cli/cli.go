@@ -218,7 +218,8 @@ func usage() string {
 Reading:
   grip tabs [new URL | close ID | select ID]   list or change tabs
   grip snapshot [--mode interactive|content] [--budget N] [--after @eN] [--tab ID]
-Acting (a target is a ref @eN, a CSS selector, or a frame chain "iframe >>> sel"):
+  grip read TARGET [--from N] [--budget N]   one element's whole text, which a snapshot line cuts
+Acting (a target is a ref @eN, a snapshot line "button 'Save'", else CSS; "iframe >>> sel" enters frames):
 `)
 	for _, spec := range protocol.Actions {
 		if _, ok := commands[spec.Name]; !ok {
@@ -253,6 +254,8 @@ Setting up:
   grip --version                               this grip's version (the host reports the same)
 You stay in charge:
   grip pause | grip resume                     refuse every agent action / allow again (resume asks in the browser)
+  grip resume --token-file FILE                in a browser grip launch started: lift the pause with the
+                                               token file it printed (no one to ask in a headless one)
   grip log [--tab ID] [--limit N]              what agents did: time, tab, site, action, outcome, client
   grip policy [URL]                            the policy in force (block, read, confirm, act, script by site),
                                                or which rule URL falls under

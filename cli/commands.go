@@ -216,6 +216,10 @@ func actionCommand(spec protocol.Action) command {
 		if spec.Name == protocol.ActScroll {
 			up = f.Bool("up", false, "scroll the page up instead of down")
 		}
+		var in *string
+		if spec.Name == protocol.ActFind {
+			in = f.String("in", "", "the list or region to search, scrolling its content (a ref or a snapshot line); default: the page")
+		}
 		pos, err := f.parse(argv)
 		if err != nil {
 			return *f.json, err
@@ -227,6 +231,12 @@ func actionCommand(spec protocol.Action) command {
 		}
 		if up != nil && *up {
 			args.Text = "up"
+		}
+		if in != nil && *in != "" {
+			if args.Target != "" && args.Target != *in {
+				return *f.json, usagef("usage: grip find TEXT [--in TARGET]: name the list once")
+			}
+			args.Target = *in
 		}
 		return *f.json, a.doAct(ctx, f.flags, args)
 	}

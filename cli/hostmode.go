@@ -13,6 +13,7 @@ import (
 	"github.com/grip-dev/grip/extension"
 	"github.com/grip-dev/grip/host"
 	"github.com/grip-dev/grip/install"
+	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/manifest"
 	"github.com/grip-dev/grip/statedir"
 )
@@ -44,9 +45,18 @@ func (a *App) runHost(ctx context.Context) int {
 		log.Error("cannot read the extension's ID", "err", err)
 		return ExitFailed
 	}
+	// A browser grip launch started says so in its environment; one that
+	// does not read well is taken as the person's own, whose rules are
+	// the stricter.
+	var launch *launcher.Launch
+	if l, ok, err := launcher.ParseLaunch(a.Getenv(launcher.EnvLaunch)); err != nil {
+		log.Error("ignoring the launch this browser's environment describes", "err", err)
+	} else if ok {
+		launch = &l
+	}
 	err = host.Run(ctx, host.Config{
 		Origin: a.Args[0], AllowedIDs: allowed, Stdin: a.Stdin, Stdout: a.Stdout,
-		Dirs: dirs, Version: Version, Log: log, DebugLogs: debug,
+		Dirs: dirs, Version: Version, Log: log, DebugLogs: debug, Launch: launch,
 	})
 	if err != nil {
 		if errors.Is(err, host.ErrOriginRefused) {

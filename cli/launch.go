@@ -32,6 +32,12 @@ type launchInfo struct {
 	// NoSandboxReason why not.
 	Sandbox         bool   `json:"sandbox"`
 	NoSandboxReason string `json:"no_sandbox_reason,omitempty"`
+	// ResumeTokenFile lifts a pause in this browser: grip resume
+	// --token-file FILE (docs/ARCHITECTURE.md, "A browser grip launched").
+	ResumeTokenFile string `json:"resume_token_file"`
+	// Paused says agents are paused here already: the pause lives in the
+	// profile and outlasts the browser.
+	Paused bool `json:"paused,omitempty"`
 }
 
 // cmdLaunch is `grip launch [--headed] [--profile-dir DIR] [--browser-path
@@ -93,9 +99,16 @@ func cmdLaunch(ctx context.Context, a *App, args []string) (bool, error) {
 		return *f.json, err
 	}
 	defer logf.Close()
+	// The resume token is the launcher's: its file is written once this
+	// browser's host is up; the browser's environment holds only its hash.
+	token, sum, err := launcher.NewResumeToken()
+	if err != nil {
+		return *f.json, err
+	}
+	launch := launcher.Launch{ProfileDir: *profileDir, Headless: !*headed, ResumeSHA256: sum}
 	proc, err := launcher.Start(ctx, launcher.Options{
 		Path: bin, ProfileDir: *profileDir, ExtDir: extDir, Headed: *headed,
-		Env: []string{statedir.EnvVar + "=" + dirs.Root}, Output: logf, Detach: *detach, NoSandbox: *noSandbox,
+		Env: []string{statedir.EnvVar + "=" + dirs.Root, launch.Env()}, Output: logf, Detach: *detach, NoSandbox: *noSandbox,
 	})
 	if err != nil {
 		if errors.Is(err, launcher.ErrNoDisplay) {
@@ -125,6 +138,11 @@ func cmdLaunch(ctx context.Context, a *App, args []string) (bool, error) {
 		}
 		return *f.json, fmt.Errorf("%w (the browser's log: %s)", err, logf.Name())
 	}
+	tokenFile, err := launcher.WriteResumeToken(*profileDir, token)
+	if err != nil {
+		return *f.json, fmt.Errorf("launch: write the resume token: %w", err)
+	}
+	paused := launchedPaused(ctx, dirs.Runtime, proc)
 	if url != "" {
 		// The start URL is opened through grip once its host is there, not
 		// on the browser's command line: a tab the browser opened before
@@ -138,6 +156,11 @@ func cmdLaunch(ctx context.Context, a *App, args []string) (bool, error) {
 		BrowserPID: proc.PID, BrowserPath: bin, ProfileDir: *profileDir, ExtensionDir: extDir,
 		StateDir: dirs.Root, Profile: info.Profile, HostPID: info.PID, Socket: info.Socket,
 		Headed: *headed, Detached: *detach, Sandbox: proc.NoSandbox == "", NoSandboxReason: proc.NoSandbox,
+		ResumeTokenFile: tokenFile, Paused: paused,
+	}
+	if paused {
+		// Said even with --json: stderr is not the JSON's channel.
+		fmt.Fprintf(a.Stderr, "grip: warning: agents are paused in this browser (the pause is kept in its profile); lift it with: grip resume --token-file %s\n", tokenFile)
 	}
 	if *f.json {
 		a.printJSON(out)
@@ -145,6 +168,7 @@ func cmdLaunch(ctx context.Context, a *App, args []string) (bool, error) {
 		fmt.Fprintf(a.Stdout, "browser: pid %d (%s)\nprofile: %s (folder %s)\nhost:    pid %d, socket %s\n",
 			out.BrowserPID, bin, out.Profile, out.ProfileDir, out.HostPID, out.Socket)
 		fmt.Fprintf(a.Stdout, "grip commands now drive this browser (GRIP_STATE_DIR=%s; add --profile %s when several browsers are connected).\n", dirs.Root, out.Profile)
+		fmt.Fprintf(a.Stdout, "After grip pause, resume it with: grip resume --token-file %s (keep that file from the agent).\n", tokenFile)
 		if *detach {
 			fmt.Fprintf(a.Stdout, "It keeps running; stop it with: kill -- -%d\n", proc.PID)
 		} else {
@@ -195,6 +219,21 @@ func waitOwnHost(ctx context.Context, runtimeDir string, proc *launcher.Process,
 	default:
 		return protocol.HostInfo{}, err
 	}
+}
+
+// launchedPaused asks proc's host whether agents are paused there (a
+// pause from an earlier run of the profile); false when it cannot tell.
+func launchedPaused(ctx context.Context, runtimeDir string, proc *launcher.Process) bool {
+	ctx, cancel := proc.Context(ctx)
+	defer cancel()
+	c, err := client.Connect(ctx, client.Options{RuntimeDir: runtimeDir, Wait: 5 * time.Second, Client: "grip launch",
+		Accept: func(h protocol.HostInfo) bool { return proc.Owns(h.PID) }})
+	if err != nil {
+		return false
+	}
+	defer c.Close()
+	st, err := client.Ops{Caller: c}.Status(ctx)
+	return err == nil && st.Paused
 }
 
 // openStartURL navigates the launched browser's active tab to url through

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/grip-dev/grip/actlog"
+	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 )
@@ -25,13 +26,19 @@ func cmdPause(ctx context.Context, a *App, argv []string) (bool, error) {
 		"paused: every agent action is refused until you resume (the grip popup, or grip resume)\n")
 }
 
-// cmdResume is `grip resume`: the person allows it in the browser first.
+// cmdResume is `grip resume [--token-file FILE]`: the person allows it in
+// the browser first; in a browser grip launch started, the launcher's token
+// file lifts it without asking.
 func cmdResume(ctx context.Context, a *App, argv []string) (bool, error) {
 	return switchCommand(ctx, a, "resume", protocol.OpResume, argv, "resumed: agents may act again\n")
 }
 
 func switchCommand(ctx context.Context, a *App, name, op string, argv []string, done string) (bool, error) {
 	f := newFlags(a, name)
+	var tokenFile *string
+	if op == protocol.OpResume {
+		tokenFile = f.String("token-file", "", "in a browser grip launch started: the resume token it wrote (PROFILE/"+launcher.ResumeTokenName+"), which lifts the pause without asking")
+	}
 	pos, err := f.parse(argv)
 	if err != nil {
 		return *f.json, err
@@ -39,16 +46,28 @@ func switchCommand(ctx context.Context, a *App, name, op string, argv []string, 
 	if len(pos) > 0 {
 		return *f.json, usagef("%s takes no arguments, got %q", name, pos[0])
 	}
-	if op == protocol.OpResume && !*f.json {
-		fmt.Fprintln(a.Stderr, "grip: allow it in the browser (a notification, or the grip popup)…")
+	token := ""
+	if tokenFile != nil && *tokenFile != "" {
+		if token, err = launcher.ReadResumeToken(*tokenFile); err != nil {
+			return *f.json, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryHost,
+				"name the file grip launch printed (resume_token_file in its --json)", "--token-file: %v", err)
+		}
 	}
-	ops, closeOps, err := a.ops(ctx, f)
+	sess, err := a.session(ctx, f)
 	if err != nil {
 		return *f.json, err
 	}
-	defer closeOps()
+	defer sess.Close()
+	ops := sess.Ops
+	// A headless launched browser refuses the ask at once: nothing to say.
+	if l := sess.Info().Launched; op == protocol.OpResume && token == "" && !*f.json && (l == nil || !l.Headless) {
+		fmt.Fprintln(a.Stderr, "grip: allow it in the browser (a notification, or the grip popup)…")
+	}
 	pause := ops.Pause
-	if op == protocol.OpResume {
+	switch {
+	case token != "":
+		pause = func(ctx context.Context) (*protocol.PersonState, error) { return ops.ResumeWithToken(ctx, token) }
+	case op == protocol.OpResume:
 		pause = ops.Resume
 	}
 	st, err := pause(ctx)

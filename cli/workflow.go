@@ -76,6 +76,13 @@ func cmdRecord(ctx context.Context, a *App, argv []string) (bool, error) {
 			fmt.Fprintf(a.Stdout, " (parameters: %s)", strings.Join(res.Params, ", "))
 		}
 		fmt.Fprintln(a.Stdout)
+		if res.Refused > 0 {
+			what := "1 action refused while recording is"
+			if res.Refused > 1 {
+				what = fmt.Sprintf("%d actions refused while recording are", res.Refused)
+			}
+			fmt.Fprintf(a.Stdout, "%s not in it: read the file, and record again if a step is missing\n", what)
+		}
 	case res.Recording:
 		fmt.Fprintf(a.Stdout, "recording into %s (%d steps so far)\n", res.File, res.Steps)
 	default:

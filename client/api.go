@@ -108,7 +108,13 @@ func (s Ops) Pause(ctx context.Context) (*protocol.PersonState, error) {
 
 // Resume asks the person, in the browser, to let agents act again.
 func (s Ops) Resume(ctx context.Context) (*protocol.PersonState, error) {
-	return call[protocol.PersonState](ctx, s, protocol.OpResume, struct{}{})
+	return call[protocol.PersonState](ctx, s, protocol.OpResume, protocol.ResumeArgs{})
+}
+
+// ResumeWithToken lifts the pause of a browser grip launch started with
+// the launcher's resume token, without asking in the browser.
+func (s Ops) ResumeWithToken(ctx context.Context, token string) (*protocol.PersonState, error) {
+	return call[protocol.PersonState](ctx, s, protocol.OpResume, protocol.ResumeArgs{Token: token})
 }
 
 // Log returns what agents did (never typed text), oldest first.

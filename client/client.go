@@ -263,11 +263,49 @@ func noHost(opt Options) error {
 	if opt.Profile != "" {
 		what = fmt.Sprintf("no host for profile %q is connected", opt.Profile)
 	}
+	if left, ok := lastLeft(opt); ok {
+		// A host was there and its extension went: the keeper document
+		// brings a stopped worker back within a second or two
+		// (docs/ARCHITECTURE.md, "The worker's lifetime"), so after the
+		// wait it is the browser or the extension that is gone.
+		ago := "at " + left.Left
+		if t, err := time.Parse(time.RFC3339, left.Left); err == nil {
+			ago = time.Since(t).Round(time.Second).String() + " ago"
+		}
+		return protocol.Errorf(protocol.CodeNoBrowser, protocol.BoundaryBrowser,
+			"check that the browser is still running and that grip is switched on in chrome://extensions (grip's popup has a Reconnect button); "+
+				"grip launch starts a browser of its own; grip doctor says what is missing",
+			"%s (waited %s): the extension of browser profile %s closed its connection %s and has not come back; "+
+				"when Chrome only stops grip's service worker it reconnects within seconds, so the browser was closed, "+
+				"or grip's extension was switched off, removed or is being reloaded", what, opt.Wait, left.Profile, ago)
+	}
 	return protocol.Errorf(protocol.CodeNoBrowser, protocol.BoundaryHost,
-		"start Chrome with the grip extension loaded (grip install, then load it), or run grip launch; grip doctor says what is missing. "+
-			"If Chrome is running with it, Chrome may have stopped the extension's service worker (an update, a crash, memory pressure): "+
-			"it reconnects at the browser's next event (a tab loading, grip's popup opening) or when its keep-alive alarm fires, within 30 s; retry with --wait 40s, or open grip's popup to wake it now",
+		"start Chrome with the grip extension loaded (grip install, then load it), or run grip launch; grip doctor says what is missing",
 		"%s (waited %s)", what, opt.Wait)
+}
+
+// lastLeft reads the newest note a host left as its extension closed the
+// channel (protocol.LeftSuffix), among the hosts opt would take.
+func lastLeft(opt Options) (protocol.HostInfo, bool) {
+	matches, _ := filepath.Glob(filepath.Join(opt.RuntimeDir, "*"+protocol.LeftSuffix))
+	var best protocol.HostInfo
+	for _, m := range matches {
+		b, err := os.ReadFile(m)
+		if err != nil {
+			continue
+		}
+		var info protocol.HostInfo
+		if json.Unmarshal(b, &info) != nil || info.Profile == "" || info.Left == "" {
+			continue
+		}
+		if opt.Profile != "" && info.Profile != opt.Profile || opt.Accept != nil && !opt.Accept(info) {
+			continue
+		}
+		if info.Left > best.Left { // RFC 3339 in UTC sorts as time
+			best = info
+		}
+	}
+	return best, best.Left != ""
 }
 
 // pick dials the published hosts that match; (nil, nil) means none answers.

@@ -123,3 +123,33 @@ func TestRequestOverTheLimit(t *testing.T) {
 		t.Fatalf("the next call: %v", err)
 	}
 }
+
+// A CLI that finds no host says which browser's extension left and when,
+// from the note its host wrote as the channel closed; without a note it
+// says no browser is connected.
+func TestNoHostSaysWhichBrowserLeft(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	_, err := Connect(ctx, Options{RuntimeDir: dir, Wait: 10 * time.Millisecond})
+	if perr := protocol.AsError(err); perr.Code != protocol.CodeNoBrowser || strings.Contains(perr.Message, "closed its connection") {
+		t.Fatalf("no note: %v", err)
+	}
+	left := time.Now().Add(-90 * time.Second).UTC().Format(time.RFC3339)
+	for _, n := range []struct{ profile, left string }{{"old1", "2020-01-01T00:00:00Z"}, {"p2", left}} {
+		b := []byte(`{"profile":"` + n.profile + `","pid":7,"left":"` + n.left + `"}`)
+		if err := os.WriteFile(filepath.Join(dir, n.profile+protocol.LeftSuffix), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = Connect(ctx, Options{RuntimeDir: dir, Wait: 10 * time.Millisecond})
+	perr := protocol.AsError(err)
+	if perr.Code != protocol.CodeNoBrowser || perr.Boundary != protocol.BoundaryBrowser ||
+		!strings.Contains(perr.Message, "browser profile p2 closed its connection 1m3") || !strings.Contains(perr.Hint, "chrome://extensions") {
+		t.Fatalf("with notes: %+v", perr)
+	}
+	// --profile names whose note counts.
+	_, err = Connect(ctx, Options{RuntimeDir: dir, Profile: "old1", Wait: 10 * time.Millisecond})
+	if perr := protocol.AsError(err); !strings.Contains(perr.Message, "browser profile old1 closed its connection") {
+		t.Fatalf("--profile old1: %+v", perr)
+	}
+}

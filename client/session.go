@@ -57,7 +57,7 @@ func readOnly(op string) bool {
 	switch op {
 	case protocol.OpTabs, protocol.OpSnapshot, protocol.OpStatus, protocol.OpScreenshot, protocol.OpHello,
 		protocol.OpLog, protocol.OpPolicy, protocol.OpPause,
-		protocol.OpConsole, protocol.OpNetwork, protocol.OpNetworkBody, protocol.OpPDF, protocol.OpScreenshotShape:
+		protocol.OpConsole, protocol.OpNetwork, protocol.OpNetworkBody, protocol.OpPDF, protocol.OpScreenshotShape, protocol.OpRead:
 		return true
 	}
 	return false

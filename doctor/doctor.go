@@ -1,7 +1,8 @@
 // Package doctor checks that grip can work: a stable grip binary, a host
 // manifest each browser can find that starts it for the right extension
 // (or, on Linux, a sound `grip install --system`: the packed extension, its
-// listing for each browser, the system-wide manifests), a connected
+// listing for each browser, the system-wide manifests; for a connected
+// browser `grip launch` started, the one in its own profile folder), a connected
 // extension, a readable ledger and no recent host error. Each check is a
 // line with ✓ or ✗ and, for a ✗, how to fix it — down to what to click in
 // chrome://extensions.
@@ -78,14 +79,20 @@ func Run(ctx context.Context, env Env) Report {
 		r.add(c)
 	}
 
-	mcs, manifestsOK := checkManifests(env, sys)
+	var hosts []protocol.HostInfo
+	var probeErrs []error
+	if env.Probe != nil {
+		hosts, probeErrs = env.Probe(ctx)
+	}
+
+	mcs, manifestsOK := checkManifests(env, sys, hosts)
 	for _, c := range mcs {
 		r.add(c)
 	}
 
 	// Connected, and no connected host with a fault (a ✗ such as an
 	// extension from another build).
-	conn := checkConnected(ctx, env, sys)
+	conn := checkConnected(env, sys, hosts, probeErrs)
 	connected, hostsOK := false, true
 	for _, c := range conn {
 		r.add(c)
@@ -162,12 +169,15 @@ type target struct {
 	installed bool // grip's receipt says it wrote this manifest
 	detected  bool // the browser looks installed
 	system    bool // a working `grip install --system` serves this browser
+	// launched: the profile of a connected browser `grip launch` started,
+	// whose manifest launch writes (grip's to rewrite).
+	launched bool
 }
 
 // targets returns the places to check: detected browsers, browsers on the
 // receipt or installed for system-wide, the receipt's custom profile dirs
 // and env.UserDataDir.
-func targets(env Env, sys systemState) ([]target, []string) {
+func targets(env Env, sys systemState, hosts []protocol.HostInfo) ([]target, []string) {
 	rec, _, _ := install.ReadReceipt(env.StateRoot)
 	found, looked := install.Detect(env.GOOS, env.Home, env.Getenv)
 	var out []target
@@ -176,6 +186,7 @@ func targets(env Env, sys systemState) ([]target, []string) {
 			if out[i].loc.File == t.loc.File {
 				out[i].installed = out[i].installed || t.installed
 				out[i].detected = out[i].detected || t.detected
+				out[i].launched = out[i].launched || t.launched
 				return
 			}
 		}
@@ -204,16 +215,49 @@ func targets(env Env, sys systemState) ([]target, []string) {
 			add(target{loc: loc, label: "profile " + env.UserDataDir, detected: true})
 		}
 	}
+	for _, dir := range launchedDirs(hosts) {
+		if loc, err := install.LocateUserDataDir(env.GOOS, dir); err == nil {
+			add(target{loc: loc, label: "launched profile " + dir, detected: true, launched: true})
+		}
+	}
 	return out, looked
+}
+
+// launchedDirs are the profile folders of the connected browsers `grip
+// launch` started.
+func launchedDirs(hosts []protocol.HostInfo) []string {
+	var out []string
+	for _, h := range hosts {
+		if h.Protocol == protocol.Version && h.Launched != nil && h.Launched.ProfileDir != "" && !slices.Contains(out, h.Launched.ProfileDir) {
+			out = append(out, h.Launched.ProfileDir)
+		}
+	}
+	return out
+}
+
+// installedInUse says whether the installed browsers' manifests matter:
+// some connected browser is not one `grip launch` started, or none is
+// connected (the person will start their own).
+func installedInUse(hosts []protocol.HostInfo) bool {
+	for _, h := range hosts {
+		if h.Launched == nil {
+			return true
+		}
+	}
+	return len(launchedDirs(hosts)) == 0
 }
 
 // checkManifests checks each target's manifest; usable is true when at
 // least one browser can start a grip for the extension — or, when
 // env.UserDataDir names a profile, when that profile's browser can: the
 // person asked about that one, and another browser's manifest does not
-// help it.
-func checkManifests(env Env, sys systemState) (checks []Check, usable bool) {
-	ts, looked := targets(env, sys)
+// help it. A connected browser `grip launch` started reads its own
+// profile's manifest, which must be right; when only such browsers are
+// connected, the installed browsers' manifests are none of theirs, and a
+// fault there is a warning (docs/ARCHITECTURE.md, "A browser grip
+// launched").
+func checkManifests(env Env, sys systemState, hosts []protocol.HostInfo) (checks []Check, usable bool) {
+	ts, looked := targets(env, sys, hosts)
 	if len(ts) == 0 {
 		return []Check{{
 			Name:   "browsers",
@@ -227,15 +271,29 @@ func checkManifests(env Env, sys systemState) (checks []Check, usable bool) {
 			named = loc.File
 		}
 	}
+	inUse := installedInUse(hosts)
+	launchedOK, anyLaunched := true, false
 	namedAt := -1
-	var mine []int // indexes of the manifest checks
+	var mine []int // indexes of the installed browsers' manifest checks
 	for _, t := range ts {
 		c := checkManifest(env, t, sys)
-		usable = usable || c.OK
 		if named != "" && t.loc.File == named {
 			namedAt = len(checks)
 		}
-		mine = append(mine, len(checks))
+		switch {
+		case t.launched:
+			anyLaunched = true
+			launchedOK = launchedOK && c.OK
+			c.Warn = c.Warn && c.OK // a connected browser reads it: a fault there is one
+		case !inUse:
+			if !c.OK || c.Warn {
+				c.Warn = true
+				c.Detail += "; the browser grip launch started does not read it"
+			}
+		default:
+			usable = usable || c.OK
+			mine = append(mine, len(checks))
+		}
 		checks = append(checks, c)
 		// checkSystem already reported the system-wide manifest of a
 		// system-wide install.
@@ -245,11 +303,17 @@ func checkManifests(env Env, sys systemState) (checks []Check, usable bool) {
 			}
 		}
 	}
-	if !usable {
+	if inUse && !usable {
 		// With no browser set up, a missing manifest is the fault to fix.
 		for _, i := range mine {
 			checks[i].Warn = false
 		}
+	}
+	if !inUse {
+		usable = true
+	}
+	if anyLaunched {
+		usable = usable && launchedOK
 	}
 	if namedAt >= 0 {
 		usable = checks[namedAt].OK
@@ -267,7 +331,34 @@ func installCmd(t target) string {
 	return "grip install --user-data-dir " + t.loc.UserDataDir
 }
 
+// checkManifest checks t's manifest. A fix never says to overwrite a file
+// that is not grip's to write: one on grip's receipt, or a launched
+// profile's (grip launch rewrites it each time).
 func checkManifest(env Env, t target, sys systemState) Check {
+	c := checkManifestFile(env, t, sys)
+	if c.Fix == "" {
+		return c
+	}
+	if t.launched {
+		c.Fix = "run `grip launch --profile-dir " + t.loc.UserDataDir + "` again: it writes this profile's manifest afresh"
+		return c
+	}
+	file, ok, err := install.RegisteredFile(t.loc)
+	if err != nil || !ok {
+		return c
+	}
+	if _, err := os.Lstat(file); err != nil {
+		return c // nothing there to overwrite
+	}
+	if !t.installed {
+		c.Fix = "grip did not write " + file + " (it is not on grip's receipt), so grip will not replace it: it may be another grip's or another program's. " +
+			"Leave it to whoever installed it; to use grip without it, run `grip launch` (a browser of its own, with its own manifest). " +
+			"If you know it is a stale copy of yours, remove it yourself, then run `" + installCmd(t) + "`"
+	}
+	return c
+}
+
+func checkManifestFile(env Env, t target, sys systemState) Check {
 	c := Check{Name: t.label + " host manifest"}
 	fix := "run `" + installCmd(t) + "`"
 	file, ok, err := install.RegisteredFile(t.loc)
@@ -290,7 +381,7 @@ func checkManifest(env Env, t target, sys systemState) Check {
 	data, err := os.ReadFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		c.Detail, c.Fix = "no manifest at "+file, fix
-		if !t.installed {
+		if !t.installed && !t.launched {
 			// A browser grip was never installed for: worth knowing, not a fault.
 			c.Detail = "grip is not installed for this browser (no " + file + ")"
 			c.Warn = true
@@ -403,14 +494,14 @@ func looksLikeGrip(path string) bool {
 	return base == "grip"
 }
 
-// checkConnected asks Probe which hosts answer.
-func checkConnected(ctx context.Context, env Env, sys systemState) []Check {
+// checkConnected reports the hosts Probe found, and those that did not
+// answer.
+func checkConnected(env Env, sys systemState, hosts []protocol.HostInfo, errs []error) []Check {
 	c := Check{Name: "extension connected"}
 	if env.Probe == nil {
 		c.Detail = "cannot look for running hosts"
 		return []Check{c}
 	}
-	hosts, errs := env.Probe(ctx)
 	var good []string
 	var out []Check
 	for _, h := range hosts {
@@ -487,6 +578,13 @@ func describeHost(h protocol.HostInfo) string {
 	}
 	if h.PID != 0 {
 		parts = append(parts, fmt.Sprintf("pid %d", h.PID))
+	}
+	if l := h.Launched; l != nil {
+		how := "headed"
+		if l.Headless {
+			how = "headless"
+		}
+		parts = append(parts, "started by grip launch ("+how+", profile folder "+l.ProfileDir+")")
 	}
 	return strings.Join(parts, ", ")
 }

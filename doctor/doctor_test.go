@@ -352,3 +352,104 @@ func TestPolicy(t *testing.T) {
 		t.Errorf("a broken policy leaves the verdict ready:\n%s", r.Text())
 	}
 }
+
+// launchedEnv is a machine where grip was never installed, Chromium is
+// (its folder holds someone else's dev.grip.host.json, which grip did not
+// write), and a browser `grip launch` started is connected with its own
+// profile's manifest.
+func launchedEnv(t *testing.T) (env Env, profile, foreign string) {
+	t.Helper()
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	bin := filepath.Join(root, "bin", "grip")
+	mustWrite(t, bin, "#!/bin/sh\n", 0o755)
+	mustWrite(t, filepath.Join(home, ".config", "chromium", "Local State"), "{}", 0o600)
+	foreign = filepath.Join(home, ".config", "chromium", "NativeMessagingHosts", manifest.FileName)
+	h, _ := manifest.NewHost("/opt/someone-else/grip", strings.Repeat("b", 32))
+	b, _ := h.Marshal()
+	mustWrite(t, foreign, string(b), 0o644)
+	profile = filepath.Join(root, "state", "launch-profile")
+	h, _ = manifest.NewHost(bin, testID)
+	b, _ = h.Marshal()
+	mustWrite(t, filepath.Join(profile, "NativeMessagingHosts", manifest.FileName), string(b), 0o644)
+	env = Env{
+		Home: home, GOOS: "linux", Executable: bin, StateRoot: filepath.Join(root, "state"),
+		ExtensionID: testID, Getenv: func(string) string { return "" }, SystemRoot: filepath.Join(root, "sys"),
+		Probe: func(context.Context) ([]protocol.HostInfo, []error) {
+			return []protocol.HostInfo{{Protocol: protocol.Version, Profile: "l1", ExtensionID: testID, PID: 43,
+				Launched: &protocol.LaunchedBrowser{ProfileDir: profile, Headless: true, Resume: true}}}, nil
+		},
+	}
+	return env, profile, foreign
+}
+
+// A browser grip launch started reads its own profile's manifest: doctor
+// checks that one, the installed Chromium's is none of its business, and
+// no fix says to overwrite a file grip did not write.
+func TestLaunchedBrowser(t *testing.T) {
+	env, profile, foreign := launchedEnv(t)
+	before, _ := os.ReadFile(foreign)
+	r := Run(context.Background(), env)
+	if !r.OK {
+		t.Fatalf("not ready with the launched browser connected and working:\n%s", r.Text())
+	}
+	if c := find(t, r, "launched profile "+profile+" host manifest"); !c.OK || c.Warn {
+		t.Errorf("launched profile's manifest: %+v", c)
+	}
+	c := find(t, r, "Chromium host manifest")
+	if c.OK && !c.Warn || !c.Warn || !strings.Contains(c.Detail, "the browser grip launch started does not read it") {
+		t.Errorf("the installed Chromium's manifest: %+v, want a warning saying the launched browser does not read it", c)
+	}
+	if !strings.HasPrefix(c.Fix, "grip did not write "+foreign) || strings.HasPrefix(c.Fix, "run `grip install") {
+		t.Errorf("the fix for someone else's file: %q", c.Fix)
+	}
+	if c := find(t, r, "extension connected"); !c.OK || !strings.Contains(c.Detail, "started by grip launch (headless, profile folder "+profile+")") {
+		t.Errorf("connected: %+v", c)
+	}
+	if after, _ := os.ReadFile(foreign); string(after) != string(before) {
+		t.Errorf("doctor changed %s", foreign)
+	}
+
+	// The launched profile's own manifest broken: that is a fault, and its
+	// fix is grip launch, which writes it.
+	os.Remove(filepath.Join(profile, "NativeMessagingHosts", manifest.FileName))
+	r = Run(context.Background(), env)
+	c = find(t, r, "launched profile "+profile+" host manifest")
+	if r.OK || c.OK || c.Warn || !strings.Contains(c.Fix, "grip launch --profile-dir "+profile) {
+		t.Errorf("launched profile without its manifest: OK %v, %+v", r.OK, c)
+	}
+}
+
+// The installed browser connected too: its manifest is a fault again, as
+// in TestFailures; and someone else's broken file there is a ✗ whose fix
+// does not say to overwrite it.
+func TestLaunchedBesideTheInstalledBrowser(t *testing.T) {
+	env := mustInstall(t)
+	profile := filepath.Join(t.TempDir(), "launch-profile")
+	h, _ := manifest.NewHost(env.Executable, testID)
+	b, _ := h.Marshal()
+	mustWrite(t, filepath.Join(profile, "NativeMessagingHosts", manifest.FileName), string(b), 0o644)
+	env.Probe = func(ctx context.Context) ([]protocol.HostInfo, []error) {
+		hosts, _ := connected(ctx)
+		return append(hosts, protocol.HostInfo{Protocol: protocol.Version, Profile: "l1", ExtensionID: testID, PID: 43,
+			Launched: &protocol.LaunchedBrowser{ProfileDir: profile}}), nil
+	}
+	if r := Run(context.Background(), env); !r.OK {
+		t.Fatalf("not ready:\n%s", r.Text())
+	}
+	os.Remove(chromeManifest(env))
+	r := Run(context.Background(), env)
+	if c := find(t, r, "Google Chrome host manifest"); r.OK || c.OK || c.Warn || !strings.Contains(c.Fix, "grip install --browser chrome") {
+		t.Errorf("the installed, connected Chrome without its manifest: OK %v, %+v", r.OK, c)
+	}
+
+	// A file grip did not write, broken, for a browser that is in use.
+	foreign := filepath.Join(env.Home, ".config", "chromium", "NativeMessagingHosts", manifest.FileName)
+	mustWrite(t, filepath.Join(env.Home, ".config", "chromium", "Local State"), "{}", 0o600)
+	mustWrite(t, foreign, `{"name":"dev.grip.host","type":"stdio","path":"/nonexistent/grip","allowed_origins":["chrome-extension://`+testID+`/"]}`, 0o644)
+	r = Run(context.Background(), env)
+	c := find(t, r, "Chromium host manifest")
+	if c.OK || !strings.HasPrefix(c.Fix, "grip did not write "+foreign) {
+		t.Errorf("someone else's broken manifest: %+v", c)
+	}
+}

@@ -95,6 +95,8 @@ type launched struct {
 	ProfileDir      string `json:"profile_dir"`
 	Sandbox         bool   `json:"sandbox"`
 	NoSandboxReason string `json:"no_sandbox_reason"`
+	ResumeTokenFile string `json:"resume_token_file"`
+	Paused          bool   `json:"paused"`
 }
 
 // checkSandbox: a launched browser keeps Chromium's sandbox unless it

@@ -12,12 +12,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/serviceworker"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/grip-dev/grip/internal/browsertest"
@@ -183,14 +186,31 @@ func evalOn[T any](t *testing.T, e *browsertest.Env, tab int, expr string) T {
 // ---------------------------------------------------------------------------
 // Service worker stopped.
 
-// stopServiceWorker stops the extension's service worker the way Chrome
-// does after idle: through the DevTools protocol, closing its target.
+// stopServiceWorker stops the extension's service worker through the
+// DevTools protocol, by closing its target.
 func stopServiceWorker(t *testing.T, e *browsertest.Env) {
 	t.Helper()
 	cctx, cancel := context.WithTimeout(e.BrowserContext(), 20*time.Second)
 	defer cancel()
 	if _, err := chromedp.CallBrowser(cctx, target.CloseTarget, target.CloseTargetParams{TargetID: e.WorkerTarget(t)}); err != nil {
 		t.Fatalf("Target.closeTarget(service worker): %v", err)
+	}
+}
+
+// stopAllWorkers stops every service worker as chrome://serviceworker-internals'
+// Stop does: ServiceWorker.stopAllWorkers, through a page's session (the
+// domain is a page's).
+func stopAllWorkers(t *testing.T, e *browsertest.Env, urlPrefix string) {
+	t.Helper()
+	ctx, cancel := e.TabContext(t, urlPrefix)
+	defer cancel()
+	cctx, ccancel := context.WithTimeout(ctx, 20*time.Second)
+	defer ccancel()
+	if _, err := chromedp.Call(cctx, serviceworker.Enable, cdp.Empty{}); err != nil {
+		t.Fatalf("ServiceWorker.enable: %v", err)
+	}
+	if _, err := chromedp.Call(cctx, serviceworker.StopAllWorkers, cdp.Empty{}); err != nil {
+		t.Fatalf("ServiceWorker.stopAllWorkers: %v", err)
 	}
 }
 
@@ -203,28 +223,48 @@ func TestFaultServiceWorkerStopped(t *testing.T) {
 	top := maxRefOf(t, snap)
 	beta := mustRef(t, snap, "button", "Beta")
 
-	// Chrome stops an idle worker; its native port closes and the host
-	// exits. Nothing in this test touches the browser afterwards: only the
-	// extension's own wake-up (its alarm) can bring the host back.
-	stopServiceWorker(t, e)
-	stopped := time.Now()
-	waitGone(t, before.Host.PID, 20*time.Second)
-	t.Logf("service worker stopped; host %d exited after %s", before.Host.PID, time.Since(stopped).Round(time.Millisecond))
-
-	// The CLI, started while no host is there, waits for one and succeeds.
-	var tabs protocol.TabsResult
-	r := e.Grip(t.Context(), "tabs", "--json", "--wait", "50s")
-	recovered := time.Since(stopped)
-	if r.Code != 0 {
-		t.Fatalf("grip tabs while the worker was stopped: exit %d\nstdout %s\nstderr %s", r.Code, r.Stdout, r.Stderr)
+	// Chrome stops the worker (an update, memory pressure, a crash); its
+	// native port closes and the host exits. Nothing in this test touches
+	// the browser afterwards: only the extension's own wake-up (the keeper
+	// document, docs/ARCHITECTURE.md "The worker's lifetime") brings the
+	// host back. Each round times the next grip command, started at once
+	// with the default --wait, from the stop to its answer.
+	const rounds = 5
+	var took []time.Duration
+	pid := before.Host.PID
+	for i := range rounds {
+		// Both ways Chrome's own tools stop a worker: closing its target,
+		// and ServiceWorker.stopAllWorkers.
+		if i%2 == 0 {
+			stopServiceWorker(t, e)
+		} else {
+			stopAllWorkers(t, e, e.Origin1+"/act.html")
+		}
+		stopped := time.Now()
+		waitGone(t, pid, 20*time.Second)
+		r := e.Grip(t.Context(), "tabs", "--json")
+		recovered := time.Since(stopped)
+		if r.Code != 0 {
+			t.Fatalf("round %d: grip tabs after the worker stopped: exit %d after %s\nstdout %s\nstderr %s", i, r.Code, recovered.Round(time.Millisecond), r.Stdout, r.Stderr)
+		}
+		var tabs protocol.TabsResult
+		if err := json.Unmarshal([]byte(r.Stdout), &tabs); err != nil || len(tabs.Tabs) == 0 {
+			t.Fatalf("grip tabs: %v %s", err, r.Stdout)
+		}
+		took = append(took, recovered)
+		pid = statusOf(t, e).Host.PID
+		// The worker runs a while between stops, as between real ones (the
+		// keeper backs off from a worker that stops as soon as it starts).
+		time.Sleep(1500 * time.Millisecond)
 	}
-	if err := json.Unmarshal([]byte(r.Stdout), &tabs); err != nil || len(tabs.Tabs) == 0 {
-		t.Fatalf("grip tabs: %v %s", err, r.Stdout)
-	}
-	t.Logf("service worker stop → host back and grip tabs answered: %s", recovered.Round(time.Millisecond))
-	// The alarm fires every 30 s; on this loaded machine allow some slack.
-	if recovered > 40*time.Second {
-		t.Errorf("the extension took %s to come back, want within ~30 s", recovered)
+	sorted := slices.Clone(took)
+	slices.Sort(sorted)
+	t.Logf("service worker stopped → next `grip tabs --json` answered, %d rounds: %v; median %s", rounds, took, sorted[rounds/2].Round(time.Millisecond))
+	// A couple of seconds is the aim; the bound leaves room for a loaded
+	// machine and stays far under the 30 s the alarm alone took.
+	const bound = 6 * time.Second
+	if worst := sorted[rounds-1]; worst > bound {
+		t.Errorf("the extension took up to %s to come back after its worker stopped, want within %s", worst.Round(time.Millisecond), bound)
 	}
 	after := statusOf(t, e)
 	if after.Host.PID == before.Host.PID || after.Host.Profile != before.Host.Profile {
@@ -255,6 +295,42 @@ func TestFaultServiceWorkerStopped(t *testing.T) {
 	if n := refNum(t, mustRef(t, snapOn(t, e, tab), "button", "Fresh")); n <= top {
 		t.Fatalf("new element got @e%d, not above @e%d", n, top)
 	}
+
+	// When the extension cannot come back (here: its keeper closed and its
+	// alarm cleared, so nothing wakes the worker), the error says which
+	// browser's extension left and when, not just "no browser".
+	closeKeeper(t, e)
+	browsertest.EvalWorker[bool](t, e, "chrome.alarms.clear('grip-keepalive')")
+	pid = statusOf(t, e).Host.PID
+	stopServiceWorker(t, e)
+	waitGone(t, pid, 20*time.Second)
+	r := e.Grip(t.Context(), "tabs", "--json", "--wait", "1s")
+	var refused struct{ Error protocol.Error }
+	if err := json.Unmarshal([]byte(r.Stdout), &refused); err != nil || r.Code != 1 {
+		t.Fatalf("grip tabs with the extension gone: exit %d, %s %s", r.Code, r.Stdout, r.Stderr)
+	}
+	if got := refused.Error; got.Code != protocol.CodeNoBrowser || !strings.Contains(got.Message, "browser profile "+before.Host.Profile+" closed its connection") ||
+		!strings.Contains(got.Hint, "chrome://extensions") {
+		t.Errorf("the refusal does not say which browser left: %+v", got)
+	}
+}
+
+// closeKeeper closes the extension's keeper document (extension/keeper.js).
+func closeKeeper(t *testing.T, e *browsertest.Env) {
+	t.Helper()
+	infos, err := chromedp.Targets(e.BrowserContext())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, info := range infos {
+		if strings.HasPrefix(info.URL, "chrome-extension://") && strings.HasSuffix(info.URL, "/keeper.html") {
+			if _, err := chromedp.CallBrowser(e.BrowserContext(), target.CloseTarget, target.CloseTargetParams{TargetID: info.TargetID}); err != nil {
+				t.Fatalf("close the keeper: %v", err)
+			}
+			return
+		}
+	}
+	t.Fatalf("no keeper document among %d targets", len(infos))
 }
 
 // ---------------------------------------------------------------------------

@@ -15,7 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
+	"github.com/grip-dev/grip/extension"
 	"github.com/grip-dev/grip/internal/browsertest"
+	"github.com/grip-dev/grip/manifest"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -163,8 +166,52 @@ func TestSessionsOwnTheirTabs(t *testing.T) {
 	if len(lg.Entries) != 1 || lg.Entries[0].Session != "beta" || lg.Entries[0].Outcome != "ok" {
 		t.Errorf("log of tab %d: %+v, want beta's click", b, lg.Entries)
 	}
+	// Once beta's page moves on, its ref is stale: to beta, gone; to
+	// alpha, still another session's element, not one to learn about.
+	if code := gripAs(t, "beta", &res, "navigate", env.Origin1+"/guest.html?beta2"); code != 0 {
+		t.Fatalf("beta's navigate: exit %d %+v", code, res)
+	}
+	wantNotYourTab(t, refusalAs(t, "alpha", "wait", "--gone", refB), "beta")
+	if code := gripAs(t, "beta", &res, "wait", "--gone", refB); code != 0 || !strings.Contains(res.Detail, "gone") {
+		t.Errorf("beta's wait --gone on its own stale ref: exit %d %+v", code, res)
+	}
 	if got := activeTab(t); got != front {
 		t.Errorf("the tab in front is %d after the sessions worked, was %d", got, front)
+	}
+}
+
+// Each session's `wait --download` looks at its own downloads: another
+// session's wait, which passes over downloads it may not see, does not
+// move this session's past its own.
+func TestSessionsWaitForTheirOwnDownloads(t *testing.T) {
+	browsertest.Need(t, env)
+	origin := attachmentServer(t)
+	a := openSessionTab(t, "dl-alpha", origin+"/")
+	b := openSessionTab(t, "dl-beta", origin+"/")
+	for _, c := range []struct {
+		session string
+		tab     int
+	}{{"dl-beta", b}, {"dl-alpha", a}} {
+		var snap protocol.Snapshot
+		if code := gripAs(t, c.session, &snap, "snapshot", "--tab", fmt.Sprint(c.tab)); code != 0 {
+			t.Fatalf("%s snapshot: exit %d", c.session, code)
+		}
+		var res protocol.ActionResult
+		if code := gripAs(t, c.session, &res, "click", mustRef(t, snap, "link", "Invoice 7")); code != 0 {
+			t.Fatalf("%s click: exit %d %+v", c.session, code, res)
+		}
+	}
+	for _, c := range []struct {
+		session string
+		tab     int
+	}{{"dl-alpha", a}, {"dl-beta", b}} {
+		var got protocol.ActionResult
+		if code := gripAs(t, c.session, &got, "wait", "--download", "--timeout", "10s"); code != 0 || got.Download == nil {
+			t.Fatalf("%s wait --download: exit %d %+v; want the download its own click started", c.session, code, got)
+		}
+		if got.Download.Tab != c.tab {
+			t.Errorf("%s's wait returned the download of tab %d, want its own tab %d", c.session, got.Download.Tab, c.tab)
+		}
 	}
 }
 
@@ -484,5 +531,76 @@ func TestBackgroundTabWork(t *testing.T) {
 		if b, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("screen capture: %v %s", err, b)
 		}
+	}
+}
+
+// A session the person ended stays ended when the browser restarts, and
+// comes back only when the person lets it back in from the popup.
+func TestEndedSessionOutlivesARestart(t *testing.T) {
+	e := ownEnv(t)
+	var res protocol.ActionResult
+	if code := gripOn(t, e, &res, "--session", "omega", "tabs", "new", e.Origin1+"/guest.html?omega"); code != 0 {
+		t.Fatalf("omega's tabs new: exit %d %+v", code, res)
+	}
+	// What the popup's buttons do: the popup page asks the worker.
+	popup := func(what string) {
+		t.Helper()
+		id, err := manifest.ExtensionID(extension.ManifestJSON)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := chromedp.NewContext(e.BrowserContext())
+		defer cancel()
+		tctx, tcancel := context.WithTimeout(ctx, 30*time.Second)
+		defer tcancel()
+		url := fmt.Sprintf("chrome-extension://%s/popup.html?tab=%d", id, res.Tab.ID)
+		button := map[string]string{"end": "End access", "allow": "Let back in"}[what]
+		if _, err := chromedp.Run(tctx, chromedp.Navigate(url)); err != nil {
+			t.Fatalf("open the popup: %v", err)
+		}
+		clicked, err := chromedp.Run(tctx, chromedp.Poll[bool](fmt.Sprintf(`(() => {
+  const li = document.querySelector('#sessions li.session[data-session="omega"]');
+  const b = li && li.querySelector('button.%s');
+  if (!b || b.textContent !== %q) return false;
+  b.click();
+  return true;
+})()`, what, button), chromedp.WithPollingTimeout(20*time.Second)))
+		if err != nil || !clicked {
+			t.Fatalf("the popup has no %q button for omega: %v", button, err)
+		}
+	}
+	ended := func() bool {
+		t.Helper()
+		var out struct {
+			Error *protocol.Error `json:"error"`
+		}
+		gripOn(t, e, &out, "--session", "omega", "tabs")
+		return out.Error != nil && out.Error.Code == protocol.CodeSessionEnded
+	}
+	popup("end")
+	deadline := time.Now().Add(10 * time.Second)
+	for !ended() {
+		if time.Now().After(deadline) {
+			t.Fatal("omega still works after the person ended it")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+
+	before := statusOf(t, e)
+	e.Stop()
+	waitGone(t, before.Host.PID, 20*time.Second)
+	if err := e.Launch(false, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !ended() {
+		t.Fatal("omega works again after the browser restarted: the person's ending did not last")
+	}
+	popup("allow")
+	deadline = time.Now().Add(10 * time.Second)
+	for ended() {
+		if time.Now().After(deadline) {
+			t.Fatal("omega is still refused after the person let it back in")
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

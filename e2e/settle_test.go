@@ -58,6 +58,26 @@ func TestReplyWaitsForTheBusyIndicator(t *testing.T) {
 	}
 }
 
+// A panel that slides shut and is removed when its transition ends: the
+// reply waits for the animation and says the panel's controls are gone.
+func TestReplyWaitsForAClosingAnimation(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/settle.html")
+	snap := snapshot(t, tab)
+	inside := mustRef(t, snap, "button", "Panel action")
+	closer := mustRef(t, snap, "button", "Close panel")
+	res, perr, code := act(t, "click", closer)
+	if code != 0 {
+		t.Fatalf("click: exit %d %+v", code, perr)
+	}
+	if got := strings.Join(res.Changes.Gone, " "); !strings.Contains(" "+got+" ", " "+inside+" ") || !strings.Contains(" "+got+" ", " "+closer+" ") {
+		t.Errorf("gone %q, want the panel's %s and %s: the reply was read before the panel was removed", got, inside, closer)
+	}
+	if res.Settled == nil || !*res.Settled {
+		t.Errorf("settled = %v, want true", res.Settled)
+	}
+}
+
 // A page still changing at the bound is said to be.
 func TestReplySaysStillChanging(t *testing.T) {
 	browsertest.Need(t, env)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/grip-dev/grip/internal/browsertest"
+	"github.com/grip-dev/grip/protocol"
 )
 
 // A frame whose document never finishes loading (its server holds the
@@ -64,5 +65,47 @@ function addFrames() {
 	}
 	if len(snap.SkippedFrames) != 1 {
 		t.Errorf("skipped frames %+v, want the one that never answered", snap.SkippedFrames)
+	}
+}
+
+// A frame that is busy when an action's reply reads the page back (its
+// renderer runs a long task) did not answer: its refs are not gone, the
+// reply does not say they are, and they work once the frame is free.
+func TestBusyFrameKeepsItsRefs(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/act.html?card="+env.Origin2)
+	snap := snapshot(t, tab)
+	alpha := mustRef(t, snap, "button", "Alpha")
+	card := mustRef(t, snap, "textbox", "Card number")
+	// The card frame is another site (another renderer): busy for 16 s,
+	// past the 10 s the tab's read waits for all its frames and the 3 s
+	// it then gives each frame, while the top stays free.
+	browsertest.Eval[bool](t, env, env.Origin2+"/card.html", `setTimeout(() => { const end = Date.now() + 16000; while (Date.now() < end); }, 50), true`)
+	time.Sleep(200 * time.Millisecond)
+	res, perr, code := act(t, "click", alpha)
+	if code != 0 {
+		t.Fatalf("click while the card frame is busy: exit %d %+v", code, perr)
+	}
+	for _, g := range res.Changes.Gone {
+		if g == card {
+			t.Errorf("the reply says %s (in the busy frame) is gone: %+v", card, res.Changes)
+		}
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		_, perr, code := act(t, "fill", card, "4242")
+		if code == 0 {
+			break
+		}
+		if perr != nil && (perr.Code == protocol.CodeStaleRef || perr.Code == protocol.CodeUnknownRef) {
+			t.Fatalf("the busy frame's ref went stale: %+v", perr)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("fill %s never worked after the frame was free: %+v", card, perr)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	if got := browsertest.Eval[string](t, env, env.Origin2+"/card.html", "document.getElementById('num').value"); got != "4242" {
+		t.Errorf("the card number reads %q", got)
 	}
 }

@@ -166,6 +166,7 @@ export async function act(params) {
     const req = {
       op: 'act', action, text: params.text, value: params.text, key: params.key,
       modifiers: params.modifiers || [], trusted, ...place.req, ...await dropTargetOf(params, place),
+      ...(params.find ? { find: params.find } : {}),
     };
     if (params.upload) {
       // The files' bytes go to the page before the act that puts them in
@@ -200,7 +201,9 @@ export async function act(params) {
           : 'the page navigated away before it answered';
       return { ok: true, ...(why ? { detail: why } : {}), ...effects };
     }
-    return { ...value, ...effects };
+    // A find or a list's scroll names elements of this document by local
+    // id (host/find.go).
+    return { ...value, ...effects, ...(value.find || value.list ? { documentId: place.documentId } : {}) };
   } finally {
     held.release();
   }

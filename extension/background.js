@@ -3,6 +3,7 @@
 // top level, so Chrome can wake a stopped worker for any of these events;
 // each one (re)connects to the host, which is all a wake-up needs to do.
 import { ensureConnected, notifyHost } from './native-port.js';
+import { recordError } from './state.js';
 import { popupRequest, tabRegrouped } from './popup-api.js';
 import { onNotificationButton, onNotificationClosed, onNotificationClicked, forgetTab } from './person.js';
 import { forgetOwner, openedFrom } from './sessions.js';
@@ -10,6 +11,7 @@ import { restorePersonState } from './person-state.js';
 import { noteOpener, forgetOpenerOf } from './openers.js';
 import { handleHostRequest } from './router.js';
 import { downloadCreated, downloadChanged, navigationStarted } from './downloads.js';
+import { ensureKeeper, isKeeperPort } from './lifetime.js';
 
 const KEEPALIVE_ALARM = 'grip-keepalive';
 
@@ -20,8 +22,19 @@ chrome.runtime.onStartup.addListener(() => { ensureConnected(); });
 ensureConnected();
 chrome.runtime.onInstalled.addListener(() => { ensureConnected(); });
 
+// The keeper document (keeper.js) holds a port to this worker and, when
+// Chrome stops the worker, connects again at once: that event starts the
+// worker, and its start connects to the host (docs/ARCHITECTURE.md, "The
+// worker's lifetime"). The port needs nothing more from the worker.
+chrome.runtime.onConnect.addListener((port) => {
+  if (!isKeeperPort(port)) { port.disconnect(); return; }
+  port.onDisconnect.addListener(() => { void chrome.runtime.lastError; });
+  ensureConnected();
+});
+
 // An alarm wakes a worker Chrome stopped while idle (or after the host
-// exited and no other event came), so the extension comes back by itself.
+// exited and no other event came), so the extension comes back by itself
+// even without the keeper (it was closed, or the browser lacks the API).
 chrome.alarms.create(KEEPALIVE_ALARM, { periodInMinutes: 0.5 });
 chrome.alarms.onAlarm.addListener((alarm) => {
   if (alarm.name === KEEPALIVE_ALARM) ensureConnected();
@@ -76,3 +89,4 @@ chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
 
 restorePersonState().catch(() => {});
 ensureConnected();
+ensureKeeper().catch((err) => recordError(`keeper: ${err && err.message || err}`));

@@ -4,7 +4,7 @@
 // controls (docs/ARCHITECTURE.md, "The person's controls").
 import { askHost, connection, reconnect } from './native-port.js';
 import { questionLines, questionText, answer, showTab } from './person.js';
-import { storeEnded, storeOwner, getOwners, leftItsGroup } from './sessions.js';
+import { storeEnded, storeAllowed, storeOwner, getOwners, leftItsGroup } from './sessions.js';
 import { getPaused, storePaused, getShared, storeShared, getQuestions, actedAt } from './person-state.js';
 
 /** @param {any} msg */
@@ -52,6 +52,13 @@ export async function popupRequest(msg) {
       if (!session) throw new Error('end_session: no session');
       await storeEnded(session);
       if (connection.state === 'connected') await askHost('end_session', { session });
+      return { ok: true };
+    }
+    case 'allow_session': {
+      const session = String(msg.session || '');
+      if (!session) throw new Error('allow_session: no session');
+      await storeAllowed(session);
+      if (connection.state === 'connected') await askHost('allow_session', { session });
       return { ok: true };
     }
     case 'release': {

@@ -203,7 +203,8 @@ async function renderSessions(sessions) {
       tli.textContent = t ? `${t.title || t.url || 'tab'} (tab ${id})` : `tab ${id}`;
       tabs.append(tli);
     }
-    if (!s.ended) li.append(button('End access', 'end', () => endSession(s.name)));
+    if (s.ended) li.append(button('Let back in', 'allow', () => sessionAccess('allow_session', s.name)));
+    else li.append(button('End access', 'end', () => sessionAccess('end_session', s.name)));
     li.append(tabs);
     items.push(li);
   }
@@ -215,13 +216,14 @@ async function renderSessions(sessions) {
   ul.replaceChildren(...items);
 }
 
-/** @param {string} session */
-async function endSession(session) {
+/** Ends a session's access, or lets an ended one back in.
+ * @param {'end_session'|'allow_session'} type @param {string} session */
+async function sessionAccess(type, session) {
   try {
-    await ask({ type: 'end_session', session });
+    await ask({ type, session });
   } catch (err) {
     el('policy-error').hidden = false;
-    el('policy-error').textContent = `end: ${err && /** @type {any} */ (err).message || err}`;
+    el('policy-error').textContent = `${type === 'end_session' ? 'end' : 'let back in'}: ${err && /** @type {any} */ (err).message || err}`;
   }
   refresh();
 }

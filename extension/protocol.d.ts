@@ -54,6 +54,7 @@ declare namespace protocol {
     pdf: { params: PDFParams; reply: PDFReply };
     element_shot: { params: ElementShotParams; reply: ShotReply };
     boxes_shot: { params: BoxesShotParams; reply: ShotReply };
+    read: { params: ReadParams; reply: ReadReply };
   }
   type ExtRequest = keyof ExtCalls;
   /** Every request the extension sends the host: its params and its reply. */
@@ -64,6 +65,7 @@ declare namespace protocol {
     set_shared: { params: SharedParams; reply: PersonState };
     user_view: { params: PersonViewParams; reply: PersonView };
     end_session: { params: SessionParams; reply: PersonState };
+    allow_session: { params: SessionParams; reply: PersonState };
     release_tab: { params: TabParams; reply: PersonState };
   }
   type HostRequest = keyof HostCalls;
@@ -120,6 +122,8 @@ declare namespace protocol {
      * in upload_chunk requests.
      */
     upload?: Upload;
+    /** Find carries a find on from the kernel call before (protocol/find.go). */
+    find?: FindState;
   }
   /**
    * ActReply is what the page answers after acting: Detail for the agent,
@@ -138,6 +142,12 @@ declare namespace protocol {
      * reports (a password): a recording keeps it only as a placeholder.
      */
     secret?: boolean;
+    /**
+     * Find is a find's answer; List where the list a find or a scroll
+     * moved stands (protocol/find.go).
+     */
+    find?: FindReply;
+    list?: ListView;
   }
   /** ActedParams tells the extension an agent acted on a tab. */
   interface ActedParams {
@@ -505,6 +515,40 @@ declare namespace protocol {
     owned_tabs?: TabOwner[];
     ended_sessions?: string[];
   }
+  /** FindReply is the kernel's answer to one find call. */
+  interface FindReply {
+    state: FindState;
+    /**
+     * More says the call's slice ended before the search did: the host
+     * calls again with State.
+     */
+    more?: boolean;
+    found: boolean;
+    /**
+     * IDs are the local ids of the element found and of those inside it,
+     * in document order.
+     */
+    ids?: number[];
+    /** Where says where the scroller stood when the slice ended. */
+    where?: string;
+  }
+  /**
+   * FindState carries one find across the kernel calls it takes: each call
+   * scrolls for a slice of the injection deadline and says where it stopped.
+   */
+  interface FindState {
+    /** Steps is how many times the find has scrolled. */
+    steps: number;
+    /**
+     * Start is where the scroller stood when the find began (px): after
+     * the end the find goes on from the top to there.
+     */
+    start: number;
+    /** Wrapped says the find reached the end and went on from the top. */
+    wrapped: boolean;
+    /** Begun marks a state an earlier call returned. */
+    begun: boolean;
+  }
   /** Frame is one answered frame of a snapshot. */
   interface Frame {
     frameId: number;
@@ -561,6 +605,61 @@ declare namespace protocol {
      * mcp, doctor and the popup show it.
      */
     warning?: string;
+    /**
+     * Launched is set when `grip launch` started the browser: doctor then
+     * checks the manifest of that profile, not the installed browser's,
+     * and resume takes the launcher's token.
+     */
+    launched?: LaunchedBrowser;
+    /**
+     * Left is when the extension closed the host's channel (RFC 3339); it
+     * is set only in the note a host leaves as it exits (LeftSuffix), so a
+     * CLI that finds no host can say which browser went and when.
+     */
+    left?: string;
+  }
+  /**
+   * LaunchedBrowser is what a host knows of a browser `grip launch`
+   * started (docs/ARCHITECTURE.md, "A browser grip launched").
+   */
+  interface LaunchedBrowser {
+    /**
+     * ProfileDir is the browser's --user-data-dir: its host manifest is
+     * in ProfileDir/NativeMessagingHosts.
+     */
+    profile_dir: string;
+    /** Headless says no one can answer a question in this browser. */
+    headless?: boolean;
+    /**
+     * Resume says the launcher holds a token that lifts the pause here
+     * (grip resume --token-file).
+     */
+    resume?: boolean;
+  }
+  /**
+   * ListView is where a list stands after a scroll or a find: the items it
+   * shows of how many, and the elements inside it, by local id, so the
+   * host can count the rows that appeared and went instead of listing them.
+   */
+  interface ListView {
+    /** ID is the list's own local id (0 when it has none). */
+    id: number;
+    /** Unit is what its items are: "rows", "options" or "items". */
+    unit: string;
+    first: number;
+    last: number;
+    total: number;
+    /**
+     * Estimated says the positions were counted from the items' heights:
+     * the list declares none (aria-rowindex, aria-posinset).
+     */
+    estimated?: boolean;
+    /**
+     * Inside are the local ids of the elements inside the list after the
+     * scroll; Before those that had one before it.
+     */
+    inside?: number[];
+    before?: number[];
   }
   /** LiveDocument is one document alive in the browser. */
   interface LiveDocument {
@@ -707,6 +806,30 @@ declare namespace protocol {
     tabs: string;
     default: string;
     rules: number;
+  }
+  /**
+   * ReadParams are the params of ExtRead: the element by its document and
+   * local id, and the part of its text wanted (Max characters from From).
+   */
+  interface ReadParams {
+    tabId: number;
+    documentId: string;
+    localId: number;
+    from: number;
+    max: number;
+  }
+  /**
+   * ReadReply is the kernel's part of the element's text, with the tab it
+   * was read in and the element's role and name as the page says them now.
+   */
+  interface ReadReply {
+    tab: TabRef;
+    text: string;
+    total: number;
+    secret?: boolean;
+    secrets?: number;
+    role: string;
+    name: string;
   }
   /** RuleDecision is the rule a URL falls under and why. */
   interface RuleDecision {

@@ -20,6 +20,7 @@ import { consoleMessages } from './console.js';
 import { networkRequests, networkBody } from './network.js';
 import { evaluate } from './evaluate.js';
 import { printPDF, elementShot, boxesShot } from './print.js';
+import { readElement } from './read.js';
 
 /**
  * @typedef {{[K in protocol.ExtRequest]: (params: protocol.ExtCalls[K]['params'], type: K) =>
@@ -64,6 +65,7 @@ const handlers = {
   pdf: (p) => printPDF(p),
   element_shot: (p) => elementShot(p),
   boxes_shot: (p) => boxesShot(p),
+  read: (p) => readElement(p),
 };
 
 /**

@@ -3,8 +3,10 @@
 // owns which tab, the Chrome tab group each session's tabs go into, the
 // sessions the person ended, and what the person's rearranging of the
 // groups means. The host enforces ownership; the worker keeps the state in
-// chrome.storage.session (tab ids die with the browser) and sends it in
-// its hello, so a new host starts with it.
+// chrome.storage.session (tab ids die with the browser) — except the
+// sessions the person ended, kept in chrome.storage.local until they let
+// one back in, so a restart of the browser does not lift it — and sends it
+// in its hello, so a new host starts with it.
 //
 // What the person's moves mean:
 // - a tab dragged out of its session's group (or the group ungrouped) is
@@ -34,8 +36,8 @@ export async function storeOwner(tabId, session) {
 
 /** @returns {Promise<string[]>} the sessions the person ended */
 export async function getEnded() {
-  const got = await chrome.storage.session.get('ended');
-  return Array.isArray(got.ended) ? got.ended : [];
+  const got = await chrome.storage.local.get('ended');
+  return Array.isArray(got.ended) ? got.ended.filter((s) => typeof s === 'string' && s !== '') : [];
 }
 
 /** @returns {Promise<Record<string, number>>} "windowId:session" → group id */
@@ -127,17 +129,29 @@ export async function openedFrom(tabId, opener) {
  */
 export async function storeEnded(session) {
   const ended = await getEnded();
-  if (!ended.includes(session)) await chrome.storage.session.set({ ended: [...ended, session] });
-  await markEnded(session);
+  if (!ended.includes(session)) await chrome.storage.local.set({ ended: [...ended, session] });
+  await retitle(session, { title: `${session} (ended)`, color: 'grey' });
 }
 
-/** Retitles the session's groups: "NAME (ended)". @param {string} session */
-async function markEnded(session) {
+/**
+ * Notes that the person let an ended session back in (the popup) and
+ * gives its groups their name back.
+ * @param {string} session
+ */
+export async function storeAllowed(session) {
+  const ended = await getEnded();
+  if (ended.includes(session)) await chrome.storage.local.set({ ended: ended.filter((s) => s !== session) });
+  await retitle(session, { title: session });
+}
+
+/** Retitles the session's groups.
+ * @param {string} session @param {chrome.tabGroups.UpdateProperties} how */
+async function retitle(session, how) {
   if (!haveGroups()) return;
   const groups = await getGroups();
   for (const [key, groupId] of Object.entries(groups)) {
     if (key.slice(key.indexOf(':') + 1) !== session) continue;
-    await chrome.tabGroups.update(groupId, { title: `${session} (ended)`, color: 'grey' }).catch(() => {});
+    await chrome.tabGroups.update(groupId, how).catch(() => {});
   }
 }
 

@@ -19,14 +19,16 @@ export const SETTLE_BOUND_MS = 1500;
 /**
  * @typedef {{tabId: number, quietMs?: number, boundMs?: number}} SettleParams
  * @typedef {{settled: boolean, ms: number, busy?: string}} SettleReply
- * @typedef {{sinceChange: number, busy: string}} FrameState
+ * @typedef {{sinceChange: number, busy: string, animating?: number}} FrameState
  */
 
 /**
- * How long, in ms, until every frame has been quiet for quiet ms (0 or
- * less: it has); Infinity while one shows a busy indicator. A frame that
- * did not answer (null) holds nothing back; one whose sinceChange is
- * negative is still animating for that long (kernel/settle.js).
+ * How long, in ms, until every frame has been quiet for quiet ms and its
+ * running animations have ended (0 or less: it has); Infinity while one
+ * shows a busy indicator. A frame that did not answer (null) holds
+ * nothing back. What an animation ends in (a panel removed once it has
+ * slid shut) changes the page then, so the quiet period is counted from
+ * there too.
  * @param {(FrameState|null)[]} states @param {number} [quiet]
  */
 export function quietFor(states, quiet = QUIET_MS) {
@@ -34,7 +36,8 @@ export function quietFor(states, quiet = QUIET_MS) {
   for (const st of states) {
     if (!st) continue;
     if (st.busy) return Infinity;
-    wait = Math.max(wait, quiet - st.sinceChange);
+    wait = Math.max(wait, st.sinceChange < 0 ? quiet : quiet - st.sinceChange);
+    if (st.animating && st.animating > 0) wait = Math.max(wait, st.animating + quiet);
   }
   return wait;
 }

@@ -66,11 +66,12 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 	}
 	c := res.Changes
 	links := &linkCtx{base: tab.URL}
+	writeLines(&b, "found:", res.Found, links)
 	writeLines(&b, "changed:", c.Changed, links)
 	switch {
 	case len(c.Appeared) > 0:
 		writeLines(&b, "added:", c.Appeared, links)
-	case len(c.Added) > 0: // a reply without lines (closing a tab)
+	case len(c.Added) > 0 && res.List == nil: // a reply without lines (closing a tab)
 		b.WriteString("added: " + strings.Join(c.Added, " ") + "\n")
 	}
 	if c.Omitted > 0 {
@@ -80,8 +81,13 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 		}
 		fmt.Fprintf(&b, "… %d more lines (%s)\n", c.Omitted, more)
 	}
-	if len(res.Changes.Gone) > 0 {
-		b.WriteString("gone: " + strings.Join(res.Changes.Gone, " ") + "\n")
+	gone := res.Changes.Gone
+	if l := res.List; l != nil {
+		b.WriteString(ListLine(*l, len(res.Found) > 0) + "\n")
+		gone = without(gone, l.GoneRefs)
+	}
+	if len(gone) > 0 {
+		b.WriteString("gone: " + strings.Join(gone, " ") + "\n")
 	}
 	if d := res.Download; d != nil {
 		b.WriteString(DownloadText(*d) + "\n")
@@ -174,4 +180,82 @@ func Done(action, target string) string {
 		return "ok: " + action
 	}
 	return "ok: " + action + " " + target
+}
+
+// ListLine is what a reply says of a long list it scrolled, in place of a
+// line for each of its rows (docs/ARCHITECTURE.md, "Long lists"):
+//
+//	list @e3: rows 41–80 of 2,000 (40 more appeared, 40 gone; grip find TEXT --in @e3 brings one into view)
+//
+// found says the reply names the element a find brought into view, so
+// the way to find one is not repeated.
+func ListLine(l protocol.ListSummary, found bool) string {
+	var b strings.Builder
+	b.WriteString("list")
+	if l.Ref != "" {
+		b.WriteString(" " + l.Ref)
+	}
+	b.WriteString(":")
+	if l.Last > 0 {
+		about := ""
+		if l.Estimated {
+			about = "about "
+		}
+		fmt.Fprintf(&b, " %s %s%s–%s", l.Unit, about, count(l.First), count(l.Last))
+		if l.Total > 0 {
+			fmt.Fprintf(&b, " of %s%s", about, count(l.Total))
+		}
+		b.WriteString(" in view")
+	}
+	var parts []string
+	for _, p := range []struct {
+		n    int
+		what string
+	}{{l.Appeared, "appeared"}, {l.Changed, "changed"}, {l.Gone, "gone"}} {
+		if p.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", p.n, p.what))
+		}
+	}
+	if len(parts) > 0 {
+		b.WriteString(" (" + strings.Join(parts, ", ") + ", not listed")
+		if !found {
+			in := ""
+			if l.Ref != "" {
+				in = " --in " + l.Ref
+			}
+			b.WriteString("; grip find TEXT" + in + " brings one into view")
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// count writes n with thousands separated: 2,000.
+func count(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return s
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// without is refs less those in drop, in order.
+func without(refs, drop []string) []string {
+	if len(drop) == 0 {
+		return refs
+	}
+	skip := make(map[string]bool, len(drop))
+	for _, r := range drop {
+		skip[r] = true
+	}
+	out := make([]string, 0, len(refs))
+	for _, r := range refs {
+		if !skip[r] {
+			out = append(out, r)
+		}
+	}
+	return out
 }

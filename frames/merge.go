@@ -34,6 +34,17 @@ const ReasonBlank = "blank frame"
 // blocks: the host leaves out its content before any ref is given.
 const ReasonBlocked = "blocked by policy"
 
+// ReasonNavigated is the SkippedFrame reason of a frame whose document
+// was replaced while it was read: what it showed is gone.
+const ReasonNavigated = "navigated during the snapshot"
+
+// Unread reports whether a frame that did not answer may still show what
+// it showed at the last read: it was busy, loading or held, not blocked,
+// blank or replaced. Its refs are neither gone nor new.
+func Unread(err string) bool {
+	return err != "" && err != ReasonBlank && err != ReasonBlocked && err != ReasonNavigated
+}
+
 // Merge sorts results by frame id, top frame (0) first, and splits them into
 // frames that answered and frames that did not. A frame with Err set, or a
 // blank one (about:blank or empty URL, and no elements), is skipped with its

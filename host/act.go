@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/grip-dev/grip/actlog"
@@ -44,6 +45,14 @@ type action struct {
 	// value grip never reports.
 	seen   *seenTarget
 	secret bool
+
+	// Set by a find or a scroll of a list (host/find.go): the state a
+	// find carries into its next kernel call, its answer, where the list
+	// stands, and the document whose local ids they name.
+	findState *protocol.FindState
+	found     *protocol.FindReply
+	list      *protocol.ListView
+	doc       string
 }
 
 // actTarget is where an element action lands, decided at the host before
@@ -73,7 +82,7 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 			"see grip --help for the actions", "unknown action %q", args.Action)
 	}
 	a := &action{spec: spec, args: args, started: time.Now()}
-	h.downloads.acted(a.started) // where grip wait --download starts looking
+	h.downloads.of(sessionOf(ctx)).acted(a.started) // where grip wait --download starts looking
 	// The record names the target and tab from the start: an action the
 	// pause refuses at step 1 is recorded with them too.
 	a.rec = actlog.Entry{Time: a.started, Action: args.Action, Target: args.Target, Tab: args.Tab, Client: clientOf(ctx), Session: sessionOf(ctx), Detail: actDetail(spec, args)}
@@ -87,6 +96,9 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 	}
 	res, err := h.runAction(ctx, a)
 	h.recordAction(ctx, a, res, err)
+	if err != nil {
+		h.recordRefused(ctx) // the recorder says it left one out
+	}
 	return res, err
 }
 
@@ -157,10 +169,19 @@ func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult
 	settle := h.settle(a, done)
 	// 11. Read back what changed, and what else the action did (dialogs,
 	// tabs opened and closed, navigations): host/effects.go.
-	res, err := h.finishAction(ctx, a.target.tab, done.detail, a.args, done.effects, settle)
+	readArgs := a.args
+	if a.list != nil {
+		// A list's rows are counted, not listed: tellList cuts the lines
+		// to the budget once they are taken out.
+		readArgs.ChangesBudget = math.MaxInt32
+	}
+	res, err := h.finishAction(ctx, a.target.tab, done.detail, readArgs, done.effects, settle)
 	if err != nil {
 		return nil, err
 	}
+	// 11b. A find's element, and a long list's rows counted rather than
+	// listed (host/find.go).
+	h.tellList(a, res)
 	// 12. A download the action started.
 	h.addDownload(ctx, a, res)
 	// 13. Nothing of a blocked page reaches the agent.
@@ -322,6 +343,8 @@ func (h *Host) checkCurrent(a *action) error {
 // extension on the tab or its dialog.
 func (h *Host) perform(ctx context.Context, a *action) (performed, error) {
 	switch {
+	case a.spec.Name == protocol.ActFind:
+		return h.performFind(ctx, a)
 	case a.spec.InPage():
 		return h.performInPage(ctx, a)
 	case a.spec.Ext == protocol.ExtDialog:
@@ -336,10 +359,11 @@ func (h *Host) performInPage(ctx context.Context, a *action) (performed, error) 
 	tab, args := a.target.tab, a.args
 	params := protocol.ActParams{
 		TabID: tab, Action: args.Action, Text: args.Text, Key: a.key, Modifiers: a.modifiers,
-		Trusted: args.Trusted && a.spec.Trusted,
+		Trusted: args.Trusted && a.spec.Trusted, Find: a.findState,
 	}
 	if e := a.target.entry; e != nil {
 		params.DocumentID, params.FrameID, params.LocalID = e.Key.DocumentID, e.Key.FrameID, e.Key.LocalID
+		a.doc = e.Key.DocumentID
 	} else if len(a.target.chain) > 0 {
 		params.Chain = a.target.chain
 	}
@@ -358,6 +382,10 @@ func (h *Host) performInPage(ctx context.Context, a *action) (performed, error) 
 	}
 	done := performed{detail: res.Detail, effects: res.ActEffects}
 	a.secret = res.Secret
+	a.found, a.list = res.Find, res.List
+	if res.DocumentID != "" && a.doc == "" {
+		a.doc = res.DocumentID
+	}
 	if params.Trusted {
 		// Trusted input: the real mouse or keys at the point the page
 		// checked (host/trusted.go).
@@ -422,6 +450,13 @@ func (h *Host) recordAction(ctx context.Context, a *action, res *protocol.Action
 	rec.Outcome = "ok"
 	if err != nil {
 		rec.Outcome = string(protocol.AsError(err).Code)
+		if rec.Tab == 0 && a.spec.Name != protocol.ActTabNew {
+			// Refused before a tab was picked (the pause refuses first):
+			// the record names the tab the action would have landed on.
+			if tab, terr := h.agentTab(ctx, h.person.policy.Current(), 0); terr == nil {
+				rec.Tab = tab
+			}
+		}
 	} else if res != nil {
 		if rec.Tab == 0 {
 			rec.Tab = res.Tab.ID

@@ -9,6 +9,7 @@ import (
 
 	"github.com/grip-dev/grip/actlog"
 	"github.com/grip-dev/grip/frames"
+	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/refcache"
@@ -354,16 +355,42 @@ func errPaused() error {
 
 // resume lifts the pause once the person allows it in the browser: the
 // pause is theirs, and an agent that could lift it alone would make it
-// worthless.
-func (h *Host) resume(ctx context.Context, _ noArgs) (protocol.PersonState, error) {
+// worthless. In a browser grip launch started, the launcher stands for the
+// person: its token (args.Token) lifts the pause without asking, and in a
+// headless one, where no one could answer, resume without it is refused at
+// once (docs/ARCHITECTURE.md, "A browser grip launched").
+func (h *Host) resume(ctx context.Context, args protocol.ResumeArgs) (protocol.PersonState, error) {
 	u := h.person
-	if !u.isPaused() {
-		return u.state(), nil
+	launch := h.cfg.Launch
+	if args.Token != "" && (launch == nil || launch.ResumeSHA256 == "") {
+		return protocol.PersonState{}, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryUser,
+			"the person resumes agents here: from grip's popup, or by allowing grip resume (without --token-file) in the browser",
+			"this browser was not started by grip launch, so no token lifts its pause")
 	}
 	rec := actlog.Entry{Action: protocol.OpResume, Client: clientOf(ctx), Session: sessionOf(ctx)}
-	err := h.askPerson(ctx, u.policy.Current(), protocol.ConfirmParams{Action: protocol.OpResume, Client: rec.Client,
-		Detail: "lift the pause: agents may act again"})
-	rec.Outcome, rec.Confirmed = "ok", err == nil
+	var err error
+	switch {
+	case args.Token != "":
+		// Checked paused or not, so a stale token file is found out, and
+		// every try is on the record.
+		rec.Detail = "with the launcher's token"
+		if !launch.TokenMatches(args.Token) {
+			err = protocol.Errorf(protocol.CodeNotConfirmed, protocol.BoundaryUser,
+				"use the token file grip launch wrote for this browser (its profile folder's "+launcher.ResumeTokenName+"); a new launch makes a new one",
+				"the token is not the one grip launch made for this browser")
+		}
+	case !u.isPaused():
+		return u.state(), nil
+	case launch != nil && launch.Headless:
+		err = protocol.Errorf(protocol.CodeNotConfirmed, protocol.BoundaryUser,
+			"ask whoever launched this browser: they resume it with grip resume --token-file FILE (the file grip launch printed)",
+			"no one can answer in this headless browser that grip launch started, so grip resume cannot ask")
+	default:
+		err = h.askPerson(ctx, u.policy.Current(), protocol.ConfirmParams{Action: protocol.OpResume, Client: rec.Client,
+			Detail: "lift the pause: agents may act again"})
+		rec.Confirmed = err == nil
+	}
+	rec.Outcome = "ok"
 	if err != nil {
 		rec.Outcome = string(protocol.AsError(err).Code)
 	}
@@ -382,7 +409,14 @@ func (h *Host) pause(ctx context.Context, _ noArgs) (protocol.PersonState, error
 	st := u.setPaused(true)
 	u.record(actlog.Entry{Action: protocol.OpPause, Outcome: "ok", Client: clientOf(ctx), Session: sessionOf(ctx)})
 	h.log.Info("paused at an agent client's request", "client", clientOf(ctx))
-	h.tellExtension(ctx, protocol.ExtPaused, protocol.PausedParams{Paused: true})
+	// The reply waits (bounded) for the extension to keep the pause, so a
+	// browser that closes or crashes right after is still paused when it
+	// comes back.
+	select {
+	case <-h.tellExtension(ctx, protocol.ExtPaused, protocol.PausedParams{Paused: true}):
+	case <-time.After(2 * time.Second):
+	case <-ctx.Done():
+	}
 	return st, nil
 }
 

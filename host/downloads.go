@@ -17,8 +17,31 @@ import (
 // which download the action started, and keeps where `grip wait
 // --download` looks next.
 
-// downloadCursor is where the next `grip wait --download` starts looking:
-// at downloads that started since the agent's first action (a person's
+// downloadCursors are the sessions' cursors: each session's waits see
+// the downloads since its own first action, and one session's wait does
+// not move another's past a download it has not seen.
+type downloadCursors struct {
+	mu sync.Mutex
+	m  map[string]*downloadCursor // guarded by mu; by session
+}
+
+// of is session s's cursor, made on first use.
+func (c *downloadCursors) of(s string) *downloadCursor {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]*downloadCursor{}
+	}
+	cur := c.m[s]
+	if cur == nil {
+		cur = &downloadCursor{}
+		c.m[s] = cur
+	}
+	return cur
+}
+
+// downloadCursor is where a session's next `grip wait --download` starts
+// looking: at downloads that started since its first action (a person's
 // earlier downloads in the same browser are not the agent's), after the
 // last one a wait returned, oldest first.
 type downloadCursor struct {
@@ -136,9 +159,10 @@ func (h *Host) addDownload(ctx context.Context, a *action, res *protocol.ActionR
 func (h *Host) waitDownload(ctx context.Context, args protocol.WaitArgs, timeout time.Duration) (*protocol.ActionResult, error) {
 	deadline := time.Now().Add(timeout)
 	visible := h.downloadJudge(ctx)
+	cursor := h.downloads.of(sessionOf(ctx))
 	var d protocol.Download
 	for {
-		since, after := h.downloads.window(time.Now())
+		since, after := cursor.window(time.Now())
 		left := time.Until(deadline)
 		if left < time.Millisecond {
 			left = time.Millisecond
@@ -153,7 +177,7 @@ func (h *Host) waitDownload(ctx context.Context, args protocol.WaitArgs, timeout
 		if err != nil {
 			return nil, err
 		}
-		h.downloads.returned(d)
+		cursor.returned(d)
 		if visible(d) {
 			d = forAgents(d)
 			break

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/grip-dev/grip/extension"
+	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/manifest"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/refcache"
@@ -34,6 +35,10 @@ type Config struct {
 	HelloWait   time.Duration // how long to wait for the extension's hello; 0 means 10 s
 	DebugLogs   bool          // page text may appear in logs only when set
 	LedgerRetry time.Duration // how long to wait for a previous host's ledger lock; 0 means 5 s
+	// Launch is set when `grip launch` started the browser (its
+	// GRIP_LAUNCH): doctor is told of its profile, and resume takes the
+	// launcher's token (docs/ARCHITECTURE.md, "A browser grip launched").
+	Launch *launcher.Launch
 }
 
 // Sentinel errors of the host, checked with errors.Is.
@@ -89,8 +94,8 @@ type Host struct {
 	docRefresh coalescer
 	// openers knows which tab opened which, for the replies (effects.go).
 	openers *openerBook
-	// downloads is where `grip wait --download` looks next.
-	downloads downloadCursor
+	// downloads is where each session's `grip wait --download` looks next.
+	downloads downloadCursors
 	// recorders are the sessions' workflow recordings (recorder.go).
 	recorders recorders
 	// notices are the notices to the extension, sent in order (person.go).
@@ -194,6 +199,9 @@ func Run(ctx context.Context, cfg Config) error {
 		Started:        time.Now().UTC().Format(time.RFC3339),
 		ExtensionBuild: eh.Build, Warning: buildWarning(eh.Build, extension.Build()),
 	}
+	if l := cfg.Launch; l != nil {
+		h.info.Launched = &protocol.LaunchedBrowser{ProfileDir: l.ProfileDir, Headless: l.Headless, Resume: l.ResumeSHA256 != ""}
+	}
 
 	refs, err := h.openLedger(ctx, eh.Profile)
 	if err != nil {
@@ -238,6 +246,7 @@ func Run(ctx context.Context, cfg Config) error {
 			h.log.Error("extension channel broke", "err", err)
 		}
 		h.log.Info("extension closed the channel; exiting")
+		srv.leave(h.info)
 		return err
 	case err := <-writeDone:
 		return err

@@ -368,7 +368,7 @@ func TestSwapView(t *testing.T) {
 		return strings.Join(out, " ")
 	}
 	q := newTabQueues()
-	d := q.swapView(1, protocol.ModeInteractive, []shown{el(3, "button", "C", nil), el(1, "button", "A", nil), el(2, "textbox", "B", str(""))}, nil)
+	d := q.swapView(1, protocol.ModeInteractive, []shown{el(3, "button", "C", nil), el(1, "button", "A", nil), el(2, "textbox", "B", str(""))}, nil, nil)
 	if fmt.Sprint(d.added, d.gone) != "[1 2 3] []" || lines(d.appeared) != "@e3 @e1 @e2" || len(d.changed) != 0 {
 		t.Fatalf("first read: %v %v appeared %q changed %v", d.added, d.gone, lines(d.appeared), d.changed)
 	}
@@ -376,12 +376,12 @@ func TestSwapView(t *testing.T) {
 		t.Errorf("lastMode %q, %q", q.lastMode(1), q.lastMode(9))
 	}
 	// 2 got a value, 4 and 5 appeared (5 twice: one node, two shadow paths), 1 and 3 went.
-	d = q.swapView(1, protocol.ModeInteractive, []shown{el(2, "textbox", "B", str("x")), el(4, "combobox", "D", nil, "expanded"), el(5, "option", "E", nil), el(5, "option", "E", nil)}, nil)
+	d = q.swapView(1, protocol.ModeInteractive, []shown{el(2, "textbox", "B", str("x")), el(4, "combobox", "D", nil, "expanded"), el(5, "option", "E", nil), el(5, "option", "E", nil)}, nil, nil)
 	if fmt.Sprint(d.added, d.gone) != "[4 5] [1 3]" || lines(d.appeared) != "@e4 @e5" || lines(d.changed) != "@e2" {
 		t.Fatalf("second read: %v %v appeared %q changed %q", d.added, d.gone, lines(d.appeared), lines(d.changed))
 	}
 	// Only states change: reported; nothing changes: nothing reported.
-	d = q.swapView(1, protocol.ModeInteractive, []shown{el(2, "textbox", "B", str("x")), el(4, "combobox", "D", nil), el(5, "option", "E", nil, "selected")}, nil)
+	d = q.swapView(1, protocol.ModeInteractive, []shown{el(2, "textbox", "B", str("x")), el(4, "combobox", "D", nil), el(5, "option", "E", nil, "selected")}, nil, nil)
 	if lines(d.changed) != "@e4 @e5" || len(d.added)+len(d.gone) != 0 {
 		t.Fatalf("third read: changed %q, %v %v", lines(d.changed), d.added, d.gone)
 	}
@@ -391,19 +391,36 @@ func TestSwapView(t *testing.T) {
 		s.el.Context = ctx
 		return s
 	}
-	d = q.swapView(1, protocol.ModeInteractive, []shown{twin(2, "Billing"), el(4, "combobox", "D", nil), el(5, "option", "E", nil, "selected"), twin(6, "Shipping")}, nil)
+	d = q.swapView(1, protocol.ModeInteractive, []shown{twin(2, "Billing"), el(4, "combobox", "D", nil), el(5, "option", "E", nil, "selected"), twin(6, "Shipping")}, nil, nil)
 	if lines(d.changed) != "@e2" || lines(d.appeared) != "@e6" {
 		t.Fatalf("a twin appeared: changed %q, appeared %q", lines(d.changed), lines(d.appeared))
 	}
-	d = q.swapView(1, protocol.ModeInteractive, []shown{el(2, "textbox", "B", str("x")), el(4, "combobox", "D", nil), el(5, "option", "E", nil, "selected")}, nil)
+	d = q.swapView(1, protocol.ModeInteractive, []shown{el(2, "textbox", "B", str("x")), el(4, "combobox", "D", nil), el(5, "option", "E", nil, "selected")}, nil, nil)
 	if lines(d.changed) != "@e2" || fmt.Sprint(d.gone) != "[6]" {
 		t.Fatalf("the twin went: changed %q, gone %v", lines(d.changed), d.gone)
 	}
-	if d = q.swapView(2, protocol.ModeContent, nil, nil); len(d.added)+len(d.gone)+len(d.changed) != 0 {
+	if d = q.swapView(2, protocol.ModeContent, nil, nil, nil); len(d.added)+len(d.gone)+len(d.changed) != 0 {
 		t.Fatalf("other tab: %+v", d)
 	}
 	if gone := q.forget(1); fmt.Sprint(gone) != "[2 4 5]" {
 		t.Fatalf("forget: %v", gone)
+	}
+
+	// A frame that does not answer keeps what it showed: its elements are
+	// neither gone nor changed, and come back unchanged when it answers.
+	in := func(doc string, s shown) shown { s.doc = doc; return s }
+	q.swapView(3, protocol.ModeInteractive, []shown{in("top", el(7, "button", "Top", nil)), in("card", el(8, "textbox", "Card", str("")))}, nil, nil)
+	d = q.swapView(3, protocol.ModeInteractive, []shown{in("top", el(7, "button", "Top", nil))}, nil, map[string]bool{"card": true})
+	if len(d.gone)+len(d.added)+len(d.changed) != 0 {
+		t.Fatalf("a read the card frame did not answer: %+v, want nothing gone", d)
+	}
+	d = q.swapView(3, protocol.ModeInteractive, []shown{in("top", el(7, "button", "Top", nil)), in("card", el(8, "textbox", "Card", str("")))}, nil, nil)
+	if len(d.gone)+len(d.added)+len(d.changed) != 0 {
+		t.Fatalf("the card frame answering again: %+v, want nothing new", d)
+	}
+	// Without it (a frame gone for good), its elements are gone.
+	if d = q.swapView(3, protocol.ModeInteractive, []shown{in("top", el(7, "button", "Top", nil))}, nil, nil); fmt.Sprint(d.gone) != "[8]" {
+		t.Fatalf("the card frame gone: %+v", d)
 	}
 }
 

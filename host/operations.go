@@ -165,6 +165,8 @@ var operations = map[string]operation{
 		return readScope{&a.Tab, readInfo}
 	}, (*Host).showDialog),
 	protocol.OpWait: readOp(waitScope, (*Host).wait),
+	// One element's whole text (host/readelement.go).
+	protocol.OpRead: readOp(readScopeOf, (*Host).readElement),
 
 	protocol.OpAct: actionOp((*Host).act),
 

@@ -284,6 +284,12 @@ func (h *Host) personRequest(ctx context.Context, msg protocol.NativeMessage) (a
 			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
 		}
 		return h.endSession(ctx, p.Session)
+	case protocol.HostAllowSession:
+		var p protocol.SessionParams
+		if err := json.Unmarshal(msg.Params, &p); err != nil {
+			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
+		}
+		return h.allowSession(ctx, p.Session)
 	case protocol.HostReleaseTab:
 		var p protocol.TabParams
 		if err := json.Unmarshal(msg.Params, &p); err != nil {
@@ -306,14 +312,17 @@ func (h *Host) personRequest(ctx context.Context, msg protocol.NativeMessage) (a
 // reply does not wait for them. Notices go out one at a time in the order
 // they were made, so a pause and the resume after it cannot arrive the
 // other way round.
-func (h *Host) tellExtension(ctx context.Context, typ string, params any) {
+func (h *Host) tellExtension(ctx context.Context, typ string, params any) <-chan struct{} {
+	done := make(chan struct{})
 	h.notices.add(func() {
+		defer close(done)
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		if err := h.port.call(ctx, typ, params, nil); err != nil {
 			h.log.Warn("could not tell the extension", "request", typ, "err", err)
 		}
 	})
+	return done
 }
 
 // noticeQueue runs the host's notices to the extension in order, one at

@@ -51,6 +51,17 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 	h.filterRead(ctx, tab, &raw) // the person's policy: host/controls.go
 	decode := lap()
 	var obs []refcache.Observed
+	// Frames that did not answer this time (busy, loading) keep what they
+	// showed: their refs are neither stale nor gone.
+	var unread map[string]bool
+	for _, f := range raw.Frames {
+		if frames.Unread(f.Error) && f.DocumentID != "" {
+			if unread == nil {
+				unread = map[string]bool{}
+			}
+			unread[f.DocumentID] = true
+		}
+	}
 	for _, f := range raw.Frames {
 		if f.Error != "" {
 			continue
@@ -62,7 +73,7 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 			})
 		}
 	}
-	refs, _ := h.refs.Replace(tab, obs)
+	refs, _ := h.refs.ReplaceRead(tab, obs, unread)
 	if withheld := countZeros(refs); withheld > 0 {
 		// The ledger could not reserve numbers for new elements (a full
 		// or read-only disk): refuse the read rather than hand out a ref
@@ -92,7 +103,7 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 				if e.Context != "" && repeats.Has(e.Role, e.Name) {
 					fr.Elements[j].Context = e.Context
 				}
-				read = append(read, shown{ref: refs[i], frame: f.FrameID, el: fr.Elements[j]})
+				read = append(read, shown{ref: refs[i], frame: f.FrameID, doc: f.DocumentID, el: fr.Elements[j]})
 				i++
 			}
 		}
@@ -106,7 +117,7 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 	}
 	// In page order, as the snapshot lists them: frames by frameId.
 	slices.SortStableFunc(read, func(a, b shown) int { return cmp.Compare(a.frame, b.frame) })
-	diff := h.tabs.swapView(tab, mode, read, urls)
+	diff := h.tabs.swapView(tab, mode, read, urls, unread)
 	refsMS := lap()
 	if err := h.refs.Save(); err != nil {
 		h.noteError(fmt.Errorf("ledger: save failed, refs stay valid in memory: %w", err))

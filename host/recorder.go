@@ -35,6 +35,9 @@ type recording struct {
 	session string
 	started time.Time
 	steps   []workflow.Step
+	// refused counts the actions of the session that were refused while
+	// it recorded: not steps, and `record stop` says so.
+	refused int
 	// values are the texts recorded as placeholders (value → name), so a
 	// later target's name or URL that shows one records the placeholder
 	// there too. They live in memory only, until the recording stops.
@@ -73,12 +76,12 @@ func (h *Host) record(ctx context.Context, args protocol.RecordArgs) (protocol.R
 		}
 		delete(r.by, session)
 		w := cur.workflow()
-		return protocol.RecordResult{File: cur.file, Steps: len(cur.steps), Params: w.Params(), Text: workflow.Format(w)}, nil
+		return protocol.RecordResult{File: cur.file, Steps: len(cur.steps), Refused: cur.refused, Params: w.Params(), Text: workflow.Format(w)}, nil
 	case protocol.RecordStatus, "":
 		if cur == nil {
 			return protocol.RecordResult{}, nil
 		}
-		return protocol.RecordResult{Recording: true, File: cur.file, Steps: len(cur.steps)}, nil
+		return protocol.RecordResult{Recording: true, File: cur.file, Steps: len(cur.steps), Refused: cur.refused}, nil
 	}
 	return protocol.RecordResult{}, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 		"use start, stop or status", "unknown record action %q", args.Action)
@@ -134,6 +137,16 @@ var secretName = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)pass(word|code|phrase)?\b|\bpin\b|one[- ]?time|\botp\b|2fa|secret|token|\bcvc\b|\bcvv\b|security code`)
 })
 
+// recordRefused notes, while the session records, an action that was
+// refused: it is no step of the workflow.
+func (h *Host) recordRefused(ctx context.Context) {
+	if rec := h.recorders.get(sessionOf(ctx)); rec != nil {
+		h.recorders.mu.Lock()
+		rec.refused++
+		h.recorders.mu.Unlock()
+	}
+}
+
 // recordStep is the recorder's place in the pipeline: a workflow being
 // recorded gets each action that was done, with what the agent saw of its
 // target and what followed.
@@ -169,8 +182,14 @@ func (h *Host) recordStep(ctx context.Context, a *action, res *protocol.ActionRe
 	case a.spec.Text != "" && (a.args.Text != "" || a.spec.Name == protocol.ActFill):
 		s.Text, s.HasText = rec.text(a, seen), true
 	}
+	// A find is recorded for the steps after it: on replay, a row of a
+	// virtualized list exists only once the find has brought it into
+	// view. Its effect is the find itself, which refuses not_found when
+	// the row is not there.
 	before := seen.top
-	if after := res.Tab.URL; after != "" && workflow.PathOf(after) != workflow.PathOf(before) {
+	if a.spec.Name == protocol.ActFind {
+		// no effect to wait for
+	} else if after := res.Tab.URL; after != "" && workflow.PathOf(after) != workflow.PathOf(before) {
 		s.Effect.URL = rec.substitute(workflow.Literal(workflow.PathOf(after)))
 	} else if el, ok := salient(res.Changes.Appeared); ok {
 		s.Effect.Appears = rec.target(el)

@@ -160,12 +160,22 @@ func (u *personControls) tabGone(tab int) {
 }
 
 // endSession ends s's access: its requests are refused from now on, until
-// the host restarts with an extension that forgot it (the browser's
-// restart). Its tabs stay its own, so no other agent gets its work.
+// the person lets it back in from the popup (the extension keeps the
+// ended sessions in its local storage, so a browser's restart does not
+// lift it). Its tabs stay its own, so no other agent gets its work.
 func (u *personControls) endSession(s string) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.sessionLocked(s).ended = true
+}
+
+// allowSession lets an ended session back in.
+func (u *personControls) allowSession(s string) {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if st := u.sessions[s]; st != nil {
+		st.ended = false
+	}
 }
 
 // mayUse reports whether session s may use tab under p, and if not,
@@ -309,6 +319,17 @@ func (h *Host) endSession(ctx context.Context, s string) (protocol.PersonState, 
 	}
 	u.endSession(s)
 	h.log.Info("the person ended a session from the browser", "session", s)
+	return u.state(), nil
+}
+
+// allowSession answers the popup's HostAllowSession.
+func (h *Host) allowSession(ctx context.Context, s string) (protocol.PersonState, error) {
+	u := h.person
+	if s == "" {
+		return protocol.PersonState{}, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "allow_session: no session named")
+	}
+	u.allowSession(s)
+	h.log.Info("the person let a session back in from the browser", "session", s)
 	return u.state(), nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -97,7 +98,21 @@ func (s *socketServer) publish(info protocol.HostInfo) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(s.infoPath, b, 0o600)
+	if err := atomicfile.WriteFile(s.infoPath, b, 0o600); err != nil {
+		return err
+	}
+	os.Remove(strings.TrimSuffix(s.infoPath, ".json") + protocol.LeftSuffix)
+	return nil
+}
+
+// leave writes the note that the extension closed the channel
+// (protocol.LeftSuffix), for a CLI that then finds no host to say so.
+func (s *socketServer) leave(info protocol.HostInfo) {
+	info.Left = time.Now().UTC().Format(time.RFC3339)
+	info.Socket = ""
+	if b, err := json.MarshalIndent(info, "", "  "); err == nil {
+		_ = atomicfile.WriteFile(strings.TrimSuffix(s.infoPath, ".json")+protocol.LeftSuffix, b, 0o600)
+	}
 }
 
 func (s *socketServer) close() {

@@ -28,6 +28,9 @@ type tabQueues struct {
 type tabView struct {
 	mode     string
 	elements map[uint64]protocol.Element
+	// docs are the elements' documents, for the reads after it in which
+	// a document does not answer.
+	docs map[uint64]string
 	// urls are the URLs of the frames the read answered from, by frame
 	// id (0: the top frame): what a recorded step says of where its
 	// target was and which page it acted on.
@@ -104,6 +107,7 @@ func (q *tabQueues) lastMode(tab int) string {
 type shown struct {
 	ref   uint64
 	frame int
+	doc   string
 	el    protocol.Element
 }
 
@@ -117,14 +121,24 @@ type viewDiff struct {
 }
 
 // swapView records a read in mode as the tab's latest view and returns how
-// it differs from the previous one.
-func (q *tabQueues) swapView(tab int, mode string, read []shown, urls map[int]string) viewDiff {
-	cur := tabView{mode: mode, elements: make(map[uint64]protocol.Element, len(read)), urls: urls}
+// it differs from the previous one. What the previous view showed of the
+// documents in unread (frames that did not answer this time) is carried
+// over: neither gone nor changed.
+func (q *tabQueues) swapView(tab int, mode string, read []shown, urls map[int]string, unread map[string]bool) viewDiff {
+	cur := tabView{mode: mode, elements: make(map[uint64]protocol.Element, len(read)), docs: make(map[uint64]string, len(read)), urls: urls}
 	for _, s := range read {
 		cur.elements[s.ref] = s.el
+		cur.docs[s.ref] = s.doc
 	}
 	q.mu.Lock()
 	prev := q.views[tab]
+	if len(unread) > 0 && prev.mode == mode {
+		for ref, doc := range prev.docs {
+			if _, read := cur.elements[ref]; !read && unread[doc] {
+				cur.elements[ref], cur.docs[ref] = prev.elements[ref], doc
+			}
+		}
+	}
 	q.views[tab] = cur
 	q.mu.Unlock()
 	d := viewDiff{added: []uint64{}, gone: []uint64{}}

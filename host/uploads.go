@@ -106,6 +106,9 @@ func (h *Host) judgeUploads(paths []string) ([]string, error) {
 		p, file = h.person.policy.Current(), h.person.policy.File()
 	}
 	m := policy.ThisMachine(h.cfg.Dirs.Root)
+	if h.cfg.Launch != nil {
+		m.Profile = h.cfg.Launch.ProfileDir
+	}
 	out := slices.Clone(paths)
 	for i, path := range paths {
 		if !filepath.IsAbs(path) {

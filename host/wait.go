@@ -52,6 +52,11 @@ func (h *Host) wait(ctx context.Context, args protocol.WaitArgs) (*protocol.Acti
 		}
 		entry, err := h.refs.Resolve(ref)
 		if err != nil {
+			// Another session's element, gone or not, is not this
+			// session's to learn about (host/sessions.go foreignRef).
+			if ferr := h.foreignRef(ctx, ref, err); ferr != err {
+				return nil, ferr
+			}
 			// Already stale or unknown: it is gone.
 			return &protocol.ActionResult{OK: true, Detail: args.Gone + " is gone", Changes: protocol.Changes{Added: []string{}, Gone: []string{args.Gone}}}, nil
 		}

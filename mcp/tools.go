@@ -187,6 +187,7 @@ func (s *Server) addTools() {
 	addWorkflowTools(s)
 	addFormTool(s)
 	addHandoffTool(s)
+	addReadTool(s)
 }
 
 // actTweaks constrains the fields the action inputs share.
@@ -281,8 +282,17 @@ func (s *Server) snapshot(ctx context.Context, in snapshotIn) (*CallToolResult, 
 	if err != nil {
 		return nil, err
 	}
-	s.shown(snap.Tab)
-	return textResult(snap.Text), nil
+	return textResult(s.snapshotText(*snap)), nil
+}
+
+// snapshotText is a snapshot's text for this client: without the header
+// lines that repeat the tab it was last told of (frames.SnapshotTextSince).
+func (s *Server) snapshotText(snap protocol.Snapshot) string {
+	s.tabMu.Lock()
+	defer s.tabMu.Unlock()
+	text := frames.SnapshotTextSince(snap, s.shownTab)
+	s.shownTab = snap.Tab
+	return text
 }
 
 // actionText is an action's reply for this client: the tab line only when

@@ -18,6 +18,7 @@ var VerbTools = map[string]string{
 	"uncheck":    "browser_check",
 	"press":      "browser_press_key",
 	"scroll":     "browser_scroll",
+	"find":       "browser_find",
 	"navigate":   "browser_navigate",
 	"back":       "browser_navigate_back",
 	"forward":    "browser_navigate_forward",
@@ -40,6 +41,7 @@ var VerbTools = map[string]string{
 	"record":     "browser_record",
 	"replay":     "browser_replay",
 	"handoff":    "browser_handoff",
+	"read":       "browser_read",
 }
 
 // Composites are the tools that do in one call what several verbs do,

@@ -79,6 +79,9 @@ func (s *Server) recordTool(ctx context.Context, in recordIn) (*CallToolResult, 
 		if len(res.Params) > 0 {
 			msg += " Parameters: " + strings.Join(res.Params, ", ") + "."
 		}
+		if res.Refused > 0 {
+			msg += fmt.Sprintf(" %d refused action(s) while recording are not in it: read the file, and record again if a step is missing.", res.Refused)
+		}
 		return textResult(msg + "\n"), nil
 	case res.Recording:
 		return textResult(fmt.Sprintf("Recording into %s (%d steps so far).\n", res.File, res.Steps)), nil

@@ -31,6 +31,10 @@ type Machine struct {
 	Home  string // the user's home folder ("" when unknown)
 	Temp  string // the system temp folder
 	State string // grip's state folder
+	// Profile is the browser's own profile folder, when grip knows it (a
+	// browser grip launch started): its cookies, and the launcher's resume
+	// token, are kept closed like the state folder.
+	Profile string
 }
 
 // ThisMachine is the machine grip runs on, with grip's state folder at
@@ -188,6 +192,11 @@ func closedPlaces(path string, m Machine) []closedPlace {
 	if m.State != "" {
 		if st := resolveDir(m.State); within(path, st) {
 			out = append(out, closedPlace{st, st + ", grip's own state folder"})
+		}
+	}
+	if m.Profile != "" {
+		if pd := resolveDir(m.Profile); within(path, pd) {
+			out = append(out, closedPlace{pd, pd + ", the browser's own profile folder"})
 		}
 	}
 	if runtime.GOOS != "windows" {

@@ -105,3 +105,18 @@ func TestHostsMatchAsDNSResolvesThem(t *testing.T) {
 		}
 	}
 }
+
+// The profile folder of a browser grip launched (cookies, the launcher's
+// resume token) is kept closed, even inside the temp folder, which is open
+// by default.
+func TestLaunchedProfileClosed(t *testing.T) {
+	tmp := t.TempDir()
+	m := Machine{Home: t.TempDir(), Temp: tmp, Profile: filepath.Join(tmp, "profile")}
+	p := Default()
+	if r := p.JudgeUpload(filepath.Join(tmp, "profile", "grip-resume.token"), m); r == nil || !strings.Contains(r.Why, "the browser's own profile folder") {
+		t.Errorf("the resume token: %v", r)
+	}
+	if r := p.JudgeUpload(filepath.Join(tmp, "report.pdf"), m); r != nil {
+		t.Errorf("a file beside the profile: %v", r)
+	}
+}

@@ -13,6 +13,7 @@ const (
 	ActUncheck   = "uncheck"
 	ActPress     = "press"
 	ActScroll    = "scroll"
+	ActFind      = "find"
 	ActDrag      = "drag"
 	ActNavigate  = "navigate"
 	ActBack      = "back"
@@ -75,6 +76,7 @@ var Actions = []Action{
 	{Name: ActUncheck, Target: TargetRequired, Trusted: true, Help: "uncheck a checkbox"},
 	{Name: ActPress, Target: TargetOptional, Text: "KEY", Trusted: true, Help: "Enter, Tab, Escape, ArrowDown, Control+A…"},
 	{Name: ActScroll, Target: TargetOptional, Help: "scroll the page by a screen, an element into view, or a list's or grid's content (--up)"},
+	{Name: ActFind, Target: TargetOptional, Text: "TEXT", Help: "bring an element into view by its text: scroll the page, or the list TARGET (--in), step by step until one says TEXT"},
 	{Name: ActDrag, Target: TargetRequired, To: true, Help: "drag an element onto another (HTML5 drag and drop, or pointer-driven sortables)"},
 	{Name: ActUpload, Target: TargetRequired, Files: true, Help: "put files into a file input, or the button or label in front of one"},
 	{Name: ActNavigate, Text: "URL", Ext: ExtNavigate, Help: "open a URL in the tab"},

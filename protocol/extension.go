@@ -97,6 +97,7 @@ var ExtCalls = []Call{
 	call[PDFParams, PDFReply](ExtPDF),
 	call[ElementShotParams, ShotReply](ExtElementShot),
 	call[BoxesShotParams, ShotReply](ExtBoxesShot),
+	call[ReadParams, ReadReply](ExtRead), // protocol/read.go
 }
 
 // ExtRequests lists the names of ExtCalls.
@@ -111,6 +112,7 @@ var HostCalls = []Call{
 	call[SharedParams, PersonState](HostSetShared),
 	call[PersonViewParams, PersonView](HostPersonView),
 	call[SessionParams, PersonState](HostEndSession),
+	call[SessionParams, PersonState](HostAllowSession),
 	call[TabParams, PersonState](HostReleaseTab),
 }
 
@@ -286,6 +288,8 @@ type ActParams struct {
 	// Upload names the files an upload puts into the element, sent before
 	// in upload_chunk requests.
 	Upload *Upload `json:"upload,omitempty"`
+	// Find carries a find on from the kernel call before (protocol/find.go).
+	Find *FindState `json:"find,omitempty"`
 }
 
 // ActReply is what the page answers after acting: Detail for the agent,
@@ -301,6 +305,10 @@ type ActReply struct {
 	// Secret says the text went into a field whose value grip never
 	// reports (a password): a recording keeps it only as a placeholder.
 	Secret bool `json:"secret,omitempty"`
+	// Find is a find's answer; List where the list a find or a scroll
+	// moved stands (protocol/find.go).
+	Find *FindReply `json:"find,omitempty"`
+	List *ListView  `json:"list,omitempty"`
 	ActEffects
 }
 

@@ -209,9 +209,9 @@ func TestKernelKnowsTheInPageActions(t *testing.T) {
 		return out
 	}
 	needsNode := list("NEEDS_NODE")
-	known := append(slices.Clone(needsNode), "press", "scroll")
-	if !strings.Contains(src, "const KNOWN = new Set([...NEEDS_NODE, 'press', 'scroll'])") {
-		t.Fatal("kernel/run.js's KNOWN is no longer NEEDS_NODE + press + scroll: update this test")
+	known := append(slices.Clone(needsNode), "press", "scroll", "find")
+	if !strings.Contains(src, "const KNOWN = new Set([...NEEDS_NODE, 'press', 'scroll', 'find'])") {
+		t.Fatal("kernel/run.js's KNOWN is no longer NEEDS_NODE + press + scroll + find: update this test")
 	}
 	var inPage, required []string
 	for _, a := range protocol.Actions {

@@ -40,7 +40,7 @@ var Operations = []string{
 	OpHello, OpStatus, OpTabs, OpSnapshot, OpAct, OpWait, OpScreenshot, OpDialog, OpDownloads,
 	OpPause, OpResume, OpLog, OpPolicy, OpRecord,
 	OpConsole, OpNetwork, OpNetworkBody, OpEval, OpPDF, OpScreenshotShape,
-	OpHandoff,
+	OpHandoff, OpRead,
 }
 
 // HelloArgs opens every socket connection; a protocol mismatch is refused.
@@ -69,7 +69,34 @@ type HostInfo struct {
 	// extension from another build of grip, with the fix. The CLI, grip
 	// mcp, doctor and the popup show it.
 	Warning string `json:"warning,omitempty"`
+	// Launched is set when `grip launch` started the browser: doctor then
+	// checks the manifest of that profile, not the installed browser's,
+	// and resume takes the launcher's token.
+	Launched *LaunchedBrowser `json:"launched,omitempty"`
+	// Left is when the extension closed the host's channel (RFC 3339); it
+	// is set only in the note a host leaves as it exits (LeftSuffix), so a
+	// CLI that finds no host can say which browser went and when.
+	Left string `json:"left,omitempty"`
 }
+
+// LaunchedBrowser is what a host knows of a browser `grip launch`
+// started (docs/ARCHITECTURE.md, "A browser grip launched").
+type LaunchedBrowser struct {
+	// ProfileDir is the browser's --user-data-dir: its host manifest is
+	// in ProfileDir/NativeMessagingHosts.
+	ProfileDir string `json:"profile_dir"`
+	// Headless says no one can answer a question in this browser.
+	Headless bool `json:"headless,omitempty"`
+	// Resume says the launcher holds a token that lifts the pause here
+	// (grip resume --token-file).
+	Resume bool `json:"resume,omitempty"`
+}
+
+// LeftSuffix ends the name of the note a host leaves in the runtime dir,
+// beside where its info file was, when the extension closed its channel:
+// PROFILE.left holds its HostInfo with Left set. The profile's next host
+// removes it.
+const LeftSuffix = ".left"
 
 // Status is the host's own report for `grip doctor` and the popup.
 type Status struct {
@@ -309,6 +336,11 @@ type ActionResult struct {
 	// Download is a download the action started, or the one a wait for
 	// a download returns.
 	Download *Download `json:"download,omitempty"`
+	// Found are the lines of the element a find brought into view and of
+	// those inside it; List what a find or a scroll of a long list says of
+	// the list instead of a line for each of its rows (protocol/find.go).
+	Found []Element    `json:"found,omitempty"`
+	List  *ListSummary `json:"list,omitempty"`
 }
 
 // WaitArgs are the arguments of OpWait; exactly one condition is set.
@@ -388,9 +420,12 @@ type RecordArgs struct {
 // and how many steps it holds; at stop, Text is the workflow, which the
 // client writes to File.
 type RecordResult struct {
-	Recording bool     `json:"recording"`
-	File      string   `json:"file,omitempty"`
-	Steps     int      `json:"steps"`
-	Params    []string `json:"params,omitempty"`
-	Text      string   `json:"text,omitempty"`
+	Recording bool   `json:"recording"`
+	File      string `json:"file,omitempty"`
+	Steps     int    `json:"steps"`
+	// Refused counts the session's actions refused while it recorded,
+	// which are not in the workflow.
+	Refused int      `json:"refused,omitempty"`
+	Params  []string `json:"params,omitempty"`
+	Text    string   `json:"text,omitempty"`
 }

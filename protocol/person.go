@@ -9,7 +9,7 @@ package protocol
 // Socket operations of the person's controls.
 const (
 	OpPause  = "pause"  // no args → PersonState
-	OpResume = "resume" // no args → PersonState (the person allows it in the browser)
+	OpResume = "resume" // ResumeArgs → PersonState (the person allows it in the browser, or the launcher's token)
 	OpLog    = "log"    // LogArgs → LogResult
 	OpPolicy = "policy" // PolicyArgs → PolicyResult
 )
@@ -32,7 +32,7 @@ const (
 )
 
 // HostRequests lists every request the extension may send the host.
-var HostRequests = []string{HostStatus, HostSnapshot, HostSetPaused, HostSetShared, HostPersonView, HostEndSession, HostReleaseTab}
+var HostRequests = []string{HostStatus, HostSnapshot, HostSetPaused, HostSetShared, HostPersonView, HostEndSession, HostAllowSession, HostReleaseTab}
 
 // FrameInfo is one frame of a tab as the browser lists it.
 type FrameInfo struct {
@@ -87,6 +87,15 @@ type ConfirmReply struct {
 type ActedParams struct {
 	TabID  int    `json:"tabId"`
 	Action string `json:"action"`
+}
+
+// ResumeArgs lift the pause. Without a token the person is asked in the
+// browser; Token is the resume token of a browser grip launch started
+// (its profile's grip-resume.token), which lifts it there without asking:
+// that browser's launcher stands for its person (docs/ARCHITECTURE.md, "A
+// browser grip launched").
+type ResumeArgs struct {
+	Token string `json:"token,omitempty"`
 }
 
 // PersonState is the switches' state after pause, resume or a popup change.

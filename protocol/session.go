@@ -56,6 +56,9 @@ const (
 	// HostEndSession: SessionParams → PersonState. The person ended the
 	// session's access: its later requests are refused.
 	HostEndSession = "end_session"
+	// HostAllowSession: SessionParams → PersonState. The person let an
+	// ended session back in.
+	HostAllowSession = "allow_session"
 	// HostReleaseTab: TabParams → PersonState. The person took a tab out
 	// of its session's group: it is theirs now.
 	HostReleaseTab = "release_tab"

@@ -221,17 +221,25 @@ func newAllocator() *Allocator {
 // inactive. refs[i] is obs[i]'s ref, or 0 when obs[i] is new and no number
 // could be reserved on disk (Save returns why).
 func (a *Allocator) Replace(tab int, obs []Observed) (refs []uint64, d Diff) {
-	return a.update(tab, obs, true)
+	return a.update(tab, obs, true, nil)
+}
+
+// ReplaceRead is Replace for a snapshot some of whose documents did not
+// answer (busy, loading): the entries of the documents in unread keep
+// their state, since nothing is known of them, and every other entry of
+// tab that obs does not contain becomes inactive.
+func (a *Allocator) ReplaceRead(tab int, obs []Observed, unread map[string]bool) (refs []uint64, d Diff) {
+	return a.update(tab, obs, true, unread)
 }
 
 // Merge records a partial snapshot of a tab: it adds and refreshes the
 // elements in obs and expires nothing. refs[i] is obs[i]'s ref, or 0 as
 // for Replace.
 func (a *Allocator) Merge(tab int, obs []Observed) (refs []uint64, d Diff) {
-	return a.update(tab, obs, false)
+	return a.update(tab, obs, false, nil)
 }
 
-func (a *Allocator) update(tab int, obs []Observed, full bool) (refs []uint64, d Diff) {
+func (a *Allocator) update(tab int, obs []Observed, full bool, unread map[string]bool) (refs []uint64, d Diff) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.seq++
@@ -281,8 +289,12 @@ func (a *Allocator) update(tab int, obs []Observed, full bool) (refs []uint64, d
 		for _, idx := range tl.slots {
 			s := &a.slots[idx]
 			if s.active && s.tab == tab && !a.seen.has(idx) {
-				gone = append(gone, idx)
 				a.seen.set(idx) // a slot may be listed twice
+				if unread[a.docs[s.doc].id] {
+					fresh = append(fresh, idx) // not read: kept as it was
+					continue
+				}
+				gone = append(gone, idx)
 			}
 		}
 		d.Gone = a.deactivateLocked(gone)
@@ -735,4 +747,17 @@ func (a *Allocator) TabOf(ref uint64) (int, bool) {
 		return 0, false
 	}
 	return a.slots[idx].tab, true
+}
+
+// Lookup returns the entry of a kept ref, active or not (Entry.Active says
+// which): what a reply needs to tell where a ref that just went stale
+// was, which Resolve refuses.
+func (a *Allocator) Lookup(ref uint64) (Entry, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	idx, ok := a.findRefLocked(ref)
+	if !ok {
+		return Entry{}, false
+	}
+	return a.entryLocked(idx), true
 }

@@ -331,6 +331,32 @@ func TestResolveEntry(t *testing.T) {
 	}
 }
 
+// A read in which one document did not answer keeps that document's refs
+// active; one in which it is simply absent makes them stale.
+func TestReplaceReadKeepsUnreadDocuments(t *testing.T) {
+	a := New()
+	a.Replace(1, []Observed{ob("top", 0, 1, "button", "Pay"), ob("card", 3, 1, "textbox", "Card number")})
+	_, d := a.ReplaceRead(1, []Observed{ob("top", 0, 1, "button", "Pay")}, map[string]bool{"card": true})
+	if len(d.Gone) != 0 {
+		t.Fatalf("gone %v after a read the card frame did not answer", d.Gone)
+	}
+	if e := mustResolve(t, a, 2); !e.Active || e.Key.DocumentID != "card" {
+		t.Fatalf("the card's ref after the unread read: %+v", e)
+	}
+	checkInvariants(t, a)
+	// Read again with the card: the same ref, nothing added.
+	refs, d := a.ReplaceRead(1, []Observed{ob("top", 0, 1, "button", "Pay"), ob("card", 3, 1, "textbox", "Card number")}, nil)
+	if fmt.Sprint(refs) != "[1 2]" || len(d.Added)+len(d.Gone) != 0 {
+		t.Fatalf("the card answering again: refs %v, %+v", refs, d)
+	}
+	// Absent without being unread: stale.
+	if _, d = a.Replace(1, []Observed{ob("top", 0, 1, "button", "Pay")}); fmt.Sprint(d.Gone) != "[2]" {
+		t.Fatalf("the card gone: %+v", d)
+	}
+	wantRefused(t, a, 2, protocol.CodeStaleRef)
+	checkInvariants(t, a)
+}
+
 func TestTrimOldestFirst(t *testing.T) {
 	a := New()
 	const n = MaxInactive + 1

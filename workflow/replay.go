@@ -56,6 +56,8 @@ type Divergence struct {
 	Candidates []string `json:"candidates,omitempty"`
 	// Code is the refusal the step met, when one was behind it.
 	Code protocol.Code `json:"code,omitempty"`
+	// Hint, when set, is what to do instead of taking over from here.
+	Hint string `json:"hint,omitempty"`
 }
 
 // divergent are the refusals that mean the page is not the one recorded:
@@ -91,7 +93,7 @@ func Replay(ctx context.Context, b Browser, w *Workflow, opt Options) (*Result, 
 			if d := r.diverged; d != nil {
 				res.Diverged = d
 				return res, protocol.Errorf(protocol.CodeReplayDiverged, protocol.BoundaryPage,
-					"the page no longer matches the workflow: take over from this step (its candidates' refs are live), or record it again",
+					cmp.Or(d.Hint, "the page no longer matches the workflow: take over from this step (its candidates' refs are live), or record it again"),
 					"step %d (line %d) diverged: expected %s; %s", d.Step, d.Line, d.Expected, d.Found)
 			}
 			pe := *protocol.AsError(err)
@@ -220,9 +222,25 @@ func (r *replayer) effect(ctx context.Context, res *protocol.ActionResult) error
 func (r *replayer) diverge(ctx context.Context, want Target, expected string, e *protocol.Error) {
 	d := &Divergence{Step: r.n, Line: r.step.Line, Text: FormatStep(r.step), Expected: expected, Found: e.Message, Code: e.Code}
 	if snap, err := r.b.Snapshot(ctx, protocol.SnapshotArgs{Tab: r.tab, Budget: 1 << 20}); err == nil {
-		d.Candidates = closest(snap, r.target(want), 3)
+		if o := r.step.Origin; o != "" && !showsOrigin(snap, o) {
+			// The wrong tab, most often: its elements are no candidates.
+			d.Found = fmt.Sprintf("tab %d shows %s, and none of its frames is a page of %s", snap.Tab.ID, cmp.Or(snap.Tab.URL, "a page grip may not name"), o)
+			d.Hint = "replay in the tab the workflow is for: --tab ID (grip tabs lists them), or navigate it first"
+		} else {
+			d.Candidates = closest(snap, r.target(want), 3)
+		}
 	}
 	r.diverged = d
+}
+
+// showsOrigin reports whether a frame of snap is a page of origin.
+func showsOrigin(snap *protocol.Snapshot, origin string) bool {
+	for _, f := range snap.Frames {
+		if u, err := url.Parse(f.URL); err == nil && u.Scheme+"://"+u.Host == origin {
+			return true
+		}
+	}
+	return false
 }
 
 // urlMatches is wait --url's rule: the URL equals or contains want.

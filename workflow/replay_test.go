@@ -1,6 +1,7 @@
 package workflow
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"strings"
@@ -17,6 +18,7 @@ type fakeBrowser struct {
 	act     func(protocol.ActArgs) (*protocol.ActionResult, error)
 	wait    func(protocol.WaitArgs) (*protocol.ActionResult, error)
 	page    []protocol.Element
+	top     string // the top frame's URL in a snapshot
 	lastURL string
 }
 
@@ -38,7 +40,8 @@ func (b *fakeBrowser) Wait(_ context.Context, a protocol.WaitArgs) (*protocol.Ac
 
 func (b *fakeBrowser) Snapshot(context.Context, protocol.SnapshotArgs) (*protocol.Snapshot, error) {
 	b.snaps++
-	return &protocol.Snapshot{Frames: []protocol.Frame{{Elements: b.page}}}, nil
+	top := cmp.Or(b.top, "https://app.example/login")
+	return &protocol.Snapshot{Tab: protocol.TabRef{ID: 7, URL: top}, Frames: []protocol.Frame{{URL: top, Elements: b.page}}}, nil
 }
 
 func mustParse(t *testing.T, text string) *Workflow {
@@ -134,6 +137,24 @@ func TestReplayStopsAtTheFirstStepThatDoesNotMatch(t *testing.T) {
 	}
 	if len(d.Candidates) == 0 || !strings.Contains(d.Candidates[0], "@e6") && !strings.Contains(d.Candidates[0], "@e4") {
 		t.Fatalf("candidates %q: want the buttons first", d.Candidates)
+	}
+}
+
+// A replay in a tab of another site diverges at once, saying so, with
+// no candidates from the wrong page.
+func TestReplayInTheWrongTabSaysSo(t *testing.T) {
+	b := &fakeBrowser{top: "https://jupyter.example/tree", page: []protocol.Element{{Ref: "@e4", Role: "button", Name: "Run"}}}
+	b.act = func(a protocol.ActArgs) (*protocol.ActionResult, error) {
+		return nil, protocol.Errorf(protocol.CodeNotFound, protocol.BoundaryPage, "", "no element of tab 7 reads textbox 'Email'")
+	}
+	w := mustParse(t, "fill textbox 'Email' with '{{EMAIL}}' at https://app.example\n")
+	res, err := Replay(context.Background(), b, w, Options{Tab: 7, Params: map[string]string{"EMAIL": "a"}})
+	e := protocol.AsError(err)
+	if e.Code != protocol.CodeReplayDiverged || !strings.Contains(e.Hint, "--tab") {
+		t.Fatalf("err = %+v", e)
+	}
+	if d := res.Diverged; d == nil || !strings.Contains(d.Found, "https://jupyter.example/tree") || !strings.Contains(d.Found, "https://app.example") || len(d.Candidates) != 0 {
+		t.Fatalf("divergence %+v", res.Diverged)
 	}
 }
 

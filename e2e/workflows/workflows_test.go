@@ -66,9 +66,15 @@ func TestRecordSignInThenReplayWithOtherParameters(t *testing.T) {
 	env.MustGrip(t, "fill", refOf(t, snap, "[textbox 'Email'"), "ann@example.com", "--param", "EMAIL")
 	env.MustGrip(t, "fill", refOf(t, snap, "[textbox 'Password'"), "hunter2-s3cret")
 	env.MustGrip(t, "select", refOf(t, snap, "[combobox 'Branch'"), "South")
+	// A refused action is no step, and stop says one was left out.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if r := env.Grip(ctx, "click", "#no-such-button", "--tab", tab); r.Code == 0 {
+		t.Fatalf("a click on nothing succeeded: %s", r.Stdout)
+	}
 	env.MustGrip(t, "click", refOf(t, snap, "[button 'Sign in'"))
 	out := env.MustGrip(t, "record", "stop")
-	if !strings.Contains(out, "wrote 4 steps to "+file) || !strings.Contains(out, "EMAIL, PASSWORD") {
+	if !strings.Contains(out, "wrote 4 steps to "+file) || !strings.Contains(out, "EMAIL, PASSWORD") || !strings.Contains(out, "1 action refused while recording is not in it") {
 		t.Fatalf("record stop: %s", out)
 	}
 	text := readFile(t, file)

@@ -9,7 +9,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { fail, cut, quote, containsFlat, deepActive, inputType, isSecret, TEXT_INPUTS, visibleText, surfaceOf,
+  const { fail, quote, containsFlat, deepActive, inputType, isSecret, TEXT_INPUTS, visibleText, surfaceOf,
     editorText, endPoint, done, keyInit, keyEvent, NO_MODS, inputEvent, fireChange, clickAt, tick, frame, docShortcut, readyEditable,
     typeEditable, editContextOf, editContextInput } = K;
 
@@ -127,8 +127,11 @@
     /** @type {any} */
     const reply = { ok: true };
     if (!secret) {
-      reply.detail = want !== null && got !== want ? 'the page changed the value to ' + quote(cut(got, 80))
-        : 'value is now ' + quote(cut(got, 80));
+      // Where the caret is, which typing leaves after what it typed (an
+      // email or number field has no selection: the end).
+      const caret = typeof i.selectionEnd === 'number' ? i.selectionEnd : got.length;
+      reply.detail = want !== null && got !== want ? 'the page changed the value to ' + excerpt(got, firstDifference(got, want), DIFF_LEAD)
+        : 'value is now ' + excerpt(got, caret, CARET_LEAD);
     } else if (want !== null && got !== want) {
       reply.detail = 'the page did not keep the typed secret as is';
     }
@@ -174,8 +177,50 @@
       return fail('internal', 'document', 'typing into the editor failed: ' + String((/** @type {any} */ (e) && /** @type {any} */ (e).message) || e));
     }
     const now = await shownText(el, before, replace ? visibleText(text) : null);
-    const how = replace && now !== visibleText(text) ? 'the editor changed the text to ' : 'text is now ';
-    return done(el, id, { ok: true, detail: how + quote(cut(now, 80)) });
+    const changed = replace && now !== visibleText(text);
+    // Typing goes at the end of the editor's text.
+    const detail = changed ? 'the editor changed the text to ' + excerpt(now, firstDifference(now, visibleText(text)), DIFF_LEAD)
+      : 'text is now ' + excerpt(now, now.length, CARET_LEAD);
+    return done(el, id, { ok: true, detail });
+  }
+
+  // What a reply shows of a long value (docs/ARCHITECTURE.md, "Acting on a
+  // ref"): at most SHOW_MAX characters, from about CARET_LEAD before the
+  // caret (where typing left it: what the agent just typed, at the end of
+  // a long textarea) or DIFF_LEAD before the first character a page
+  // changed, each cut side marked with …, and the value's whole length.
+  const SHOW_MAX = 80;
+  const CARET_LEAD = SHOW_MAX - 12;
+  const DIFF_LEAD = 20;
+
+  /** The value quoted for a reply, whole when it is short, else the part
+   * around at, which begins lead characters before it where it can.
+   * @param {string} text @param {number} at @param {number} lead @returns {string} */
+  function excerpt(text, at, lead) {
+    if (text.length <= SHOW_MAX) return quote(text);
+    const room = SHOW_MAX - 2; // the marks
+    let start = Math.max(0, Math.min(at - lead, text.length - room));
+    let end = Math.min(text.length, start + room);
+    // Never half a surrogate pair at either side.
+    if (start > 0 && isLow(text.charCodeAt(start))) start++;
+    if (end < text.length && isLow(text.charCodeAt(end))) end--;
+    const part = (start > 0 ? '…' : '') + text.slice(start, end) + (end < text.length ? '…' : '');
+    return quote(part) + ' (' + text.length + ' characters)';
+  }
+
+  /** @param {number} c */
+  function isLow(c) {
+    return c >= 0xdc00 && c <= 0xdfff;
+  }
+
+  /** The first index at which a and b differ (the shorter's length when
+   * one starts the other).
+   * @param {string} a @param {string} b */
+  function firstDifference(a, b) {
+    const n = Math.min(a.length, b.length);
+    let i = 0;
+    while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+    return i;
   }
 
   // How long an editor gets to show the input it took: many draw it on a

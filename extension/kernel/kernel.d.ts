@@ -158,12 +158,15 @@ interface GripKernel {
   probe(r: { text?: string; id?: number }): { textFound: boolean; present: boolean };
   watch(r: { text?: string; gone?: boolean; id?: number; ms?: number }): Promise<{ met: boolean }>;
 
+  // read.js
+  readText(el: Element, r: { from?: number; max?: number }): { text: string; total: number; secret?: boolean; secrets?: number };
+
   // context.js
   addContexts(out: { id: number; role: string; name: string; ctx?: string }[], elementOf: (id: number) => Element | undefined): void;
 
   // settle.js
   trackChanges(): unknown;
-  settleState(): { sinceChange: number; busy: string };
+  settleState(): { sinceChange: number; busy: string; animating: number };
   nextChange(r: { ms?: number }): Promise<{ changed: boolean }>;
 
   // frames.js
@@ -230,6 +233,13 @@ interface GripKernel {
 
   // drag.js
   doDrag(src: Element, srcId: number, dst: Element, dstId: number): any;
+
+  // find.js
+  find(el: Element | null, r: { text?: string; find?: any }): Promise<any>;
+  listView(list: Element, sc: Element): { unit: string; first: number; last: number; total: number; estimated?: boolean } | null;
+  listReply(list: Element, sc: Element, before: number[]): any;
+  idsInside(list: Element, assign: boolean): number[];
+  rendered(root: Element): Promise<void>;
 
   // scroll.js
   scrollPage(fy: number, fx: number): void;

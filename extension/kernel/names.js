@@ -245,6 +245,22 @@
     return out.join(' ');
   }
 
+  // What an editor's hidden input says of its caret at the end of its
+  // label (Ace: "Cursor at row 3", after the page's own label and a comma):
+  // a live announcement that changes with every move of the caret.
+  const CARET_SAID = /(?:^|,\s*)(?:cursor at\s+)?(?:row|line)\s+\d+(?:\s*,?\s*(?:col|column)\s+\d+)?\s*$/i;
+
+  /** el's aria-label, without the caret's position where el is an editor's
+   * hidden input (editors.js surfaceOf): the announcement is not the
+   * control's name, and a name that changed with the caret would refuse
+   * the agent's next action as meaning_changed.
+   * @param {Element} el @returns {string|null} */
+  function ariaLabelOf(el) {
+    const a = attr(el, 'aria-label');
+    if (!a || el.localName !== 'textarea' || !CARET_SAID.test(a) || !K.surfaceOf(el)) return a;
+    return a.replace(CARET_SAID, '');
+  }
+
   /** The name a control's labels give it: aria-labelledby, aria-label,
    * its <label>s; '' without any (no title, placeholder or content).
    * @param {Element} el */
@@ -254,7 +270,7 @@
       const t = textOfIds(el, by);
       if (t) return cut(t, NAME_MAX);
     }
-    const aria = attr(el, 'aria-label');
+    const aria = ariaLabelOf(el);
     if (aria && aria.trim()) return cut(fold(aria), NAME_MAX);
     return cut(labelText(el), NAME_MAX);
   }
@@ -269,7 +285,7 @@
       const t = textOfIds(el, by);
       if (t) return cut(t, NAME_MAX);
     }
-    const aria = attr(el, 'aria-label');
+    const aria = ariaLabelOf(el);
     if (aria && aria.trim()) return cut(fold(aria), NAME_MAX);
 
     if (tag === 'input') {
@@ -583,7 +599,7 @@
    * finds text, or a non-blank aria-label) rather than by what it holds.
    * @param {Element} el */
   function labelledByAria(el) {
-    const a = attr(el, 'aria-label');
+    const a = ariaLabelOf(el);
     if (a && a.trim()) return true;
     const by = attr(el, 'aria-labelledby');
     return !!by && !!textOfIds(el, by);

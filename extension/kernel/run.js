@@ -7,20 +7,20 @@
 // {op:'settle'}, {op:'nextChange', ms} (a Promise); a snapshot with
 // settle: true carries the document's settle state too.
 // {op:'frameIndex', selector}, {op:'mark', mark},
-// {op:'stage', upload, file, data}.
+// {op:'stage', upload, file, data}, {op:'read', id, from, max}.
 (() => {
   'use strict';
 
   const K = globalThis.__gripKernel__;
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
     isDisabled, describe, brief, snapshot, probe, watch, frameIndexOf, actionable, done, hoverAt, clickAt,
-    mouse, editKind, readyToType, typeInto, selectIn, checkable, setChecked, doScroll, doPress, doDrag,
-    setMark, stageUpload, uploadInto, trackChanges, settleState, nextChange } = K;
+    mouse, editKind, readyToType, typeInto, selectIn, checkable, setChecked, doScroll, find, doPress, doDrag,
+    setMark, stageUpload, uploadInto, trackChanges, settleState, nextChange, readText } = K;
 
   // The actions the page carries out: protocol/actions.go lists the same
   // ones as in-page actions (a test compares the two lists).
   const NEEDS_NODE = new Set(['click', 'dblclick', 'hover', 'focus', 'type', 'fill', 'select', 'check', 'uncheck', 'drag', 'upload']);
-  const KNOWN = new Set([...NEEDS_NODE, 'press', 'scroll']);
+  const KNOWN = new Set([...NEEDS_NODE, 'press', 'scroll', 'find']);
 
   /** An action on one element, every boundary checked in order: the node
    * (still there), its meaning (the signature the agent saw), its
@@ -69,6 +69,7 @@
     }
 
     if (action === 'scroll') return doScroll(node, r);
+    if (action === 'find') return find(node, r);
     if (action === 'press') return doPress(node, r);
 
     if (!node) return fail('bad_request', 'node', action + ' needs an element');
@@ -221,6 +222,19 @@
     return fail('meaning_changed', 'meaning', prefix + diff.join('; '), 'take a new snapshot and pick the element again');
   }
 
+  /** The text of the element a ref names (grip read): the node and its
+   * meaning checked as for an action, then read.js's part of its text.
+   * Nothing is scrolled, focused or pressed.
+   * @param {any} r */
+  function read(r) {
+    const found = nodeOf(r.id, undefined, 'the element');
+    if ('error' in found) return found;
+    const changed = meaningChanged(found.el, found.id, 'read', '');
+    if (changed) return changed;
+    const d = describe(found.el);
+    return { ...readText(found.el, r), role: d.role, name: d.name };
+  }
+
   /** Runs one request in this document and returns its reply; nothing it
    * throws escapes (an internal error is a reply too).
    * @param {any} req @returns {any} */
@@ -266,6 +280,8 @@
           return frameIndexOf(req);
         case 'stage':
           return stageUpload(req);
+        case 'read':
+          return read(req);
         default:
           return fail('bad_request', 'document', 'unknown op ' + quote(String(req.op)));
       }

@@ -7,12 +7,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { idOf, done, brief, scrollerOf, scrollMarks } = K;
-
-  // How long a content scroll waits before it answers, so that a page that
-  // renders rows on its scroll event (in a frame or two) has done so when
-  // the host reads the tab again.
-  const SETTLE_MS = 120;
+  const { idOf, done, brief, scrollerOf, scrollMarks, rendered, idsInside, listReply } = K;
 
   /** Scrolls the page by fractions of the viewport.
    * @param {number} fy @param {number} fx */
@@ -35,15 +30,18 @@
       }
       const b = el.getBoundingClientRect();
       if (b.bottom < 0 || b.top > window.innerHeight) el.scrollIntoView({ block: 'nearest', behavior: 'instant' });
+      // The ids inside the list before and after: the host counts the rows
+      // that appeared and went instead of listing them (find.js listReply).
+      const before = idsInside(el, false);
       sc.scrollBy({ top: (dir === 'up' ? -0.8 : 0.8) * sc.clientHeight, behavior: 'instant' });
-      return new Promise((resolve) => {
-        setTimeout(() => {
-          const now = sc.isConnected ? scrollMarks(sc) : [];
-          const detail = 'scrolled ' + brief(el) + ' ' + dir + ' to ' + Math.round(sc.scrollTop) + ' of ' +
-            Math.round(Math.max(0, sc.scrollHeight - sc.clientHeight)) + ' px' + (now.length ? ', ' + now.join(' ') : ', at the end');
-          const reply = { ok: true, detail };
-          resolve(typeof id === 'number' && el.isConnected ? done(el, id, reply) : reply);
-        }, SETTLE_MS);
+      // A virtualized list renders the rows that came into view on its
+      // scroll event, a frame or two later: the reply waits for that.
+      return rendered(el).then(() => {
+        const now = sc.isConnected ? scrollMarks(sc) : [];
+        const detail = 'scrolled ' + brief(el) + ' ' + dir + ' to ' + Math.round(sc.scrollTop) + ' of ' +
+          Math.round(Math.max(0, sc.scrollHeight - sc.clientHeight)) + ' px' + (now.length ? ', ' + now.join(' ') : ', at the end');
+        const reply = { ok: true, detail, ...(el.isConnected ? { list: listReply(el, sc, before) } : {}) };
+        return typeof id === 'number' && el.isConnected ? done(el, id, reply) : reply;
       });
     }
     if (dir === 'up') scrollPage(-0.8, 0);

@@ -29,8 +29,7 @@
   /** The tracker lives on the isolated world's global, not on the kernel
    * object: a kernel injected again (a new build) takes the old one over
    * instead of leaving a second observer behind.
-   * animEnd is when the animations running at the last look end.
-   * @typedef {{obs: MutationObserver, last: number, animEnd?: number, roots: WeakSet<Node>, list: Node[]}} Tracker */
+   * @typedef {{obs: MutationObserver, last: number, roots: WeakSet<Node>, list: Node[]}} Tracker */
   /** @type {any} */
   const G = globalThis;
 
@@ -102,47 +101,41 @@
     return '';
   }
 
-  /** How this document stands: ms since it last changed what it shows (a
-   * document nothing watched yet — a frame the action did not land in, a
-   * page just loaded — counts as quiet: waiting a quiet period for each
-   * would cost every first action on a page with frames), and the busy
-   * indicator it shows. In a document that changed, a finite animation or
-   * transition still running is a change that goes on until it ends (then
-   * negative: minus the ms left): apps show their next state when it ends
-   * (TiddlyWiki removes a tiddler's old view once it has folded away).
-   * @returns {{sinceChange: number, busy: string}} */
-  function settleState() {
-    const t = trackChanges();
-    const now = performance.now();
-    let animEnd = t.animEnd === undefined ? -Infinity : t.animEnd;
-    if (t.last !== -Infinity) {
-      const left = animationsLeft();
-      if (left > 0) t.animEnd = animEnd = Math.max(animEnd, now + left);
-    }
-    const last = Math.max(t.last, animEnd);
-    const since = last === -Infinity ? 1e9 : Math.round(now - last);
-    return { sinceChange: since, busy: busyIndicator(t) };
-  }
+  /** How long an animation may still run and be waited for: one that
+   * ends later (a slow carousel, a countdown) is the page's decoration,
+   * and waiting for it would only reach the settle bound. */
+  const ANIMATION_WAIT_MS = 1500;
 
-  // An animation is waited for this long at most (the worker's bound is shorter).
-  const ANIMATION_MAX_MS = 10000;
-
-  /** The ms until the finite animations and CSS transitions running in
-   * this document end; 0 for none. Endless ones (a spinner, a pulse) are
-   * left out: they never end, and a spinner is a busy indicator's to say.
+  /** ms until the CSS animations and transitions running now have ended
+   * (0: none runs). A dialog fading in, a panel sliding shut, a tiddler
+   * closing change nothing the observer sees until they end, when the
+   * page removes or shows what they moved. Infinite ones (spinners) and
+   * ones ending after ANIMATION_WAIT_MS do not count.
    * @returns {number} */
-  function animationsLeft() {
+  function animatingFor() {
     if (typeof document.getAnimations !== 'function') return 0;
     let left = 0;
     for (const a of document.getAnimations()) {
       if (a.playState !== 'running' || !a.effect) continue;
       const timing = a.effect.getComputedTiming();
-      const end = Number(timing.endTime), at = Number(timing.localTime);
-      if (!Number.isFinite(end) || !Number.isFinite(at)) continue;
-      const rate = Math.abs(a.playbackRate) || 1;
-      left = Math.max(left, Math.min((end - at) / rate, ANIMATION_MAX_MS));
+      const end = Number(timing.endTime), now = Number(timing.localTime);
+      if (!isFinite(end) || !isFinite(now)) continue;
+      const ms = (end - now) / Math.abs(a.playbackRate || 1);
+      if (ms > 0 && ms <= ANIMATION_WAIT_MS) left = Math.max(left, ms);
     }
-    return left;
+    return Math.ceil(left);
+  }
+
+  /** How this document stands: ms since it last changed what it shows (a
+   * document nothing watched yet — a frame the action did not land in, a
+   * page just loaded — counts as quiet: waiting a quiet period for each
+   * would cost every first action on a page with frames), the busy
+   * indicator it shows, and how long its running animations have left.
+   * @returns {{sinceChange: number, busy: string, animating: number}} */
+  function settleState() {
+    const t = trackChanges();
+    const since = t.last === -Infinity ? 1e9 : Math.round(performance.now() - t.last);
+    return { sinceChange: since, busy: busyIndicator(t), animating: animatingFor() };
   }
 
   /** Answers at the next change of any kind (style too: a spinner hidden

@@ -179,6 +179,19 @@ func EvalWorker[T any](t testing.TB, e *Env, expr string) T {
 	defer cancel()
 	tctx, tcancel := context.WithTimeout(sw, 20*time.Second)
 	defer tcancel()
+	// A worker Chrome has just started may be attached to before its
+	// script has run (the first test of a fresh browser): wait for its
+	// chrome.* to exist.
+	for {
+		ready, err := chromedp.Run(tctx, chromedp.Evaluate[bool](`typeof chrome === 'object' && !!chrome.runtime && !!chrome.runtime.id`))
+		if err == nil && ready {
+			break
+		}
+		if tctx.Err() != nil {
+			t.Fatalf("grip's service worker never had chrome.runtime: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	v, err := chromedp.Run(tctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
 		t.Fatalf("eval %s in grip's service worker: %v", expr, err)

@@ -82,14 +82,25 @@ func TestEditorEnd(t *testing.T) {
 	}
 }
 
-// An editor's hidden input carries a label of its own (Ace: "Cursor at
-// row 1"): it names the editor, and is no part of its text.
+// An editor's hidden input carries a label of its own, which is no part
+// of its text; where the label says where the caret is (Ace: "Cursor at
+// row 1", after the page's label), that part is not its name either: it
+// changes with every move of the caret. A label on an ordinary textarea
+// is its name whatever it says.
 func TestEditorTextLeavesOutItsInputsLabel(t *testing.T) {
 	ctx := kernelTab(t)
-	const ace = `<div style="position:relative;width:400px;height:100px"><textarea id="t" aria-label="Cursor at row 1" style="opacity:0;position:absolute"></textarea>` +
-		`<div class="lines"><div>SELECT 1;</div></div></div>`
-	got := onFixture[string](t, ctx, ace, "", "K.nameOf(el, 'textbox') + ' | ' + K.valueText(el, 'textbox')")
-	if got != "Cursor at row 1 | SELECT 1;" {
-		t.Errorf("name | value = %q", got)
+	for _, c := range []struct{ label, style, want string }{
+		{"Cursor at row 1", "opacity:0;position:absolute", " | SELECT 1;"},
+		{"Query, Cursor at row 12", "opacity:0;position:absolute", "Query | SELECT 1;"},
+		{"Notes", "opacity:0;position:absolute", "Notes | SELECT 1;"},
+		{"Line 3, Column 5", "opacity:0;position:absolute", " | SELECT 1;"},
+		{"Cursor at row 1", "width:300px;height:40px", "Cursor at row 1 | "},
+	} {
+		fixture := `<div style="position:relative;width:400px;height:100px"><textarea id="t" aria-label="` + c.label + `" style="` + c.style + `"></textarea>` +
+			`<div class="lines"><div>SELECT 1;</div></div></div>`
+		got := onFixture[string](t, ctx, fixture, "", "K.nameOf(el, 'textbox') + ' | ' + K.valueText(el, 'textbox')")
+		if got != c.want {
+			t.Errorf("%q (%s): name | value = %q, want %q", c.label, c.style, got, c.want)
+		}
 	}
 }

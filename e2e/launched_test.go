@@ -1,0 +1,175 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/grip-dev/grip/doctor"
+	"github.com/grip-dev/grip/internal/browsertest"
+	"github.com/grip-dev/grip/launcher"
+	"github.com/grip-dev/grip/protocol"
+)
+
+// A browser grip launch started, headless, as a script or a person who
+// would rather not install grip uses it (docs/ARCHITECTURE.md, "A browser
+// grip launched"): doctor judges it by its own profile's manifest, not by
+// the installed Chromium's (here someone else's file, which no fix may say
+// to overwrite); a pause cannot be lifted by asking (no one could answer)
+// but is by the launcher's token; and the pause, kept in the profile,
+// outlasts the browser, with the next launch saying so.
+func TestLaunchedBrowserDoctorAndPause(t *testing.T) {
+	browsertest.Need(t, env)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	state := t.TempDir()
+	home := t.TempDir()
+	profile := filepath.Join(t.TempDir(), "profile")
+	// The machine's Chromium, as doctor finds it in the home folder, holds
+	// a dev.grip.host.json grip did not write (another grip's).
+	foreign := filepath.Join(home, ".config", "chromium", "NativeMessagingHosts", "dev.grip.host.json")
+	foreignText := `{"name":"dev.grip.host","description":"another grip","path":"/opt/another/grip","type":"stdio","allowed_origins":["chrome-extension://bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb/"]}`
+	for name, text := range map[string]string{filepath.Join(home, ".config", "chromium", "Local State"): "{}", foreign: foreignText} {
+		if err := os.MkdirAll(filepath.Dir(name), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	extra := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}
+	grip := func(args ...string) browsertest.Result { return runGripEnv(ctx, state, extra, args...) }
+	launch := func() (launched, string) {
+		t.Helper()
+		r := grip("launch", "--detach", "--profile-dir", profile, "--json")
+		var l launched
+		if err := json.Unmarshal([]byte(r.Stdout), &l); err != nil || r.Code != 0 {
+			t.Fatalf("grip launch --detach --json: exit %d, %v\nstdout: %s\nstderr: %s", r.Code, err, r.Stdout, r.Stderr)
+		}
+		t.Cleanup(func() { stopLaunched(t, l) })
+		return l, r.Stderr
+	}
+	refused := func(args ...string) protocol.Error {
+		t.Helper()
+		r := grip(append(args, "--json")...)
+		var out struct{ Error *protocol.Error }
+		if err := json.Unmarshal([]byte(r.Stdout), &out); err != nil || r.Code != 1 || out.Error == nil {
+			t.Fatalf("grip %s: exit %d, %v, want a refusal\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.Code, err, r.Stdout, r.Stderr)
+		}
+		return *out.Error
+	}
+	mustOK := func(args ...string) string {
+		t.Helper()
+		r := grip(args...)
+		if r.Code != 0 {
+			t.Fatalf("grip %s: exit %d\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.Code, r.Stdout, r.Stderr)
+		}
+		return r.Stdout
+	}
+
+	l, _ := launch()
+	if l.ResumeTokenFile != filepath.Join(profile, launcher.ResumeTokenName) || l.Paused {
+		t.Fatalf("launch printed %+v", l)
+	}
+	if st, err := os.Stat(l.ResumeTokenFile); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("resume token file: %v %v", st, err)
+	}
+
+	// Doctor: ready, by the launched profile's own manifest.
+	r := grip("doctor", "--json")
+	var rep doctor.Report
+	if err := json.Unmarshal([]byte(r.Stdout), &rep); err != nil {
+		t.Fatalf("grip doctor --json: %v\n%s", err, r.Stdout)
+	}
+	text := grip("doctor").Stdout
+	if r.Code != 0 || !rep.OK {
+		t.Fatalf("grip doctor in a launched browser: exit %d\n%s", r.Code, text)
+	}
+	checks := map[string]doctor.Check{}
+	for _, c := range rep.Checks {
+		checks[c.Name] = c
+	}
+	if c := checks["launched profile "+profile+" host manifest"]; !c.OK || c.Warn {
+		t.Errorf("the launched profile's manifest: %+v\n%s", c, text)
+	}
+	if c := checks["extension connected"]; !c.OK || !strings.Contains(c.Detail, "started by grip launch (headless, profile folder "+profile+")") {
+		t.Errorf("connected: %+v", c)
+	}
+	if c := checks["Chromium host manifest"]; !c.Warn || !strings.HasPrefix(c.Fix, "grip did not write "+foreign) {
+		t.Errorf("the installed Chromium's (someone else's) manifest: %+v\n%s", c, text)
+	}
+	if b, _ := os.ReadFile(foreign); string(b) != foreignText {
+		t.Errorf("%s changed: %s", foreign, b)
+	}
+
+	// The pause: asking is refused at once, the launcher's token lifts it.
+	mustOK("pause")
+	start := env.Origin1 + "/home.html"
+	if e := refused("tabs", "new", start); e.Code != protocol.CodePaused {
+		t.Fatalf("an action while paused: %+v", e)
+	}
+	began := time.Now()
+	e := refused("resume")
+	if e.Code != protocol.CodeNotConfirmed || e.Boundary != protocol.BoundaryUser || !strings.Contains(e.Message, "headless") || !strings.Contains(e.Hint, "--token-file") {
+		t.Errorf("resume without the token in a headless launched browser: %+v", e)
+	}
+	if took := time.Since(began); took > 20*time.Second {
+		t.Errorf("resume without the token took %s: it waited for an answer no one can give", took)
+	}
+	if r := grip("resume"); r.Code != 1 || strings.Contains(r.Stderr, "allow it in the browser") || !strings.Contains(r.Stderr, "grip: not_confirmed: no one can answer") {
+		t.Errorf("plain grip resume: exit %d, stderr %s", r.Code, r.Stderr)
+	}
+	wrong := filepath.Join(t.TempDir(), "wrong.token")
+	if err := os.WriteFile(wrong, []byte(strings.Repeat("0", 64)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if e := refused("resume", "--token-file", wrong); e.Code != protocol.CodeNotConfirmed || !strings.Contains(e.Message, "not the one grip launch made") {
+		t.Errorf("resume with another token: %+v", e)
+	}
+	var st protocol.PersonState
+	if err := json.Unmarshal([]byte(mustOK("resume", "--token-file", l.ResumeTokenFile, "--json")), &st); err != nil || st.Paused {
+		t.Fatalf("resume with the launcher's token: %+v %v", st, err)
+	}
+	mustOK("tabs", "new", start)
+	if out := mustOK("snapshot"); !strings.Contains(out, "[button 'Press me']") {
+		t.Errorf("snapshot after resume:\n%s", out)
+	}
+	var lg protocol.LogResult
+	if err := json.Unmarshal([]byte(mustOK("log", "--json")), &lg); err != nil {
+		t.Fatal(err)
+	}
+	var resumes []string
+	for _, e := range lg.Entries {
+		if e.Action == protocol.OpResume {
+			resumes = append(resumes, e.Outcome+" "+e.Detail)
+		}
+	}
+	if strings.Join(resumes, "|") != "not_confirmed |not_confirmed |not_confirmed with the launcher's token|ok with the launcher's token" {
+		t.Errorf("resumes on the record: %q", resumes)
+	}
+
+	// Paused, the browser closed: the next launch of the profile says so,
+	// with a new token; the old one no longer works.
+	mustOK("pause")
+	old, err := os.ReadFile(l.ResumeTokenFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stopLaunched(t, l)
+	l2, stderr := launch()
+	if !l2.Paused || !strings.Contains(stderr, "agents are paused in this browser") || !strings.Contains(stderr, "grip resume --token-file "+l2.ResumeTokenFile) {
+		t.Errorf("relaunch of a paused profile: %+v, stderr %s", l2, stderr)
+	}
+	if err := os.WriteFile(wrong, old, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if e := refused("resume", "--token-file", wrong); e.Code != protocol.CodeNotConfirmed {
+		t.Errorf("the last launch's token: %+v", e)
+	}
+	mustOK("resume", "--token-file", l2.ResumeTokenFile)
+	mustOK("tabs", "new", start)
+}

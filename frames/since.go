@@ -1,0 +1,38 @@
+package frames
+
+import (
+	"strings"
+
+	"github.com/grip-dev/grip/protocol"
+)
+
+// SnapshotTextSince is a snapshot's text for a reader who was last told
+// that the tab is known (the MCP server remembers it per client, as for
+// action replies: ActionTextSince). Its header lines repeat what the
+// reader has: the tab line is left out when the snapshot is of that tab
+// as the reader last saw it (the same id, URL and title), and the top
+// frame's line when it is the page's only frame and names the tab's URL.
+// On a small page the two were a third of the tokens (bench/RESULTS.md,
+// "Tokens per task", mail-body). Everything else is the text as it is.
+func SnapshotTextSince(snap protocol.Snapshot, known protocol.TabRef) string {
+	text := snap.Text
+	tabLine := string(appendTabHeader(nil, snap.Tab)) + "\n"
+	rest, hadTab := strings.CutPrefix(text, tabLine)
+	if !hadTab {
+		return text
+	}
+	top := string(appendFrameHeader(nil, &protocol.Frame{FrameID: 0, URL: snap.Tab.URL})) + "\n"
+	body, hadTop := strings.CutPrefix(rest, top)
+	if hadTop && (strings.Contains(body, "\n=== Frame: ") || strings.HasPrefix(body, "=== Frame: ")) {
+		hadTop = false // other frames follow: the top one's line says where they start
+	}
+	switch {
+	case snap.Tab == known && hadTop:
+		return body
+	case snap.Tab == known:
+		return rest
+	case hadTop:
+		return tabLine + body
+	}
+	return text
+}

@@ -73,6 +73,9 @@ func TestNotebookRepliesKeepThePictureTrue(t *testing.T) {
 			tab := env.OpenTab(t, j.url+"/notebooks/"+name+"?token="+j.token)
 			a := &agent{t: t, tab: tab}
 			a.openURLWait("[textbox]")
+			// The kernel starts on its own time and says so in notices that
+			// fade: the task starts once it is connected and they are gone.
+			eventually(a, "!!(window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel && Jupyter.notebook.kernel.is_connected())", true)
 			if err := picture.WaitIdle(t.Context(), c, tab, 15*time.Second); err != nil {
 				t.Fatal(err)
 			}

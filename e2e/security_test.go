@@ -188,20 +188,9 @@ func TestHostilePageCannotSeeOrSteerGrip(t *testing.T) {
 }
 
 // TestExtensionNotReachableFromPages: no externally_connectable, no
-// external listener, the one runtime.onMessage listener checks that the
-// sender is one of the extension's own pages (not a tab), and the one
-// runtime.onConnect listener takes only the keeper document's port.
+// external listener, and the one runtime.onMessage listener checks that
+// the sender is one of the extension's own pages (not a tab).
 func TestExtensionNotReachableFromPages(t *testing.T) {
-	lifetime, err := fs.ReadFile(extension.Files(), "lifetime.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	isKeeper := regexp.MustCompile(`(?s)export function isKeeperPort\(port\) \{.*?\n\}`).Find(lifetime)
-	for _, want := range []string{"port.name === KEEPER_PORT", "s.id === chrome.runtime.id", "s.url === chrome.runtime.getURL(KEEPER_URL)"} {
-		if !strings.Contains(string(isKeeper), want) {
-			t.Errorf("isKeeperPort does not check %s:\n%s", want, isKeeper)
-		}
-	}
 	var m map[string]any
 	if err := json.Unmarshal(extension.ManifestJSON, &m); err != nil {
 		t.Fatal(err)
@@ -214,12 +203,12 @@ func TestExtensionNotReachableFromPages(t *testing.T) {
 	external := regexp.MustCompile(`onMessageExternal|onConnectExternal|onUserScriptMessage|onUserScriptConnect`)
 	onMessage := regexp.MustCompile(`runtime\.onMessage\.addListener\(`)
 	onConnect := regexp.MustCompile(`runtime\.onConnect\.addListener\(`)
+	keeperCheck := regexp.MustCompile(`^\(?port\)?\s*=>\s*\{\s*if\s*\(\s*!isKeeperPort\(port\)\s*\)\s*\{\s*port\.disconnect\(\);\s*return;`)
 	// The listener's first statement: if (sender.id !== chrome.runtime.id
 	// || <not one of our pages: sender.tab / sender.url / sender.origin>) return …
-	keeperCheck := regexp.MustCompile(`^\(\s*(\w+)\s*\)\s*=>\s*\{\s*if\s*\(\s*!isKeeperPort\(\s*(\w+)\s*\)\s*\)\s*\{\s*\w+\.disconnect\(\);\s*return;`)
 	senderCheck := regexp.MustCompile(`^[^{]*\{\s*if\s*\(\s*sender\.id\s*!==\s*chrome\.runtime\.id\s*\|\|[^;{]*sender\.(tab|url|origin)[^;{]*\)\s*return\b`)
 	listeners := 0
-	err = fs.WalkDir(extension.Files(), ".", func(path string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(extension.Files(), ".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".js") {
 			return err
 		}
@@ -231,13 +220,19 @@ func TestExtensionNotReachableFromPages(t *testing.T) {
 		if loc := external.FindStringIndex(src); loc != nil {
 			t.Errorf("%s listens for other extensions or pages: %s", path, src[loc[0]:loc[1]])
 		}
+		if i := strings.Index(src, "export function isKeeperPort("); i >= 0 {
+			body := src[i:min(len(src), i+400)]
+			if !strings.Contains(body, "s.id === chrome.runtime.id") || !strings.Contains(body, "s.url === chrome.runtime.getURL(") {
+				t.Errorf("%s: isKeeperPort does not check that the port comes from our own keeper page:\n%s", path, body)
+			}
+		}
 		for _, loc := range onConnect.FindAllStringIndex(src, -1) {
-			// The one port grip accepts is its keeper document's
-			// (extension/keeper.js): the listener must refuse any other
-			// sender first, by isKeeperPort (checked below).
-			body := src[loc[1]:min(len(src), loc[1]+200)]
+			// The one port grip takes is its keeper document's
+			// (extension/lifetime.js): the listener must refuse every
+			// other port first.
+			body := src[loc[1]:min(len(src), loc[1]+120)]
 			if !keeperCheck.MatchString(body) {
-				t.Errorf("%s: runtime.onConnect listener does not refuse ports that are not the keeper's first:\n%s", path, body)
+				t.Errorf("%s accepts runtime.onConnect ports without refusing senders that are not our keeper page first:\n%s", path, body)
 			}
 		}
 		for _, loc := range onMessage.FindAllStringIndex(src, -1) {

@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/grip-dev/grip/actlog"
@@ -168,7 +169,13 @@ func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult
 	settle := h.settle(a, done)
 	// 11. Read back what changed, and what else the action did (dialogs,
 	// tabs opened and closed, navigations): host/effects.go.
-	res, err := h.finishAction(ctx, a.target.tab, done.detail, a.args, done.effects, settle)
+	readArgs := a.args
+	if a.list != nil {
+		// A list's rows are counted, not listed: tellList cuts the lines
+		// to the budget once they are taken out.
+		readArgs.ChangesBudget = math.MaxInt32
+	}
+	res, err := h.finishAction(ctx, a.target.tab, done.detail, readArgs, done.effects, settle)
 	if err != nil {
 		return nil, err
 	}

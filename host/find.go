@@ -2,8 +2,10 @@ package host
 
 import (
 	"context"
+	"slices"
 	"time"
 
+	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/refcache"
 )
@@ -60,7 +62,13 @@ func (h *Host) performFind(ctx context.Context, a *action) (performed, error) {
 // moved a list: the lines of the element found, and the list's rows
 // counted rather than listed.
 func (h *Host) tellList(a *action, res *protocol.ActionResult) {
-	if res == nil || (a.list == nil && a.found == nil) || a.doc == "" {
+	if res == nil || (a.list == nil && a.found == nil) {
+		return
+	}
+	if a.list != nil {
+		defer h.fitChanges(a, &res.Changes)
+	}
+	if a.doc == "" {
 		return
 	}
 	view := h.tabs.viewElements(a.target.tab)
@@ -77,8 +85,16 @@ func (h *Host) tellList(a *action, res *protocol.ActionResult) {
 			}
 		}
 	}
+	found := map[string]bool{}
+	for _, el := range res.Found {
+		found[el.Ref] = true
+	}
 	l := a.list
 	if l == nil || l.Unit == "" {
+		// The page's own scroll: its lines stay, the element found said once.
+		notFound := func(el protocol.Element) bool { return found[el.Ref] }
+		res.Changes.Appeared = slices.DeleteFunc(res.Changes.Appeared, notFound)
+		res.Changes.Changed = slices.DeleteFunc(res.Changes.Changed, notFound)
 		return
 	}
 	inside := make(map[int]bool, len(l.Inside)+len(l.Before))
@@ -87,10 +103,6 @@ func (h *Host) tellList(a *action, res *protocol.ActionResult) {
 	}
 	for _, id := range l.Before {
 		inside[id] = true
-	}
-	found := map[string]bool{}
-	for _, el := range res.Found {
-		found[el.Ref] = true
 	}
 	in := func(ref string) bool {
 		n, err := refcache.ParseRef(ref)
@@ -122,12 +134,6 @@ func (h *Host) tellList(a *action, res *protocol.ActionResult) {
 	c := &res.Changes
 	c.Appeared = keep(c.Appeared, &sum.Appeared)
 	c.Changed = keep(c.Changed, &sum.Changed)
-	// Lines cut for the budget were the list's rows too, mostly: the
-	// summary counts them, and nothing is left to read on.
-	if c.Omitted > 0 {
-		sum.Appeared += c.Omitted
-		c.Omitted, c.More = 0, ""
-	}
 	for _, ref := range c.Gone {
 		if in(ref) {
 			sum.Gone++
@@ -135,6 +141,26 @@ func (h *Host) tellList(a *action, res *protocol.ActionResult) {
 		}
 	}
 	res.List = sum
+}
+
+// fitChanges cuts a reply's lines to the agent's budget: the read back of
+// a list's scroll kept every line (runAction) so that tellList could take
+// the list's rows out first.
+func (h *Host) fitChanges(a *action, c *protocol.Changes) {
+	budget := a.args.ChangesBudget
+	if budget <= 0 {
+		budget = protocol.DefaultChangesBudget
+	}
+	changed := len(c.Changed)
+	c.Changed, c.Appeared, c.Omitted = frames.FitChanges(c.Changed, c.Appeared, budget)
+	c.More = ""
+	if c.Omitted > 0 {
+		mode := a.args.Mode
+		if mode == "" {
+			mode = h.tabs.lastMode(a.target.tab)
+		}
+		c.More = readOnCommand(*c, changed, mode, tabNamed(a.args, a.target.tab))
+	}
 }
 
 // viewElements is a copy of the elements of tab's latest view, by ref.

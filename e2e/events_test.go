@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/grip-dev/grip/client"
+	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/internal/browsertest"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/statedir"
@@ -110,6 +111,32 @@ func TestDialogConfirmAccepted(t *testing.T) {
 	_, perr, code = act(t, append([]string{"dialog", "dismiss"}, tabArg(tab)...)...)
 	if code != 1 || perr == nil || !strings.Contains(perr.Message, "no dialog is open") {
 		t.Errorf("dismiss with no dialog: exit %d %+v", code, perr)
+	}
+}
+
+// A long message is cut the same way where the dialog is shown and where
+// its answer is told: 99 characters and an ellipsis.
+func TestDialogLongMessageCutAlike(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, snap := openEvents(t)
+	res, perr, code := act(t, "click", mustRef(t, snap, "button", "Long question"))
+	if code != 0 || res.Dialog == nil {
+		t.Fatalf("click: exit %d %+v %+v", code, perr, res)
+	}
+	shown := frames.DialogLine(res.Dialog)
+	res, perr, code = act(t, append([]string{"dialog", "accept"}, tabArg(tab)...)...)
+	if code != 0 {
+		t.Fatalf("accept: exit %d %+v", code, perr)
+	}
+	quoted := func(s string) string {
+		i, j := strings.Index(s, "'"), strings.LastIndex(s, "'")
+		if i < 0 || j <= i {
+			return ""
+		}
+		return s[i : j+1]
+	}
+	if q := quoted(shown); q == "" || !strings.HasSuffix(q, "…'") || q != quoted(res.Detail) {
+		t.Errorf("the dialog reads %s when shown and %s when answered", quoted(shown), quoted(res.Detail))
 	}
 }
 

@@ -203,6 +203,7 @@ func TestExtensionNotReachableFromPages(t *testing.T) {
 	external := regexp.MustCompile(`onMessageExternal|onConnectExternal|onUserScriptMessage|onUserScriptConnect`)
 	onMessage := regexp.MustCompile(`runtime\.onMessage\.addListener\(`)
 	onConnect := regexp.MustCompile(`runtime\.onConnect\.addListener\(`)
+	keeperCheck := regexp.MustCompile(`^\(?port\)?\s*=>\s*\{\s*if\s*\(\s*!isKeeperPort\(port\)\s*\)\s*\{\s*port\.disconnect\(\);\s*return;`)
 	// The listener's first statement: if (sender.id !== chrome.runtime.id
 	// || <not one of our pages: sender.tab / sender.url / sender.origin>) return …
 	senderCheck := regexp.MustCompile(`^[^{]*\{\s*if\s*\(\s*sender\.id\s*!==\s*chrome\.runtime\.id\s*\|\|[^;{]*sender\.(tab|url|origin)[^;{]*\)\s*return\b`)
@@ -219,8 +220,20 @@ func TestExtensionNotReachableFromPages(t *testing.T) {
 		if loc := external.FindStringIndex(src); loc != nil {
 			t.Errorf("%s listens for other extensions or pages: %s", path, src[loc[0]:loc[1]])
 		}
-		if onConnect.MatchString(src) {
-			t.Errorf("%s accepts runtime.onConnect ports: check it refuses senders that are not our pages", path)
+		if i := strings.Index(src, "export function isKeeperPort("); i >= 0 {
+			body := src[i:min(len(src), i+400)]
+			if !strings.Contains(body, "s.id === chrome.runtime.id") || !strings.Contains(body, "s.url === chrome.runtime.getURL(") {
+				t.Errorf("%s: isKeeperPort does not check that the port comes from our own keeper page:\n%s", path, body)
+			}
+		}
+		for _, loc := range onConnect.FindAllStringIndex(src, -1) {
+			// The one port grip takes is its keeper document's
+			// (extension/lifetime.js): the listener must refuse every
+			// other port first.
+			body := src[loc[1]:min(len(src), loc[1]+120)]
+			if !keeperCheck.MatchString(body) {
+				t.Errorf("%s accepts runtime.onConnect ports without refusing senders that are not our keeper page first:\n%s", path, body)
+			}
 		}
 		for _, loc := range onMessage.FindAllStringIndex(src, -1) {
 			listeners++

@@ -186,6 +186,12 @@ func TestSessionsOwnTheirTabs(t *testing.T) {
 func TestSessionsWaitForTheirOwnDownloads(t *testing.T) {
 	browsertest.Need(t, env)
 	origin := attachmentServer(t)
+	// Gamma acts first, so its waits look at every download from then on.
+	g := openSessionTab(t, "dl-gamma", origin+"/")
+	var gsnap protocol.Snapshot
+	if code := gripAs(t, "dl-gamma", &gsnap, "snapshot", "--tab", fmt.Sprint(g)); code != 0 {
+		t.Fatalf("dl-gamma snapshot: exit %d", code)
+	}
 	a := openSessionTab(t, "dl-alpha", origin+"/")
 	b := openSessionTab(t, "dl-beta", origin+"/")
 	for _, c := range []struct {
@@ -212,6 +218,23 @@ func TestSessionsWaitForTheirOwnDownloads(t *testing.T) {
 		if got.Download.Tab != c.tab {
 			t.Errorf("%s's wait returned the download of tab %d, want its own tab %d", c.session, got.Download.Tab, c.tab)
 		}
+	}
+	// Their tabs closed, their downloads stay theirs: gamma learns of none.
+	for _, c := range []struct {
+		session string
+		tab     int
+	}{{"dl-alpha", a}, {"dl-beta", b}} {
+		var res protocol.ActionResult
+		if code := gripAs(t, c.session, &res, "tabs", "close", fmt.Sprint(c.tab)); code != 0 {
+			t.Fatalf("%s tabs close: exit %d %+v", c.session, code, res)
+		}
+	}
+	var out struct {
+		protocol.ActionResult
+		Error *protocol.Error `json:"error"`
+	}
+	if gripAs(t, "dl-gamma", &out, "wait", "--download", "--timeout", "1500ms"); out.Error == nil || out.Error.Code != protocol.CodeTimeout {
+		t.Errorf("gamma's wait --download after the others closed their tabs: %+v %+v, want a timeout", out.Download, out.Error)
 	}
 }
 

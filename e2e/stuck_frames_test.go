@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -107,5 +109,53 @@ func TestBusyFrameKeepsItsRefs(t *testing.T) {
 	}
 	if got := browsertest.Eval[string](t, env, env.Origin2+"/card.html", "document.getElementById('num').value"); got != "4242" {
 		t.Errorf("the card number reads %q", got)
+	}
+}
+
+// A page whose load never ends (an image the server holds) is usable once
+// its document is ready: tabs new answers then, saying it still loads, and
+// a snapshot of it says so on its last line: what it lists may be only
+// the start.
+func TestSnapshotOfAPageStillLoadingSaysSo(t *testing.T) {
+	browsertest.Need(t, env)
+	release := make(chan struct{})
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte(`<!doctype html><title>Loading page</title><button>Early button</button><img src="/hang" alt="">`))
+	})
+	mux.HandleFunc("/hang", func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	var opened protocol.ActionResult
+	if code := env.GripJSON(t, &opened, "tabs", "new", srv.URL+"/"); code != 0 {
+		t.Fatalf("tabs new: exit %d %+v", code, opened)
+	}
+	tab := opened.Tab.ID
+	t.Cleanup(func() { env.Grip(context.Background(), "tabs", "close", fmt.Sprint(tab)) })
+	// The reply came once the document was ready, saying the rest loads.
+	if opened.Loading == "" {
+		t.Errorf("tabs new's reply does not say the page is still loading: %+v", opened)
+	}
+	snap := snapshot(t, tab)
+	if !snap.Loading || !strings.Contains(snap.Text, "\nstill loading: "+srv.URL) {
+		t.Errorf("a snapshot of a page still loading: loading %v\n%s", snap.Loading, snap.Text)
+	}
+	mustRef(t, snap, "button", "Early button")
+	close(release)
+	deadline := time.Now().Add(10 * time.Second)
+	for snap = snapshot(t, tab); snap.Loading; snap = snapshot(t, tab) {
+		if time.Now().After(deadline) {
+			t.Fatalf("still loading 10 s after the image came:\n%s", snap.Text)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if strings.Contains(snap.Text, "still loading") {
+		t.Errorf("a loaded page's snapshot says it is loading:\n%s", snap.Text)
 	}
 }

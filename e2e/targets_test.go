@@ -103,6 +103,8 @@ func TestTargetWrittenAsASnapshotLine(t *testing.T) {
 	_, perr, code = act(t, "click", "button 'Publish'")
 	if code == 0 || perr == nil || perr.Code != protocol.CodeNotFound {
 		t.Errorf("click a line no element reads: exit %d %+v, want not_found", code, perr)
+	} else if !strings.Contains(perr.Message, "/repeats.html") || !strings.Contains(perr.Hint, "--tab") {
+		t.Errorf("the not_found refusal does not say which page it looked in, or how to name another tab: %+v", perr)
 	}
 	if n := len(pageLog(t, tab)); n != before {
 		t.Errorf("a refused target acted: the page saw %v", pageLog(t, tab))

@@ -19,7 +19,11 @@ import { wireError } from './errors.js';
  */
 export function dialogText(d) {
   const msg = d.message.replace(/\s+/g, ' ').trim();
-  const quoted = "'" + (msg.length > 100 ? msg.slice(0, 100) : msg).replace(/\\/g, '\\\\').replace(/'/g, "\\'") + "'";
+  // Cut as the host cuts a dialog's line (frames/effects.go): 99
+  // characters and an ellipsis, so the two read the same.
+  const chars = [...msg];
+  const shown = chars.length > 100 ? chars.slice(0, 99).join('').trimEnd() + '…' : msg;
+  const quoted = "'" + shown.replace(/\\/g, '\\\\').replace(/'/g, "\\'") + "'";
   return d.type + (msg ? ' ' + quoted : '');
 }
 

@@ -922,6 +922,11 @@ declare namespace protocol {
     dialog?: Dialog;
     opened?: OpenedTab[];
     closed?: number[];
+    /**
+     * Loading: the page had not finished loading when it was read (the
+     * text's last line says so); it may show more soon.
+     */
+    loading?: boolean;
   }
   /** SnapshotArgs are the arguments of OpSnapshot. Tab 0 means the active tab. */
   interface SnapshotArgs {
@@ -978,6 +983,8 @@ declare namespace protocol {
     dialog?: Dialog;
     /** Settle answers SnapshotParams.Settle. */
     settle?: SettleReply;
+    /** Loading: the tab was loading when the read began and still is. */
+    loading?: boolean;
   }
   /**
    * SnapshotTimings say where a snapshot's time went, in milliseconds: the

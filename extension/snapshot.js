@@ -215,9 +215,13 @@ async function readFrames(tabId, tab, mode, keepSignatures, settle) {
     frames.push({ frameId: f.frameId, documentId: f.documentId || '', url: f.url, error: f.url === 'about:blank' || !f.url ? 'blank frame' : 'did not answer (not permitted, still loading, or held paused by another debugger)' });
   }
   const top = frames.find((f) => f.frameId === 0);
+  // Loading when the read began, and still: the reply says the page may
+  // show more soon (a loaded tab pays nothing for the question).
+  const loading = tab.loading && (await chrome.tabs.get(tabId).catch(() => null))?.status === 'loading';
   return {
     tab: { id: tab.id, url: (top && top.url) || tab.url, title: (top && top.title) || tab.title },
     frames,
     timing: { injectMs: injected - started, totalMs: performance.now() - started },
+    ...(loading ? { loading: true } : {}),
   };
 }

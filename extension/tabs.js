@@ -11,6 +11,11 @@ import { ownTab } from './sessions.js';
 import { browserURL, LoadWatch } from './navigation.js';
 
 const LOAD_TIMEOUT_MS = 15000;
+/** How long, after the page's document is ready (DOMContentLoaded), the
+ * reply still waits for the rest of its load: an image, a tracker or a
+ * long poll the server holds must not hold an agent's navigation for
+ * LOAD_TIMEOUT_MS. The reply then says the page is still loading. */
+const LOAD_GRACE_MS = 2000;
 
 /** @param {chrome.tabs.Tab} t @returns {protocol.Tab} */
 function describe(t) {
@@ -86,24 +91,36 @@ async function getTab(tabId) {
 }
 
 /**
- * Resolves when the tab has finished loading (or after the timeout: a page
- * that never finishes loading is still usable).
+ * Resolves when the tab has finished loading, or LOAD_GRACE_MS after its
+ * top document was ready, or after the timeout: a page that never
+ * finishes loading is still usable, and the reply says it is loading.
  * @param {number} tabId
  */
 function waitForLoad(tabId) {
   return new Promise((resolve) => {
     let done = false;
+    /** @type {ReturnType<typeof setTimeout>|undefined} */
+    let grace;
     const finish = () => {
       if (done) return;
       done = true;
       chrome.tabs.onUpdated.removeListener(onUpdated);
+      chrome.webNavigation.onDOMContentLoaded.removeListener(onReady);
       clearTimeout(timer);
+      clearTimeout(grace);
       resolve(undefined);
     };
     /** @param {number} id @param {chrome.tabs.TabChangeInfo} info */
     const onUpdated = (id, info) => { if (id === tabId && info.status === 'complete') finish(); };
+    /** @param {chrome.webNavigation.WebNavigationFramedCallbackDetails} d */
+    const onReady = (d) => {
+      if (d.tabId !== tabId || d.frameId !== 0) return;
+      clearTimeout(grace);
+      grace = setTimeout(finish, LOAD_GRACE_MS);
+    };
     const timer = setTimeout(finish, LOAD_TIMEOUT_MS);
     chrome.tabs.onUpdated.addListener(onUpdated);
+    chrome.webNavigation.onDOMContentLoaded.addListener(onReady);
   });
 }
 

@@ -106,3 +106,10 @@ func EffectLines(opened []protocol.OpenedTab, closed []int, blocked []string, lo
 	}
 	return out
 }
+
+// LoadingLine is the line a snapshot of a page still loading ends with:
+// what it lists may be only the start of what the page will show.
+func LoadingLine(url string) string {
+	b := append([]byte("still loading: "), appendFolded(nil, url, MaxURL, false)...)
+	return string(append(b, " (it may show more soon: grip wait --text T, or grip snapshot again)\n"...))
+}

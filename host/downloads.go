@@ -119,8 +119,7 @@ func (h *Host) downloadJudge(ctx context.Context) func(d protocol.Download) bool
 		if d.Tab == 0 {
 			return p.Tabs != policy.TabsShared
 		}
-		ok, _ := u.mayUse(p, sessionOf(ctx), d.Tab)
-		return ok
+		return u.mayLearnOf(p, sessionOf(ctx), d.Tab)
 	}
 }
 

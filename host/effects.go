@@ -250,6 +250,11 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 		}
 		res.Tab = raw.Tab
 		tellSettled(res, raw.Settle)
+		if raw.Loading {
+			// The page is usable but not done loading (an image or a poll
+			// the server holds): the reply says so (masked if blocked).
+			res.Loading = raw.Tab.URL
+		}
 		res.Changes = protocol.Changes{URL: raw.Tab.URL, Title: raw.Tab.Title, Added: formatRefs(diff.added), Gone: formatRefs(diff.gone)}
 		res.Changes.Changed, res.Changes.Appeared, res.Changes.Omitted = frames.FitChanges(diff.changed, diff.appeared, budget)
 		if res.Changes.Omitted > 0 {

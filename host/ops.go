@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"strings"
 	"sync"
 
 	"github.com/grip-dev/grip/frames"
@@ -91,6 +92,13 @@ func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*proto
 		return nil, err
 	}
 	h.snapshotEffects(ctx, tab, snap)
+	if raw.Loading && snap.Dialog == nil {
+		snap.Loading = true
+		if snap.Text != "" && !strings.HasSuffix(snap.Text, "\n") {
+			snap.Text += "\n"
+		}
+		snap.Text += frames.LoadingLine(snap.Tab.URL)
+	}
 	if timings != nil {
 		timings.Render = lap()
 		snap.Timings = timings

@@ -44,6 +44,10 @@ type personControls struct {
 	// owners and the ended sessions. Guarded by mu.
 	owners   map[int]string
 	sessions map[string]*session
+	// closedOwners are the sessions that owned tabs now closed: a
+	// download one of them started stays that session's alone. Guarded
+	// by mu; at most maxClosedOwners.
+	closedOwners map[int]string
 }
 
 func newPersonControls(h *Host, hello protocol.ExtensionHello) *personControls {

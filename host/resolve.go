@@ -43,7 +43,7 @@ func (h *Host) resolveLine(ctx context.Context, tab int, l locator.Line, origin 
 	}
 	// The agent sees nothing of this read: each element keeps the meaning
 	// it was last shown with.
-	_, results, _, err := h.readTab(ctx, tab, mode, true, false, nil)
+	raw, results, _, err := h.readTab(ctx, tab, mode, true, false, nil)
 	if err != nil {
 		if d := openDialog(err); d != nil {
 			return "", protocol.Errorf(protocol.CodeNotActionable, protocol.BoundaryDocument,
@@ -60,9 +60,15 @@ func (h *Host) resolveLine(ctx context.Context, tab int, l locator.Line, origin 
 	found := frames.MatchLine(results, l.Role, l.Name, l.Context)
 	switch len(found) {
 	case 0:
+		// Say which page was looked in: the element is often in another
+		// tab than the default one the agent had in mind.
+		page := ""
+		if raw.Tab.URL != "" {
+			page = " (" + raw.Tab.URL + ")"
+		}
 		return "", protocol.Errorf(protocol.CodeNotFound, protocol.BoundaryNode,
-			"take a snapshot and name the element as a line of it, or by its ref",
-			"no element of tab %d reads %s", tab, l)
+			"if it is in another tab, give --tab ID (grip tabs lists them); else take a snapshot and name the element as a line of it, or by its ref",
+			"no element of tab %d%s reads %s", tab, page, l)
 	case 1:
 		if _, err := refcache.ParseRef(found[0].Ref); err != nil {
 			return "", err

@@ -150,13 +150,38 @@ func (u *personControls) release(tab int) {
 	}
 }
 
-// tabGone forgets a closed tab.
+// maxClosedOwners bounds the closed tabs whose owners are kept.
+const maxClosedOwners = 4096
+
+// tabGone forgets a closed tab, keeping which session owned it.
 func (u *personControls) tabGone(tab int) {
 	if u == nil {
 		return
 	}
+	u.mu.Lock()
+	if o := u.owners[tab]; o != "" && o != protocol.DefaultSession {
+		if u.closedOwners == nil || len(u.closedOwners) >= maxClosedOwners {
+			u.closedOwners = map[int]string{} // the oldest matter least
+		}
+		u.closedOwners[tab] = o
+	}
+	u.mu.Unlock()
 	u.share(tab, false)
 	u.release(tab)
+}
+
+// mayLearnOf reports whether session s may learn of what tab did (a
+// download it started) under p: as mayUse, and a closed tab another
+// named session owned stays that session's.
+func (u *personControls) mayLearnOf(p *policy.Policy, s string, tab int) bool {
+	u.mu.Lock()
+	o, closed := u.closedOwners[tab]
+	u.mu.Unlock()
+	if closed {
+		return o == s
+	}
+	ok, _ := u.mayUse(p, s, tab)
+	return ok
 }
 
 // endSession ends s's access: its requests are refused from now on, until

@@ -224,6 +224,8 @@ type SnapshotReply struct {
 	Dialog *Dialog `json:"dialog,omitempty"`
 	// Settle answers SnapshotParams.Settle.
 	Settle *SettleReply `json:"settle,omitempty"`
+	// Loading: the tab was loading when the read began and still is.
+	Loading bool `json:"loading,omitempty"`
 }
 
 // ExtTiming is the worker's own clock around a snapshot, in milliseconds:

@@ -227,6 +227,9 @@ type Snapshot struct {
 	Dialog *Dialog     `json:"dialog,omitempty"`
 	Opened []OpenedTab `json:"opened,omitempty"`
 	Closed []int       `json:"closed,omitempty"`
+	// Loading: the page had not finished loading when it was read (the
+	// text's last line says so); it may show more soon.
+	Loading bool `json:"loading,omitempty"`
 }
 
 // SnapshotTimings say where a snapshot's time went, in milliseconds: the

@@ -194,6 +194,11 @@
       // a custom select's input).
       if (reported && (role === 'row' || role === 'clickable') && controls > controlsBefore && out[at] && out[at].role === role) {
         out.splice(at, 1);
+      } else if (reported && role === 'listitem' && controls === controlsBefore + 1 && out[at] && out[at].role === role &&
+        out.length === at + 2 && !out[at].value && out[at + 1].name === out[at].name) {
+        // A list item that says only what the one control in it says (a
+        // menu's item around its link): the control speaks for it.
+        out.splice(at, 1);
       }
     };
     /** @param {Element|ShadowRoot} p @param {string} cursor */

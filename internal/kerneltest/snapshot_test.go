@@ -292,3 +292,26 @@ func TestSnapshotAsJSON(t *testing.T) {
 		t.Fatalf("asJSON result differs from the object form:\n%+v\n%+v", got, obj)
 	}
 }
+
+// A list item that says only what its one control says (a menu's item
+// around its link) is left to the control; one that says more stays.
+func TestContentModeListItemAroundOneControl(t *testing.T) {
+	ctx := newTab(t, "content.html")
+	eval[any](t, ctx, `(() => {
+		const ul = document.createElement('ul');
+		ul.innerHTML = '<li><a href="#n">New Notebook</a></li><li><a href="#o">Open</a> a file from disk</li><li><button>Cut</button><button>Copy</button></li>';
+		document.body.append(ul);
+		return null;
+	})()`)
+	els := snap(t, ctx, "content").Elements
+	mustFind(t, els, "link", "New Notebook")
+	if find(els, "listitem", "New Notebook") != nil {
+		t.Errorf("the list item around the link is listed too:\n%s", dump(els))
+	}
+	mustFind(t, els, "link", "Open")
+	if find(els, "listitem", "Open a file from disk") == nil {
+		t.Errorf("the list item that says more than its link is gone:\n%s", dump(els))
+	}
+	mustFind(t, els, "button", "Cut")
+	mustFind(t, els, "button", "Copy")
+}

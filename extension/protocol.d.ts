@@ -970,6 +970,12 @@ declare namespace protocol {
      * once; the reply's Settle says how it went.
      */
     settle?: boolean;
+    /**
+     * AllContexts gives every element its context, not only those whose
+     * role and name repeat: the host resolving a target line written with
+     * ` in 'context'` for an element that is unique now.
+     */
+    allContexts?: boolean;
   }
   /**
    * SnapshotReply is the extension's answer to ExtSnapshot: one entry per frame

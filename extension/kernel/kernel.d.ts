@@ -143,7 +143,7 @@ interface GripKernel {
   brief(el: Element): string;
 
   // snapshot.js
-  snapshot(mode: string, keepSignatures: boolean): {
+  snapshot(mode: string, keepSignatures: boolean, allContexts?: boolean): {
     url: string; title: string; elements: Reported[]; stats: { nodes: number; ms: number };
   };
 
@@ -155,7 +155,7 @@ interface GripKernel {
   readText(el: Element, r: { from?: number; max?: number }): { text: string; total: number; secret?: boolean; secrets?: number };
 
   // context.js
-  addContexts(out: { id: number; role: string; name: string; ctx?: string }[], elementOf: (id: number) => Element | undefined): void;
+  addContexts(out: { id: number; role: string; name: string; ctx?: string }[], elementOf: (id: number) => Element | undefined, all?: boolean): void;
 
   // settle.js
   trackChanges(): unknown;

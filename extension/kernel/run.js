@@ -251,7 +251,7 @@
           // does (below), and the read back after it asks how it settled
           // (settle.js). A page that is only read keeps no observer, whose
           // records of a long re-render would be held until it ends.
-          const result = /** @type {any} */ (snapshot(req.mode === 'content' ? 'content' : 'interactive', req.keepSignatures === true));
+          const result = /** @type {any} */ (snapshot(req.mode === 'content' ? 'content' : 'interactive', req.keepSignatures === true, req.allContexts === true));
           if (req.settle === true) result.settle = settleState();
           // One string crosses from the page to the worker far faster than
           // thousands of small objects cloned one by one (bench/: 74 vs 250 ms

@@ -21,6 +21,10 @@ import (
 // (each within a slice of the injection deadline).
 const findTimeout = 45 * time.Second
 
+// shortList is how many of a list's lines a reply still lists: more are
+// counted instead ("40 appeared, not listed").
+const shortList = 5
+
 // performFind runs a find in the page, calling the kernel again while it
 // answers that its slice ended before the search did.
 func (h *Host) performFind(ctx context.Context, a *action) (performed, error) {
@@ -132,6 +136,22 @@ func (h *Host) tellList(a *action, res *protocol.ActionResult) {
 		return out
 	}
 	c := &res.Changes
+	inList := 0
+	for _, els := range [][]protocol.Element{c.Appeared, c.Changed} {
+		for _, el := range els {
+			if !found[el.Ref] && in(el.Ref) {
+				inList++
+			}
+		}
+	}
+	if inList <= shortList {
+		// A few lines say more than a count: they stay, found said once.
+		notFound := func(el protocol.Element) bool { return found[el.Ref] }
+		c.Appeared = slices.DeleteFunc(c.Appeared, notFound)
+		c.Changed = slices.DeleteFunc(c.Changed, notFound)
+		res.List = sum
+		return
+	}
 	c.Appeared = keep(c.Appeared, &sum.Appeared)
 	c.Changed = keep(c.Changed, &sum.Changed)
 	for _, ref := range c.Gone {

@@ -250,8 +250,11 @@
    * appeared and went). @param {Element} list @param {Element} sc @param {number[]} before */
   function listReply(list, sc, before) {
     const v = sc === document.scrollingElement && list === sc ? null : listView(list, sc);
+    // A box with nothing to count as items (a text that scrolls) is no
+    // list: its lines are listed as ever.
+    if (!v) return undefined;
     const id = idOf(list);
-    return { ...(v || { unit: 'items', first: 0, last: 0, total: 0 }), id: typeof id === 'number' ? id : 0, inside: idsInside(list, true), before };
+    return { ...v, id: typeof id === 'number' ? id : 0, inside: idsInside(list, true), before };
   }
 
   /** Where a scroller stands, for the agent: "[listbox 'Orders'] at 1,200

@@ -230,7 +230,7 @@ interface GripKernel {
   // find.js
   find(el: Element | null, r: { text?: string; find?: any }): Promise<any>;
   listView(list: Element, sc: Element): { unit: string; first: number; last: number; total: number; estimated?: boolean } | null;
-  listReply(list: Element, sc: Element, before: number[]): any;
+  listReply(list: Element, sc: Element, before: number[]): any | undefined;
   idsInside(list: Element, assign: boolean): number[];
   rendered(root: Element): Promise<void>;
 

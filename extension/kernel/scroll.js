@@ -40,7 +40,8 @@
         const now = sc.isConnected ? scrollMarks(sc) : [];
         const detail = 'scrolled ' + brief(el) + ' ' + dir + ' to ' + Math.round(sc.scrollTop) + ' of ' +
           Math.round(Math.max(0, sc.scrollHeight - sc.clientHeight)) + ' px' + (now.length ? ', ' + now.join(' ') : ', at the end');
-        const reply = { ok: true, detail, ...(el.isConnected ? { list: listReply(el, sc, before) } : {}) };
+        const list = el.isConnected ? listReply(el, sc, before) : undefined;
+        const reply = { ok: true, detail, ...(list ? { list } : {}) };
         return typeof id === 'number' && el.isConnected ? done(el, id, reply) : reply;
       });
     }

@@ -617,6 +617,11 @@ declare namespace protocol {
      * CLI that finds no host can say which browser went and when.
      */
     left?: string;
+    /**
+     * Paused is set in a hello's reply while the person has paused
+     * agents in this browser: doctor says so.
+     */
+    paused?: boolean;
   }
   /**
    * LaunchedBrowser is what a host knows of a browser `grip launch`

@@ -10,6 +10,7 @@ export const KERNEL_FILES = [
   'kernel/tree.js',
   'kernel/visibility.js',
   'kernel/roles.js',
+  'kernel/icons.js',
   'kernel/names.js',
   'kernel/editcontext.js',
   'kernel/editors.js',

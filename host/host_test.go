@@ -385,6 +385,20 @@ func TestSwapView(t *testing.T) {
 	if lines(d.changed) != "@e4 @e5" || len(d.added)+len(d.gone) != 0 {
 		t.Fatalf("third read: changed %q, %v %v", lines(d.changed), d.added, d.gone)
 	}
+	// A twin of 2 appears: 2 gains its context, which the agent must learn.
+	twin := func(ref uint64, ctx string) shown {
+		s := el(ref, "textbox", "B", str("x"))
+		s.el.Context = ctx
+		return s
+	}
+	d = q.swapView(1, protocol.ModeInteractive, []shown{twin(2, "Billing"), el(4, "combobox", "D", nil), el(5, "option", "E", nil, "selected"), twin(6, "Shipping")}, nil, nil)
+	if lines(d.changed) != "@e2" || lines(d.appeared) != "@e6" {
+		t.Fatalf("a twin appeared: changed %q, appeared %q", lines(d.changed), lines(d.appeared))
+	}
+	d = q.swapView(1, protocol.ModeInteractive, []shown{el(2, "textbox", "B", str("x")), el(4, "combobox", "D", nil), el(5, "option", "E", nil, "selected")}, nil, nil)
+	if lines(d.changed) != "@e2" || fmt.Sprint(d.gone) != "[6]" {
+		t.Fatalf("the twin went: changed %q, gone %v", lines(d.changed), d.gone)
+	}
 	if d = q.swapView(2, protocol.ModeContent, nil, nil, nil); len(d.added)+len(d.gone)+len(d.changed) != 0 {
 		t.Fatalf("other tab: %+v", d)
 	}

@@ -113,7 +113,8 @@ type shown struct {
 
 // viewDiff is how a read differs from what the agent was shown before:
 // refs added and gone (ascending), and the elements that appeared and the
-// known ones whose role, name, value or states changed, in page order.
+// known ones whose role, name, value, states or context changed, in page
+// order.
 type viewDiff struct {
 	added, gone       []uint64
 	appeared, changed []protocol.Element
@@ -166,9 +167,13 @@ func (q *tabQueues) swapView(tab int, mode string, read []shown, urls map[int]st
 	return d
 }
 
-// sameState reports whether an element still reads the same.
+// sameState reports whether an element still reads the same. Its context
+// counts: it comes and goes as another element with its role and name
+// appears or goes, and an agent that writes a target as the line reads
+// must know which lines now need it (docs/ARCHITECTURE.md, "Snapshot
+// format").
 func sameState(a, b protocol.Element) bool {
-	if a.Role != b.Role || a.Name != b.Name || a.Href != b.Href || !slices.Equal(a.States, b.States) {
+	if a.Role != b.Role || a.Name != b.Name || a.Href != b.Href || a.Context != b.Context || !slices.Equal(a.States, b.States) {
 		return false
 	}
 	if (a.Value == nil) != (b.Value == nil) {

@@ -163,6 +163,32 @@ func TestSocketRoundTrip(t *testing.T) {
 	}
 }
 
+// A value decoded into again holds what the second frame says, nothing
+// the first left: the checkbox unchecked since the first snapshot has no
+// states, and the element now first has no value.
+func TestUnmarshalIntoAUsedValue(t *testing.T) {
+	note := "Duplicate order"
+	first := mustMsgpack(t, Snapshot{Frames: []Frame{{Elements: []Element{
+		{Ref: "@e2", Role: "textbox", Name: "Note", Value: &note},
+		{Ref: "@e3", Role: "checkbox", Name: "Remember me", States: []string{"checked"}},
+	}}}})
+	second := mustMsgpack(t, Snapshot{Frames: []Frame{{Elements: []Element{
+		{Ref: "@e4", Role: "menuitem", Name: "Edit order"},
+		{Ref: "@e3", Role: "checkbox", Name: "Remember me"},
+	}}}})
+	var snap Snapshot
+	if err := Unmarshal(first, &snap); err != nil {
+		t.Fatal(err)
+	}
+	if err := Unmarshal(second, &snap); err != nil {
+		t.Fatal(err)
+	}
+	els := snap.Frames[0].Elements
+	if els[0].Value != nil || els[1].States != nil {
+		t.Fatalf("the second decode kept the first's fields: %+v", els)
+	}
+}
+
 var socketReadCases = []struct {
 	name    string
 	in      []byte

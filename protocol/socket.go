@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"reflect"
 
 	"github.com/vmihailenco/msgpack/v5"
 )
@@ -63,9 +64,19 @@ func (sr *SocketReader) Read(v any) error {
 // Check first: the decoder recurses once per nesting level and sizes
 // slices by the counts the bytes claim, so only bytes that hold what they
 // claim reach it.
+//
+// v ends up holding what raw says and nothing else: it is zeroed first.
+// The decoder alone would keep what a reused v held wherever raw leaves a
+// field out (an element's omitted value or states, under the element that
+// came at that index in the last snapshot decoded into it), so a caller
+// reading every snapshot into one variable would see states and values
+// the page no longer has.
 func Unmarshal(raw []byte, v any) error {
 	if err := Check(raw); err != nil {
 		return err
+	}
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Pointer && !rv.IsNil() {
+		rv.Elem().SetZero()
 	}
 	dec := msgpack.NewDecoder(bytes.NewReader(raw))
 	dec.SetCustomStructTag("json")

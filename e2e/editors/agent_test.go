@@ -40,6 +40,13 @@ func (a *agent) open(path, want string) string {
 func (a *agent) openURL(url, want string) string {
 	a.t.Helper()
 	a.tab = env.OpenTab(a.t, url)
+	return a.openURLWait(want)
+}
+
+// openURLWait waits until a snapshot of the agent's tab shows an element
+// line starting with want.
+func (a *agent) openURLWait(want string) string {
+	a.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		// What the agent reads counts from the snapshot that shows the
@@ -51,7 +58,7 @@ func (a *agent) openURL(url, want string) string {
 		}
 		a.commands, a.tokens = commands, tokens
 		if time.Now().After(deadline) {
-			a.t.Fatalf("%s never showed %s:\n%s", url, want, snap)
+			a.t.Fatalf("tab %d never showed %s:\n%s", a.tab, want, snap)
 		}
 		time.Sleep(300 * time.Millisecond)
 	}

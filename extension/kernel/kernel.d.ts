@@ -17,7 +17,7 @@ type Point = { x: number; y: number };
 type KeyInit = { key: string; code: string; keyCode: number };
 type Modifiers = { ctrl: boolean; shift: boolean; alt: boolean; meta: boolean };
 type EditKind = 'input' | 'textarea' | 'editable' | 'context' | '';
-type TextOptions = { stopBlocks?: boolean; checkVis?: boolean; inLabel?: boolean; skip?: Node };
+type TextOptions = { stopBlocks?: boolean; checkVis?: boolean; inLabel?: boolean; skip?: Node; shown?: boolean };
 // Chrome's EditContext API, which TypeScript's DOM library does not have yet.
 interface EditContext extends EventTarget {
   readonly text: string; readonly selectionStart: number; readonly selectionEnd: number;
@@ -82,6 +82,13 @@ interface GripKernel {
   roleOf(el: Element): string;
   roleWith(el: Element, declared: string): string;
   implicitRole(el: Element): string;
+
+  // icons.js
+  iconWord(el: Element): string;
+  useWord(use: Element): string;
+  titleChild(el: Element): string;
+  withoutGlyphs(s: string): string;
+  ligatureWords(s: string): string;
 
   // names.js
   textOf(n: Node, opt: TextOptions): string;

@@ -3,13 +3,20 @@
 // aria-label, what the control is (input values, labels, alt), its content
 // for roles named from content, then title and placeholder; an editable
 // region without any, by its editor's placeholder or its iframe's title.
-// Texts are folded, and read through the flat tree, skipping hidden parts.
+// Texts are folded, and read through the flat tree, skipping hidden parts;
+// a part with no text gives its title, an SVG its <title>, as accname does.
+// Where none of that names a control, grip names it itself and says so
+// (nameInferred): a field in a table by its headers, a control by what it
+// shows (its icons, hidden or not, icons.js), a checkbox by the text beside it.
 (() => {
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { fold, cut, attr, shadowOf, isHiddenAttr, isVisible, noBox, declaredRole, inputType,
-    NAME_FROM_CONTENT, TEXT_ROLES, PROSE_TAGS, HEADING_TAGS } = K;
+  const { fold, cut, attr, hasAttr, shadowOf, isHiddenAttr, isVisible, noBox, declaredRole, inputType,
+    CONTROL_ROLES, NAME_FROM_CONTENT, TEXT_ROLES, PROSE_TAGS, HEADING_TAGS,
+    iconWord, useWord, titleChild, withoutGlyphs, ligatureWords } = K;
+
+  const SVG_NS = 'http://www.w3.org/2000/svg';
 
   const NAME_MAX = 300;
   const TEXT_SCAN_MAX = 2000;
@@ -25,7 +32,7 @@
   /** @type {string[]} */
   const tParts = [];
   let tLen = 0;
-  let tStop = false, tVis = false, tLabel = false;
+  let tStop = false, tVis = false, tLabel = false, tShown = false;
   /** @type {Node|null} */
   let tSkip = null;
 
@@ -33,13 +40,19 @@
    * descendants, skipping hidden ones; folded.
    * @param {Node} n
    * @param {TextOptions} opt skip: a node left out with its subtree (an
-   *   editor's own hidden input, whose label is no text of the editor's)
+   *   editor's own hidden input, whose label is no text of the editor's);
+   *   shown: what a person sees, parts hidden from assistive technology
+   *   included, icons in words (icons.js)
    */
   function textOf(n, opt) {
     // Not re-entrant: nothing textChildren calls comes back here.
     tParts.length = 0;
     tLen = 0;
     tStop = !!opt.stopBlocks; tVis = !!opt.checkVis; tLabel = !!opt.inLabel; tSkip = opt.skip || null;
+    tShown = !!opt.shown;
+    // A name read from text is the page's: nameOf marks its own guesses
+    // after its last read.
+    inferred = false;
     textChildren(n);
     const s = tParts.length === 1 ? tParts[0] : tParts.join('');
     tParts.length = 0;
@@ -51,7 +64,8 @@
     if (tLen > TEXT_SCAN_MAX) return;
     const t = c.nodeType;
     if (t === 3) {
-      const d = /** @type {Text} */ (c).data;
+      // An icon font's glyph, written into the text, is no word a person reads.
+      const d = tShown ? withoutGlyphs(/** @type {Text} */ (c).data) : /** @type {Text} */ (c).data;
       tParts.push(d);
       tLen += d.length;
       return;
@@ -59,7 +73,8 @@
     if (t !== 1) return;
     const e = /** @type {Element} */ (c);
     const ln = e.localName;
-    if (SKIP_TEXT.has(ln) || isHiddenAttr(e) || e === tSkip) return;
+    if (SKIP_TEXT.has(ln) || e === tSkip) return;
+    if (tShown ? hasAttr(e, 'hidden') || hasAttr(e, 'inert') : isHiddenAttr(e)) return;
     if (tVis && !isVisible(e) && (noBox(e) || !e.firstElementChild)) return;
     if (tStop && (PROSE_TAGS.has(ln) || HEADING_TAGS.has(ln) || TEXT_ROLES.has(declaredRole(e)))) return;
     if (tLabel && CONTROL_TAGS_IN_LABEL.has(ln)) return;
@@ -74,10 +89,53 @@
       tParts.push(' ', selectValue(/** @type {HTMLSelectElement} */ (e)), ' ');
       return;
     }
-    const block = BLOCKISH.has(ln);
+    if (e.namespaceURI === SVG_NS) {
+      const title = fold(titleChild(e));
+      if (title) { tParts.push(' ', title, ' '); tLen += title.length; return; }
+      if (tShown && ln === 'use') { push(useWord(e)); return; }
+    }
+    const block = BLOCKISH.has(ln) || (tVis && apart(e));
     if (block) tParts.push(' ');
+    const mark = tParts.length;
     textChildren(e);
+    // A part with no text says its title (accname's last step), or what
+    // its icon is.
+    if (blankSince(mark)) {
+      const title = attr(e, 'title');
+      if (title && title.trim()) push(title);
+      else if (tShown) push(iconWord(e));
+    }
     if (block) tParts.push(' ');
+  }
+
+  /** Whether e, an inline tag right after text, shows apart from it: a
+   * keyboard shortcut, or an element floated or laid out as a block
+   * ("Restart" and its shortcut "0,0" floated right in Jupyter's menus, one
+   * word "Restart0,0" by the DOM alone). Its style is read only there.
+   * @param {Element} e */
+  function apart(e) {
+    const prev = tParts.length ? tParts[tParts.length - 1] : '';
+    if (!prev || /\s$/.test(prev)) return false;
+    if (e.localName === 'kbd') return true;
+    /** @type {CSSStyleDeclaration} */
+    let cs;
+    try { cs = getComputedStyle(e); } catch (_) { return false; }
+    return cs.float !== 'none' || !cs.display.startsWith('inline');
+  }
+
+  /** Adds s to the running text as a word of its own.
+   * @param {string} s */
+  function push(s) {
+    if (!s) return;
+    tParts.push(' ', s, ' ');
+    tLen += s.length;
+  }
+
+  /** Whether the running text got nothing but blanks since tParts[mark].
+   * @param {number} mark */
+  function blankSince(mark) {
+    for (let i = mark; i < tParts.length; i++) if (/\S/.test(tParts[i])) return false;
+    return true;
   }
 
   /** @param {Node} p */
@@ -257,7 +315,8 @@
     }
     if (NAME_FROM_CONTENT.has(role) && tag !== 'input' && tag !== 'select' && tag !== 'textarea') {
       const t = role === 'row' ? rowText(el) : textOf(el, { checkVis: true });
-      if (t) return cut(t, NAME_MAX);
+      // An icon font's glyph alone names nothing: the control is named by what it shows.
+      if (t && withoutGlyphs(t).trim()) return cut(t, NAME_MAX);
     } else if (TEXT_ROLES.has(role)) {
       const t = textOf(el, { checkVis: true, stopBlocks: true });
       if (t) return cut(t, NAME_MAX);
@@ -282,14 +341,70 @@
         return cut(h, NAME_MAX);
       }
     }
+    if (CONTROL_ROLES.has(role) && NAME_FROM_CONTENT.has(role) && tag !== 'input') {
+      const s = shownName(el);
+      if (s) {
+        inferred = true;
+        return cut(s, NAME_MAX);
+      }
+    }
+    if (CHECKABLE_ROLES.has(role)) {
+      const b = besideName(el);
+      if (b) {
+        inferred = true;
+        return cut(b, NAME_MAX);
+      }
+    }
     return '';
   }
 
-  // Whether the last nameOf took the name from table headers (nameInferred).
+  /** The name of a control whose content names nothing to assistive
+   * technology, from what a person sees in it: the text and icons of its
+   * parts hidden from assistive technology (an aria-hidden Material icon's
+   * ligature, "more_vert" read 'more vert'; an × in an aria-hidden span),
+   * the titles of sprites' symbols, the icons its classes name (fa-trash,
+   * tc-image-close-button), without icon fonts' glyphs; '' for none.
+   * @param {Element} el */
+  function shownName(el) {
+    const s = fold(textOf(el, { checkVis: true, shown: true })) || iconWord(el);
+    return ligatureWords(s);
+  }
+
+  // Roles a person ticks, whose name is the text beside them.
+  const CHECKABLE_ROLES = new Set(['checkbox', 'radio', 'switch']);
+  const CHECKABLES = 'input[type=checkbox],input[type=radio],[role=checkbox],[role=radio],[role=switch]';
+  // A name from the text beside a checkbox is cut to this, at a word: it
+  // only has to say which box it is.
+  const BESIDE_MAX = 40;
+
+  /** The text beside an unlabelled checkbox, radio or switch: that of
+   * the nearest of its three closest ancestors (below the body) that
+   * shows text and holds no other box to tick, as a person reads the words
+   * next to the box; '' when there is none.
+   * @param {Element} el */
+  function besideName(el) {
+    let n = el;
+    for (let up = 0; up < 3; up++) {
+      const p = n.parentElement;
+      if (!p || p === document.body || p === document.documentElement) return '';
+      if (p.querySelectorAll(CHECKABLES).length > 1) return '';
+      const t = textOf(p, { checkVis: true, skip: el });
+      if (t.length > BESIDE_MAX) {
+        const at = t.lastIndexOf(' ', BESIDE_MAX);
+        return at > 0 ? t.slice(0, at) : cut(t, BESIDE_MAX);
+      }
+      if (t) return t;
+      n = p;
+    }
+    return '';
+  }
+
+  // Whether the last nameOf gave a name of grip's own (nameInferred).
   let inferred = false;
 
-  /** Whether the name the last nameOf call gave was inferred from the
-   * headers of the table the field is in, not given by the page.
+  /** Whether the name the last nameOf call gave was grip's guess, not the
+   * page's: from the headers of the table the field is in, what the
+   * control shows, or the text beside a checkbox.
    * @returns {boolean} */
   function nameInferred() {
     return inferred;

@@ -76,7 +76,7 @@
 
     /** @param {Element} el @param {string} role @param {string} name
      * @param {string} [text] what a non-control holds, when its name is a label
-     * @param {boolean} [inferred] the name was inferred from table headers */
+     * @param {boolean} [inferred] the name is grip's guess, not the page's (names.js) */
     const report = (el, role, name, text, inferred) => {
       const id = idFor(el);
       if (!keepSignatures || sigOf(id) === undefined) setSig(id, signatureOf(el, role, name));
@@ -126,7 +126,8 @@
         visible = isVisible(el) ? 1 : 0;
         if (visible) {
           role = 'clickable';
-          report(el, role, clickableName(el));
+          const name = clickableName(el);
+          report(el, role, name, '', nameInferred());
           reported = says = true;
         }
       }

@@ -160,7 +160,8 @@ func cmdDoctor(ctx context.Context, a *App, argv []string) (bool, error) {
 	home, _ := os.UserHomeDir()
 	rep := doctor.Run(ctx, doctor.Env{
 		Home: home, GOOS: runtime.GOOS, Executable: exe, StateRoot: dirs.Root, ExtensionID: id, UserDataDir: *udd,
-		Probe: func(ctx context.Context) ([]protocol.HostInfo, []error) { return client.Probe(ctx, dirs.Runtime) },
+		Probe:    func(ctx context.Context) ([]protocol.HostInfo, []error) { return client.Probe(ctx, dirs.Runtime) },
+		LastLeft: func() (protocol.HostInfo, bool) { return client.LastLeft(dirs.Runtime) },
 	})
 	if *f.json {
 		a.printJSON(rep)

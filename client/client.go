@@ -284,6 +284,12 @@ func noHost(opt Options) error {
 		"%s (waited %s)", what, opt.Wait)
 }
 
+// LastLeft is the newest note a host in runtimeDir left as its browser's
+// extension closed the channel: which browser went, and when.
+func LastLeft(runtimeDir string) (protocol.HostInfo, bool) {
+	return lastLeft(Options{RuntimeDir: runtimeDir})
+}
+
 // lastLeft reads the newest note a host left as its extension closed the
 // channel (protocol.LeftSuffix), among the hosts opt would take.
 func lastLeft(opt Options) (protocol.HostInfo, bool) {

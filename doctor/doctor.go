@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/grip-dev/grip/install"
+	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/manifest"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/statedir"
@@ -64,6 +65,10 @@ type Env struct {
 	// SystemRoot is where system-wide files are looked for (the system
 	// manifests, a `grip install --system`); "" is the machine's root.
 	SystemRoot string
+	// LastLeft, if set, is the note the last host left as its browser
+	// went (client.LastLeft): a launched browser that is not running is
+	// started again with grip launch, not installed.
+	LastLeft func() (protocol.HostInfo, bool)
 }
 
 // Run performs every check.
@@ -289,6 +294,11 @@ func checkManifests(env Env, sys systemState, hosts []protocol.HostInfo) (checks
 			if !c.OK || c.Warn {
 				c.Warn = true
 				c.Detail += "; the browser grip launch started does not read it"
+				if c.Fix != "" {
+					// Nothing to do for the launched browser: the fix is
+					// for using grip in that installed browser too.
+					c.Fix = "nothing, for the browser grip launch started; only to use grip in this installed browser as well: " + c.Fix
+				}
 			}
 		default:
 			usable = usable || c.OK
@@ -529,6 +539,15 @@ func checkConnected(env Env, sys systemState, hosts []protocol.HostInfo, errs []
 		default:
 			good = append(good, desc)
 		}
+		if h.Paused {
+			// Ready, and still every action will be refused: say so.
+			fix := "the person resumes from the grip popup, or runs `grip resume` and allows it there"
+			if h.Launched != nil {
+				fix = "`grip resume --token-file " + filepath.Join(h.Launched.ProfileDir, launcher.ResumeTokenName) + "` (the token grip launch wrote lifts the pause in the browser it started)"
+			}
+			out = append(out, Check{Name: "paused", OK: true, Warn: true,
+				Detail: desc + ": agents are paused here, so every action is refused until the pause is lifted (reads still work)", Fix: fix})
+		}
 	}
 	var probs []string
 	for _, err := range errs {
@@ -547,6 +566,14 @@ func checkConnected(env Env, sys systemState, hosts []protocol.HostInfo, errs []
 		c.Detail += ": " + strings.Join(probs, "; ")
 	}
 	c.Fix = connectFix(env.GOOS, sys)
+	if env.LastLeft != nil {
+		if left, ok := env.LastLeft(); ok && left.Launched != nil {
+			// The last browser grip served was one grip launch started:
+			// that is what to start again, not an install.
+			c.Detail += fmt.Sprintf("; the last one, which grip launch started (profile folder %s), left at %s", left.Launched.ProfileDir, left.Left)
+			c.Fix = "start it again with `grip launch` (it is not running); to use your own browser instead: " + c.Fix
+		}
+	}
 	return append([]Check{c}, out...)
 }
 

@@ -400,7 +400,7 @@ func TestLaunchedBrowser(t *testing.T) {
 	if c.OK && !c.Warn || !c.Warn || !strings.Contains(c.Detail, "the browser grip launch started does not read it") {
 		t.Errorf("the installed Chromium's manifest: %+v, want a warning saying the launched browser does not read it", c)
 	}
-	if !strings.HasPrefix(c.Fix, "grip did not write "+foreign) || strings.HasPrefix(c.Fix, "run `grip install") {
+	if !strings.HasPrefix(c.Fix, "nothing, for the browser grip launch started") || !strings.Contains(c.Fix, "grip did not write "+foreign) || strings.HasPrefix(c.Fix, "run `grip install") {
 		t.Errorf("the fix for someone else's file: %q", c.Fix)
 	}
 	if c := find(t, r, "extension connected"); !c.OK || !strings.Contains(c.Detail, "started by grip launch (headless, profile folder "+profile+")") {
@@ -451,5 +451,34 @@ func TestLaunchedBesideTheInstalledBrowser(t *testing.T) {
 	c := find(t, r, "Chromium host manifest")
 	if c.OK || !strings.HasPrefix(c.Fix, "grip did not write "+foreign) {
 		t.Errorf("someone else's broken manifest: %+v", c)
+	}
+}
+
+// A paused launched browser is ready but says it is paused, and how the
+// launcher lifts it; once it is gone, the fix is to launch it again.
+func TestLaunchedBrowserPausedThenGone(t *testing.T) {
+	env, profile, _ := launchedEnv(t)
+	probe := env.Probe
+	env.Probe = func(ctx context.Context) ([]protocol.HostInfo, []error) {
+		hosts, errs := probe(ctx)
+		for i := range hosts {
+			hosts[i].Paused = true
+		}
+		return hosts, errs
+	}
+	r := Run(context.Background(), env)
+	c := find(t, r, "paused")
+	if !r.OK || !c.Warn || !strings.Contains(c.Detail, "every action is refused") || !strings.Contains(c.Fix, "grip resume --token-file "+filepath.Join(profile, "grip-resume.token")) {
+		t.Errorf("a paused launched browser: ready %v, %+v", r.OK, c)
+	}
+
+	env.Probe = func(context.Context) ([]protocol.HostInfo, []error) { return nil, nil }
+	env.LastLeft = func() (protocol.HostInfo, bool) {
+		return protocol.HostInfo{Profile: "l1", Left: "2026-12-01T12:00:00Z", Launched: &protocol.LaunchedBrowser{ProfileDir: profile}}, true
+	}
+	r = Run(context.Background(), env)
+	c = find(t, r, "extension connected")
+	if r.OK || c.OK || !strings.HasPrefix(c.Fix, "start it again with `grip launch`") || !strings.Contains(c.Detail, profile) {
+		t.Errorf("the launched browser gone: ready %v, %+v", r.OK, c)
 	}
 }

@@ -99,7 +99,7 @@ func TestLaunchedBrowserDoctorAndPause(t *testing.T) {
 	if c := checks["extension connected"]; !c.OK || !strings.Contains(c.Detail, "started by grip launch (headless, profile folder "+profile+")") {
 		t.Errorf("connected: %+v", c)
 	}
-	if c := checks["Chromium host manifest"]; !c.Warn || !strings.HasPrefix(c.Fix, "grip did not write "+foreign) {
+	if c := checks["Chromium host manifest"]; !c.Warn || !strings.HasPrefix(c.Fix, "nothing, for the browser grip launch started") || !strings.Contains(c.Fix, "grip did not write "+foreign) {
 		t.Errorf("the installed Chromium's (someone else's) manifest: %+v\n%s", c, text)
 	}
 	if b, _ := os.ReadFile(foreign); string(b) != foreignText {
@@ -111,6 +111,10 @@ func TestLaunchedBrowserDoctorAndPause(t *testing.T) {
 	start := env.Origin1 + "/home.html"
 	if e := refused("tabs", "new", start); e.Code != protocol.CodePaused {
 		t.Fatalf("an action while paused: %+v", e)
+	}
+	// Doctor says the browser is ready but paused, and how to lift it.
+	if text := grip("doctor").Stdout; !strings.Contains(text, "⚠ paused: ") || !strings.Contains(text, "grip resume --token-file") {
+		t.Errorf("doctor while paused does not say so:\n%s", text)
 	}
 	began := time.Now()
 	e := refused("resume")

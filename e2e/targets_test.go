@@ -109,6 +109,22 @@ func TestTargetWrittenAsASnapshotLine(t *testing.T) {
 	if n := len(pageLog(t, tab)); n != before {
 		t.Errorf("a refused target acted: the page saw %v", pageLog(t, tab))
 	}
+	// A unique element named with the context it would have if it
+	// repeated (the agent saw it so in another state of the page): its
+	// context is checked, not ignored.
+	before = len(pageLog(t, tab))
+	if _, perr, code := act(t, "click", "button 'Archive' in 'Plans'"); code != 0 {
+		t.Errorf("click a unique element by its line with its context: exit %d %+v", code, perr)
+	} else if got := pageLog(t, tab); len(got) != before+1 || got[before] != "archive plans" {
+		t.Errorf("the page saw %v", got)
+	}
+	_, perr, code = act(t, "click", "button 'Archive' in 'Invoices'")
+	if code == 0 || perr == nil || perr.Code != protocol.CodeNotFound || !strings.Contains(perr.Message, "[button 'Archive' in 'Plans']") {
+		t.Errorf("a line with the wrong context: exit %d %+v, want not_found naming the one in 'Plans'", code, perr)
+	}
+	if got := pageLog(t, tab); len(got) != before+1 {
+		t.Errorf("a line with the wrong context acted: %v", got)
+	}
 	// The text form, as an agent types it.
 	r := env.Grip(t.Context(), "click", "button 'Delete' in 'Milk'")
 	if r.Code != 0 || !strings.Contains(r.Stdout, "ok: click") {

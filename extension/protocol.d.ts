@@ -634,6 +634,11 @@ declare namespace protocol {
      * CLI that finds no host can say which browser went and when.
      */
     left?: string;
+    /**
+     * Paused is set in a hello's reply while the person has paused
+     * agents in this browser: doctor says so.
+     */
+    paused?: boolean;
   }
   /**
    * LaunchedBrowser is what a host knows of a browser `grip launch`
@@ -990,6 +995,12 @@ declare namespace protocol {
      * once; the reply's Settle says how it went.
      */
     settle?: boolean;
+    /**
+     * AllContexts gives every element its context, not only those whose
+     * role and name repeat: the host resolving a target line written with
+     * ` in 'context'` for an element that is unique now.
+     */
+    allContexts?: boolean;
     /**
      * Known names the walks (ExtFrame.Walk) whose elements the host holds
      * for this tab: a frame whose page has not changed since one of them

@@ -31,7 +31,7 @@ import { readElement } from './read.js';
 const handlers = {
   tabs: async (p) => ({ tabs: await listTabs(p) }),
   tab_info: (p) => tabInfo(p.tabId),
-  snapshot: (p) => snapshotTab(p.tabId, p.mode || 'interactive', p.keepSignatures, p.settle, p.known),
+  snapshot: (p) => snapshotTab(p.tabId, p.mode || 'interactive', p.keepSignatures, p.settle, p.allContexts, p.known),
   act: (p) => { actionStarted(p.tabId); return act(p); },
   wait: (p) => whileNoDialog(p.tabId, () => waitFor(p)),
   cdp: (p) => sendCDP(p),

@@ -30,20 +30,22 @@ function parseResult(result) {
  * @param {boolean} [settle] read once the page has settled (settle.js):
  *   each frame's read says how long ago it last changed; a page already
  *   quiet is this read, one still changing is waited for and read again
+ * @param {boolean} [allContexts] every element gets its context, not only
+ *   repeats (the host resolving a target line)
  * @param {string[]} [known] the walks whose elements the host holds: a
  *   frame whose page has not changed since one of them answers "the same"
  *   (kernel/reread.js)
  * @returns {Promise<protocol.SnapshotReply>}
  */
-export async function snapshotTab(tabId, mode, keepSignatures, settle, known) {
+export async function snapshotTab(tabId, mode, keepSignatures, settle, allContexts, known) {
   const started = Date.now();
-  const read = await readTab(tabId, mode, keepSignatures, settle, known);
+  const read = await readTab(tabId, mode, keepSignatures, settle, allContexts, known);
   if (!settle || read.dialog) return read;
   const states = read.frames.map((/** @type {any} */ f) => f.settle || null);
   for (const f of read.frames) delete f.settle;
   if (quietFor(states) <= 0) return { ...read, settle: { settled: true, ms: Date.now() - started } };
   const how = await settleTab({ tabId }, started);
-  const again = await readTab(tabId, mode, keepSignatures, false, known);
+  const again = await readTab(tabId, mode, keepSignatures, false, allContexts, known);
   return { ...again, settle: how };
 }
 
@@ -52,16 +54,17 @@ export async function snapshotTab(tabId, mode, keepSignatures, settle, known) {
  * @param {string} mode
  * @param {boolean} [keepSignatures]
  * @param {boolean} [settle]
+ * @param {boolean} [allContexts]
  * @param {string[]} [known]
  */
-async function readTab(tabId, mode, keepSignatures, settle, known) {
+async function readTab(tabId, mode, keepSignatures, settle, allContexts, known) {
   const tab = await tabLoading(tabId);
   // A tab showing a JavaScript dialog cannot be read: the reply says so.
   const open = dialogOf(tabId);
   if (open) return { tab: { id: tab.id, url: tab.url, title: tab.title }, frames: [], dialog: open };
   const held = await hold(tabId);
   try {
-    return await readFrames(tabId, tab, mode, keepSignatures, settle, known);
+    return await readFrames(tabId, tab, mode, keepSignatures, settle, allContexts, known);
   } finally {
     held.release();
   }
@@ -171,13 +174,15 @@ function sleep(ms) {
  * @param {string} mode
  * @param {boolean} [keepSignatures]
  * @param {boolean} [settle]
+ * @param {boolean} [allContexts]
  * @param {string[]} [known]
  */
-async function readFrames(tabId, tab, mode, keepSignatures, settle, known) {
+async function readFrames(tabId, tab, mode, keepSignatures, settle, allContexts, known) {
   const started = performance.now();
   /** @type {chrome.scripting.InjectionResult<any>[]} */
   let results;
-  const req = { op: 'snapshot', mode, keepSignatures: !!keepSignatures, asJSON: true, settle: !!settle, known: known || [] };
+  const req = { op: 'snapshot', mode, keepSignatures: !!keepSignatures, asJSON: true, settle: !!settle, allContexts: !!allContexts,
+    known: known || [] };
   // A dialog that opens meanwhile (a timer) stops the page: answer with it.
   const w = new Watch(tabId, { navigations: false });
   try {

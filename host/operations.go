@@ -135,7 +135,7 @@ type noArgs struct{}
 // entry for every operation protocol.Operations lists, and no other.
 var operations = map[string]operation{
 	protocol.OpHello: hostOp(func(h *Host, _ context.Context, _ noArgs) (protocol.HostInfo, error) {
-		return h.info, nil
+		return h.helloInfo(), nil
 	}),
 	protocol.OpStatus: hostOp(func(h *Host, _ context.Context, _ noArgs) (protocol.Status, error) {
 		return h.status(), nil

@@ -33,10 +33,19 @@ import (
 // gone since then, whatever made them go (this read, a navigation event,
 // a closed frame).
 func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures, settle bool, timings *protocol.SnapshotTimings) (protocol.SnapshotReply, []frames.FrameResult, viewDiff, error) {
+	return h.readTabFor(ctx, tab, protocol.SnapshotParams{Mode: mode, KeepSignatures: keepSignatures, Settle: settle}, timings)
+}
+
+// readTabFor is readTab with the extension's parameters given whole. With
+// AllContexts, the results carry every element's context (for matching a
+// target line); what the agent is kept as shown carries only the repeats'.
+func (h *Host) readTabFor(ctx context.Context, tab int, params protocol.SnapshotParams, timings *protocol.SnapshotTimings) (protocol.SnapshotReply, []frames.FrameResult, viewDiff, error) {
+	mode := params.Mode
+	params.TabID = tab
 	var raw protocol.SnapshotReply
 	lap := stopwatch(timings != nil)
 	var body json.RawMessage
-	params := protocol.SnapshotParams{TabID: tab, Mode: mode, KeepSignatures: keepSignatures, Settle: settle, Known: h.walks.known(tab)}
+	params.Known = h.walks.known(tab)
 	if err := h.callExt(ctx, protocol.ExtSnapshot, params, &body); err != nil {
 		return raw, nil, viewDiff{}, err
 	}
@@ -123,6 +132,9 @@ func (h *Host) readTab(ctx context.Context, tab int, mode string, keepSignatures
 					fr.Elements[j].Context = e.Context
 				}
 				read = append(read, shown{ref: refs[i], frame: f.FrameID, doc: f.DocumentID, el: fr.Elements[j]})
+				if params.AllContexts {
+					fr.Elements[j].Context = e.Context
+				}
 				i++
 			}
 		}

@@ -43,7 +43,7 @@ func (h *Host) resolveLine(ctx context.Context, tab int, l locator.Line, origin 
 	}
 	// The agent sees nothing of this read: each element keeps the meaning
 	// it was last shown with.
-	raw, results, _, err := h.readTab(ctx, tab, mode, true, false, nil)
+	raw, results, _, err := h.readTabFor(ctx, tab, protocol.SnapshotParams{Mode: mode, KeepSignatures: true, AllContexts: l.Context != ""}, nil)
 	if err != nil {
 		if d := openDialog(err); d != nil {
 			return "", protocol.Errorf(protocol.CodeNotActionable, protocol.BoundaryDocument,
@@ -66,6 +66,15 @@ func (h *Host) resolveLine(ctx context.Context, tab int, l locator.Line, origin 
 		if raw.Tab.URL != "" {
 			page = " (" + raw.Tab.URL + ")"
 		}
+		// Written with a context: the elements of that role and name in
+		// other contexts are the likely ones.
+		if l.Context != "" {
+			if near := frames.MatchLine(results, l.Role, l.Name, ""); len(near) > 0 {
+				return "", protocol.Errorf(protocol.CodeNotFound, protocol.BoundaryNode,
+					"act on one of them by its ref if it is the one, or take a snapshot",
+					"no element of tab %d%s reads %s; in other places: %s", tab, page, l, lines(near))
+			}
+		}
 		return "", protocol.Errorf(protocol.CodeNotFound, protocol.BoundaryNode,
 			"if it is in another tab, give --tab ID (grip tabs lists them); else take a snapshot and name the element as a line of it, or by its ref",
 			"no element of tab %d%s reads %s", tab, page, l)
@@ -81,10 +90,20 @@ func (h *Host) resolveLine(ctx context.Context, tab int, l locator.Line, origin 
 // ambiguous is the refusal of a target several elements match: it lists
 // them, each as its snapshot line, so the agent can pick one by ref.
 func ambiguous(l locator.Line, found []protocol.Element) error {
+	hint := "act on one of them by its ref"
+	if l.Context == "" {
+		hint += ", or add its context: \"" + l.String() + " in '…'\""
+	}
+	return protocol.Errorf(protocol.CodeAmbiguous, protocol.BoundaryNode, hint,
+		"%s names %d elements: %s", l, len(found), lines(found))
+}
+
+// lines lists elements as their snapshot lines, at most maxCandidates.
+func lines(els []protocol.Element) string {
 	var b strings.Builder
-	for i, e := range found {
+	for i, e := range els {
 		if i == maxCandidates {
-			fmt.Fprintf(&b, "; … %d more", len(found)-i)
+			fmt.Fprintf(&b, "; … %d more", len(els)-i)
 			break
 		}
 		if i > 0 {
@@ -92,10 +111,5 @@ func ambiguous(l locator.Line, found []protocol.Element) error {
 		}
 		b.WriteString(frames.Line(e))
 	}
-	hint := "act on one of them by its ref"
-	if l.Context == "" {
-		hint += ", or add its context: \"" + l.String() + " in '…'\""
-	}
-	return protocol.Errorf(protocol.CodeAmbiguous, protocol.BoundaryNode, hint,
-		"%s names %d elements: %s", l, len(found), b.String())
+	return b.String()
 }

@@ -257,7 +257,19 @@ func (h *Host) hello(req protocol.Request) (any, error) {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 			"use a grip CLI of the same release as the host", "client speaks protocol %d, host %d", args.Protocol, protocol.Version)
 	}
-	return h.info, nil
+	return h.helloInfo(), nil
+}
+
+// helloInfo is what a hello answers: the host's info, and whether the
+// person has paused agents (doctor says so).
+func (h *Host) helloInfo() protocol.HostInfo {
+	info := h.info
+	select {
+	case <-h.ready: // the person's controls are set once ready closes
+		info.Paused = h.person.isPaused()
+	default:
+	}
+	return info
 }
 
 func decodeArgs(raw []byte, v any) error {

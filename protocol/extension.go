@@ -212,6 +212,10 @@ type SnapshotParams struct {
 	// indicator, within a bound (1.5 s). A page already quiet is read at
 	// once; the reply's Settle says how it went.
 	Settle bool `json:"settle,omitempty"`
+	// AllContexts gives every element its context, not only those whose
+	// role and name repeat: the host resolving a target line written with
+	// ` in 'context'` for an element that is unique now.
+	AllContexts bool `json:"allContexts,omitempty"`
 	// Known names the walks (ExtFrame.Walk) whose elements the host holds
 	// for this tab: a frame whose page has not changed since one of them
 	// answers Same, without its elements (extension/kernel/reread.js).

@@ -77,6 +77,9 @@ type HostInfo struct {
 	// is set only in the note a host leaves as it exits (LeftSuffix), so a
 	// CLI that finds no host can say which browser went and when.
 	Left string `json:"left,omitempty"`
+	// Paused is set in a hello's reply while the person has paused
+	// agents in this browser: doctor says so.
+	Paused bool `json:"paused,omitempty"`
 }
 
 // LaunchedBrowser is what a host knows of a browser `grip launch`

@@ -68,11 +68,13 @@
 
   /**
    * Adds ctx to the reported elements whose role and name repeat in this
-   * document.
+   * document, or, with all, to every one (resolving a target line, whose
+   * context the agent may have from another state of the page).
    * @param {{id: number, role: string, name: string, ctx?: string}[]} out
    * @param {(id: number) => Element|undefined} elementOf
+   * @param {boolean} [all]
    */
-  function addContexts(out, elementOf) {
+  function addContexts(out, elementOf, all) {
     /** @type {Map<string, number>} */
     const count = new Map();
     for (const r of out) {
@@ -82,7 +84,7 @@
     /** @type {Map<Node, string>} */
     const memo = new Map();
     for (const r of out) {
-      if ((count.get(r.role + '\u0000' + r.name) || 0) < 2) continue;
+      if (!all && (count.get(r.role + '\u0000' + r.name) || 0) < 2) continue;
       const el = elementOf(r.id);
       if (!el) continue;
       for (let n = flatParent(el); n && n.nodeType === 1; n = flatParent(n)) {

@@ -150,12 +150,12 @@ interface GripKernel {
   brief(el: Element): string;
 
   // snapshot.js
-  snapshot(mode: string, keepSignatures: boolean, found?: { unseen: Element[]; pruned: Element[]; hosts: Element[] }): {
+  snapshot(mode: string, keepSignatures: boolean, allContexts?: boolean, found?: { unseen: Element[]; pruned: Element[]; hosts: Element[] }): {
     url: string; title: string; elements: Reported[]; stats: { nodes: number; ms: number; reread?: boolean };
   };
 
   // reread.js
-  reread(mode: string, keepSignatures: boolean, known?: unknown): ReturnType<GripKernel['snapshot']> & { walk?: string; same?: boolean };
+  reread(mode: string, keepSignatures: boolean, allContexts: boolean, known?: unknown): ReturnType<GripKernel['snapshot']> & { walk?: string; same?: boolean };
 
   // probe.js
   probe(r: { text?: string; id?: number }): { textFound: boolean; present: boolean };
@@ -165,7 +165,7 @@ interface GripKernel {
   readText(el: Element, r: { from?: number; max?: number }): { text: string; total: number; secret?: boolean; secrets?: number };
 
   // context.js
-  addContexts(out: { id: number; role: string; name: string; ctx?: string }[], elementOf: (id: number) => Element | undefined): void;
+  addContexts(out: { id: number; role: string; name: string; ctx?: string }[], elementOf: (id: number) => Element | undefined, all?: boolean): void;
 
   // settle.js
   trackChanges(): unknown;

@@ -139,15 +139,15 @@
    * The snapshot (snapshot.js), from the kept walk when nothing it depends
    * on changed, else walked and kept; walk names it. When the caller holds
    * that walk's elements (known lists it), they are left out: same.
-   * @param {string} mode @param {boolean} keepSignatures @param {unknown} [known]
+   * @param {string} mode @param {boolean} keepSignatures @param {boolean} allContexts @param {unknown} [known]
    * @returns {ReturnType<GripKernel['snapshot']> & {walk?: string, same?: boolean}}
    */
-  function reread(mode, keepSignatures, known) {
+  function reread(mode, keepSignatures, allContexts, known) {
     const t0 = performance.now();
     watch();
     // The host's own read after an action (keepSignatures) and the agent's
     // next snapshot see the same page: one kept walk serves both.
-    const key = mode;
+    const key = mode + (allContexts ? '+contexts' : '');
     const k = kept;
     if (k && holds(k, key)) {
       // The meanings an action checks are what this walk would set.
@@ -173,7 +173,7 @@
     }
     /** @type {{unseen: Element[], pruned: Element[], hosts: Element[]}} */
     const found = { unseen: [], pruned: [], hosts: [] };
-    const result = snapshot(mode, keepSignatures, found);
+    const result = snapshot(mode, keepSignatures, allContexts, found);
     for (const h of found.hosts) {
       const sr = shadowOf(h);
       if (sr) observe(sr);

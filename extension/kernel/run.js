@@ -252,7 +252,8 @@
           // (settle.js). A page that is only read keeps no observer, whose
           // records of a long re-render would be held until it ends.
           // From the last walk when the page has not changed since (reread.js).
-          const result = /** @type {any} */ (reread(req.mode === 'content' ? 'content' : 'interactive', req.keepSignatures === true, req.known));
+          const result = /** @type {any} */ (reread(req.mode === 'content' ? 'content' : 'interactive', req.keepSignatures === true,
+            req.allContexts === true, req.known));
           if (req.settle === true) result.settle = settleState();
           // One string crosses from the page to the worker far faster than
           // thousands of small objects cloned one by one (bench/: 74 vs 250 ms

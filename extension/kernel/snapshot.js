@@ -53,12 +53,14 @@
    *   bookkeeping (after an action) rather than showing it to the agent: an
    *   element's meaning stays what the agent last saw, so a rename the agent
    *   never saw still refuses with meaning_changed.
+   * @param {boolean} [allContexts] every element gets its context, not only
+   *   repeats (the host resolving a target line).
    * @param {{unseen: Element[], pruned: Element[], hosts: Element[]}} [found] collects, for a
    *   re-read to check (reread.js), the elements tested and found not to
    *   render, the subtrees not entered for having no box, and the shadow
    *   hosts and custom elements walked
    */
-  function snapshot(mode, keepSignatures, found) {
+  function snapshot(mode, keepSignatures, allContexts, found) {
     const t0 = performance.now();
     const content = mode === 'content';
     pruneCache();
@@ -227,8 +229,9 @@
       attrMemo(false);
       setWalkRoot(null);
     }
-    // Repeats of a role and name get their context (context.js).
-    addContexts(out, elementOf);
+    // Repeats of a role and name get their context (context.js); every
+    // element does for the host's resolving of a target line.
+    addContexts(out, elementOf, allContexts === true);
     return {
       url: location.href,
       title: document.title,

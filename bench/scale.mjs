@@ -82,7 +82,12 @@ export async function scaleCurves(ctx, { runs, origin, bin, stateDir, budget, lo
 
   // Tabs: K pages, K agents, one round = every agent reads its own tab at once.
   const maxTabs = Math.max(...TAB_STEPS);
-  const pages = [page];
+  // New pages only: Chrome makes the tab in front the opener of each, and
+  // grip's worker takes a tab whose snapshot is slow (16 read at once on a
+  // loaded machine) while a debugger (Playwright here) is attached to tabs
+  // it opened as held paused by that debugger (extension/snapshot.js
+  // unlessHeld), which stopped the run. The tabs read open nothing.
+  const pages = [];
   while (pages.length < maxTabs) pages.push(await ctx.context.newPage());
   const urls = pages.map((_, i) => `${origin}/gen?n=${CONTROLS}&f=1&tab=${i}&scale=${Date.now()}`);
   const ids = [];
@@ -111,7 +116,7 @@ export async function scaleCurves(ctx, { runs, origin, bin, stateDir, budget, lo
     }
   } finally {
     for (const a of agents) a.close();
-    for (const p of pages.slice(1)) await p.close().catch(() => {});
+    for (const p of pages) await p.close().catch(() => {});
   }
   return out;
 }

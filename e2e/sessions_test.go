@@ -219,6 +219,17 @@ func TestSessionsWaitForTheirOwnDownloads(t *testing.T) {
 			t.Errorf("%s's wait returned the download of tab %d, want its own tab %d", c.session, got.Download.Tab, c.tab)
 		}
 	}
+	// A download alpha starts in a tab of the person's (every session's
+	// to use under tabs = all) is alpha's: its reply named it.
+	person := env.OpenTab(t, origin+"/")
+	var psnap protocol.Snapshot
+	if code := gripAs(t, "dl-alpha", &psnap, "snapshot", "--tab", fmt.Sprint(person)); code != 0 {
+		t.Fatalf("dl-alpha snapshot of the person's tab: exit %d", code)
+	}
+	var pres protocol.ActionResult
+	if code := gripAs(t, "dl-alpha", &pres, "click", mustRef(t, psnap, "link", "Invoice 7")); code != 0 || pres.Download == nil {
+		t.Fatalf("dl-alpha's click in the person's tab: exit %d %+v", code, pres)
+	}
 	// Their tabs closed, their downloads stay theirs: gamma learns of none.
 	for _, c := range []struct {
 		session string
@@ -234,7 +245,7 @@ func TestSessionsWaitForTheirOwnDownloads(t *testing.T) {
 		Error *protocol.Error `json:"error"`
 	}
 	if gripAs(t, "dl-gamma", &out, "wait", "--download", "--timeout", "1500ms"); out.Error == nil || out.Error.Code != protocol.CodeTimeout {
-		t.Errorf("gamma's wait --download after the others closed their tabs: %+v %+v, want a timeout", out.Download, out.Error)
+		t.Errorf("gamma's wait --download, the others' downloads all theirs: %+v %+v, want a timeout", out.Download, out.Error)
 	}
 }
 

@@ -23,6 +23,34 @@ import (
 type downloadCursors struct {
 	mu sync.Mutex
 	m  map[string]*downloadCursor // guarded by mu; by session
+	// claimed are the downloads a session's action reply named or its
+	// wait returned: that session's, which another's wait passes over (a
+	// tab the person shares is every session's, its downloads are not).
+	// Guarded by mu; at most maxClaims.
+	claimed map[int]string
+}
+
+// maxClaims bounds the downloads whose session is kept.
+const maxClaims = 4096
+
+// claim makes download id session s's.
+func (c *downloadCursors) claim(id int, s string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.claimed == nil || len(c.claimed) >= maxClaims {
+		c.claimed = map[int]string{} // the oldest matter least
+	}
+	if _, ok := c.claimed[id]; !ok {
+		c.claimed[id] = s
+	}
+}
+
+// othersClaim reports whether another session than s claimed download id.
+func (c *downloadCursors) othersClaim(id int, s string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	o, ok := c.claimed[id]
+	return ok && o != s
 }
 
 // of is session s's cursor, made on first use.
@@ -149,6 +177,7 @@ func (h *Host) addDownload(ctx context.Context, a *action, res *protocol.ActionR
 	if len(got.Downloads) > 0 && h.downloadJudge(ctx)(got.Downloads[0]) {
 		d := forAgents(got.Downloads[0])
 		res.Download = &d
+		h.downloads.claim(d.ID, sessionOf(ctx))
 	}
 }
 
@@ -158,7 +187,8 @@ func (h *Host) addDownload(ctx context.Context, a *action, res *protocol.ActionR
 func (h *Host) waitDownload(ctx context.Context, args protocol.WaitArgs, timeout time.Duration) (*protocol.ActionResult, error) {
 	deadline := time.Now().Add(timeout)
 	visible := h.downloadJudge(ctx)
-	cursor := h.downloads.of(sessionOf(ctx))
+	session := sessionOf(ctx)
+	cursor := h.downloads.of(session)
 	var d protocol.Download
 	for {
 		since, after := cursor.window(time.Now())
@@ -177,7 +207,8 @@ func (h *Host) waitDownload(ctx context.Context, args protocol.WaitArgs, timeout
 			return nil, err
 		}
 		cursor.returned(d)
-		if visible(d) {
+		if visible(d) && !h.downloads.othersClaim(d.ID, session) {
+			h.downloads.claim(d.ID, session)
 			d = forAgents(d)
 			break
 		}

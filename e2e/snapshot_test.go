@@ -238,9 +238,18 @@ func pageEval(t *testing.T, tab int, expr string) {
 // script setting a field's value) is read whole again.
 func TestRereadOfAnUnchangedPage(t *testing.T) {
 	browsertest.Need(t, env)
-	tab, _ := openAct(t)
+	// A URL of its own: the script below is run in the page by its URL,
+	// and other tests leave act.html tabs open.
+	url := env.Origin1 + "/act.html?reread=1&card=" + env.Origin2
+	tab := env.OpenTab(t, url)
+	for deadline := time.Now().Add(10 * time.Second); refOf(snapshot(t, tab), "textbox", "Card number") == ""; {
+		if time.Now().After(deadline) {
+			t.Fatal("card frame never loaded")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	setName := func(v string) {
-		browsertest.Eval[any](t, env, env.TabURL(t, tab), `document.getElementById('react').value = '`+v+`'`)
+		browsertest.Eval[any](t, env, url, `document.getElementById('react').value = '`+v+`'`)
 	}
 	setName("set by script")
 	first := snapshot(t, tab, "--timings")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -75,14 +76,19 @@ function addFrames() {
 // reply does not say they are, and they work once the frame is free.
 func TestBusyFrameKeepsItsRefs(t *testing.T) {
 	browsertest.Need(t, env)
-	tab := env.OpenTab(t, env.Origin1+"/act.html?card="+env.Origin2)
+	// The card frame gets a URL of its own (act.html appends
+	// "/card.html" to its card parameter, here after a fragment): the
+	// scripts below find the frame by its URL, and other tests leave
+	// act.html tabs open.
+	cardURL := env.Origin2 + "/card.html?busy"
+	tab := env.OpenTab(t, env.Origin1+"/act.html?busy=1&card="+url.QueryEscape(cardURL+"#"))
 	snap := snapshot(t, tab)
 	alpha := mustRef(t, snap, "button", "Alpha")
 	card := mustRef(t, snap, "textbox", "Card number")
 	// The card frame is another site (another renderer): busy for 16 s,
 	// past the 10 s the tab's read waits for all its frames and the 3 s
 	// it then gives each frame, while the top stays free.
-	browsertest.Eval[bool](t, env, env.Origin2+"/card.html", `setTimeout(() => { const end = Date.now() + 16000; while (Date.now() < end); }, 50), true`)
+	browsertest.Eval[bool](t, env, cardURL, `setTimeout(() => { const end = Date.now() + 16000; while (Date.now() < end); }, 50), true`)
 	time.Sleep(200 * time.Millisecond)
 	res, perr, code := act(t, "click", alpha)
 	if code != 0 {
@@ -107,7 +113,7 @@ func TestBusyFrameKeepsItsRefs(t *testing.T) {
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
-	if got := browsertest.Eval[string](t, env, env.Origin2+"/card.html", "document.getElementById('num').value"); got != "4242" {
+	if got := browsertest.Eval[string](t, env, cardURL, "document.getElementById('num').value"); got != "4242" {
 		t.Errorf("the card number reads %q", got)
 	}
 }

@@ -282,18 +282,12 @@ func (h *Host) personRequest(ctx context.Context, msg protocol.NativeMessage) (a
 		}
 		u.share(p.TabID, p.Shared)
 		return u.state(), nil
-	case protocol.HostEndSession:
+	case protocol.HostEndSession, protocol.HostAllowSession:
 		var p protocol.SessionParams
 		if err := json.Unmarshal(msg.Params, &p); err != nil {
 			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
 		}
-		return h.endSession(ctx, p.Session)
-	case protocol.HostAllowSession:
-		var p protocol.SessionParams
-		if err := json.Unmarshal(msg.Params, &p); err != nil {
-			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
-		}
-		return h.allowSession(ctx, p.Session)
+		return h.sessionAccess(msg.Type, p.Session)
 	case protocol.HostReleaseTab:
 		var p protocol.TabParams
 		if err := json.Unmarshal(msg.Params, &p); err != nil {

@@ -336,25 +336,20 @@ func (u *personControls) seedSessions(hello protocol.ExtensionHello) {
 	}
 }
 
-// endSession answers the popup's HostEndSession.
-func (h *Host) endSession(ctx context.Context, s string) (protocol.PersonState, error) {
+// sessionAccess answers the popup's HostEndSession and HostAllowSession: the
+// person ends a session's access, or lets an ended one back in.
+func (h *Host) sessionAccess(req, s string) (protocol.PersonState, error) {
 	u := h.person
 	if s == "" {
-		return protocol.PersonState{}, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "end_session: no session named")
+		return protocol.PersonState{}, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%s: no session named", req)
 	}
-	u.endSession(s)
-	h.log.Info("the person ended a session from the browser", "session", s)
-	return u.state(), nil
-}
-
-// allowSession answers the popup's HostAllowSession.
-func (h *Host) allowSession(ctx context.Context, s string) (protocol.PersonState, error) {
-	u := h.person
-	if s == "" {
-		return protocol.PersonState{}, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "allow_session: no session named")
+	if req == protocol.HostAllowSession {
+		u.allowSession(s)
+		h.log.Info("the person let a session back in from the browser", "session", s)
+	} else {
+		u.endSession(s)
+		h.log.Info("the person ended a session from the browser", "session", s)
 	}
-	u.allowSession(s)
-	h.log.Info("the person let a session back in from the browser", "session", s)
 	return u.state(), nil
 }
 

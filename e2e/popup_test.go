@@ -386,9 +386,14 @@ func TestPopupFitsItsWidth(t *testing.T) {
 	if _, err := chromedp.Run(ctx, chromedp.EmulateViewport(380, 900)); err != nil {
 		t.Fatal(err)
 	}
-	waitPopupUser(t, url, "the built-in rule and the session", func(v userView) bool {
+	// An ended session too, with its Let back in button.
+	browsertest.Eval[any](t, env, url, `chrome.runtime.sendMessage({type: 'end_session', session: 'an-ended-session'}).then(() => null)`)
+	t.Cleanup(func() {
+		browsertest.Eval[any](t, env, url, `chrome.runtime.sendMessage({type: 'allow_session', session: 'an-ended-session'}).then(() => null)`)
+	})
+	waitPopupUser(t, url, "the built-in rule and the sessions", func(v userView) bool {
 		return strings.Contains(strings.Join(v.Policy, "\n"), "built-in") &&
-			browsertest.Eval[bool](t, env, url, `document.querySelector('#sessions li.session') !== null`)
+			browsertest.Eval[bool](t, env, url, `document.querySelector('#sessions li.session') !== null && document.querySelector('#sessions button.allow') !== null`)
 	})
 	type fit struct {
 		ScrollWidth, ClientWidth int

@@ -170,6 +170,7 @@ interface GripKernel {
   // settle.js
   trackChanges(): unknown;
   settleState(r?: { ago?: number }): { sinceChange: number; busy: string; animating: number; live?: boolean };
+  endingAnimations(): { anim: Animation; ms: number }[];
   nextChange(r: { ms?: number }): Promise<{ changed: boolean }>;
 
   // frames.js

@@ -15,7 +15,7 @@
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
     isDisabled, describe, brief, reread, probe, watch, frameIndexOf, actionable, done, hoverAt, clickAt,
     mouse, editKind, readyToType, typeInto, selectIn, checkable, setChecked, doScroll, find, doPress, doDrag,
-    setMark, stageUpload, uploadInto, trackChanges, settleState, nextChange, readText } = K;
+    setMark, stageUpload, uploadInto, trackChanges, settleState, nextChange, endingAnimations, readText } = K;
 
   // The actions the page carries out: protocol/actions.go lists the same
   // ones as in-page actions (a test compares the two lists).
@@ -149,25 +149,18 @@
    * refused as it stands (docs/ARCHITECTURE.md, "Acting on a ref"). */
   const STILL_MS = 2000;
 
-  /** Whether the page is animating: a CSS animation or transition runs,
-   * which is how dialogs, drawers and tiddlers slide into place.
-   * Infinite animations (spinners) never end, so they do not count. */
+  /** Whether the page is animating: a CSS animation or transition that
+   * will end runs, which is how dialogs, drawers and tiddlers slide into
+   * place (settle.js `endingAnimations`; spinners do not count). */
   function moving() {
-    if (typeof document.getAnimations !== 'function') return false;
-    return document.getAnimations().some(ending);
-  }
-
-  /** @param {Animation} a */
-  function ending(a) {
-    return a.playState === 'running' && isFinite(Number(a.effect?.getComputedTiming().endTime));
+    return endingAnimations().length > 0;
   }
 
   /** Resolves when every running, finite animation has ended, at the
    * next frame after it, or after STILL_MS, whichever is first.
    * @returns {Promise<void>} */
   function whenStill() {
-    const running = document.getAnimations().filter(ending);
-    const ended = Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+    const ended = Promise.all(endingAnimations().map(({ anim }) => anim.finished.catch(() => undefined)));
     /** @type {ReturnType<typeof setTimeout>|undefined} */
     let timer;
     const bound = new Promise((resolve) => { timer = setTimeout(resolve, STILL_MS); });

@@ -125,17 +125,28 @@
    * ones ending after ANIMATION_WAIT_MS do not count.
    * @returns {number} */
   function animatingFor() {
-    if (typeof document.getAnimations !== 'function') return 0;
     let left = 0;
+    for (const { ms } of endingAnimations()) {
+      if (ms > 0 && ms <= ANIMATION_WAIT_MS) left = Math.max(left, ms);
+    }
+    return Math.ceil(left);
+  }
+
+  /** The CSS animations and transitions running in this document that
+   * will end (not infinite ones: spinners), each with the ms it has left;
+   * settling and an action's wait for a moving page both go by them.
+   * @returns {{anim: Animation, ms: number}[]} */
+  function endingAnimations() {
+    if (typeof document.getAnimations !== 'function') return [];
+    const out = [];
     for (const a of document.getAnimations()) {
       if (a.playState !== 'running' || !a.effect) continue;
       const timing = a.effect.getComputedTiming();
       const end = Number(timing.endTime), now = Number(timing.localTime);
       if (!isFinite(end) || !isFinite(now)) continue;
-      const ms = (end - now) / Math.abs(a.playbackRate || 1);
-      if (ms > 0 && ms <= ANIMATION_WAIT_MS) left = Math.max(left, ms);
+      out.push({ anim: a, ms: (end - now) / Math.abs(a.playbackRate || 1) });
     }
-    return Math.ceil(left);
+    return out;
   }
 
   /** How this document stands: ms since it last changed what it shows (a
@@ -175,5 +186,5 @@
     });
   }
 
-  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ trackChanges, settleState, nextChange }));
+  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ trackChanges, settleState, nextChange, endingAnimations }));
 })();

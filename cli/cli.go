@@ -11,7 +11,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/grip-dev/grip/client"
@@ -54,6 +56,8 @@ func (a *App) Run(ctx context.Context) int {
 		a.Getenv = os.Getenv
 	}
 	if len(a.Args) > 0 && strings.HasPrefix(a.Args[0], hostPrefix) {
+		ctx, stop := untilInterrupted(ctx)
+		defer stop()
 		return a.runHost(ctx)
 	}
 	a.Args = sessionFirst(a.Args)
@@ -126,6 +130,26 @@ func (a *App) printJSON(v any) {
 // command runs a subcommand and says whether its output is JSON (so its
 // error is printed as JSON too).
 type command func(ctx context.Context, a *App, args []string) (jsonOut bool, err error)
+
+// interruptible gives cmd a context that Ctrl-C and SIGTERM cancel, for a
+// command that owns what a kill would tear: a browser or a server it
+// started (host, mcp, demo, launch), a file it writes (screenshot, pdf,
+// record), the files it installs, the steps of a replay. The agent
+// commands that only ask the host go without: the signal handler's
+// goroutine and thread were a fifth of every start (docs/ARCHITECTURE.md,
+// "The CLI's fixed cost"), and when Ctrl-C kills one its socket closes and the
+// host drops what it asked, as it did when the context was cancelled.
+func interruptible(cmd command) command {
+	return func(ctx context.Context, a *App, args []string) (bool, error) {
+		ctx, stop := untilInterrupted(ctx)
+		defer stop()
+		return cmd(ctx, a, args)
+	}
+}
+
+func untilInterrupted(ctx context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+}
 
 // flags is a flag set parsed with flags and positionals interleaved, as
 // agents write them (`grip click @e3 --json`).

@@ -25,7 +25,7 @@ var commands = map[string]command{
 	"tabs":       cmdTabs,
 	"snapshot":   cmdSnapshot,
 	"wait":       cmdWait,
-	"screenshot": cmdScreenshot,
+	"screenshot": interruptible(cmdScreenshot),
 	"status":     cmdStatus,
 }
 

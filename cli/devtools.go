@@ -20,7 +20,7 @@ func init() {
 	commands["console"] = cmdConsole
 	commands["network"] = cmdNetwork
 	commands["eval"] = cmdEval
-	commands["pdf"] = cmdPDF
+	commands["pdf"] = interruptible(cmdPDF)
 }
 
 func cmdConsole(ctx context.Context, a *App, argv []string) (bool, error) {

@@ -14,7 +14,7 @@ import (
 	"github.com/grip-dev/grip/statedir"
 )
 
-func init() { commands["launch"] = cmdLaunch }
+func init() { commands["launch"] = interruptible(cmdLaunch) }
 
 // launchInfo is what `grip launch --json` prints.
 type launchInfo struct {

@@ -9,7 +9,7 @@ import (
 	"github.com/grip-dev/grip/mcp"
 )
 
-func init() { commands["mcp"] = cmdMCP }
+func init() { commands["mcp"] = interruptible(cmdMCP) }
 
 // cmdMCP is `grip mcp [--profile ID] [--wait D]`: an MCP server on stdio.
 // Stdout carries MCP messages only; it connects to the host on the first

@@ -18,8 +18,8 @@ import (
 )
 
 func init() {
-	commands["install"] = cmdInstall
-	commands["uninstall"] = cmdUninstall
+	commands["install"] = interruptible(cmdInstall)
+	commands["uninstall"] = interruptible(cmdUninstall)
 	commands["doctor"] = cmdDoctor
 }
 

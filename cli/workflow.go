@@ -21,8 +21,8 @@ import (
 // runs it again with no model.
 
 func init() {
-	commands["record"] = cmdRecord
-	commands["replay"] = cmdReplay
+	commands["record"] = interruptible(cmdRecord)
+	commands["replay"] = interruptible(cmdReplay)
 }
 
 func cmdRecord(ctx context.Context, a *App, argv []string) (bool, error) {

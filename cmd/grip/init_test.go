@@ -59,3 +59,20 @@ func TestNothingCompiledAtInit(t *testing.T) {
 		}
 	}
 }
+
+// The one binary links no HTTP stack: net/http brings its client, HTTP/2
+// and TLS, whose package init every command's start would pay
+// (docs/ARCHITECTURE.md, "The CLI's fixed cost"). The demo shop has a
+// responder of its own (demo/site.go); tests may use net/http freely.
+func TestNoHTTPStackLinked(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		switch pkg {
+		case "net/http", "crypto/tls", "vendor/golang.org/x/net/http2/hpack":
+			t.Errorf("grip links %s", pkg)
+		}
+	}
+}

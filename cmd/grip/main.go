@@ -4,17 +4,14 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/grip-dev/grip/cli"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// Ctrl-C is left to its default except in the commands that own
+	// something it would tear (cli.interruptible): a handler costs every
+	// start a goroutine and a thread.
 	app := &cli.App{Args: os.Args[1:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
-	code := app.Run(ctx)
-	stop()
-	os.Exit(code)
+	os.Exit(app.Run(context.Background()))
 }

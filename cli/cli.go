@@ -69,7 +69,7 @@ func (a *App) Run(ctx context.Context) int {
 		fmt.Fprint(a.Stdout, versionLine())
 		return ExitOK
 	}
-	cmd, ok := commands[a.Args[0]]
+	cmd, ok := lookup(a.Args[0])
 	if !ok {
 		fmt.Fprintf(a.Stderr, "grip: unknown command %q (grip help lists them)\n", a.Args[0])
 		return ExitUsage
@@ -246,7 +246,7 @@ Reading:
 Acting (a target is a ref @eN, a snapshot line "button 'Save'", else CSS; "iframe >>> sel" enters frames):
 `)
 	for _, spec := range protocol.Actions {
-		if _, ok := commands[spec.Name]; !ok {
+		if !isCommand(spec) {
 			continue
 		}
 		fmt.Fprintf(&b, "  %-35s%s\n", "grip "+spec.Name+" "+actionUsage(spec), spec.Help)

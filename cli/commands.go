@@ -17,10 +17,11 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-// commands maps each subcommand to its implementation: the actions of
-// protocol.Actions (the tab operations are under tabs), the reads, and the
-// setup commands (install, doctor, mcp, demo, launch), which register
-// themselves in their files.
+// commands maps each subcommand but the actions to its implementation:
+// the reads, and the setup commands (install, doctor, mcp, demo, launch),
+// which register themselves in their files. The actions of
+// protocol.Actions are commands too (lookup); theirs are made when one
+// runs, not for every start (docs/ARCHITECTURE.md, "The CLI's fixed cost").
 var commands = map[string]command{
 	"tabs":       cmdTabs,
 	"snapshot":   cmdSnapshot,
@@ -29,13 +30,37 @@ var commands = map[string]command{
 	"status":     cmdStatus,
 }
 
-func init() {
+// lookup finds the subcommand called name.
+func lookup(name string) (command, bool) {
+	if cmd, ok := commands[name]; ok {
+		return cmd, true
+	}
 	for _, spec := range protocol.Actions {
-		// tabs and dialog have their own commands (tabs new, dialog accept).
-		if spec.InPage() || !strings.HasPrefix(spec.Name, "tab_") && spec.Ext != protocol.ExtDialog {
-			commands[spec.Name] = actionCommand(spec)
+		if spec.Name == name && isCommand(spec) {
+			return actionCommand(spec), true
 		}
 	}
+	return nil, false
+}
+
+// isCommand says whether an action is a command of its own: tabs and
+// dialog have theirs (tabs new, dialog accept).
+func isCommand(spec protocol.Action) bool {
+	return spec.InPage() || !strings.HasPrefix(spec.Name, "tab_") && spec.Ext != protocol.ExtDialog
+}
+
+// commandNames is every subcommand's name.
+func commandNames() []string {
+	names := make([]string, 0, len(commands)+len(protocol.Actions))
+	for name := range commands {
+		names = append(names, name)
+	}
+	for _, spec := range protocol.Actions {
+		if isCommand(spec) {
+			names = append(names, spec.Name)
+		}
+	}
+	return names
 }
 
 func cmdTabs(ctx context.Context, a *App, args []string) (bool, error) {

@@ -15,11 +15,11 @@ var setupCommands = []string{"install", "uninstall", "doctor", "demo", "launch",
 func TestEveryVerbHasAnMCPTool(t *testing.T) {
 	registered := mcp.New(nil, mcp.Options{}).ToolNames()
 	named := map[string]bool{}
-	for verb := range commands {
+	for _, verb := range commandNames() {
 		if slices.Contains(setupCommands, verb) {
 			continue
 		}
-		tool, ok := mcp.VerbTools[verb]
+		tool, ok := mcp.VerbTools()[verb]
 		if !ok {
 			t.Errorf("grip %s has no grip mcp tool (mcp.VerbTools)", verb)
 			continue
@@ -30,7 +30,7 @@ func TestEveryVerbHasAnMCPTool(t *testing.T) {
 		named[tool] = true
 	}
 	for _, tool := range registered {
-		if !named[tool] && mcp.Composites[tool] == nil {
+		if !named[tool] && mcp.Composites()[tool] == nil {
 			t.Errorf("grip mcp's %s does what no CLI verb does (or mcp.VerbTools lacks its verb)", tool)
 		}
 	}

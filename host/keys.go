@@ -2,6 +2,7 @@ package host
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/chromedp/cdproto/input"
@@ -17,13 +18,13 @@ type keyInfo struct {
 
 // namedKeys, keyAliases and modifierNames are protocol's tables, which the
 // kernel builds its key events from too (protocol/keys.go).
-var namedKeys = func() map[string]keyInfo {
+var namedKeys = sync.OnceValue(func() map[string]keyInfo { // on first use, not at every start
 	m := make(map[string]keyInfo, len(protocol.NamedKeys))
 	for _, k := range protocol.NamedKeys {
 		m[k.Name] = keyInfo{k.Code, int64(k.KeyCode), k.Text}
 	}
 	return m
-}()
+})
 
 var keyAliases = protocol.KeyAliases
 
@@ -58,7 +59,7 @@ func parseKey(s string) (string, []string, error) {
 	if a, ok := keyAliases[strings.ToLower(key)]; ok {
 		key = a
 	}
-	for name := range namedKeys {
+	for name := range namedKeys() {
 		if strings.EqualFold(name, key) {
 			return name, mods, nil
 		}
@@ -75,7 +76,7 @@ func keyCommands(key string, modifiers []string) []protocol.CDPCommand {
 	for _, m := range modifiers {
 		bits |= modifierBits[m]
 	}
-	info, named := namedKeys[key]
+	info, named := namedKeys()[key]
 	domKey := key
 	if key == "Space" {
 		domKey = " "

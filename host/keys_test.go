@@ -37,7 +37,7 @@ func TestParseKeyAliases(t *testing.T) {
 		if err != nil || key != k.Name {
 			t.Errorf("%q = %q, %v", strings.ToLower(k.Name), key, err)
 		}
-		if _, ok := namedKeys[key]; !ok {
+		if _, ok := namedKeys()[key]; !ok {
 			t.Errorf("%s has no key press", key)
 		}
 	}

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"sync"
 
 	"github.com/grip-dev/grip/protocol"
 )
@@ -132,70 +133,75 @@ func readOp[A, R any](scope func(*Host, *A) readScope, run handler[A, R]) operat
 type noArgs struct{}
 
 // operations is the table; host/operations_test.go checks that it has an
-// entry for every operation protocol.Operations lists, and no other.
-var operations = map[string]operation{
-	protocol.OpHello: hostOp(func(h *Host, _ context.Context, _ noArgs) (protocol.HostInfo, error) {
-		return h.helloInfo(), nil
-	}),
-	protocol.OpStatus: hostOp(func(h *Host, _ context.Context, _ noArgs) (protocol.Status, error) {
-		return h.status(), nil
-	}),
+// entry for every operation protocol.Operations lists, and no other. It is
+// built on the host's first request, not at init: every start of the one
+// binary, the agent's commands included, would build it (docs/ARCHITECTURE.md,
+// "The CLI's fixed cost").
+var operations = sync.OnceValue(func() map[string]operation {
+	return map[string]operation{
+		protocol.OpHello: hostOp(func(h *Host, _ context.Context, _ noArgs) (protocol.HostInfo, error) {
+			return h.helloInfo(), nil
+		}),
+		protocol.OpStatus: hostOp(func(h *Host, _ context.Context, _ noArgs) (protocol.Status, error) {
+			return h.status(), nil
+		}),
 
-	protocol.OpPause:  personOp((*Host).pause),
-	protocol.OpResume: personOp((*Host).resume),
-	protocol.OpLog:    personOp((*Host).showLog),
-	protocol.OpPolicy: personOp((*Host).showPolicy),
-	// A step handed to the person: the tab is read back like an action's
-	// when they are done (host/handoff.go).
-	protocol.OpHandoff: readOp(func(_ *Host, a *protocol.HandoffArgs) readScope {
-		return readScope{&a.Tab, readInfo}
-	}, (*Host).handoff),
+		protocol.OpPause:  personOp((*Host).pause),
+		protocol.OpResume: personOp((*Host).resume),
+		protocol.OpLog:    personOp((*Host).showLog),
+		protocol.OpPolicy: personOp((*Host).showPolicy),
+		// A step handed to the person: the tab is read back like an action's
+		// when they are done (host/handoff.go).
+		protocol.OpHandoff: readOp(func(_ *Host, a *protocol.HandoffArgs) readScope {
+			return readScope{&a.Tab, readInfo}
+		}, (*Host).handoff),
 
-	protocol.OpTabs:      listOp((*Host).listTabs),
-	protocol.OpDownloads: listOp((*Host).listDownloads),
+		protocol.OpTabs:      listOp((*Host).listTabs),
+		protocol.OpDownloads: listOp((*Host).listDownloads),
 
-	protocol.OpSnapshot: readOp(func(_ *Host, a *protocol.SnapshotArgs) readScope {
-		return readScope{&a.Tab, readSnapshot}
-	}, (*Host).snapshot),
-	protocol.OpScreenshot: readOp(func(_ *Host, a *protocol.ScreenshotArgs) readScope {
-		return readScope{&a.Tab, readScreenshot}
-	}, (*Host).screenshot),
-	// A tab's dialog is read like its URL: no frame's content.
-	protocol.OpDialog: readOp(func(_ *Host, a *protocol.DialogArgs) readScope {
-		return readScope{&a.Tab, readInfo}
-	}, (*Host).showDialog),
-	protocol.OpWait: readOp(waitScope, (*Host).wait),
-	// One element's whole text (host/readelement.go).
-	protocol.OpRead: readOp(readScopeOf, (*Host).readElement),
+		protocol.OpSnapshot: readOp(func(_ *Host, a *protocol.SnapshotArgs) readScope {
+			return readScope{&a.Tab, readSnapshot}
+		}, (*Host).snapshot),
+		protocol.OpScreenshot: readOp(func(_ *Host, a *protocol.ScreenshotArgs) readScope {
+			return readScope{&a.Tab, readScreenshot}
+		}, (*Host).screenshot),
+		// A tab's dialog is read like its URL: no frame's content.
+		protocol.OpDialog: readOp(func(_ *Host, a *protocol.DialogArgs) readScope {
+			return readScope{&a.Tab, readInfo}
+		}, (*Host).showDialog),
+		protocol.OpWait: readOp(waitScope, (*Host).wait),
+		// One element's whole text (host/readelement.go).
+		protocol.OpRead: readOp(readScopeOf, (*Host).readElement),
 
-	protocol.OpAct: actionOp((*Host).act),
+		protocol.OpAct: actionOp((*Host).act),
 
-	// Developer tools (host/console.go, network.go, eval.go, shots.go):
-	// console and network are read like a snapshot (a blocked frame's
-	// part left out by the handler); a body's tab is known only from the
-	// browser's answer, and the handler checks it; eval is an action
-	// whose handler runs the pause, the script rule and the record; a PDF
-	// and a shaped screenshot show every frame's pixels.
-	protocol.OpConsole: readOp(func(_ *Host, a *protocol.ConsoleArgs) readScope {
-		return readScope{&a.Tab, readSnapshot}
-	}, (*Host).Console),
-	protocol.OpNetwork: readOp(func(_ *Host, a *protocol.NetworkArgs) readScope {
-		return readScope{&a.Tab, readSnapshot}
-	}, (*Host).Network),
-	protocol.OpNetworkBody: listOp((*Host).NetworkBody),
-	protocol.OpEval:        actionOp((*Host).Eval),
-	protocol.OpPDF: readOp(func(_ *Host, a *protocol.PDFArgs) readScope {
-		return readScope{&a.Tab, readScreenshot}
-	}, (*Host).PDF),
-	protocol.OpScreenshotShape: readOp(shapeScope, (*Host).ScreenshotShape),
+		// Developer tools (host/console.go, network.go, eval.go, shots.go):
+		// console and network are read like a snapshot (a blocked frame's
+		// part left out by the handler); a body's tab is known only from the
+		// browser's answer, and the handler checks it; eval is an action
+		// whose handler runs the pause, the script rule and the record; a PDF
+		// and a shaped screenshot show every frame's pixels.
+		protocol.OpConsole: readOp(func(_ *Host, a *protocol.ConsoleArgs) readScope {
+			return readScope{&a.Tab, readSnapshot}
+		}, (*Host).Console),
+		protocol.OpNetwork: readOp(func(_ *Host, a *protocol.NetworkArgs) readScope {
+			return readScope{&a.Tab, readSnapshot}
+		}, (*Host).Network),
+		protocol.OpNetworkBody: listOp((*Host).NetworkBody),
+		protocol.OpEval:        actionOp((*Host).Eval),
+		protocol.OpPDF: readOp(func(_ *Host, a *protocol.PDFArgs) readScope {
+			return readScope{&a.Tab, readScreenshot}
+		}, (*Host).PDF),
+		protocol.OpScreenshotShape: readOp(shapeScope, (*Host).ScreenshotShape),
 
-	protocol.OpRecord: sessionOp((*Host).record),
-}
+		protocol.OpRecord: sessionOp((*Host).record),
+	}
+})
 
 // serve runs one agent request: its table entry decodes the arguments
 // once, the gate of its kind runs, then its handler.
 func (h *Host) serve(ctx context.Context, req protocol.Request) (any, error) {
-	op, ok := operations[req.Op]
+	op, ok := operations()[req.Op]
 	if !ok {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 			"see grip --help for the operations", "unknown operation %q", req.Op)

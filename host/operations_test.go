@@ -15,11 +15,11 @@ import (
 // being served without the person's controls.
 func TestEveryOperationHasAnEntry(t *testing.T) {
 	for _, op := range protocol.Operations {
-		if _, ok := operations[op]; !ok {
+		if _, ok := operations()[op]; !ok {
 			t.Errorf("operation %q has no entry in host/operations.go", op)
 		}
 	}
-	for op := range operations {
+	for op := range operations() {
 		if !slices.Contains(protocol.Operations, op) {
 			t.Errorf("host/operations.go serves %q, which protocol.Operations does not list", op)
 		}
@@ -39,7 +39,7 @@ func TestOperationKinds(t *testing.T) {
 		protocol.OpRecord: kindSession,
 	}
 	for op, k := range want {
-		if got := operations[op].kind; got != k {
+		if got := operations()[op].kind; got != k {
 			t.Errorf("%s is a %s operation, want %s", op, got, k)
 		}
 	}

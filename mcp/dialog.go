@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/protocol"
@@ -41,14 +42,16 @@ func (s *Server) handleDialog(ctx context.Context, in dialogIn) (*CallToolResult
 
 // toolWords rewrites the CLI's commands in a reply's text as the tools
 // that do the same.
-var toolWords = strings.NewReplacer(
-	"answer with grip dialog accept --text T|dismiss", "answer with browser_handle_dialog (accept, promptText)",
-	"answer with grip dialog accept|dismiss", "answer with browser_handle_dialog",
-	"close it with grip dialog accept", "close it with browser_handle_dialog",
-	"grip dialog accept leaves, dismiss stays", "browser_handle_dialog accept=true leaves, accept=false stays",
-	"answer it first: grip dialog accept (--text T for a prompt) or grip dialog dismiss", "answer it first with browser_handle_dialog",
-	"(grip wait or grip snapshot to read it)", "(browser_wait_for or browser_snapshot to read it)",
-)
+var toolWords = sync.OnceValue(func() *strings.Replacer { // on first use, not at every start
+	return strings.NewReplacer(
+		"answer with grip dialog accept --text T|dismiss", "answer with browser_handle_dialog (accept, promptText)",
+		"answer with grip dialog accept|dismiss", "answer with browser_handle_dialog",
+		"close it with grip dialog accept", "close it with browser_handle_dialog",
+		"grip dialog accept leaves, dismiss stays", "browser_handle_dialog accept=true leaves, accept=false stays",
+		"answer it first: grip dialog accept (--text T for a prompt) or grip dialog dismiss", "answer it first with browser_handle_dialog",
+		"(grip wait or grip snapshot to read it)", "(browser_wait_for or browser_snapshot to read it)",
+	)
+})
 
 // tabNotes is what the tab list adds after a tab's URL: the tab that
 // opened it, the dialog it shows, the session that owns it.

@@ -286,7 +286,7 @@ func errorText(err error) string {
 	if pe.Hint != "" {
 		b.WriteString(" — " + mcpHint(pe.Hint))
 	}
-	return toolWords.Replace(b.String())
+	return toolWords().Replace(b.String())
 }
 
 // mcpHint rewrites the CLI's wording of a hint for a tool user.
@@ -306,7 +306,7 @@ func toolError(err error) *CallToolResult {
 
 // textResult is a successful tool call's text.
 func textResult(s string) *CallToolResult {
-	return &CallToolResult{Content: []Content{&TextContent{Text: readOnCall(toolWords.Replace(s))}}}
+	return &CallToolResult{Content: []Content{&TextContent{Text: readOnCall(toolWords().Replace(s))}}}
 }
 
 // readOnTrailer matches the command a trailer gives to read on, "(grip

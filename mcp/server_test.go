@@ -231,17 +231,17 @@ func TestToolsAreListedWithSchemas(t *testing.T) {
 		}
 	}
 	for _, name := range names {
-		found := Composites[name] != nil
-		for _, tool := range VerbTools {
+		found := Composites()[name] != nil
+		for _, tool := range VerbTools() {
 			found = found || tool == name
 		}
 		if !found {
 			t.Errorf("%s is not in VerbTools", name)
 		}
 	}
-	for tool, verbs := range Composites {
+	for tool, verbs := range Composites() {
 		for _, v := range verbs {
-			if VerbTools[v] == "" {
+			if VerbTools()[v] == "" {
 				t.Errorf("%s stands for %s, which has no tool of its own", tool, v)
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/grip-dev/grip/doctor"
 	"github.com/grip-dev/grip/internal/browsertest"
 	"github.com/grip-dev/grip/launcher"
+	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -176,4 +177,71 @@ func TestLaunchedBrowserDoctorAndPause(t *testing.T) {
 	}
 	mustOK("resume", "--token-file", l2.ResumeTokenFile)
 	mustOK("tabs", "new", start)
+}
+
+// launchHeadless starts a headless browser with grip launch --detach in
+// its own state folder, at start, and stops it at the end of the test.
+func launchHeadless(t *testing.T, ctx context.Context, start string) (launched, string) {
+	t.Helper()
+	state := t.TempDir()
+	profile := filepath.Join(t.TempDir(), "profile")
+	r := runGripEnv(ctx, state, nil, "launch", "--detach", "--profile-dir", profile, "--json", start)
+	var l launched
+	if err := json.Unmarshal([]byte(r.Stdout), &l); err != nil || r.Code != 0 {
+		t.Fatalf("grip launch --detach --json: exit %d, %v\nstdout: %s\nstderr: %s", r.Code, err, r.Stdout, r.Stderr)
+	}
+	t.Cleanup(func() { stopLaunched(t, l) })
+	return l, state
+}
+
+// In a headless browser grip launch started no one can see a question:
+// a confirm rule's question and a handoff are refused at once, saying why
+// and what the person can do, not after the confirm timeout (which a
+// default MCP client's 60 s request timeout would beat).
+func TestLaunchedHeadlessRefusesQuestionsAtOnce(t *testing.T) {
+	browsertest.Need(t, env)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	_, state := launchHeadless(t, ctx, env.Origin1+"/home.html")
+	file := policy.Path(state)
+	if err := os.WriteFile(file, []byte("confirm "+hostOf(env.Origin1)+"\nconfirm-timeout = 15s\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := startMCPIn(t, state)
+	snap := m.must("browser_snapshot", nil)
+	press := mcpRefOf(t, snap, "[button 'Press me']")
+
+	began := time.Now()
+	text, isErr := m.call("browser_click", map[string]any{"ref": press, "element": "Press me"})
+	took := time.Since(began)
+	text0 := text
+	if !isErr || !strings.HasPrefix(text, "not_confirmed (user): ") || !strings.Contains(text, "headless") ||
+		!strings.Contains(text, "no one can see the question") || !strings.Contains(text, "change the rule for this site to act in "+file) ||
+		!strings.Contains(text, "grip launch --headed") {
+		t.Errorf("click under a confirm rule in a headless launched browser:\n%s", text)
+	}
+	if took > 5*time.Second {
+		t.Errorf("the refusal took %s: it waited for an answer no one can give", took)
+	}
+	began = time.Now()
+	text, isErr = m.call("browser_handoff", map[string]any{"why": "solve the CAPTCHA, then press Done"})
+	if !isErr || !strings.HasPrefix(text, "not_confirmed (user): no one can take the step in this headless browser") {
+		t.Errorf("handoff in a headless launched browser:\n%s", text)
+	}
+	if took := time.Since(began); took > 5*time.Second {
+		t.Errorf("the handoff's refusal took %s", took)
+	}
+	t.Logf("click: %s\nhandoff: %s", text0, text)
+	log := m.must("browser_log", nil)
+	t.Logf("log:\n%s", log)
+	recorded := false
+	for _, line := range strings.Split(log, "\n") {
+		recorded = recorded || strings.Contains(line, "click "+press+": [button 'Press me']") && strings.Contains(line, "not_confirmed: rule \"confirm ")
+	}
+	if !recorded || strings.Contains(log, "internal") {
+		t.Errorf("the record of the refused click:\n%s", log)
+	}
+	if strings.Contains(text0, "grip policy") {
+		t.Errorf("the refusal names a CLI command over MCP: %s", text0)
+	}
 }

@@ -35,10 +35,17 @@ type mcpClient struct {
 // startMCP launches env.Bin mcp with the env's state dir and initializes.
 func startMCP(t *testing.T) *mcpClient {
 	t.Helper()
+	return startMCPIn(t, env.StateDir)
+}
+
+// startMCPIn launches env.Bin mcp with GRIP_STATE_DIR=stateDir (a browser
+// grip launch started there) and initializes.
+func startMCPIn(t *testing.T, stateDir string) *mcpClient {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	cmd := exec.Command(env.Bin, "mcp")
-	cmd.Env = append(os.Environ(), "GRIP_STATE_DIR="+env.StateDir)
+	cmd.Env = append(os.Environ(), "GRIP_STATE_DIR="+stateDir)
 	stderr := &bytes.Buffer{}
 	cmd.Stderr = stderr
 	cl := sdk.NewClient(&sdk.Implementation{Name: "grip-e2e", Version: "v0"}, nil)

@@ -447,9 +447,8 @@ func (h *Host) recordAction(ctx context.Context, a *action, res *protocol.Action
 		return
 	}
 	rec := a.rec
-	rec.Outcome = "ok"
+	rec.Outcome = outcomeOf(ctx, err)
 	if err != nil {
-		rec.Outcome = string(protocol.AsError(err).Code)
 		if rec.Tab == 0 && a.spec.Name != protocol.ActTabNew {
 			// Refused before a tab was picked (the pause refuses first):
 			// the record names the tab the action would have landed on.

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -302,6 +303,13 @@ func (h *Host) applyRule(ctx context.Context, p *policy.Policy, d policy.Decisio
 			"%s on %s is refused: the site is read-only for agents: %s of %s", action, origin, d.Why(), h.person.policy.File())
 	case policy.Confirm:
 		rec.Rule = d.Why()
+		if h.noOneToAsk() {
+			return protocol.Errorf(protocol.CodeNotConfirmed, protocol.BoundaryUser,
+				"ask whoever launched this browser to change the rule for this site to act in "+h.person.policy.File()+
+					" (grip policy URL says which rule a URL falls under), or to run it headed (grip launch --headed) and answer there",
+				"%s on %s needs the person's Allow (%s), and no one can see the question in this headless browser grip launch started: there is no window, notification or popup",
+				action, origin, d.Why())
+		}
 		if err := h.askPerson(ctx, p, protocol.ConfirmParams{TabID: rec.Tab, Origin: origin, Action: action,
 			Target: rec.Target, Detail: rec.Detail, Client: rec.Client, Session: rec.Session, Rule: d.Why()}); err != nil {
 			return err
@@ -347,6 +355,32 @@ func (h *Host) askPerson(ctx context.Context, p *policy.Policy, cp protocol.Conf
 		"the person denied %s", what)
 }
 
+// noOneToAsk says no one can answer a question in this browser: a
+// headless one grip launch started has no window, notification or popup
+// to show it, so a question is refused at once rather than left to time
+// out (docs/ARCHITECTURE.md, "A browser grip launched").
+func (h *Host) noOneToAsk() bool {
+	l := h.cfg.Launch
+	return l != nil && l.Headless
+}
+
+// outcomeOf is how the record names an operation's end: ok, the error's
+// code, or cancelled when the request ended because its client went away
+// (its connection closed) rather than because anything refused it.
+func outcomeOf(ctx context.Context, err error) string {
+	switch {
+	case err == nil:
+		return "ok"
+	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
+		return outcomeCancelled
+	}
+	return string(protocol.AsError(err).Code)
+}
+
+// outcomeCancelled is the record's outcome of a request its client gave
+// up on before it ended.
+const outcomeCancelled = "cancelled"
+
 func errPaused() error {
 	return protocol.Errorf(protocol.CodePaused, protocol.BoundaryUser,
 		"wait until the person resumes (the grip popup, or they run grip resume); do not retry in a loop",
@@ -390,10 +424,7 @@ func (h *Host) resume(ctx context.Context, args protocol.ResumeArgs) (protocol.P
 			Detail: "lift the pause: agents may act again"})
 		rec.Confirmed = err == nil
 	}
-	rec.Outcome = "ok"
-	if err != nil {
-		rec.Outcome = string(protocol.AsError(err).Code)
-	}
+	rec.Outcome = outcomeOf(ctx, err)
 	u.record(rec)
 	if err != nil {
 		return protocol.PersonState{}, err

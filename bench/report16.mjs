@@ -105,6 +105,21 @@ export function renderMCP(w, r) {
     w(`| ${s.page} | ${range(g?.time)} | ${range(p?.time)} | ${ratio(g?.time?.median, p?.time?.median)} | ${thousands(g?.tokens)} (${thousands(g?.tokensChars3)}) | ${thousands(p?.tokens)} (${thousands(p?.tokensChars3)}) | ${ratio(g?.tokens, p?.tokens)} | ${d ? `${thousands(d.tokens)}${d.cut ? ', cut' : ''}` : '–'} |`);
   }
   w();
+  if (m.toolsList) {
+    w('### What the tool list costs: `tools/list` and the instructions, once per agent session');
+    w();
+    w('Each server\'s tools/list result as its client holds it (JSON.stringify of `{tools}`: names, titles, descriptions, input schemas) and the');
+    w('`instructions` of its initialize result, which clients put beside the tools; both are read by the model before any work.');
+    w('Characters, and o200k_base tokens (gpt-tokenizer). mcp/listsize_test.go holds grip\'s under a budget.');
+    w();
+    w('| server | tools | tools/list characters | tools/list tokens | instructions characters | instructions tokens | tokens, both |');
+    w('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const [n, x] of Object.entries(m.toolsList)) w(`| ${n} (${x.version}) | ${x.tools} | ${thousands(x.list.chars)} | ${thousands(x.list.tokens)} | ${thousands(x.instructions.chars)} | ${thousands(x.instructions.tokens)} | ${thousands(x.list.tokens + x.instructions.tokens)} |`);
+    const g = m.toolsList['grip-mcp'];
+    const p = m.toolsList['pw-mcp'];
+    if (g && p) w(`\ngrip-mcp / pw-mcp: tools/list ${ratio(g.list.tokens, p.list.tokens)} in tokens (${ratio(g.list.chars, p.list.chars)} in characters), ${ratio(g.list.tokens / g.tools, p.list.tokens / p.tools)} per tool; with the instructions ${ratio(g.list.tokens + g.instructions.tokens, p.list.tokens + p.instructions.tokens)}.`);
+    w();
+  }
   if (m.wait) {
     w('### Wait latency: `browser_wait_for {text}`, from the page\'s change to the reply');
     w();

@@ -167,13 +167,15 @@ export function renderCost(w, r) {
   const bins = Object.keys(c.inittrace);
   const size = (n) => c.sizes[n === 'grip --help' || n === 'grip tabs' ? 'grip' : n];
   const pkgs = (n) => (n.startsWith('grip') ? c.packages?.grip : n === 'mintabs' ? c.packages?.mintabs : undefined);
-  w(`| run | binary MB | packages linked | packages with init | init allocs | init KB | Σ init clock ms | main starts at ms | syscalls (strace -c -f) |`);
-  w('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const ins = (n) => c.instructions?.[n]?.median;
+  w(`| run | binary MB | packages linked | packages with init | init allocs | init KB | Σ init clock ms | main starts at ms | syscalls (strace -c -f) | instructions (callgrind) |`);
+  w('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const n of bins) {
     const it = c.inittrace[n];
-    w(`| ${n} | ${(size(n) / 2 ** 20).toFixed(1)} | ${thousands(pkgs(n))} | ${it.packages} | ${thousands(it.allocs)} | ${f1(it.bytes / 1024)} | ${f1(it.clockMs)} | ${f1(it.mainAtMs)} | ${thousands(c.strace?.[n]?.total)} |`);
+    w(`| ${n} | ${(size(n) / 2 ** 20).toFixed(1)} | ${thousands(pkgs(n))} | ${it.packages} | ${thousands(it.allocs)} | ${f1(it.bytes / 1024)} | ${f1(it.clockMs)} | ${f1(it.mainAtMs)} | ${thousands(c.strace?.[n]?.total)} | ${ins(n) ? thousands(Math.round(ins(n))) : '–'} |`);
   }
   w();
+  if (c.instructions) w(`Instructions: median of ${c.instructions['grip tabs']?.n ?? 5} runs under valgrind's callgrind (exact, so a loaded machine does not blur them; \`grip tabs\` and mintabs make their socket call under it too). grip tabs / mintabs in instructions: **${ratio(ins('grip tabs'), ins('mintabs'))}**; grip --help − go hello-world: ${thousands(Math.round(ins('grip --help') - ins('go hello-world')))} instructions.`);
   const gt = c.inittrace['grip tabs'];
   w(`GODEBUG=inittrace=1, median of ${gt.runs} runs per package (wall clock: a loaded machine inflates it). The slowest package inits of \`grip tabs\`: ${gt.top.map((p) => `${p.pkg} ${f1(p.clockMs)} ms`).join(', ')}.`);
   if (c.strace) w(`The commonest syscalls of grip tabs: ${c.strace['grip tabs'].top.map((x) => `${x.syscall} ${x.calls}`).join(', ')} (hello-world: ${c.strace['go hello-world'].top.slice(0, 4).map((x) => `${x.syscall} ${x.calls}`).join(', ')}).`);

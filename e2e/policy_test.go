@@ -363,7 +363,8 @@ func TestPauseResume(t *testing.T) {
 	waitPopupUser(t, url, "resumed", func(v userView) bool { return v.PauseButton == "Pause agents" })
 	browsertest.Eval[bool](t, env, url, `document.getElementById('pause').click(), true`)
 	waitPopupUser(t, url, "paused from its button", func(v userView) bool { return v.PauseState == "agents paused" })
-	if perr := refusal(t, "click", beta); perr.Code != protocol.CodePaused {
+	if perr := refusal(t, "click", beta); perr.Code != protocol.CodePaused || !strings.HasPrefix(perr.Message, "the person paused agents") ||
+		!strings.Contains(perr.Hint, "the person resumes from grip's popup") {
 		t.Errorf("click after the popup's pause: %+v", perr)
 	}
 	// The worker stopping does not lose it (chrome.storage).

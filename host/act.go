@@ -105,7 +105,7 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult, error) {
 	// 1. The person's pause refuses every action.
 	if h.person.isPaused() {
-		return nil, errPaused()
+		return nil, h.errPaused(ctx)
 	}
 	// 2. The target: a malformed locator, an unknown or stale ref is
 	// refused here, before anything reaches the browser.

@@ -229,7 +229,7 @@ func (h *Host) checkRule(ctx context.Context, a *action) error {
 	// The person may have paused, or edited the policy, while the
 	// question was open.
 	if u.isPaused() {
-		return errPaused()
+		return h.errPaused(ctx)
 	}
 	if p2 := u.policy.Current(); p2 != p {
 		d2, origin2, where2, err := h.decideRule(ctx, p2, a)
@@ -381,10 +381,39 @@ func outcomeOf(ctx context.Context, err error) string {
 // up on before it ended.
 const outcomeCancelled = "cancelled"
 
-func errPaused() error {
+// errPaused refuses an action while agents are paused, saying whose
+// pause it is (the person's, or an agent session's: grip pause, MCP
+// browser_pause) and how it is lifted in this browser.
+func (h *Host) errPaused(ctx context.Context) error {
 	return protocol.Errorf(protocol.CodePaused, protocol.BoundaryUser,
-		"wait until the person resumes (the grip popup, or they run grip resume); do not retry in a loop",
-		"the person paused grip: every action is refused until they resume")
+		h.person.lift+"; wait for it, do not retry in a loop",
+		"%s: every action of every agent is refused until the pause is lifted", h.pausedWho(ctx))
+}
+
+// pausedWho says whose the pause is, to the session that asks.
+func (h *Host) pausedWho(ctx context.Context) string {
+	_, by := h.person.pausedByWhom()
+	switch {
+	case by != "" && by == sessionOf(ctx):
+		return fmt.Sprintf("this session (%s) paused agents itself, not the person", by)
+	case by != "":
+		return fmt.Sprintf("agent session %s paused agents, not the person", by)
+	}
+	return "the person paused agents in this browser"
+}
+
+// pauseLift says how the pause is lifted in this browser, for the agent
+// to pass on: a headless browser grip launch started has no popup, and
+// only its launcher's token lifts the pause there (docs/ARCHITECTURE.md,
+// "A browser grip launched").
+func pauseLift(l *launcher.Launch) string {
+	switch {
+	case l != nil && l.Headless:
+		return "no one can resume from a popup in this headless browser grip launch started: whoever launched it lifts the pause with grip resume --token-file FILE (the file grip launch printed)"
+	case l != nil && l.ResumeSHA256 != "":
+		return "the person resumes from grip's popup, or whoever launched the browser runs grip resume --token-file FILE (the file grip launch printed)"
+	}
+	return "the person resumes from grip's popup, or allows grip resume when the browser asks them"
 }
 
 // resume lifts the pause once the person allows it in the browser: the
@@ -429,7 +458,7 @@ func (h *Host) resume(ctx context.Context, args protocol.ResumeArgs) (protocol.P
 	if err != nil {
 		return protocol.PersonState{}, err
 	}
-	st := u.setPaused(false)
+	st := u.setPaused(false, "")
 	h.tellExtension(ctx, protocol.ExtPaused, protocol.PausedParams{Paused: false})
 	return st, nil
 }
@@ -437,14 +466,14 @@ func (h *Host) resume(ctx context.Context, args protocol.ResumeArgs) (protocol.P
 // pause answers OpPause: an agent may always stop itself and the others.
 func (h *Host) pause(ctx context.Context, _ noArgs) (protocol.PersonState, error) {
 	u := h.person
-	st := u.setPaused(true)
+	st := u.setPaused(true, sessionOf(ctx))
 	u.record(actlog.Entry{Action: protocol.OpPause, Outcome: "ok", Client: clientOf(ctx), Session: sessionOf(ctx)})
 	h.log.Info("paused at an agent client's request", "client", clientOf(ctx))
 	// The reply waits (bounded) for the extension to keep the pause, so a
 	// browser that closes or crashes right after is still paused when it
 	// comes back.
 	select {
-	case <-h.tellExtension(ctx, protocol.ExtPaused, protocol.PausedParams{Paused: true}):
+	case <-h.tellExtension(ctx, protocol.ExtPaused, protocol.PausedParams{Paused: true, By: st.PausedBy}):
 	case <-time.After(2 * time.Second):
 	case <-ctx.Done():
 	}

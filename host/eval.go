@@ -51,7 +51,7 @@ func (h *Host) Eval(ctx context.Context, args protocol.EvalArgs) (*protocol.Eval
 func (h *Host) eval(ctx context.Context, args protocol.EvalArgs, timeout time.Duration, rec *actlog.Entry) (*protocol.EvalResult, error) {
 	u := h.person
 	if u.isPaused() {
-		return nil, errPaused()
+		return nil, h.errPaused(ctx)
 	}
 	p := u.policy.Current()
 	tab, err := h.agentTab(ctx, p, args.Tab)

@@ -51,6 +51,7 @@ var toolWords = sync.OnceValue(func() *strings.Replacer { // on first use, not a
 		"answer it first: grip dialog accept (--text T for a prompt) or grip dialog dismiss", "answer it first with browser_handle_dialog",
 		"(grip wait or grip snapshot to read it)", "(browser_wait_for or browser_snapshot to read it)",
 		"grip policy URL says which rule", "browser_policy with the url says which rule",
+		"allows grip resume when the browser asks them", "allows browser_resume when the browser asks them",
 	)
 })
 

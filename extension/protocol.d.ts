@@ -983,6 +983,12 @@ declare namespace protocol {
      * (docs/ARCHITECTURE.md, "The CLI's fixed cost").
      */
     text_only?: boolean;
+    /**
+     * Since is set by a reader that leaves out the header lines it has
+     * (the MCP server: frames.SnapshotTextSince), with the tab it was last
+     * told of (zero: none): those lines cost nothing against Budget.
+     */
+    since?: TabRef;
   }
   /** SnapshotInfo are the figures of one snapshot, for the popup and doctor. */
   interface SnapshotInfo {

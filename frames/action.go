@@ -46,7 +46,7 @@ func ReplyTab(res protocol.ActionResult) protocol.TabRef {
 func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabRef) string {
 	var b strings.Builder
 	b.WriteString(what)
-	if res.Detail != "" && !strings.Contains(what, res.Detail) && !toldByChanges(res) {
+	if res.Detail != "" && !strings.Contains(strings.ToLower(what), strings.ToLower(res.Detail)) && !toldByChanges(res) { // "Opened tab 7" says "opened tab 7"
 		b.WriteString(" (" + res.Detail + ")")
 	}
 	b.WriteByte('\n')

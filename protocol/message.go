@@ -176,6 +176,10 @@ type SnapshotArgs struct {
 	// for nothing, and each command is a new process that pays for it
 	// (docs/ARCHITECTURE.md, "The CLI's fixed cost").
 	TextOnly bool `json:"text_only,omitempty"`
+	// Since is set by a reader that leaves out the header lines it has
+	// (the MCP server: frames.SnapshotTextSince), with the tab it was last
+	// told of (zero: none): those lines cost nothing against Budget.
+	Since *TabRef `json:"since,omitempty"`
 }
 
 // Snapshot modes: controls only, or also headings and text blocks.

@@ -734,4 +734,11 @@ func TestConfirmCancelledByItsClientIsRecordedSo(t *testing.T) {
 	if got := pageLog(t, tab); len(got) != 0 {
 		t.Errorf("page log %v: the cancelled click landed", got)
 	}
+	// The question stays until its timeout (the extension is not told its
+	// asker went away): deny it, so no later test finds it.
+	clickAnswer(t, url, waitQuestion(t, url, "click "+beta), false)
+	waitPopupUser(t, url, "no question left", func(v userView) bool { return len(v.Questions) == 0 })
+	if got := pageLog(t, tab); len(got) != 0 {
+		t.Errorf("page log %v: the cancelled click landed once the person answered", got)
+	}
 }

@@ -105,6 +105,21 @@ export function renderMCP(w, r) {
     w(`| ${s.page} | ${range(g?.time)} | ${range(p?.time)} | ${ratio(g?.time?.median, p?.time?.median)} | ${thousands(g?.tokens)} (${thousands(g?.tokensChars3)}) | ${thousands(p?.tokens)} (${thousands(p?.tokensChars3)}) | ${ratio(g?.tokens, p?.tokens)} | ${d ? `${thousands(d.tokens)}${d.cut ? ', cut' : ''}` : '–'} |`);
   }
   w();
+  if (m.toolsList) {
+    w('### What the tool list costs: `tools/list` and the instructions, once per agent session');
+    w();
+    w('Each server\'s tools/list result as its client holds it (JSON.stringify of `{tools}`: names, titles, descriptions, input schemas) and the');
+    w('`instructions` of its initialize result, which clients put beside the tools; both are read by the model before any work.');
+    w('Characters, and o200k_base tokens (gpt-tokenizer). mcp/listsize_test.go holds grip\'s under a budget.');
+    w();
+    w('| server | tools | tools/list characters | tools/list tokens | instructions characters | instructions tokens | tokens, both |');
+    w('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const [n, x] of Object.entries(m.toolsList)) w(`| ${n} (${x.version}) | ${x.tools} | ${thousands(x.list.chars)} | ${thousands(x.list.tokens)} | ${thousands(x.instructions.chars)} | ${thousands(x.instructions.tokens)} | ${thousands(x.list.tokens + x.instructions.tokens)} |`);
+    const g = m.toolsList['grip-mcp'];
+    const p = m.toolsList['pw-mcp'];
+    if (g && p) w(`\ngrip-mcp / pw-mcp: tools/list ${ratio(g.list.tokens, p.list.tokens)} in tokens (${ratio(g.list.chars, p.list.chars)} in characters), ${ratio(g.list.tokens / g.tools, p.list.tokens / p.tools)} per tool; with the instructions ${ratio(g.list.tokens + g.instructions.tokens, p.list.tokens + p.instructions.tokens)}.`);
+    w();
+  }
   if (m.wait) {
     w('### Wait latency: `browser_wait_for {text}`, from the page\'s change to the reply');
     w();
@@ -152,22 +167,24 @@ export function renderCost(w, r) {
   const bins = Object.keys(c.inittrace);
   const size = (n) => c.sizes[n === 'grip --help' || n === 'grip tabs' ? 'grip' : n];
   const pkgs = (n) => (n.startsWith('grip') ? c.packages?.grip : n === 'mintabs' ? c.packages?.mintabs : undefined);
-  w(`| run | binary MB | packages linked | packages with init | init allocs | init KB | Σ init clock ms | main starts at ms | syscalls (strace -c -f) |`);
-  w('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const ins = (n) => c.instructions?.[n]?.median;
+  w(`| run | binary MB | packages linked | packages with init | init allocs | init KB | Σ init clock ms | main starts at ms | syscalls (strace -c -f) | instructions (callgrind) |`);
+  w('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const n of bins) {
     const it = c.inittrace[n];
-    w(`| ${n} | ${(size(n) / 2 ** 20).toFixed(1)} | ${thousands(pkgs(n))} | ${it.packages} | ${thousands(it.allocs)} | ${f1(it.bytes / 1024)} | ${f1(it.clockMs)} | ${f1(it.mainAtMs)} | ${thousands(c.strace?.[n]?.total)} |`);
+    w(`| ${n} | ${(size(n) / 2 ** 20).toFixed(1)} | ${thousands(pkgs(n))} | ${it.packages} | ${thousands(it.allocs)} | ${f1(it.bytes / 1024)} | ${f1(it.clockMs)} | ${f1(it.mainAtMs)} | ${thousands(c.strace?.[n]?.total)} | ${ins(n) ? thousands(Math.round(ins(n))) : '–'} |`);
   }
   w();
+  if (c.instructions) w(`Instructions: median of ${c.instructions['grip tabs']?.n ?? 5} runs under valgrind's callgrind (exact, so a loaded machine does not blur them; \`grip tabs\` and mintabs make their socket call under it too). grip tabs / mintabs in instructions: **${ratio(ins('grip tabs'), ins('mintabs'))}**; grip --help − go hello-world: ${thousands(Math.round(ins('grip --help') - ins('go hello-world')))} instructions.`);
   const gt = c.inittrace['grip tabs'];
   w(`GODEBUG=inittrace=1, median of ${gt.runs} runs per package (wall clock: a loaded machine inflates it). The slowest package inits of \`grip tabs\`: ${gt.top.map((p) => `${p.pkg} ${f1(p.clockMs)} ms`).join(', ')}.`);
   if (c.strace) w(`The commonest syscalls of grip tabs: ${c.strace['grip tabs'].top.map((x) => `${x.syscall} ${x.calls}`).join(', ')} (hello-world: ${c.strace['go hello-world'].top.slice(0, 4).map((x) => `${x.syscall} ${x.calls}`).join(', ')}).`);
   w();
   w('What this says, and what would cut it further:');
   w();
-  w(`- grip no longer links the MCP SDK (mcp/ speaks the protocol itself): the SDK brought net/http's client, OAuth, encoding/gob and a JSON library of its own into every start; without it \`grip --version\` went from 19.5 to 17.9 ms (median of 101 runs each, side by side, when it was cut). What is left at start-up is ${thousands(c.packages?.grip)} packages in one ${(c.sizes.grip / 2 ** 20).toFixed(1)} MB binary, ${gt.packages} of them with init work (${thousands(gt.allocs)} allocations) that Go runs whichever command runs — the host, install, crx, the demo's HTTP server, jsonschema for the MCP tools' schemas — and ${thousands(s['grip tabs']?.minflt)} page faults against ${thousands(s['go hello-world']?.minflt)} for a hello-world.`);
-  w(`- The socket figures above are on an open socket in a warm process. In a new process the same steps cost more, as the first use of each decoder and of the runtime's goroutines is paid: mintabs, which links only client/ and protocol/ and starts its main at ${f1(c.inittrace.mintabs.mainAtMs)} ms, takes ${f1(med('mintabs'))} ms in all. That is the floor for any Go CLI making this call against this browser, and it is above the 12 ms target: the target cannot be met by cutting grip's start-up alone. Cutting grip's own share (grip tabs − mintabs, ${f1(med('grip tabs') - med('mintabs'))} ms) further would mean the agent commands not linking what they never use — a second, smaller binary, against the design's one binary — or the host answering \`tabs\` from a list the extension keeps current rather than asking it (saves the extension round trip, at the risk of a stale list).`);
-  w('- Not expected to help: stripping symbols (-s -w: start-up touches no DWARF), fewer syscalls (the counts differ by the runtime\'s signal set-up and threads, not by grip\'s work).');
+  w(`- What grip's one binary pays at every start, whichever command runs: ${thousands(c.packages?.grip)} packages in ${(c.sizes.grip / 2 ** 20).toFixed(1)} MB, ${gt.packages} of them with init work (${thousands(gt.allocs)} allocations), and ${thousands(s['grip tabs']?.minflt)} page faults against ${thousands(s['mintabs']?.minflt)} for mintabs. It no longer links the MCP SDK, net/http (the demo shop has its own responder), crypto/x509 (crx/der.go) or regexp, the agent commands install no signal handler, tables are data or built on first use, and finding the host decodes three fields of its file (docs/ARCHITECTURE.md, "The CLI's fixed cost").`);
+  w(`- mintabs, which links only client/ and protocol/ and starts its main at ${f1(c.inittrace.mintabs.mainAtMs)} ms, takes ${f1(med('mintabs'))} ms in all: the floor for any Go CLI making this call against this browser. Of it, the round trip to the extension (the tabs call above) and msgpack's first use of each message type (reflection over the struct, about a fifth of its instructions) are the largest parts; both are paid by grip tabs as well, so making them cheaper makes the ratio above larger, not smaller.`);
+  w('- What is left of grip\'s own share is mostly the binary\'s size: the runtime checks every function\'s table entry at start and maps more pages, and the init of what the host and install need (fsnotify, crc32 and flate for the CRX, mime, msgpack). Cutting it further would take a second, smaller binary for the agent commands, against the design\'s one binary. Not expected to help: stripping symbols (-s -w: start-up touches no DWARF).');
   w();
 }
 

@@ -87,4 +87,35 @@ func TestTiddlyWikiSearchOpensWhileTyping(t *testing.T) {
 	if !strings.Contains(out, "matches' expanded]") || !strings.Contains(out, "[link 'Groceries']") {
 		t.Errorf("the type's reply does not show the open dropdown:\n%s", out)
 	}
+
+	// A result's link opens its tiddler and leaves the dropdown open (a
+	// click inside a popup does not close it). The click's own reply says
+	// so, as TiddlyWiki's story and popup state do; and though the page
+	// draws no frames (a tab behind: the transitions TiddlyWiki opens a
+	// tiddler with never advance), it is read once settled, not held to
+	// the bound and called still changing.
+	var res struct {
+		protocol.ActionResult
+		Error *protocol.Error `json:"error"`
+	}
+	if code := env.GripJSON(t, &res, "click", refOf(t, out, "[link 'Groceries']")); code != 0 {
+		t.Fatalf("click on the result: exit %d %+v", code, res.Error)
+	}
+	story := browsertest.Eval[[]string](t, env, w.url, `$tw.wiki.getTiddlerList('$:/StoryList')`)
+	if len(story) == 0 || story[0] != "Groceries" {
+		t.Fatalf("after the click the story is %q; want Groceries opened first", story)
+	}
+	if got := browsertest.Eval[searchState](t, env, w.url, readSearch); !got.Open {
+		t.Fatalf("after the click the search has %+v; want its dropdown still open", got)
+	}
+	opened := false
+	for _, e := range res.Changes.Appeared {
+		opened = opened || (e.Role == "button" && e.Name == "Edit this tiddler" && e.Context == "Groceries")
+	}
+	if !opened || len(res.Changes.Gone) != 0 {
+		t.Errorf("the click's reply does not say the tiddler opened and nothing went: %+v", res.Changes)
+	}
+	if res.Settled == nil || !*res.Settled {
+		t.Errorf("the click's reply says the page had not settled when it was read")
+	}
 }

@@ -169,7 +169,7 @@ interface GripKernel {
 
   // settle.js
   trackChanges(): unknown;
-  settleState(r?: { ago?: number }): { sinceChange: number; busy: string; animating: number; live?: boolean };
+  settleState(r?: { ago?: number }): { sinceChange: number; busy: string; animating: number; live?: boolean; still?: boolean };
   endingAnimations(): { anim: Animation; ms: number }[];
   nextChange(r: { ms?: number }): Promise<{ changed: boolean }>;
 

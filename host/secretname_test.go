@@ -100,6 +100,29 @@ func TestIsSecretName(t *testing.T) {
 	}
 }
 
+// TestIsSecretNameAmongPieces holds isSecretName equal to the regexp on
+// every text of up to four pieces, each a part of a secret word, a
+// character that is or is not a word character for \b, or a rune that
+// folds to an ASCII letter: where words and boundaries meet.
+func TestIsSecretNameAmongPieces(t *testing.T) {
+	pieces := []string{
+		"pass", "PASS", "paſ", "word", "code", "phrase", "pin", "PIN", "otp", "cvc", "cvv", "cv",
+		"one", "time", "2fa", "secret", "to\u212Aen", "security", "s", "S", "ſ", "\u212A",
+		"-", " ", "_", "x", "1", "é", "\xff", "\xc5",
+	}
+	var texts func(prefix string, n int)
+	texts = func(prefix string, n int) {
+		checkSecretName(t, prefix)
+		if n == 0 {
+			return
+		}
+		for _, p := range pieces {
+			texts(prefix+p, n-1)
+		}
+	}
+	texts("", 4)
+}
+
 // checkSecretName fails where isSecretName and the regexp disagree on s.
 func checkSecretName(t *testing.T, s string) {
 	t.Helper()

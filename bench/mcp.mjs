@@ -78,6 +78,10 @@ export async function startPeer(name, { bin, stateDir, port, workDir }) {
   for (const need of ['browser_snapshot', 'browser_click', 'browser_navigate', 'browser_wait_for', 'browser_select_option']) {
     if (!names.has(need)) throw new Error(`${name}: no ${need} tool`);
   }
+  // What the agent pays once per session, before any work: the tool list
+  // as the client holds it (JSON.stringify of the tools/list result) and
+  // the instructions of the initialize result.
+  const listing = { tools: tools.length, list: tokens(JSON.stringify({ tools })), instructions: tokens(client.getInstructions() || '') };
   const click = tools.find((t) => t.name === 'browser_click');
   const refKey = click.inputSchema.properties.ref ? 'ref' : 'target';
   const server = client.getServerVersion();
@@ -88,6 +92,7 @@ export async function startPeer(name, { bin, stateDir, port, workDir }) {
     linksSnapshots: name === 'pw-mcp',
     version: version || `${server?.name} ${server?.version}`,
     tools: names,
+    listing,
     async call(tool, args, timeout = 120_000) {
       const t0 = now();
       const r = await client.callTool({ name: tool, arguments: args }, undefined, { timeout });

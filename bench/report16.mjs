@@ -105,6 +105,21 @@ export function renderMCP(w, r) {
     w(`| ${s.page} | ${range(g?.time)} | ${range(p?.time)} | ${ratio(g?.time?.median, p?.time?.median)} | ${thousands(g?.tokens)} (${thousands(g?.tokensChars3)}) | ${thousands(p?.tokens)} (${thousands(p?.tokensChars3)}) | ${ratio(g?.tokens, p?.tokens)} | ${d ? `${thousands(d.tokens)}${d.cut ? ', cut' : ''}` : '–'} |`);
   }
   w();
+  if (m.toolsList) {
+    w('### What the tool list costs: `tools/list` and the instructions, once per agent session');
+    w();
+    w('Each server\'s tools/list result as its client holds it (JSON.stringify of `{tools}`: names, titles, descriptions, input schemas) and the');
+    w('`instructions` of its initialize result, which clients put beside the tools; both are read by the model before any work.');
+    w('Characters, and o200k_base tokens (gpt-tokenizer). mcp/listsize_test.go holds grip\'s under a budget.');
+    w();
+    w('| server | tools | tools/list characters | tools/list tokens | instructions characters | instructions tokens | tokens, both |');
+    w('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const [n, x] of Object.entries(m.toolsList)) w(`| ${n} (${x.version}) | ${x.tools} | ${thousands(x.list.chars)} | ${thousands(x.list.tokens)} | ${thousands(x.instructions.chars)} | ${thousands(x.instructions.tokens)} | ${thousands(x.list.tokens + x.instructions.tokens)} |`);
+    const g = m.toolsList['grip-mcp'];
+    const p = m.toolsList['pw-mcp'];
+    if (g && p) w(`\ngrip-mcp / pw-mcp: tools/list ${ratio(g.list.tokens, p.list.tokens)} in tokens (${ratio(g.list.chars, p.list.chars)} in characters), ${ratio(g.list.tokens / g.tools, p.list.tokens / p.tools)} per tool; with the instructions ${ratio(g.list.tokens + g.instructions.tokens, p.list.tokens + p.instructions.tokens)}.`);
+    w();
+  }
   if (m.wait) {
     w('### Wait latency: `browser_wait_for {text}`, from the page\'s change to the reply');
     w();
@@ -152,13 +167,15 @@ export function renderCost(w, r) {
   const bins = Object.keys(c.inittrace);
   const size = (n) => c.sizes[n === 'grip --help' || n === 'grip tabs' ? 'grip' : n];
   const pkgs = (n) => (n.startsWith('grip') ? c.packages?.grip : n === 'mintabs' ? c.packages?.mintabs : undefined);
-  w(`| run | binary MB | packages linked | packages with init | init allocs | init KB | Σ init clock ms | main starts at ms | syscalls (strace -c -f) |`);
-  w('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  const ins = (n) => c.instructions?.[n]?.median;
+  w(`| run | binary MB | packages linked | packages with init | init allocs | init KB | Σ init clock ms | main starts at ms | syscalls (strace -c -f) | instructions (callgrind) |`);
+  w('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const n of bins) {
     const it = c.inittrace[n];
-    w(`| ${n} | ${(size(n) / 2 ** 20).toFixed(1)} | ${thousands(pkgs(n))} | ${it.packages} | ${thousands(it.allocs)} | ${f1(it.bytes / 1024)} | ${f1(it.clockMs)} | ${f1(it.mainAtMs)} | ${thousands(c.strace?.[n]?.total)} |`);
+    w(`| ${n} | ${(size(n) / 2 ** 20).toFixed(1)} | ${thousands(pkgs(n))} | ${it.packages} | ${thousands(it.allocs)} | ${f1(it.bytes / 1024)} | ${f1(it.clockMs)} | ${f1(it.mainAtMs)} | ${thousands(c.strace?.[n]?.total)} | ${ins(n) ? thousands(Math.round(ins(n))) : '–'} |`);
   }
   w();
+  if (c.instructions) w(`Instructions: median of ${c.instructions['grip tabs']?.n ?? 5} runs under valgrind's callgrind (exact, so a loaded machine does not blur them; \`grip tabs\` and mintabs make their socket call under it too). grip tabs / mintabs in instructions: **${ratio(ins('grip tabs'), ins('mintabs'))}**; grip --help − go hello-world: ${thousands(Math.round(ins('grip --help') - ins('go hello-world')))} instructions.`);
   const gt = c.inittrace['grip tabs'];
   w(`GODEBUG=inittrace=1, median of ${gt.runs} runs per package (wall clock: a loaded machine inflates it). The slowest package inits of \`grip tabs\`: ${gt.top.map((p) => `${p.pkg} ${f1(p.clockMs)} ms`).join(', ')}.`);
   if (c.strace) w(`The commonest syscalls of grip tabs: ${c.strace['grip tabs'].top.map((x) => `${x.syscall} ${x.calls}`).join(', ')} (hello-world: ${c.strace['go hello-world'].top.slice(0, 4).map((x) => `${x.syscall} ${x.calls}`).join(', ')}).`);

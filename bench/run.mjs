@@ -468,6 +468,8 @@ async function sections(ctx, results, srv, tmp) {
       const all = pageList(srv.origin1);
       const pages = MCP_PAGES.map((n) => all.find((p) => p.name === n) || (() => { throw new Error(`--mcp-pages: no page ${n}`); })());
       const mcp = { run: stamp(results.versions) };
+      // tools/list and the instructions, as each server's client received them at its start.
+      mcp.toolsList = Object.fromEntries(Object.entries(peers).map(([n, p]) => [n, { version: p.version, ...p.listing }]));
       log(`MCP-to-MCP browser_snapshot on ${MCP_PAGES.join(', ')}`);
       mcp.snapshots = await snapshotRoundTrips(ctx, pair, pages, { runs: RUNS, budget: BUDGET, out: path.join(OUT, 'snapshots'), open: async (p) => { await openPage(ctx, p); return ctx.url; } });
       log(`MCP-to-MCP browser_wait_for, ${WAIT_RUNS} runs`);

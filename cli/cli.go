@@ -21,10 +21,6 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-// Version is this grip's version (internal/version): `grip --version`
-// prints it and the host reports it as host_version, so the two agree.
-var Version = version.String()
-
 // Exit codes: 0 ok, 1 a refused or failed action, 2 a usage error.
 const (
 	ExitOK      = 0
@@ -93,7 +89,7 @@ func sessionFirst(args []string) []string {
 // versionLine is what `grip --version` prints: the version the host
 // reports as host_version, and the socket protocol it speaks.
 func versionLine() string {
-	return fmt.Sprintf("grip %s (protocol %d)\n", Version, protocol.Version)
+	return fmt.Sprintf("grip %s (protocol %d)\n", version.String(), protocol.Version)
 }
 
 // finish prints an error (JSON on stdout with --json, else one line on

@@ -17,23 +17,52 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-// commands maps each subcommand but the actions to its implementation:
-// the reads, and the setup commands (install, doctor, mcp, demo, launch),
-// which register themselves in their files. The actions of
-// protocol.Actions are commands too (lookup); theirs are made when one
-// runs, not for every start (docs/ARCHITECTURE.md, "The CLI's fixed cost").
-var commands = map[string]command{
-	"tabs":       cmdTabs,
-	"snapshot":   cmdSnapshot,
-	"wait":       cmdWait,
-	"screenshot": interruptible(cmdScreenshot),
-	"status":     cmdStatus,
+// commandTable is every subcommand but the actions, whose commands lookup
+// makes from protocol.Actions when one runs. It is plain data the linker
+// lays out, so no start of the binary runs code to build it
+// (docs/ARCHITECTURE.md, "The CLI's fixed cost"). owns marks a command that
+// owns what a Ctrl-C would tear: it runs interruptible.
+var commandTable = [...]struct {
+	name string
+	run  command
+	owns bool
+}{
+	{"tabs", cmdTabs, false},
+	{"snapshot", cmdSnapshot, false},
+	{"read", cmdRead, false},
+	{"wait", cmdWait, false},
+	{"status", cmdStatus, false},
+	{"dialog", cmdDialog, false},
+	{"downloads", cmdDownloads, false},
+	{"handoff", cmdHandoff, false},
+	{"console", cmdConsole, false},
+	{"network", cmdNetwork, false},
+	{"eval", cmdEval, false},
+	{"pause", cmdPause, false},
+	{"resume", cmdResume, false},
+	{"log", cmdLog, false},
+	{"policy", cmdPolicy, false},
+	{"doctor", cmdDoctor, false},
+	{"screenshot", cmdScreenshot, true},
+	{"pdf", cmdPDF, true},
+	{"record", cmdRecord, true},
+	{"replay", cmdReplay, true},
+	{"install", cmdInstall, true},
+	{"uninstall", cmdUninstall, true},
+	{"mcp", cmdMCP, true},
+	{"demo", cmdDemo, true},
+	{"launch", cmdLaunch, true},
 }
 
 // lookup finds the subcommand called name.
 func lookup(name string) (command, bool) {
-	if cmd, ok := commands[name]; ok {
-		return cmd, true
+	for _, c := range commandTable {
+		if c.name == name && c.owns {
+			return interruptible(c.run), true
+		}
+		if c.name == name {
+			return c.run, true
+		}
 	}
 	for _, spec := range protocol.Actions {
 		if spec.Name == name && isCommand(spec) {
@@ -51,9 +80,9 @@ func isCommand(spec protocol.Action) bool {
 
 // commandNames is every subcommand's name.
 func commandNames() []string {
-	names := make([]string, 0, len(commands)+len(protocol.Actions))
-	for name := range commands {
-		names = append(names, name)
+	names := make([]string, 0, len(commandTable)+len(protocol.Actions))
+	for _, c := range commandTable {
+		names = append(names, c.name)
 	}
 	for _, spec := range protocol.Actions {
 		if isCommand(spec) {

@@ -11,8 +11,6 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-func init() { commands["demo"] = interruptible(cmdDemo) }
-
 // cmdDemo is `grip demo [--headed] [--browser-path PATH] [--keep] [--no-sandbox]`.
 func cmdDemo(ctx context.Context, a *App, args []string) (bool, error) {
 	f := newFlags(a, "demo")

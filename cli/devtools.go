@@ -16,13 +16,6 @@ import (
 
 // The developer tools (docs/ARCHITECTURE.md, "Developer tools"): console,
 // network, eval and pdf; screenshot's element and refs forms are here too.
-func init() {
-	commands["console"] = cmdConsole
-	commands["network"] = cmdNetwork
-	commands["eval"] = cmdEval
-	commands["pdf"] = interruptible(cmdPDF)
-}
-
 func cmdConsole(ctx context.Context, a *App, argv []string) (bool, error) {
 	f := newFlags(a, "console")
 	tab := f.Int("tab", 0, "tab id (default: the active tab)")

@@ -13,8 +13,6 @@ import (
 // `grip dialog` shows the JavaScript dialog a tab shows (or says there is
 // none); `grip dialog accept [--text T]` and `grip dialog dismiss` answer
 // it, and reply like any action with what the page did next.
-func init() { commands["dialog"] = cmdDialog }
-
 func cmdDialog(ctx context.Context, a *App, argv []string) (bool, error) {
 	f := newActFlags(a, "dialog")
 	var src textSource

@@ -7,8 +7,6 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-func init() { commands["downloads"] = cmdDownloads }
-
 // cmdDownloads lists the browser profile's downloads, newest first: one
 // line each, id, state, bytes, tab, then the full path (or the URL while
 // Chrome has not picked a path).

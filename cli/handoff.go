@@ -9,8 +9,6 @@ import (
 	"github.com/grip-dev/grip/frames"
 )
 
-func init() { commands["handoff"] = cmdHandoff }
-
 // cmdHandoff is `grip handoff "WHY" [--tab ID] [--timeout D]`: the person
 // is asked (a notification and the grip popup, with Done and Refuse) to do
 // a step on the tab themselves; it returns when they answer, with what

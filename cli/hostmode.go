@@ -13,6 +13,7 @@ import (
 	"github.com/grip-dev/grip/extension"
 	"github.com/grip-dev/grip/host"
 	"github.com/grip-dev/grip/install"
+	"github.com/grip-dev/grip/internal/version"
 	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/manifest"
 	"github.com/grip-dev/grip/statedir"
@@ -56,7 +57,7 @@ func (a *App) runHost(ctx context.Context) int {
 	}
 	err = host.Run(ctx, host.Config{
 		Origin: a.Args[0], AllowedIDs: allowed, Stdin: a.Stdin, Stdout: a.Stdout,
-		Dirs: dirs, Version: Version, Log: log, DebugLogs: debug, Launch: launch,
+		Dirs: dirs, Version: version.String(), Log: log, DebugLogs: debug, Launch: launch,
 	})
 	if err != nil {
 		if errors.Is(err, host.ErrOriginRefused) {

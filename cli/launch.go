@@ -14,8 +14,6 @@ import (
 	"github.com/grip-dev/grip/statedir"
 )
 
-func init() { commands["launch"] = interruptible(cmdLaunch) }
-
 // launchInfo is what `grip launch --json` prints.
 type launchInfo struct {
 	BrowserPID   int    `json:"browser_pid"`

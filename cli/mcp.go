@@ -6,10 +6,9 @@ import (
 	"os"
 
 	"github.com/grip-dev/grip/client"
+	"github.com/grip-dev/grip/internal/version"
 	"github.com/grip-dev/grip/mcp"
 )
-
-func init() { commands["mcp"] = interruptible(cmdMCP) }
 
 // cmdMCP is `grip mcp [--profile ID] [--wait D]`: an MCP server on stdio.
 // Stdout carries MCP messages only; it connects to the host on the first
@@ -38,7 +37,7 @@ func cmdMCP(ctx context.Context, a *App, args []string) (bool, error) {
 		}
 		return s, nil
 	}
-	err = mcp.New(connect, mcp.Options{Version: Version}).Serve(ctx, a.Stdin, a.Stdout)
+	err = mcp.New(connect, mcp.Options{Version: version.String()}).Serve(ctx, a.Stdin, a.Stdout)
 	if ctx.Err() != nil {
 		return false, nil // interrupted: a normal way for an MCP server to end
 	}

@@ -12,13 +12,6 @@ import (
 
 // The person's controls (docs/ARCHITECTURE.md, "The person's controls"):
 // the pause switch, the record of what agents did, the policy in force.
-func init() {
-	commands["pause"] = cmdPause
-	commands["resume"] = cmdResume
-	commands["log"] = cmdLog
-	commands["policy"] = cmdPolicy
-}
-
 // cmdPause is `grip pause`: every action of every agent is refused until
 // the person resumes.
 func cmdPause(ctx context.Context, a *App, argv []string) (bool, error) {

@@ -7,8 +7,6 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-func init() { commands["read"] = cmdRead }
-
 // cmdRead is `grip read TARGET [--from N] [--budget N] [--tab ID]`: the
 // whole text of one element, which a snapshot's line cuts, in parts the
 // size of the budget; the last line names the command that reads on

@@ -17,12 +17,6 @@ import (
 	"github.com/grip-dev/grip/statedir"
 )
 
-func init() {
-	commands["install"] = interruptible(cmdInstall)
-	commands["uninstall"] = interruptible(cmdUninstall)
-	commands["doctor"] = cmdDoctor
-}
-
 // stringList is a repeatable string flag.
 type stringList []string
 

@@ -20,11 +20,6 @@ import (
 // FILE … grip record stop writes what the session did; grip replay FILE
 // runs it again with no model.
 
-func init() {
-	commands["record"] = interruptible(cmdRecord)
-	commands["replay"] = interruptible(cmdReplay)
-}
-
 func cmdRecord(ctx context.Context, a *App, argv []string) (bool, error) {
 	f := newFlags(a, "record")
 	pos, err := f.parse(argv)

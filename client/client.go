@@ -41,7 +41,11 @@ type Client struct {
 var ErrConnectionLost = errors.New("client: the connection to the host was lost")
 
 // Hosts lists the hosts published in runtimeDir, whether or not they still
-// answer (a host killed with SIGKILL leaves its file behind).
+// answer (a host killed with SIGKILL leaves its file behind). Of each it
+// reads what finding one takes (profile, pid, socket); the hello returns
+// the rest. Decoding the whole file was a quarter of an agent command's
+// instructions, the first use of encoding/json on a type being costly
+// (docs/ARCHITECTURE.md, "The CLI's fixed cost").
 func Hosts(runtimeDir string) ([]protocol.HostInfo, error) {
 	matches, err := filepath.Glob(filepath.Join(runtimeDir, "*.json"))
 	if err != nil {
@@ -53,11 +57,15 @@ func Hosts(runtimeDir string) ([]protocol.HostInfo, error) {
 		if err != nil {
 			continue
 		}
-		var info protocol.HostInfo
-		if json.Unmarshal(b, &info) != nil || info.Profile == "" || info.Socket == "" {
+		var pub struct {
+			Profile string `json:"profile"`
+			PID     int    `json:"pid"`
+			Socket  string `json:"socket"`
+		}
+		if json.Unmarshal(b, &pub) != nil || pub.Profile == "" || pub.Socket == "" {
 			continue
 		}
-		out = append(out, info)
+		out = append(out, protocol.HostInfo{Profile: pub.Profile, PID: pub.PID, Socket: pub.Socket})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Profile < out[j].Profile })
 	return out, nil

@@ -26,7 +26,6 @@ import (
 	"crypto"
 	"crypto/rsa"
 	"crypto/sha256"
-	"crypto/x509"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -107,7 +106,7 @@ func Zip(fsys fs.FS, replace map[string][]byte) ([]byte, error) {
 // key. RSA PKCS#1 v1.5 signatures are deterministic, so the same archive
 // and key always give the same file.
 func Pack(archive []byte, key *rsa.PrivateKey) ([]byte, error) {
-	pub, err := x509.MarshalPKIXPublicKey(&key.PublicKey)
+	pub, err := PublicKeyDER(&key.PublicKey)
 	if err != nil {
 		return nil, fmt.Errorf("crx: encode public key: %w", err)
 	}
@@ -142,7 +141,7 @@ func signedDigest(signedHeader, archive []byte) []byte {
 
 // ID returns the extension ID Chrome gives a CRX signed with key.
 func ID(key *rsa.PublicKey) (string, error) {
-	der, err := x509.MarshalPKIXPublicKey(key)
+	der, err := PublicKeyDER(key)
 	if err != nil {
 		return "", fmt.Errorf("crx: encode public key: %w", err)
 	}
@@ -222,13 +221,9 @@ func Verify(data []byte) (File, error) {
 		}); err != nil {
 			return File{}, err
 		}
-		k, err := x509.ParsePKIXPublicKey(pub)
+		rk, err := parsePublicKeyDER(pub)
 		if err != nil {
 			return File{}, fmt.Errorf("%w: public key: %v", ErrSignature, err)
-		}
-		rk, ok := k.(*rsa.PublicKey)
-		if !ok {
-			return File{}, fmt.Errorf("%w: a sha256_with_rsa proof holds a %T", ErrSignature, k)
 		}
 		if err := rsa.VerifyPKCS1v15(rk, crypto.SHA256, digest, sig); err != nil {
 			return File{}, fmt.Errorf("%w: %v", ErrSignature, err)

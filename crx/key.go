@@ -3,7 +3,6 @@ package crx
 import (
 	"crypto/rand"
 	"crypto/rsa"
-	"crypto/x509"
 	"encoding/pem"
 	"fmt"
 )
@@ -18,7 +17,7 @@ func NewKey() (*rsa.PrivateKey, error) { return rsa.GenerateKey(rand.Reader, Key
 // MarshalKey returns key as a PKCS #8 PEM block ("PRIVATE KEY"), the form
 // Chrome writes for --pack-extension and reads with --pack-extension-key.
 func MarshalKey(key *rsa.PrivateKey) ([]byte, error) {
-	der, err := x509.MarshalPKCS8PrivateKey(key)
+	der, err := marshalPKCS8(key)
 	if err != nil {
 		return nil, err
 	}
@@ -33,17 +32,13 @@ func ParseKey(data []byte) (*rsa.PrivateKey, error) {
 	}
 	switch b.Type {
 	case "PRIVATE KEY":
-		k, err := x509.ParsePKCS8PrivateKey(b.Bytes)
+		k, err := parsePKCS8(b.Bytes)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrKey, err)
 		}
-		rk, ok := k.(*rsa.PrivateKey)
-		if !ok {
-			return nil, fmt.Errorf("%w: a %T, want RSA", ErrKey, k)
-		}
-		return rk, nil
+		return k, nil
 	case "RSA PRIVATE KEY":
-		k, err := x509.ParsePKCS1PrivateKey(b.Bytes)
+		k, err := parsePKCS1(b.Bytes)
 		if err != nil {
 			return nil, fmt.Errorf("%w: %v", ErrKey, err)
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/rsa"
 	"crypto/sha256"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -28,7 +27,7 @@ type packedExtension struct {
 // with a build number that rises whenever the content changes (rec holds
 // the last one and is updated).
 func packExtension(fsys fs.FS, key *rsa.PrivateKey, rec *SystemReceipt) (packedExtension, error) {
-	der, err := x509.MarshalPKIXPublicKey(&key.PublicKey)
+	der, err := crx.PublicKeyDER(&key.PublicKey)
 	if err != nil {
 		return packedExtension{}, err
 	}

@@ -17,7 +17,7 @@ import (
 type dialogIn struct {
 	Accept     bool   `json:"accept" jsonschema:"true to accept (OK, Leave), false to dismiss (Cancel, Stay)"`
 	PromptText string `json:"promptText,omitempty" jsonschema:"The answer to a prompt dialog, when accepting it"`
-	Tab        int    `json:"tab,omitempty" jsonschema:"Tab id from browser_tabs (default: the active tab)"`
+	Tab        int    `json:"tab,omitempty" jsonschema:"Tab id (default: the active tab)"`
 }
 
 func (s *Server) addDialogTools() {

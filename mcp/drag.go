@@ -9,10 +9,10 @@ import (
 // dragIn is browser_drag's input, named as Playwright MCP names it: the
 // element to drag and the one to drop it on, each a ref and a description.
 type dragIn struct {
-	StartElement string `json:"startElement,omitempty" jsonschema:"Human-readable description of the element to drag, used only to describe what was done"`
-	StartRef     string `json:"startRef" jsonschema:"The element to drag: a ref from browser_snapshot such as @e3, a snapshot line such as \"listitem 'Milk'\", or a CSS selector in the top frame"`
-	EndElement   string `json:"endElement,omitempty" jsonschema:"Human-readable description of where to drop, used only to describe what was done"`
-	EndRef       string `json:"endRef" jsonschema:"Where to drop it, in the same frame: a ref from browser_snapshot such as @e7, a snapshot line, or a CSS selector"`
+	StartElement string `json:"startElement,omitempty" jsonschema:"What the dragged element is, for the reply only"`
+	StartRef     string `json:"startRef" jsonschema:"The element to drag (a target, see Targets in the instructions)"`
+	EndElement   string `json:"endElement,omitempty" jsonschema:"What the drop target is, for the reply only"`
+	EndRef       string `json:"endRef" jsonschema:"Where to drop it (a target in the same frame)"`
 	actOpts
 }
 

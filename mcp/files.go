@@ -16,7 +16,7 @@ import (
 
 type uploadIn struct {
 	target
-	Paths []string `json:"paths" jsonschema:"The files to upload, as paths on this machine (absolute, or relative to the folder grip mcp runs in); several only when the input allows several"`
+	Paths []string `json:"paths" jsonschema:"Paths on this machine (absolute, or relative to the folder grip mcp runs in); several only if the input allows several"`
 	actOpts
 }
 
@@ -28,9 +28,9 @@ type downloadsIn struct {
 // addFileTools registers browser_file_upload and browser_downloads.
 func addFileTools(s *Server) {
 	addTool(s, &Tool{Name: "browser_file_upload", Title: "Upload files",
-		Description: "Put files into a file input, as a person picking them would: the page's input and change handlers see them. " +
-			"Name the file input, or the button or label a site shows in front of a hidden one (grip finds the input behind it). " +
-			"Missing or unreadable files are refused before anything is touched. At most 50 MiB together." + refHelp},
+		Description: "Put files into a file input as a person picking them would (the page's input and change handlers see them). " +
+			"ref may name the input, or the button or label a site shows in front of a hidden one. " +
+			"Missing or unreadable files are refused before anything is touched; at most 50 MiB together." + actReply},
 		func(p map[string]*Schema) {
 			actTweaks(p)
 			p["paths"].MinItems = ptr(1)

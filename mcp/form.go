@@ -15,21 +15,21 @@ import (
 // first refusal stops the form and says which fields were set before it.
 
 type formField struct {
-	Name  string `json:"name" jsonschema:"Human-readable field name, used only to describe what was done"`
+	Name  string `json:"name" jsonschema:"The field's name, for the reply only"`
 	Type  string `json:"type" jsonschema:"textbox, checkbox, radio, combobox or slider"`
-	Ref   string `json:"ref" jsonschema:"The field: a ref from browser_snapshot such as @e3 (a bare e3 is read as @e3), a snapshot line such as \"textbox 'Email'\", or a CSS selector"`
+	Ref   string `json:"ref" jsonschema:"The field (a target, see Targets in the instructions)"`
 	Value string `json:"value" jsonschema:"textbox and slider: the new value; checkbox and radio: true or false; combobox: the option's label or value"`
 }
 
 type fillFormIn struct {
 	Fields []formField `json:"fields" jsonschema:"The fields to set, in order"`
-	Tab    int         `json:"tab,omitempty" jsonschema:"Tab id from browser_tabs; leave out for refs (they know their tab) or to use the active tab"`
+	Tab    int         `json:"tab,omitempty" jsonschema:"Tab id (default: the refs' tab, else the active one)"`
 }
 
 func addFormTool(s *Server) {
 	addTool(s, &Tool{Name: "browser_fill_form", Title: "Fill a form",
 		Description: "Set several form fields in one call: text fields and sliders are filled (replacing what they hold), checkboxes and radios checked or unchecked, comboboxes (native or custom) set to an option. " +
-			"The reply lists the fields' new lines and what else changed. The first field refused stops the call; the error says which fields were set before it." + refHelp},
+			"The reply lists the fields' new lines and what else changed. The first field refused stops the call; the error says which fields were set before it." + pageText},
 		func(p map[string]*Schema) {
 			p["fields"].MinItems = ptr(1)
 			p["tab"].Minimum = ptr(1.0)

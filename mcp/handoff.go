@@ -11,7 +11,7 @@ import (
 
 type handoffIn struct {
 	Why     string  `json:"why" jsonschema:"What the person should do, in one sentence they will read in a notification, e.g. 'Solve the CAPTCHA on the sign-up form, then press Done'"`
-	Tab     int     `json:"tab,omitempty" jsonschema:"Tab id from browser_tabs (default: this session's tab)"`
+	Tab     int     `json:"tab,omitempty" jsonschema:"Tab id (default: this session's tab)"`
 	Timeout float64 `json:"timeout,omitempty" jsonschema:"Seconds to wait for the person (default 300, at most 600)"`
 }
 

@@ -12,11 +12,11 @@ import (
 // one element"), which a snapshot's line cuts at a hundred characters.
 
 type readIn struct {
-	Element string `json:"element,omitempty" jsonschema:"Human-readable description of the element, used only to describe what was read"`
-	Ref     string `json:"ref" jsonschema:"The element: a ref from browser_snapshot such as @e5 (a bare e5 is read as @e5), or a snapshot line such as \"text 'Terms of sale'\" that names exactly one element"`
-	From    int    `json:"from,omitempty" jsonschema:"Start at this character of the element's text: 0, or the from the last line of a cut read names"`
-	Budget  int    `json:"budget,omitempty" jsonschema:"Token allowance of the result (default 40000); when the text is cut, the last line says how to read on"`
-	Tab     int    `json:"tab,omitempty" jsonschema:"Tab id where a snapshot line is looked for; leave out for a ref (it knows its tab)"`
+	Element string `json:"element,omitempty" jsonschema:"What the element is, for the reply only"`
+	Ref     string `json:"ref" jsonschema:"The element: a ref such as @e5, or a snapshot line naming one element"`
+	From    int    `json:"from,omitempty" jsonschema:"Start at this character of the text: 0, or the from a cut read's last line names"`
+	Budget  int    `json:"budget,omitempty" jsonschema:"Token allowance (default 40000); a cut read's last line says how to read on"`
+	Tab     int    `json:"tab,omitempty" jsonschema:"Tab id for a snapshot line (default: the active tab; a ref knows its tab)"`
 }
 
 func addReadTool(s *Server) {

@@ -108,8 +108,10 @@ func (s *Server) ToolNames() []string {
 
 const instructions = `grip drives the user's own, logged-in Chrome through an extension.
 Start with browser_snapshot: one line per element of every frame, e.g. "@e3: [textbox 'Email' value='a@b.c']".
-Act by passing a ref ("@e3") as "ref": a ref keeps naming the same element while the page re-renders, and is never reused for another.
-If the element is gone, changed meaning, or is covered, the action is refused (stale_ref, meaning_changed, not_actionable naming what covers it) and nothing else is clicked: read the hint, take a new snapshot, use the ref it gives.
+Targets: an action's ref (startRef and endRef of a drag, a form field's ref) is a ref from a snapshot ("@e3"; a bare "e3" is read as @e3), a snapshot line naming exactly one element ("button 'Save'", "button 'Edit' in 'Meeting notes'"; else refused ambiguous or not_found), a CSS selector in the top frame, or a frame chain ("iframe#pay >>> button.submit").
+A ref keeps naming the same element while the page re-renders, and is never reused for another. If the element is gone, changed meaning, or is covered, the action is refused (stale_ref, meaning_changed, not_actionable naming what covers it) and nothing else is clicked: read the hint, take a new snapshot, use the ref it gives.
+Every action also takes tab (a tab id from browser_tabs; default: the ref's tab, else the active one), snapshot (also return the tab's snapshot afterwards) and noSettle (reply at once instead of waiting, at most 1.5 s, for the page to stop changing).
+Actions send synthetic DOM events. When one did nothing the page should have done on it (a search box whose suggestions open only on real key presses, a menu that ignores a synthetic click, a check of event.isTrusted), do it again with trusted: true (click, type, fill, check, hover, press_key): real mouse and keyboard input through the debugger.
 Action replies carry the lines of elements that appeared and of those whose state changed (opened menus, checked boxes), so a new snapshot is rarely needed; they name the tab ("Tab 412 · title · URL") only when it is not the one, as it was, that the previous reply named.
 Snapshots are cut at a token budget (budget, default 40000); the last line then says how many elements were left out and the ref to pass as "after" to read on. A name or value cut with … (at 100 characters) is read whole with browser_read.
 The person may pause agents, block sites or ask to confirm actions: such refusals (paused, policy, not_confirmed) are theirs to lift, not yours.

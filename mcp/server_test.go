@@ -308,8 +308,13 @@ func TestToolsAreListedWithSchemas(t *testing.T) {
 			t.Errorf("browser_click lacks %s", p)
 		}
 	}
-	if d := props("browser_click", "ref")["description"].(string); !strings.Contains(d, "bare e3 is read as @e3") {
-		t.Errorf("ref description does not document the e3 mapping: %s", d)
+	// What a target may be is said once, in the instructions; each ref
+	// points there.
+	if ins := h.cs.InitializeResult().Instructions; !strings.Contains(ins, `a bare "e3" is read as @e3`) || !strings.Contains(ins, "frame chain") {
+		t.Errorf("instructions do not define a target (the e3 mapping, frame chains):\n%s", ins)
+	}
+	if d := props("browser_click", "ref")["description"].(string); !strings.Contains(d, "see Targets in the instructions") {
+		t.Errorf("ref description does not point at the instructions' Targets: %s", d)
 	}
 	if !byName["browser_snapshot"].Annotations.ReadOnlyHint {
 		t.Error("browser_snapshot is not marked read-only")

@@ -26,7 +26,7 @@ type recordIn struct {
 type replayIn struct {
 	File   string            `json:"file" jsonschema:"The workflow file to run"`
 	Params map[string]string `json:"params,omitempty" jsonschema:"The values of the workflow's {{NAME}} placeholders, by name"`
-	Tab    int               `json:"tab,omitempty" jsonschema:"Tab id from browser_tabs to replay in (default: the active tab)"`
+	Tab    int               `json:"tab,omitempty" jsonschema:"Tab id to replay in (default: the active tab)"`
 }
 
 func addWorkflowTools(s *Server) {

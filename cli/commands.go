@@ -535,7 +535,7 @@ func cmdStatus(ctx context.Context, a *App, argv []string) (bool, error) {
 		fmt.Fprintf(a.Stdout, "ledger: %s\n", st.LedgerError)
 	}
 	if st.Paused {
-		fmt.Fprintln(a.Stdout, "agents are paused: every action is refused (grip resume, or the grip popup)")
+		fmt.Fprintln(a.Stdout, pauseLine(st.PausedBy, st.Lift))
 	}
 	if p := st.Policy; p != nil && p.Error != "" {
 		fmt.Fprintf(a.Stdout, "policy: %s\n", p.Error)

@@ -15,8 +15,7 @@ import (
 // cmdPause is `grip pause`: every action of every agent is refused until
 // the person resumes.
 func cmdPause(ctx context.Context, a *App, argv []string) (bool, error) {
-	return switchCommand(ctx, a, "pause", protocol.OpPause, argv,
-		"paused: every agent action is refused until you resume (the grip popup, or grip resume)\n")
+	return switchCommand(ctx, a, "pause", protocol.OpPause, argv, "")
 }
 
 // cmdResume is `grip resume [--token-file FILE]`: the person allows it in
@@ -71,8 +70,24 @@ func switchCommand(ctx context.Context, a *App, name, op string, argv []string, 
 		a.printJSON(st)
 		return true, nil
 	}
+	if op == protocol.OpPause {
+		done = "paused: " + pauseLine(st.PausedBy, st.Lift) + "\n"
+	}
 	fmt.Fprint(a.Stdout, done)
 	return false, nil
+}
+
+// pauseLine says whose the pause is and how it is lifted in this browser,
+// for grip pause and grip status.
+func pauseLine(by, lift string) string {
+	who := "by the person"
+	if by != "" {
+		who = "by agent session " + by
+	}
+	if lift == "" {
+		lift = "the grip popup, or grip resume"
+	}
+	return "agents are paused " + who + ": every action is refused until the pause is lifted (" + lift + ")"
 }
 
 // cmdLog is `grip log [--tab ID] [--limit N] [--json]`: what agents did,

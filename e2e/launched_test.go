@@ -6,12 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/grip-dev/grip/doctor"
 	"github.com/grip-dev/grip/internal/browsertest"
 	"github.com/grip-dev/grip/launcher"
+	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -176,4 +178,136 @@ func TestLaunchedBrowserDoctorAndPause(t *testing.T) {
 	}
 	mustOK("resume", "--token-file", l2.ResumeTokenFile)
 	mustOK("tabs", "new", start)
+}
+
+// launchHeadless starts a headless browser with grip launch --detach in
+// its own state folder, at start, and stops it at the end of the test.
+func launchHeadless(t *testing.T, ctx context.Context, start string) (launched, string) {
+	t.Helper()
+	state := t.TempDir()
+	profile := filepath.Join(t.TempDir(), "profile")
+	r := runGripEnv(ctx, state, nil, "launch", "--detach", "--profile-dir", profile, "--json", start)
+	var l launched
+	if err := json.Unmarshal([]byte(r.Stdout), &l); err != nil || r.Code != 0 {
+		t.Fatalf("grip launch --detach --json: exit %d, %v\nstdout: %s\nstderr: %s", r.Code, err, r.Stdout, r.Stderr)
+	}
+	t.Cleanup(func() { stopLaunched(t, l) })
+	return l, state
+}
+
+// In a headless browser grip launch started no one can see a question:
+// a confirm rule's question and a handoff are refused at once, saying why
+// and what the person can do, not after the confirm timeout (which a
+// default MCP client's 60 s request timeout would beat).
+func TestLaunchedHeadlessRefusesQuestionsAtOnce(t *testing.T) {
+	browsertest.Need(t, env)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	_, state := launchHeadless(t, ctx, env.Origin1+"/home.html")
+	file := policy.Path(state)
+	if err := os.WriteFile(file, []byte("confirm "+hostOf(env.Origin1)+"\nconfirm-timeout = 15s\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := startMCPIn(t, state)
+	snap := m.must("browser_snapshot", nil)
+	press := mcpRefOf(t, snap, "[button 'Press me']")
+
+	began := time.Now()
+	text, isErr := m.call("browser_click", map[string]any{"ref": press, "element": "Press me"})
+	took := time.Since(began)
+	text0 := text
+	if !isErr || !strings.HasPrefix(text, "not_confirmed (user): ") || !strings.Contains(text, "headless") ||
+		!strings.Contains(text, "no one can see the question") || !strings.Contains(text, "change the rule for this site to act in "+file) ||
+		!strings.Contains(text, "grip launch --headed") {
+		t.Errorf("click under a confirm rule in a headless launched browser:\n%s", text)
+	}
+	if took > 5*time.Second {
+		t.Errorf("the refusal took %s: it waited for an answer no one can give", took)
+	}
+	began = time.Now()
+	text, isErr = m.call("browser_handoff", map[string]any{"why": "solve the CAPTCHA, then press Done"})
+	if !isErr || !strings.HasPrefix(text, "not_confirmed (user): no one can take the step in this headless browser") {
+		t.Errorf("handoff in a headless launched browser:\n%s", text)
+	}
+	if took := time.Since(began); took > 5*time.Second {
+		t.Errorf("the handoff's refusal took %s", took)
+	}
+	t.Logf("click: %s\nhandoff: %s", text0, text)
+	log := m.must("browser_log", nil)
+	t.Logf("log:\n%s", log)
+	recorded := false
+	for _, line := range strings.Split(log, "\n") {
+		recorded = recorded || strings.Contains(line, "click "+press+": [button 'Press me']") && strings.Contains(line, "not_confirmed: rule \"confirm ")
+	}
+	if !recorded || strings.Contains(log, "internal") {
+		t.Errorf("the record of the refused click:\n%s", log)
+	}
+	if strings.Contains(text0, "grip policy") {
+		t.Errorf("the refusal names a CLI command over MCP: %s", text0)
+	}
+}
+
+// An agent's own pause is reported as the agent's, not the person's, with
+// how it is lifted in this browser (a headless one grip launch started has
+// no popup: the launcher's token lifts it), in the refusals, browser_pause,
+// browser_status and grip status alike; a new host still knows whose it is.
+func TestAgentPauseSaysWhosePauseItIs(t *testing.T) {
+	browsertest.Need(t, env)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	l, state := launchHeadless(t, ctx, env.Origin1+"/home.html")
+	grip := func(args ...string) browsertest.Result { return runGripEnv(ctx, state, nil, args...) }
+	m := startMCPIn(t, state)
+	press := mcpRefOf(t, m.must("browser_snapshot", nil), "[button 'Press me']")
+
+	paused := m.must("browser_pause", nil)
+	if !strings.Contains(paused, "Agents are paused by agent session grip-e2e-") || !strings.Contains(paused, "grip resume --token-file") ||
+		strings.Contains(paused, "the person resumes") {
+		t.Fatalf("browser_pause in a headless launched browser:\n%s", paused)
+	}
+	t.Logf("browser_pause: %s", paused)
+	session := strings.TrimSuffix(strings.Fields(paused[strings.Index(paused, "agent session "):])[2], ":")
+	text, isErr := m.call("browser_click", map[string]any{"ref": press, "element": "Press me"})
+	if !isErr || !strings.HasPrefix(text, "paused (user): this session ("+session+") paused agents itself, not the person") ||
+		strings.Contains(text, "the person paused") || !strings.Contains(text, "no one can resume from a popup in this headless browser") {
+		t.Errorf("an action after the agent's own pause:\n%s", text)
+	}
+	t.Logf("click: %s", text)
+	if st := m.must("browser_status", nil); !strings.Contains(st, "Agents are paused by agent session "+session+": every action is refused") {
+		t.Errorf("browser_status does not say agents are paused:\n%s", st)
+	}
+	if r := grip("status"); !strings.Contains(r.Stdout, "agents are paused by agent session "+session+": every action is refused") {
+		t.Errorf("grip status: %s %s", r.Stdout, r.Stderr)
+	}
+	r := grip("click", press)
+	if r.Code != 1 || !strings.Contains(r.Stderr, "paused: agent session "+session+" paused agents, not the person") {
+		t.Errorf("another session's click: exit %d %s", r.Code, r.Stderr)
+	}
+
+	// A new host (the old one killed; the extension starts another) still
+	// says whose the pause is: the extension keeps it with the pause.
+	if err := syscall.Kill(l.HostPID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		r := grip("status", "--wait", "20s", "--json")
+		var st protocol.Status
+		if json.Unmarshal([]byte(r.Stdout), &st) == nil && st.Host.PID != l.HostPID && st.Host.PID != 0 {
+			if !st.Paused || st.PausedBy != session {
+				t.Errorf("the new host's status: paused %v by %q", st.Paused, st.PausedBy)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no new host after the kill: %s %s", r.Stdout, r.Stderr)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if r := grip("resume", "--token-file", l.ResumeTokenFile); r.Code != 0 {
+		t.Fatalf("resume with the launcher's token: %s %s", r.Stdout, r.Stderr)
+	}
+	if st := grip("status").Stdout; strings.Contains(st, "paused") {
+		t.Errorf("status after resume: %s", st)
+	}
 }

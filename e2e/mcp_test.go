@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/internal/browsertest"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -35,10 +36,17 @@ type mcpClient struct {
 // startMCP launches env.Bin mcp with the env's state dir and initializes.
 func startMCP(t *testing.T) *mcpClient {
 	t.Helper()
+	return startMCPIn(t, env.StateDir)
+}
+
+// startMCPIn launches env.Bin mcp with GRIP_STATE_DIR=stateDir (a browser
+// grip launch started there) and initializes.
+func startMCPIn(t *testing.T, stateDir string) *mcpClient {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	cmd := exec.Command(env.Bin, "mcp")
-	cmd.Env = append(os.Environ(), "GRIP_STATE_DIR="+env.StateDir)
+	cmd.Env = append(os.Environ(), "GRIP_STATE_DIR="+stateDir)
 	stderr := &bytes.Buffer{}
 	cmd.Stderr = stderr
 	cl := sdk.NewClient(&sdk.Implementation{Name: "grip-e2e", Version: "v0"}, nil)
@@ -250,4 +258,40 @@ func TestMCPWithoutBrowser(t *testing.T) {
 	if !res.IsError || !strings.HasPrefix(text, "no_browser") {
 		t.Errorf("result = %v %q, want a no_browser tool error", res.IsError, text)
 	}
+}
+
+// Over MCP a snapshot's budget is what the client reads (the header lines
+// it is not sent cost nothing), a new tab's reply says it once, and a
+// refusal names tools, not CLI commands.
+func TestMCPBudgetAndWording(t *testing.T) {
+	browsertest.Need(t, env)
+	m := startMCP(t)
+	opened := m.must("browser_tabs", map[string]any{"action": "new", "url": env.Origin1 + "/many.html?n=300"})
+	if strings.Count(strings.ToLower(opened), "opened tab") != 1 {
+		t.Errorf("browser_tabs new says it twice:\n%s", opened)
+	}
+	var tab int
+	if _, err := fmt.Sscanf(opened, "Opened tab %d", &tab); err != nil {
+		t.Fatalf("browser_tabs new: %v\n%s", err, opened)
+	}
+	waitUntil := time.Now().Add(10 * time.Second)
+	for !strings.Contains(m.must("browser_snapshot", map[string]any{"tab": tab, "budget": 100}), "Item number 0") && time.Now().Before(waitUntil) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	const budget, line = 100, 12 // a line of this page costs at most 12 tokens
+	for i := 0; i < 2; i++ {     // the first names the tab, the second not
+		snap := m.must("browser_snapshot", map[string]any{"tab": tab, "budget": budget})
+		cost := 0
+		for _, l := range strings.Split(strings.TrimSuffix(snap, "\n"), "\n") {
+			cost += frames.Cost(l)
+		}
+		if cost > budget || cost <= budget-line {
+			t.Errorf("browser_snapshot budget=%d: the text costs %d tokens, want the budget's worth (%d–%d):\n%s", budget, cost, budget-line+1, budget, snap)
+		}
+	}
+	text, isErr := m.call("browser_handle_dialog", map[string]any{"accept": true, "tab": tab})
+	if !isErr || !strings.HasPrefix(text, "not_actionable") || strings.Contains(text, "grip ") {
+		t.Errorf("browser_handle_dialog with no dialog open:\n%s", text)
+	}
+	t.Logf("tabs new: %s\nhandle_dialog: %s", opened, text)
 }

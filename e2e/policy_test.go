@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -362,7 +363,8 @@ func TestPauseResume(t *testing.T) {
 	waitPopupUser(t, url, "resumed", func(v userView) bool { return v.PauseButton == "Pause agents" })
 	browsertest.Eval[bool](t, env, url, `document.getElementById('pause').click(), true`)
 	waitPopupUser(t, url, "paused from its button", func(v userView) bool { return v.PauseState == "agents paused" })
-	if perr := refusal(t, "click", beta); perr.Code != protocol.CodePaused {
+	if perr := refusal(t, "click", beta); perr.Code != protocol.CodePaused || !strings.HasPrefix(perr.Message, "the person paused agents") ||
+		!strings.Contains(perr.Hint, "the person resumes from grip's popup") {
 		t.Errorf("click after the popup's pause: %+v", perr)
 	}
 	// The worker stopping does not lose it (chrome.storage).
@@ -695,5 +697,41 @@ func TestLogNamesTheMCPClient(t *testing.T) {
 	env.GripJSON(t, &lg, "log", "--tab", fmt.Sprint(tab), "--limit", "1")
 	if len(lg.Entries) != 1 || lg.Entries[0].Client != "grip-e2e" || lg.Entries[0].Action != "click" {
 		t.Errorf("log %+v, want the click by the MCP client grip-e2e", lg.Entries)
+	}
+}
+
+// A confirm whose client goes away while the question waits (the agent's
+// MCP client timed out, the CLI was killed) is recorded as cancelled, not
+// as an internal error of grip's.
+func TestConfirmCancelledByItsClientIsRecordedSo(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, snap := openAct(t)
+	beta := mustRef(t, snap, "button", "Beta")
+	url := openPopup(t, tab)
+	setPolicy(t, "confirm "+hostOf(env.Origin1)+"\nconfirm-timeout = 30s\n")
+
+	ctx, kill := context.WithCancel(context.Background())
+	defer kill()
+	done := make(chan browsertest.Result, 1)
+	go func() { done <- env.Grip(ctx, "click", beta) }()
+	waitQuestion(t, url, "click "+beta)
+	kill() // SIGKILL: the client's connection closes with the question open
+	<-done
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var lg protocol.LogResult
+		env.GripJSON(t, &lg, "log", "--tab", fmt.Sprint(tab), "--limit", "1")
+		if n := len(lg.Entries); n == 1 && lg.Entries[0].Action == "click" {
+			if e := lg.Entries[0]; e.Outcome == "cancelled" && !e.Confirmed && strings.Contains(e.Rule, "confirm") {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the record of the click whose client went away: %+v", lg.Entries)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if got := pageLog(t, tab); len(got) != 0 {
+		t.Errorf("page log %v: the cancelled click landed", got)
 	}
 }

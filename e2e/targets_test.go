@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -161,5 +162,41 @@ func TestTrailersNameTheCommandThatReadsOn(t *testing.T) {
 	}
 	if text := frames.ActionText("ok: click", res); !strings.Contains(text, "more lines ("+want+")") {
 		t.Errorf("the text reply's trailer:\n%s", text)
+	}
+}
+
+// An editor that opens below a toolbar of many buttons: the reply cut
+// among the buttons still shows the text field, so the agent can type
+// without a snapshot, and reads on from the last button of the run it
+// shows (frames.FitChanges).
+func TestCutReplyKeepsTheFieldThatOpened(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/editor-open.html?t="+t.Name())
+	snap := snapshot(t, tab)
+	res, perr, code := act(t, "click", mustRef(t, snap, "button", "New note"), "--tab", fmt.Sprint(tab))
+	if code != 0 || perr != nil {
+		t.Fatalf("click: exit %d %+v", code, perr)
+	}
+	c := res.Changes
+	if c.Omitted == 0 {
+		t.Fatalf("the reply was not cut: %d lines appeared", len(c.Appeared))
+	}
+	last := c.Appeared[len(c.Appeared)-1]
+	if last.Role != "textbox" || last.Name != "Note text" {
+		t.Fatalf("the cut reply ends with %s %q, not the note's text field; appeared: %+v", last.Role, last.Name, c.Appeared)
+	}
+	run := c.Appeared[len(c.Appeared)-2]
+	if want := fmt.Sprintf("grip snapshot --after %s --tab %d", run.Ref, tab); c.More != want {
+		t.Errorf("more = %q, want %q (after the last button shown)", c.More, want)
+	}
+	// The read on lists the buttons the reply left out, from the next one.
+	r := env.Grip(t.Context(), "snapshot", "--after", run.Ref, "--tab", fmt.Sprint(tab))
+	next := strings.TrimPrefix(run.Name, "format ")
+	if n, err := strconv.Atoi(next); err != nil || r.Code != 0 || !strings.Contains(r.Stdout, fmt.Sprintf("[button 'format %d']", n+1)) {
+		t.Errorf("reading on after %s (%s) does not list the next button:\n%s%s", run.Ref, run.Name, r.Stdout, r.Stderr)
+	}
+	// The field works from the reply's ref.
+	if _, perr, code := act(t, "fill", last.Ref, "milk, eggs", "--tab", fmt.Sprint(tab)); code != 0 || perr != nil {
+		t.Errorf("fill %s: exit %d %+v", last.Ref, code, perr)
 	}
 }

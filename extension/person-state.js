@@ -16,9 +16,19 @@ export async function getPaused() {
   return got.paused === true;
 }
 
-/** @param {boolean} paused */
-export async function storePaused(paused) {
-  await chrome.storage.local.set({ paused: !!paused });
+/** @returns {Promise<string>} the agent session that paused ('': the person) */
+export async function getPausedBy() {
+  const got = await chrome.storage.local.get('pausedBy');
+  return typeof got.pausedBy === 'string' ? got.pausedBy : '';
+}
+
+/**
+ * @param {boolean} paused
+ * @param {string} [by] the agent session that pauses ('': the person),
+ *   kept with the pause so a new host still says whose pause it is
+ */
+export async function storePaused(paused, by = '') {
+  await chrome.storage.local.set({ paused: !!paused, pausedBy: paused ? by : '' });
   await renderBadge();
 }
 
@@ -47,6 +57,7 @@ export async function helloState() {
   const shared = await getShared();
   return {
     paused: await getPaused(),
+    paused_by: await getPausedBy(),
     shared_tabs: Object.keys(shared).map(Number).filter((n) => Number.isInteger(n) && n > 0),
   };
 }

@@ -511,9 +511,11 @@ declare namespace protocol {
     /**
      * Paused and SharedTabs are the person's switches as the extension
      * keeps them, so a new host starts with them before any agent can
-     * reach it.
+     * reach it; PausedBy is the agent session that paused ("": the
+     * person), PausedParams.By as it was kept.
      */
     paused?: boolean;
+    paused_by?: string;
     shared_tabs?: number[];
     /**
      * OwnedTabs and EndedSessions are the sessions' tabs and the sessions
@@ -782,14 +784,27 @@ declare namespace protocol {
   interface ParseURLReply {
     href: string;
   }
-  /** PausedParams sets or reports the pause. */
+  /**
+   * PausedParams sets or reports the pause. By is the agent session that
+   * paused (grip pause, MCP browser_pause); "" is the person (the popup).
+   * The extension keeps it with the pause, so a new host still says whose
+   * pause it is.
+   */
   interface PausedParams {
     paused: boolean;
+    by?: string;
   }
   /** PersonState is the switches' state after pause, resume or a popup change. */
   interface PersonState {
     paused: boolean;
     shared?: number[];
+    /**
+     * PausedBy and Lift are set while paused: the agent session that
+     * paused ("": the person), and how the pause is lifted in this
+     * browser (a headless one grip launch started has no popup).
+     */
+    paused_by?: string;
+    lift?: string;
   }
   /** PersonView is what the popup shows of the person's controls for a tab. */
   interface PersonView {
@@ -968,6 +983,12 @@ declare namespace protocol {
      * (docs/ARCHITECTURE.md, "The CLI's fixed cost").
      */
     text_only?: boolean;
+    /**
+     * Since is set by a reader that leaves out the header lines it has
+     * (the MCP server: frames.SnapshotTextSince), with the tab it was last
+     * told of (zero: none): those lines cost nothing against Budget.
+     */
+    since?: TabRef;
   }
   /** SnapshotInfo are the figures of one snapshot, for the popup and doctor. */
   interface SnapshotInfo {
@@ -1056,8 +1077,14 @@ declare namespace protocol {
     ledger_error?: string;
     last_snapshot?: SnapshotInfo;
     last_errors?: string[];
-    /** Paused and Policy are the person's controls (protocol/person.go). */
+    /**
+     * Paused and Policy are the person's controls (protocol/person.go);
+     * PausedBy and Lift say, while paused, whose pause it is and how it
+     * is lifted here (PersonState).
+     */
     paused?: boolean;
+    paused_by?: string;
+    lift?: string;
     policy?: PolicyInfo;
   }
   /** Tab is one browser tab as `grip tabs` lists it. */

@@ -49,7 +49,7 @@ const handlers = {
   ping: () => ({ ok: true }),
   // The person's controls: person.js, person-state.js.
   frames: async (p) => ({ frames: await tabFrames(p.tabId) }),
-  paused: async (p) => { await storePaused(!!p.paused); return { ok: true }; },
+  paused: async (p) => { await storePaused(!!p.paused, p.by || ''); return { ok: true }; },
   confirm: (p) => ask(p),
   acted: async (p) => { await markActed(p.tabId); return { ok: true }; },
   share_tab: async (p) => { await ownTab(p.tabId, p.session || ''); return { ok: true }; },

@@ -2,6 +2,7 @@ package frames
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/grip-dev/grip/protocol"
@@ -46,7 +47,7 @@ func ReplyTab(res protocol.ActionResult) protocol.TabRef {
 func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabRef) string {
 	var b strings.Builder
 	b.WriteString(what)
-	if res.Detail != "" && !strings.Contains(what, res.Detail) && !toldByChanges(res) {
+	if res.Detail != "" && !strings.Contains(strings.ToLower(what), strings.ToLower(res.Detail)) && !toldByChanges(res) { // "Opened tab 7" says "opened tab 7"
 		b.WriteString(" (" + res.Detail + ")")
 	}
 	b.WriteByte('\n')
@@ -156,25 +157,92 @@ func writeLines(b *strings.Builder, head string, els []protocol.Element, links *
 }
 
 // FitChanges keeps the lines of changed, then appeared, in order while
-// they fit budget tokens, and says how many were left out.
-func FitChanges(changed, appeared []protocol.Element, budget int) (keptChanged, keptAppeared []protocol.Element, omitted int) {
+// they fit budget tokens, and says how many were left out. When it cuts
+// appeared, the fields among the lines it cut (textbox, searchbox,
+// combobox, spinbutton: where an agent types next, such as an editor that
+// opened below its toolbar's buttons) are kept too, up to maxKeptFields,
+// their room taken from the lines before them, so the reply stays in page
+// order with a gap. readOnAfter is the last line of the unbroken run of
+// appeared lines, where a read on starts ("" when none was kept).
+func FitChanges(changed, appeared []protocol.Element, budget int) (keptChanged, keptAppeared []protocol.Element, omitted int, readOnAfter string) {
+	cost := func(e *protocol.Element) int { return costBytes(appendLine(nil, e, nil)) }
 	used := 0
-	fit := func(els []protocol.Element) []protocol.Element {
+	prefix := func(els []protocol.Element, budget int) int {
 		n := 0
 		for n < len(els) && omitted == 0 {
-			cost := costBytes(appendLine(nil, &els[n], nil))
-			if used+cost > budget {
+			c := cost(&els[n])
+			if used+c > budget {
 				break
 			}
-			used += cost
+			used += c
 			n++
 		}
-		omitted += len(els) - n
-		return els[:n]
+		return n
 	}
-	keptChanged = fit(changed)
-	keptAppeared = fit(appeared)
-	return keptChanged, keptAppeared, omitted
+	n := prefix(changed, budget)
+	omitted += len(changed) - n
+	keptChanged = changed[:n]
+	if omitted > 0 {
+		return keptChanged, nil, omitted + len(appeared), ""
+	}
+	all := used
+	for i := range appeared {
+		all += cost(&appeared[i])
+	}
+	if all <= budget {
+		return keptChanged, appeared, 0, lastRef(appeared)
+	}
+	// The fields, and the room they take, reserved before the run is cut.
+	var fields []int
+	reserve := 0
+	for i := range appeared {
+		if len(fields) == maxKeptFields {
+			break
+		}
+		if c := cost(&appeared[i]); typedInto(appeared[i].Role) && used+reserve+c <= budget {
+			fields = append(fields, i)
+			reserve += c
+		}
+	}
+	n = 0
+	for n < len(appeared) {
+		c := cost(&appeared[n])
+		if slices.Contains(fields, n) {
+			c = 0 // its room is reserved
+		}
+		if used+reserve+c > budget {
+			break
+		}
+		used += c
+		n++
+	}
+	keptAppeared = append([]protocol.Element(nil), appeared[:n]...)
+	readOnAfter = lastRef(keptAppeared)
+	for _, i := range fields {
+		if i >= n {
+			keptAppeared = append(keptAppeared, appeared[i])
+		}
+	}
+	return keptChanged, keptAppeared, len(appeared) - len(keptAppeared), readOnAfter
+}
+
+// maxKeptFields is how many fields past a cut a reply keeps.
+const maxKeptFields = 3
+
+// typedInto says whether role is a field an agent types into.
+func typedInto(role string) bool {
+	switch role {
+	case "textbox", "searchbox", "combobox", "spinbutton":
+		return true
+	}
+	return false
+}
+
+func lastRef(els []protocol.Element) string {
+	if len(els) == 0 {
+		return ""
+	}
+	return els[len(els)-1].Ref
 }
 
 // Done is the first line of an action's reply in the CLI: "ok: click @e3".

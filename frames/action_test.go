@@ -1,6 +1,7 @@
 package frames
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -56,9 +57,53 @@ func TestFitChanges(t *testing.T) {
 	}{
 		{24, 1, 3, 0}, {23, 1, 2, 1}, {12, 1, 1, 2}, {5, 0, 0, 4}, {6, 1, 0, 3},
 	} {
-		c, a, o := FitChanges(changed, appeared, tt.budget)
+		c, a, o, after := FitChanges(changed, appeared, tt.budget)
 		if len(c) != tt.changed || len(a) != tt.appeared || o != tt.omitted {
 			t.Errorf("budget %d: kept %d changed, %d appeared, omitted %d; want %d %d %d", tt.budget, len(c), len(a), o, tt.changed, tt.appeared, tt.omitted)
 		}
+		if want := lastRef(a); after != want {
+			t.Errorf("budget %d: reads on after %q, want %q", tt.budget, after, want)
+		}
 	}
+}
+
+// An editor that opened below its toolbar: the reply cut among the
+// buttons keeps the text field after them, in page order, and reads on
+// from the last button of the unbroken run.
+func TestFitChangesKeepsFieldsPastTheCut(t *testing.T) {
+	var appeared []protocol.Element
+	for i := 2; i <= 20; i++ {
+		appeared = append(appeared, protocol.Element{Ref: fmt.Sprintf("@e%d", i), Role: "button", Name: "bold"})
+	}
+	appeared = append(appeared, protocol.Element{Ref: "@e21", Role: "textbox", Name: "Type the text"},
+		protocol.Element{Ref: "@e22", Role: "button", Name: "save"})
+	_, a, o, after := FitChanges(nil, appeared, 60)
+	if len(a) < 2 || a[len(a)-1].Ref != "@e21" || o != len(appeared)-len(a) {
+		t.Fatalf("kept %v, omitted %d; want the buttons that fit, then @e21", refs(a), o)
+	}
+	if after != a[len(a)-2].Ref || after == "@e21" {
+		t.Errorf("reads on after %q; want the last button kept (%s)", after, a[len(a)-2].Ref)
+	}
+	// A field inside the run costs nothing twice: the same budget keeps as
+	// many lines as when it was a button.
+	fieldFirst := append([]protocol.Element{{Ref: "@e1", Role: "textbox", Name: "t"}}, appeared[:19]...)
+	buttonFirst := append([]protocol.Element{{Ref: "@e1", Role: "button", Name: "t"}}, appeared[:19]...)
+	_, a1, _, _ := FitChanges(nil, fieldFirst, 60)
+	_, a2, _, _ := FitChanges(nil, buttonFirst, 60)
+	if len(a1) != len(a2) {
+		t.Errorf("a field in the run kept %d lines, a button %d", len(a1), len(a2))
+	}
+	// A cut among changed lines keeps no appeared ones, fields or not.
+	changed := appeared[:19]
+	if c, a, _, after := FitChanges(changed, appeared[19:], 30); len(a) != 0 || len(c) == len(changed) || after != "" {
+		t.Errorf("a cut among changed: kept %d changed, %v appeared, after %q", len(c), refs(a), after)
+	}
+}
+
+func refs(els []protocol.Element) []string {
+	var out []string
+	for _, e := range els {
+		out = append(out, e.Ref)
+	}
+	return out
 }

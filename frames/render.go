@@ -19,6 +19,12 @@ type Options struct {
 	// reads on exactly this view: " --mode content --tab 5" ("" for an
 	// interactive snapshot of the default tab).
 	ReadOn string
+	// Since is set when the text goes to a reader that leaves out the
+	// header lines it has (SnapshotTextSince; the MCP server), with the
+	// tab that reader was last told of (a zero TabRef: none). Those lines
+	// are still written but cost nothing against the budget, so the
+	// reader gets the budget's worth of lines it does read.
+	Since *protocol.TabRef
 }
 
 // AfterHint is the hint of the error Render returns for an After ref that
@@ -78,8 +84,25 @@ func Render(tab protocol.TabRef, answered []protocol.Frame, skipped []protocol.S
 	buf := make([]byte, 0, estimate(budget, view.total))
 	buf = appendTabHeader(buf, tab)
 	used := costBytes(buf)
+	if opt.Since != nil && *opt.Since == tab {
+		used = 0 // the reader leaves it out: it has it
+	}
 	buf = append(buf, '\n')
 	headerEnd, headerCost := len(buf), used
+	// The top frame's line, which a reader with Since leaves out while no
+	// other frame's line follows it, is charged only once one does.
+	topFree := opt.Since != nil && len(view.frames) > 0 && view.frames[0].f.FrameID == 0 && view.frames[0].f.URL == tab.URL
+	pendingTop := 0
+	header := func(vi int) int {
+		c := appendLineCost(&buf, func(b []byte) []byte { return appendFrameHeader(b, view.frames[vi].f) })
+		if vi == 0 && topFree {
+			pendingTop = c
+			return 0
+		}
+		c += pendingTop
+		pendingTop = 0
+		return c
+	}
 	type measured struct {
 		end, used int // len(buf) and tokens through this element's line
 		at        int // its frame's index in view.frames
@@ -96,7 +119,7 @@ measure:
 				break measure
 			}
 			for ; nextHeader <= vi; nextHeader++ {
-				used += appendLineCost(&buf, func(b []byte) []byte { return appendFrameHeader(b, view.frames[nextHeader].f) })
+				used += header(nextHeader)
 			}
 			e := &v.f.Elements[ei]
 			used += appendLineCost(&buf, func(b []byte) []byte { return appendLine(b, e, &links) })
@@ -110,7 +133,12 @@ measure:
 	// element always, so that paging moves forward.
 	shown := len(lines)
 	tail := view.frames[view.lastFull+1:]
-	if shown < view.total || used+tailCost(tail)+closingCost > budget {
+	measuredTop := pendingTop // the top line still uncharged after the last element
+	tailTokens := tailCost(tail)
+	if len(tail) > 0 && view.lastFull+1 > 0 {
+		tailTokens += measuredTop // another frame's line follows the top one
+	}
+	if shown < view.total || used+tailTokens+closingCost > budget {
 		shown = min(1, view.total)
 		for n := 2; n < view.total && n <= len(lines); n++ {
 			if lines[n-1].used+trailerCost(view.total-n, lines[n-1].ref+opt.ReadOn)+closingCost > budget {
@@ -137,8 +165,11 @@ measure:
 	}
 	remaining := view.total - shown
 	if remaining == 0 {
-		for _, v := range tail {
-			used += appendLineCost(&buf, func(b []byte) []byte { return appendFrameHeader(b, v.f) })
+		if shown > 0 {
+			pendingTop = measuredTop
+		}
+		for i, v := range tail {
+			used += header(view.lastFull + 1 + i)
 			out = append(out, frameOf(v.f, v.lo))
 		}
 	}

@@ -1,6 +1,9 @@
 package frames
 
 import (
+	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/grip-dev/grip/protocol"
@@ -65,5 +68,50 @@ func TestActionTextCountsTheList(t *testing.T) {
 		"list @e1: options 394–406 of 2,000 in view (21 appeared, 2 gone, not listed)\ngone: @e5\n"
 	if got := ActionText("ok: find @e1", res); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A reader that leaves out the header lines it has (Options.Since, the MCP
+// server) gets its budget's worth of the lines it reads: what it reads
+// costs Tokens, never more than the budget, and as many elements as the
+// budget allows with those lines free.
+func TestSinceChargesWhatTheReaderReads(t *testing.T) {
+	one := []FrameResult{{FrameID: 0, DocumentID: "D0", URL: designTab.URL}}
+	for i := 1; i <= 300; i++ {
+		one[0].Elements = append(one[0].Elements, protocol.Element{Ref: fmt.Sprintf("@e%d", i), Role: "button", Name: fmt.Sprintf("Item number %d", i)})
+	}
+	empty := append(slices.Clone(one), FrameResult{FrameID: 4, DocumentID: "D4", URL: "https://empty.example/"})
+	for name, results := range map[string][]FrameResult{"one frame": one, "design": designResults(), "empty frame after": empty} {
+		answered, skipped := Merge(results)
+		for _, known := range []protocol.TabRef{{}, designTab} {
+			for budget := 1; budget <= 400; budget++ {
+				snap, err := Render(designTab, answered, skipped, Options{Budget: budget, Since: &known})
+				if err != nil {
+					t.Fatal(err)
+				}
+				read := SnapshotTextSince(snap, known)
+				cost := 0
+				for _, l := range strings.Split(strings.TrimSuffix(read, "\n"), "\n") {
+					cost += Cost(l)
+				}
+				shown := len(flatten(snap.Frames))
+				if cost != snap.Tokens || shown > 1 && cost > budget {
+					t.Fatalf("%s, known %v, budget %d: the reader's text costs %d, Tokens %d:\n%s", name, known.ID, budget, cost, snap.Tokens, read)
+				}
+				if name != "one frame" {
+					continue
+				}
+				// The same page charged every line: the lines the reader
+				// leaves out are all it gets more.
+				free := Cost(string(appendFrameHeader(nil, &answered[0])))
+				if known == designTab {
+					free += Cost(string(appendTabHeader(nil, designTab)))
+				}
+				full, _ := Render(designTab, answered, skipped, Options{Budget: budget + free})
+				if got, want := shown, len(flatten(full.Frames)); got != want && shown > 1 {
+					t.Fatalf("known %v, budget %d: %d elements shown, want %d as with every line charged and %d more tokens", known.ID, budget, got, want, free)
+				}
+			}
+		}
 	}
 }

@@ -105,7 +105,7 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult, error) {
 	// 1. The person's pause refuses every action.
 	if h.person.isPaused() {
-		return nil, errPaused()
+		return nil, h.errPaused(ctx)
 	}
 	// 2. The target: a malformed locator, an unknown or stale ref is
 	// refused here, before anything reaches the browser.
@@ -447,9 +447,8 @@ func (h *Host) recordAction(ctx context.Context, a *action, res *protocol.Action
 		return
 	}
 	rec := a.rec
-	rec.Outcome = "ok"
+	rec.Outcome = outcomeOf(ctx, err)
 	if err != nil {
-		rec.Outcome = string(protocol.AsError(err).Code)
 		if rec.Tab == 0 && a.spec.Name != protocol.ActTabNew {
 			// Refused before a tab was picked (the pause refuses first):
 			// the record names the tab the action would have landed on.

@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -228,7 +229,7 @@ func (h *Host) checkRule(ctx context.Context, a *action) error {
 	// The person may have paused, or edited the policy, while the
 	// question was open.
 	if u.isPaused() {
-		return errPaused()
+		return h.errPaused(ctx)
 	}
 	if p2 := u.policy.Current(); p2 != p {
 		d2, origin2, where2, err := h.decideRule(ctx, p2, a)
@@ -302,6 +303,13 @@ func (h *Host) applyRule(ctx context.Context, p *policy.Policy, d policy.Decisio
 			"%s on %s is refused: the site is read-only for agents: %s of %s", action, origin, d.Why(), h.person.policy.File())
 	case policy.Confirm:
 		rec.Rule = d.Why()
+		if h.noOneToAsk() {
+			return protocol.Errorf(protocol.CodeNotConfirmed, protocol.BoundaryUser,
+				"ask whoever launched this browser to change the rule for this site to act in "+h.person.policy.File()+
+					" (grip policy URL says which rule a URL falls under), or to run it headed (grip launch --headed) and answer there",
+				"%s on %s needs the person's Allow (%s), and no one can see the question in this headless browser grip launch started: there is no window, notification or popup",
+				action, origin, d.Why())
+		}
 		if err := h.askPerson(ctx, p, protocol.ConfirmParams{TabID: rec.Tab, Origin: origin, Action: action,
 			Target: rec.Target, Detail: rec.Detail, Client: rec.Client, Session: rec.Session, Rule: d.Why()}); err != nil {
 			return err
@@ -347,10 +355,65 @@ func (h *Host) askPerson(ctx context.Context, p *policy.Policy, cp protocol.Conf
 		"the person denied %s", what)
 }
 
-func errPaused() error {
+// noOneToAsk says no one can answer a question in this browser: a
+// headless one grip launch started has no window, notification or popup
+// to show it, so a question is refused at once rather than left to time
+// out (docs/ARCHITECTURE.md, "A browser grip launched").
+func (h *Host) noOneToAsk() bool {
+	l := h.cfg.Launch
+	return l != nil && l.Headless
+}
+
+// outcomeOf is how the record names an operation's end: ok, the error's
+// code, or cancelled when the request ended because its client went away
+// (its connection closed) rather than because anything refused it.
+func outcomeOf(ctx context.Context, err error) string {
+	switch {
+	case err == nil:
+		return "ok"
+	case ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
+		return outcomeCancelled
+	}
+	return string(protocol.AsError(err).Code)
+}
+
+// outcomeCancelled is the record's outcome of a request its client gave
+// up on before it ended.
+const outcomeCancelled = "cancelled"
+
+// errPaused refuses an action while agents are paused, saying whose
+// pause it is (the person's, or an agent session's: grip pause, MCP
+// browser_pause) and how it is lifted in this browser.
+func (h *Host) errPaused(ctx context.Context) error {
 	return protocol.Errorf(protocol.CodePaused, protocol.BoundaryUser,
-		"wait until the person resumes (the grip popup, or they run grip resume); do not retry in a loop",
-		"the person paused grip: every action is refused until they resume")
+		h.person.lift+"; wait for it, do not retry in a loop",
+		"%s: every action of every agent is refused until the pause is lifted", h.pausedWho(ctx))
+}
+
+// pausedWho says whose the pause is, to the session that asks.
+func (h *Host) pausedWho(ctx context.Context) string {
+	_, by := h.person.pausedByWhom()
+	switch {
+	case by != "" && by == sessionOf(ctx):
+		return fmt.Sprintf("this session (%s) paused agents itself, not the person", by)
+	case by != "":
+		return fmt.Sprintf("agent session %s paused agents, not the person", by)
+	}
+	return "the person paused agents in this browser"
+}
+
+// pauseLift says how the pause is lifted in this browser, for the agent
+// to pass on: a headless browser grip launch started has no popup, and
+// only its launcher's token lifts the pause there (docs/ARCHITECTURE.md,
+// "A browser grip launched").
+func pauseLift(l *launcher.Launch) string {
+	switch {
+	case l != nil && l.Headless:
+		return "no one can resume from a popup in this headless browser grip launch started: whoever launched it lifts the pause with grip resume --token-file FILE (the file grip launch printed)"
+	case l != nil && l.ResumeSHA256 != "":
+		return "the person resumes from grip's popup, or whoever launched the browser runs grip resume --token-file FILE (the file grip launch printed)"
+	}
+	return "the person resumes from grip's popup, or allows grip resume when the browser asks them"
 }
 
 // resume lifts the pause once the person allows it in the browser: the
@@ -390,15 +453,12 @@ func (h *Host) resume(ctx context.Context, args protocol.ResumeArgs) (protocol.P
 			Detail: "lift the pause: agents may act again"})
 		rec.Confirmed = err == nil
 	}
-	rec.Outcome = "ok"
-	if err != nil {
-		rec.Outcome = string(protocol.AsError(err).Code)
-	}
+	rec.Outcome = outcomeOf(ctx, err)
 	u.record(rec)
 	if err != nil {
 		return protocol.PersonState{}, err
 	}
-	st := u.setPaused(false)
+	st := u.setPaused(false, "")
 	h.tellExtension(ctx, protocol.ExtPaused, protocol.PausedParams{Paused: false})
 	return st, nil
 }
@@ -406,14 +466,14 @@ func (h *Host) resume(ctx context.Context, args protocol.ResumeArgs) (protocol.P
 // pause answers OpPause: an agent may always stop itself and the others.
 func (h *Host) pause(ctx context.Context, _ noArgs) (protocol.PersonState, error) {
 	u := h.person
-	st := u.setPaused(true)
+	st := u.setPaused(true, sessionOf(ctx))
 	u.record(actlog.Entry{Action: protocol.OpPause, Outcome: "ok", Client: clientOf(ctx), Session: sessionOf(ctx)})
 	h.log.Info("paused at an agent client's request", "client", clientOf(ctx))
 	// The reply waits (bounded) for the extension to keep the pause, so a
 	// browser that closes or crashes right after is still paused when it
 	// comes back.
 	select {
-	case <-h.tellExtension(ctx, protocol.ExtPaused, protocol.PausedParams{Paused: true}):
+	case <-h.tellExtension(ctx, protocol.ExtPaused, protocol.PausedParams{Paused: true, By: st.PausedBy}):
 	case <-time.After(2 * time.Second):
 	case <-ctx.Done():
 	}

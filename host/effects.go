@@ -256,9 +256,10 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 			res.Loading = raw.Tab.URL
 		}
 		res.Changes = protocol.Changes{URL: raw.Tab.URL, Title: raw.Tab.Title, Added: formatRefs(diff.added), Gone: formatRefs(diff.gone)}
-		res.Changes.Changed, res.Changes.Appeared, res.Changes.Omitted = frames.FitChanges(diff.changed, diff.appeared, budget)
+		var after string
+		res.Changes.Changed, res.Changes.Appeared, res.Changes.Omitted, after = frames.FitChanges(diff.changed, diff.appeared, budget)
 		if res.Changes.Omitted > 0 {
-			res.Changes.More = readOnCommand(res.Changes, len(diff.changed), mode, tabNamed(args, tab))
+			res.Changes.More = readOnCommand(after, mode, tabNamed(args, tab))
 		}
 		if args.Snapshot {
 			if snap, err := h.render(tab, raw.Tab, results, frames.Options{Budget: args.Budget}); err == nil {
@@ -285,15 +286,15 @@ func tabNamed(args protocol.ActArgs, tab int) int {
 }
 
 // readOnCommand is the command that reads on where an action's reply cut
-// its lines (docs/ARCHITECTURE.md, "Snapshot format"): from the last
-// element that appeared, when the cut fell among those (they are in page
-// order), else from the start; in the mode of the agent's view, and naming
-// the tab unless it is the default one — the same form as a snapshot's
-// trailer.
-func readOnCommand(c protocol.Changes, changed int, mode string, tab int) string {
+// its lines (docs/ARCHITECTURE.md, "Snapshot format"): after the last
+// element of the unbroken run that appeared (frames.FitChanges), when the
+// cut fell among those (they are in page order), else from the start; in
+// the mode of the agent's view, and naming the tab unless it is the
+// default one — the same form as a snapshot's trailer.
+func readOnCommand(after string, mode string, tab int) string {
 	cmd := "grip snapshot"
-	if len(c.Changed) == changed && len(c.Appeared) > 0 {
-		cmd += " --after " + c.Appeared[len(c.Appeared)-1].Ref
+	if after != "" {
+		cmd += " --after " + after
 	}
 	return cmd + readOnArgs(mode, 0, tab)
 }

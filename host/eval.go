@@ -40,10 +40,7 @@ func (h *Host) Eval(ctx context.Context, args protocol.EvalArgs) (*protocol.Eval
 	rec := actlog.Entry{Time: time.Now(), Action: protocol.OpEval, Tab: args.Tab, Client: clientOf(ctx),
 		Detail: fmt.Sprintf("%d characters of code, not kept", len([]rune(args.Expression)))}
 	res, err := h.eval(ctx, args, timeout, &rec)
-	rec.Outcome = "ok"
-	if err != nil {
-		rec.Outcome = string(protocol.AsError(err).Code)
-	}
+	rec.Outcome = outcomeOf(ctx, err)
 	u.record(rec)
 	if err == nil && rec.Tab > 0 {
 		h.tellExtension(ctx, protocol.ExtActed, protocol.ActedParams{TabID: rec.Tab, Action: protocol.OpEval})
@@ -54,7 +51,7 @@ func (h *Host) Eval(ctx context.Context, args protocol.EvalArgs) (*protocol.Eval
 func (h *Host) eval(ctx context.Context, args protocol.EvalArgs, timeout time.Duration, rec *actlog.Entry) (*protocol.EvalResult, error) {
 	u := h.person
 	if u.isPaused() {
-		return nil, errPaused()
+		return nil, h.errPaused(ctx)
 	}
 	p := u.policy.Current()
 	tab, err := h.agentTab(ctx, p, args.Tab)

@@ -171,15 +171,15 @@ func (h *Host) fitChanges(a *action, c *protocol.Changes) {
 	if budget <= 0 {
 		budget = protocol.DefaultChangesBudget
 	}
-	changed := len(c.Changed)
-	c.Changed, c.Appeared, c.Omitted = frames.FitChanges(c.Changed, c.Appeared, budget)
+	var after string
+	c.Changed, c.Appeared, c.Omitted, after = frames.FitChanges(c.Changed, c.Appeared, budget)
 	c.More = ""
 	if c.Omitted > 0 {
 		mode := a.args.Mode
 		if mode == "" {
 			mode = h.tabs.lastMode(a.target.tab)
 		}
-		c.More = readOnCommand(*c, changed, mode, tabNamed(a.args, a.target.tab))
+		c.More = readOnCommand(after, mode, tabNamed(a.args, a.target.tab))
 	}
 }
 

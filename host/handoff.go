@@ -44,10 +44,7 @@ func (h *Host) handoff(ctx context.Context, args protocol.HandoffArgs) (*protoco
 		rec.Origin = originOf(info.URL)
 	}
 	res, err := h.runHandoff(ctx, tab, why, timeout, &rec)
-	rec.Outcome = "ok"
-	if err != nil {
-		rec.Outcome = string(protocol.AsError(err).Code)
-	}
+	rec.Outcome = outcomeOf(ctx, err)
 	if h.person != nil {
 		h.person.record(rec)
 	}
@@ -55,6 +52,11 @@ func (h *Host) handoff(ctx context.Context, args protocol.HandoffArgs) (*protoco
 }
 
 func (h *Host) runHandoff(ctx context.Context, tab int, why string, timeout time.Duration, rec *actlog.Entry) (*protocol.ActionResult, error) {
+	if h.noOneToAsk() {
+		return nil, protocol.Errorf(protocol.CodeNotConfirmed, protocol.BoundaryUser,
+			"tell whoever launched this browser what is needed and stop; in a browser they run headed (grip launch --headed) the step can be handed over",
+			"no one can take the step in this headless browser grip launch started: there is no window, notification or popup to show it: %s", why)
+	}
 	cp := protocol.ConfirmParams{ID: randomID(), TabID: tab, Origin: rec.Origin, Action: protocol.OpHandoff,
 		Detail: why, Client: rec.Client, Session: rec.Session, Kind: protocol.ConfirmKindHandoff,
 		TimeoutMS: int(timeout / time.Millisecond)}

@@ -87,7 +87,7 @@ func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*proto
 	if args.Tab != 0 {
 		readOnTab = tab
 	}
-	snap, err := h.render(tab, raw.Tab, results, frames.Options{Budget: args.Budget, After: args.After, ReadOn: readOnArgs(mode, args.Budget, readOnTab)})
+	snap, err := h.render(tab, raw.Tab, results, frames.Options{Budget: args.Budget, After: args.After, ReadOn: readOnArgs(mode, args.Budget, readOnTab), Since: args.Since})
 	if err != nil {
 		return nil, err
 	}

@@ -34,6 +34,12 @@ type personControls struct {
 	// paused before its socket is published; the host tells the
 	// extension when grip pause or resume changes it. Guarded by mu.
 	paused bool
+	// pausedBy is the agent session that paused ("": the person), kept
+	// by the extension with the pause. Guarded by mu.
+	pausedBy string
+	// lift says how the pause is lifted in this browser (pauseLift); set
+	// once, at the hello.
+	lift string
 	// shared are the tabs agents may use in the shared mode, with when
 	// each was shared or opened by an agent (the latest is the default
 	// tab when the active one is not shared). The extension mirrors it
@@ -54,7 +60,7 @@ func newPersonControls(h *Host, hello protocol.ExtensionHello) *personControls {
 	u := &personControls{
 		policy: policy.Open(policy.Path(h.cfg.Dirs.Root), true, h.log),
 		slog:   h.log,
-		paused: hello.Paused,
+		paused: hello.Paused, pausedBy: hello.PausedBy, lift: pauseLift(h.cfg.Launch),
 		shared: map[int]time.Time{},
 		owners: map[int]string{}, sessions: map[string]*session{},
 	}
@@ -82,9 +88,28 @@ func (u *personControls) isPaused() bool {
 	return u.paused
 }
 
-// setPaused sets the switch and returns the state.
-func (u *personControls) setPaused(p bool) protocol.PersonState {
+// pausedByWhom returns whether agents are paused and, if so, the agent
+// session that paused ("": the person).
+func (u *personControls) pausedByWhom() (bool, string) {
+	if u == nil {
+		return false, ""
+	}
 	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.paused, u.pausedBy
+}
+
+// setPaused sets the switch and returns the state. by is the agent
+// session that pauses ("": the person); a pause already on stays whose
+// it was (an agent's pause does not make the person's its own).
+func (u *personControls) setPaused(p bool, by string) protocol.PersonState {
+	u.mu.Lock()
+	switch {
+	case !p:
+		u.pausedBy = ""
+	case !u.paused || by == "":
+		u.pausedBy = by
+	}
 	u.paused = p
 	u.mu.Unlock()
 	return u.state()
@@ -94,6 +119,9 @@ func (u *personControls) state() protocol.PersonState {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	st := protocol.PersonState{Paused: u.paused}
+	if u.paused {
+		st.PausedBy, st.Lift = u.pausedBy, u.lift
+	}
 	for id := range u.shared {
 		st.Shared = append(st.Shared, id)
 	}
@@ -148,7 +176,8 @@ func (u *personControls) fillStatus(st *protocol.Status) {
 	if u == nil {
 		return
 	}
-	st.Paused = u.isPaused()
+	ps := u.state()
+	st.Paused, st.PausedBy, st.Lift = ps.Paused, ps.PausedBy, ps.Lift
 	info := u.policyInfo()
 	st.Policy = &info
 }
@@ -271,7 +300,7 @@ func (h *Host) personRequest(ctx context.Context, msg protocol.NativeMessage) (a
 			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
 		}
 		h.log.Info("the person set the pause from the browser", "paused", p.Paused)
-		return u.setPaused(p.Paused), nil
+		return u.setPaused(p.Paused, ""), nil
 	case protocol.HostSetShared:
 		var p protocol.SharedParams
 		if err := json.Unmarshal(msg.Params, &p); err != nil {

@@ -150,8 +150,8 @@ func (h *Host) checkScreenshotStart(ctx context.Context, tab int) error {
 	active, err := h.resolveTab(ctx, 0)
 	if err != nil || active != tab {
 		return protocol.Errorf(protocol.CodePaused, protocol.BoundaryUser,
-			"wait until the person resumes, or take a snapshot: it changes nothing on screen",
-			"the person paused grip: a screenshot of tab %d would bring it to the front", tab)
+			"take a snapshot: it changes nothing on screen; or wait until the pause is lifted ("+h.person.lift+")",
+			"%s: a screenshot of tab %d would bring it to the front", h.pausedWho(ctx), tab)
 	}
 	return nil
 }

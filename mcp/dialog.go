@@ -49,7 +49,12 @@ var toolWords = sync.OnceValue(func() *strings.Replacer { // on first use, not a
 		"close it with grip dialog accept", "close it with browser_handle_dialog",
 		"grip dialog accept leaves, dismiss stays", "browser_handle_dialog accept=true leaves, accept=false stays",
 		"answer it first: grip dialog accept (--text T for a prompt) or grip dialog dismiss", "answer it first with browser_handle_dialog",
+		"answer it first: grip dialog accept or grip dialog dismiss", "answer it first with browser_handle_dialog",
+		"answer it first: grip dialog accept|dismiss", "answer it first with browser_handle_dialog",
+		"nothing to answer; grip dialog shows the one open", "nothing to answer: every tool's result (and browser_tabs) names a dialog once one opens",
 		"(grip wait or grip snapshot to read it)", "(browser_wait_for or browser_snapshot to read it)",
+		"grip policy URL says which rule", "browser_policy with the url says which rule",
+		"allows grip resume when the browser asks them", "allows browser_resume when the browser asks them",
 	)
 })
 

@@ -9,17 +9,17 @@ import (
 )
 
 // An agent pays for tools/list (and the instructions its client puts
-// beside it) once per session, before any work: 36 tools were 38,961
-// characters (8,964 o200k tokens) when what every tool repeated (what a
-// target may be, that page text is untrusted) was said once, in the
-// instructions, and 31,118 after (docs/ARCHITECTURE.md, "MCP tools";
-// bench/run measures it beside Playwright MCP's every run). The budgets
-// are those figures and about 10% more, so that the listing cannot grow
-// back unnoticed: a tool or a property that needs more raises its budget
-// here, in the open.
+// beside it) once per session, before any work. The 36 tools were 38,961
+// characters (8,964 o200k tokens) while each repeated what a target may be
+// and that page text is untrusted; with that said once, in the
+// instructions, they are 31,118 (6,993) and the instructions 2,523
+// (docs/ARCHITECTURE.md, "MCP tools"; bench/run measures both beside
+// Playwright MCP's every run). The budgets are those figures and about
+// 10% more, so that neither grows back unnoticed: a tool or a property
+// that needs more raises its budget here, in the open.
 const (
 	toolsListBudget    = 34_300
-	instructionsBudget = 2_700
+	instructionsBudget = 2_800
 )
 
 // TestToolsListWithinBudget builds the server and counts the characters

@@ -51,6 +51,9 @@ func (s *Server) status(ctx context.Context, _ noIn) (*CallToolResult, error) {
 	if st.Host.Warning != "" {
 		text += "warning: " + st.Host.Warning + "\n"
 	}
+	if st.Paused {
+		text += pauseText(st.PausedBy, st.Lift) + "\n"
+	}
 	for _, e := range st.LastErrors {
 		text += "recent error: " + e + "\n"
 	}
@@ -58,10 +61,22 @@ func (s *Server) status(ctx context.Context, _ noIn) (*CallToolResult, error) {
 }
 
 func (s *Server) pause(ctx context.Context, _ noIn) (*CallToolResult, error) {
-	if _, err := s.ops.Pause(ctx); err != nil {
+	st, err := s.ops.Pause(ctx)
+	if err != nil {
 		return nil, err
 	}
-	return textResult("Agents are paused in this browser; the person resumes them from grip's popup.\n"), nil
+	return textResult(pauseText(st.PausedBy, st.Lift) + "; reads go on.\n"), nil
+}
+
+// pauseText says whose the pause is (the person's, or the agent session's
+// that paused: browser_pause, grip pause) and how it is lifted in this
+// browser, as grip status does.
+func pauseText(by, lift string) string {
+	who := "by the person"
+	if by != "" {
+		who = "by agent session " + by
+	}
+	return "Agents are paused " + who + ": every action is refused until the pause is lifted (" + lift + ")"
 }
 
 func (s *Server) resume(ctx context.Context, _ noIn) (*CallToolResult, error) {

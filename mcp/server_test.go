@@ -336,9 +336,10 @@ func TestToolsMapToOps(t *testing.T) {
 		contains []string
 	}{
 		{"browser_snapshot", nil,
-			[]call{{protocol.OpSnapshot, protocol.SnapshotArgs{Mode: "interactive", Budget: 40000, TextOnly: true}}}, nil},
+			[]call{{protocol.OpSnapshot, protocol.SnapshotArgs{Mode: "interactive", Budget: 40000, TextOnly: true, Since: &protocol.TabRef{}}}}, nil},
 		{"browser_snapshot", map[string]any{"mode": "content", "budget": 500, "after": "e40", "tab": 7},
-			[]call{{protocol.OpSnapshot, protocol.SnapshotArgs{Tab: 7, Mode: "content", Budget: 500, After: "@e40", TextOnly: true}}}, nil},
+			[]call{{protocol.OpSnapshot, protocol.SnapshotArgs{Tab: 7, Mode: "content", Budget: 500, After: "@e40", TextOnly: true,
+				Since: &protocol.TabRef{ID: 7}}}}, nil},
 		{"browser_click", map[string]any{"ref": "e3", "element": "Go button"},
 			[]call{{protocol.OpAct, protocol.ActArgs{Action: "click", Target: "@e3"}}},
 			[]string{"Clicked @e3 (Go button)", "Tab 7 · 'Fixture' · http://x.test/", "added: @e9", "gone: @e4"}},

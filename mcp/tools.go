@@ -291,6 +291,12 @@ func budgetOr(n int) int {
 
 func (s *Server) snapshot(ctx context.Context, in snapshotIn) (*CallToolResult, error) {
 	args := protocol.SnapshotArgs{Tab: in.Tab, Mode: in.Mode, Budget: budgetOr(in.Budget), After: normRef(in.After), TextOnly: true}
+	// The lines snapshotText leaves out are not charged: the budget is
+	// what this client reads.
+	s.tabMu.Lock()
+	known := s.shownTab
+	s.tabMu.Unlock()
+	args.Since = &known
 	if args.Mode == "" {
 		args.Mode = protocol.ModeInteractive
 	}

@@ -110,9 +110,13 @@ type Status struct {
 	LedgerError  string        `json:"ledger_error,omitempty"`
 	LastSnapshot *SnapshotInfo `json:"last_snapshot,omitempty"`
 	LastErrors   []string      `json:"last_errors,omitempty"`
-	// Paused and Policy are the person's controls (protocol/person.go).
-	Paused bool        `json:"paused,omitempty"`
-	Policy *PolicyInfo `json:"policy,omitempty"`
+	// Paused and Policy are the person's controls (protocol/person.go);
+	// PausedBy and Lift say, while paused, whose pause it is and how it
+	// is lifted here (PersonState).
+	Paused   bool        `json:"paused,omitempty"`
+	PausedBy string      `json:"paused_by,omitempty"`
+	Lift     string      `json:"lift,omitempty"`
+	Policy   *PolicyInfo `json:"policy,omitempty"`
 }
 
 // SnapshotInfo are the figures of one snapshot, for the popup and doctor.
@@ -172,6 +176,10 @@ type SnapshotArgs struct {
 	// for nothing, and each command is a new process that pays for it
 	// (docs/ARCHITECTURE.md, "The CLI's fixed cost").
 	TextOnly bool `json:"text_only,omitempty"`
+	// Since is set by a reader that leaves out the header lines it has
+	// (the MCP server: frames.SnapshotTextSince), with the tab it was last
+	// told of (zero: none): those lines cost nothing against Budget.
+	Since *TabRef `json:"since,omitempty"`
 }
 
 // Snapshot modes: controls only, or also headings and text blocks.
@@ -402,9 +410,11 @@ type ExtensionHello struct {
 	Browser string `json:"browser,omitempty"`
 	// Paused and SharedTabs are the person's switches as the extension
 	// keeps them, so a new host starts with them before any agent can
-	// reach it.
-	Paused     bool  `json:"paused,omitempty"`
-	SharedTabs []int `json:"shared_tabs,omitempty"`
+	// reach it; PausedBy is the agent session that paused ("": the
+	// person), PausedParams.By as it was kept.
+	Paused     bool   `json:"paused,omitempty"`
+	PausedBy   string `json:"paused_by,omitempty"`
+	SharedTabs []int  `json:"shared_tabs,omitempty"`
 	// OwnedTabs and EndedSessions are the sessions' tabs and the sessions
 	// the person ended, as the extension keeps them (chrome.storage.session).
 	OwnedTabs     []TabOwner `json:"owned_tabs,omitempty"`

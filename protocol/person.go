@@ -47,9 +47,13 @@ type FramesReply struct {
 	Frames []FrameInfo `json:"frames"`
 }
 
-// PausedParams sets or reports the pause.
+// PausedParams sets or reports the pause. By is the agent session that
+// paused (grip pause, MCP browser_pause); "" is the person (the popup).
+// The extension keeps it with the pause, so a new host still says whose
+// pause it is.
 type PausedParams struct {
-	Paused bool `json:"paused"`
+	Paused bool   `json:"paused"`
+	By     string `json:"by,omitempty"`
 }
 
 // SharedParams shares a tab with agents, or stops sharing it.
@@ -102,6 +106,11 @@ type ResumeArgs struct {
 type PersonState struct {
 	Paused bool  `json:"paused"`
 	Shared []int `json:"shared,omitempty"`
+	// PausedBy and Lift are set while paused: the agent session that
+	// paused ("": the person), and how the pause is lifted in this
+	// browser (a headless one grip launch started has no popup).
+	PausedBy string `json:"paused_by,omitempty"`
+	Lift     string `json:"lift,omitempty"`
 }
 
 // PolicyInfo is the host's report on its policy file.

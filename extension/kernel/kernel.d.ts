@@ -203,6 +203,10 @@ interface GripKernel {
   inputEvent(el: Element, type: string, inputType: string, data: string | null, cancelable: boolean): boolean;
   fireChange(el: Element): void;
 
+  // focus.js
+  focusAsPerson(el: Element, opts?: FocusOptions): boolean;
+  blurAsPerson(el: HTMLElement): void;
+
   // pointer.js
   hoverAt(el: Element, pt: Point): void;
   clickAt(el: Element, pt: Point, detail: number): void;

@@ -103,3 +103,36 @@ func TestOpenedTabHeldByAnotherDebugger(t *testing.T) {
 		})
 	}
 }
+
+// A tab another debugger made while a slow tab was in front is not a tab
+// the slow one opened: Chrome gives it that tab as its openerTabId, but
+// they share no process, so the slow tab's read goes on instead of being
+// refused as held (extension/snapshot.js heldElsewhere reads the worker's
+// record of what pages opened). Playwright's pages beside a busy tab did
+// this in bench/run's scale step.
+func TestSlowTabBesideAnotherDebuggersTab(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/busy-page.html?t="+t.Name())
+	env.MustGrip(t, "tabs", "select", fmt.Sprint(tab)) // in front as the debugger makes its tab
+	ctx := env.BrowserContext()
+	created, err := chromedp.CallBrowser(ctx, target.CreateTarget, target.CreateTargetParams{URL: "about:blank"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := created.TargetID
+	t.Cleanup(func() { chromedp.CallBrowser(context.Background(), target.CloseTarget, target.CloseTargetParams{TargetID: id}) })
+	flat := true
+	if _, err := chromedp.CallBrowser(ctx, target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: &flat}); err != nil {
+		t.Fatal(err)
+	}
+	env.MustGrip(t, "tabs", "select", fmt.Sprint(tab)) // the busy tab in front again
+	for i := 0; i < 3; i++ {
+		var out struct {
+			protocol.Snapshot
+			Error *protocol.Error `json:"error"`
+		}
+		if code := env.GripJSON(t, &out, "snapshot", "--tab", fmt.Sprint(tab)); code != 0 || out.Error != nil || !strings.Contains(out.Text, "Refresh") {
+			t.Fatalf("snapshot %d of the busy tab: exit %d %+v\n%s", i, code, out.Error, out.Text)
+		}
+	}
+}

@@ -192,3 +192,27 @@ func BenchmarkSettleQuietPage(b *testing.B) {
 	b.ReportMetric(medianOf(off), "ms-no-settle")
 	b.ReportMetric(medianOf(on)-medianOf(off), "ms-settle-cost")
 }
+
+// In a tab behind the one in front, which draws no frames, an animation
+// stands still: the note fading in says 400 ms left at every look. The
+// reply waits that long once, as if it ran, and is read settled, not held
+// to the bound and called still changing.
+func TestReplyOnAPageThatDrawsNoFrames(t *testing.T) {
+	browsertest.Need(t, env)
+	url := env.Origin1 + "/settle.html?" + t.Name()
+	tab := behindTab(t, url)
+	snap := snapshot(t, tab)
+	res, perr, code := act(t, "click", mustRef(t, snap, "button", "Fade in a note"))
+	if code != 0 {
+		t.Fatalf("click: exit %d %+v", code, perr)
+	}
+	if still := browsertest.Eval[bool](t, env, url, `document.visibilityState === 'hidden' && document.getAnimations().some((a) => a.playState === 'running')`); !still {
+		t.Fatal("the fade is not running in a hidden page: this test proves nothing")
+	}
+	if got := appearedNames(res); got != "link Faded note" {
+		t.Errorf("appeared %q, want the faded note", got)
+	}
+	if res.Settled == nil || !*res.Settled {
+		t.Errorf("the reply says the page had not settled: it waited for an animation that does not advance")
+	}
+}

@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -139,16 +138,35 @@ func parseKernelFiles(fsys fs.FS) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := regexp.MustCompile(`(?s)export const KERNEL_FILES = \[(.*?)\];`).FindSubmatch(src)
-	if m == nil {
+	list, ok := kernelFilesList(src)
+	if !ok {
 		return nil, fmt.Errorf("kernel-files.js has no `export const KERNEL_FILES = [...];`")
 	}
-	body := strings.TrimSuffix(strings.TrimSpace(strings.ReplaceAll(string(m[1]), "'", `"`)), ",")
-	var list []string
-	if err := json.Unmarshal([]byte("["+body+"]"), &list); err != nil {
+	body := strings.TrimSuffix(strings.TrimSpace(strings.ReplaceAll(string(list), "'", `"`)), ",")
+	var paths []string
+	if err := json.Unmarshal([]byte("["+body+"]"), &paths); err != nil {
 		return nil, fmt.Errorf("kernel-files.js: KERNEL_FILES is not a plain list of strings: %v", err)
 	}
-	return list, nil
+	return paths, nil
+}
+
+// kernelFilesList returns what stands in src between the first
+// "export const KERNEL_FILES = [" and the first "];" after it, and false
+// where there is no such text. It is the regexp
+// `(?s)export const KERNEL_FILES = \[(.*?)\];` read by hand (kernelfiles_test.go
+// holds them equal): every grip start links this package, and linking
+// package regexp alone costs every start (docs/ARCHITECTURE.md, "The
+// CLI's fixed cost").
+func kernelFilesList(src []byte) ([]byte, bool) {
+	_, after, ok := bytes.Cut(src, []byte("export const KERNEL_FILES = ["))
+	if !ok {
+		return nil, false
+	}
+	list, _, ok := bytes.Cut(after, []byte("];"))
+	if !ok {
+		return nil, false
+	}
+	return list, true
 }
 
 // KernelFiles returns the paths (in Files) of the in-page kernel's files,

@@ -27,6 +27,7 @@ export const KERNEL_FILES = [
   'kernel/trusted.js',
   'kernel/keycodes.js',
   'kernel/events.js',
+  'kernel/focus.js',
   'kernel/pointer.js',
   'kernel/richtext.js',
   'kernel/editing.js',

@@ -25,7 +25,7 @@ export const LIVE_READ_MS = 250;
 /**
  * @typedef {{tabId: number, quietMs?: number, boundMs?: number}} SettleParams
  * @typedef {{settled: boolean, ms: number, busy?: string, live?: boolean}} SettleReply
- * @typedef {{sinceChange: number, busy: string, animating?: number, live?: boolean}} FrameState
+ * @typedef {{sinceChange: number, busy: string, animating?: number, live?: boolean, still?: boolean}} FrameState
  */
 
 /**
@@ -35,7 +35,10 @@ export const LIVE_READ_MS = 250;
  * nothing back; a live one, only until LIVE_READ_MS after the read began
  * (elapsed ms ago). What an animation ends in (a panel removed once it
  * has slid shut) changes the page then, so the quiet period is counted
- * from there too.
+ * from there too. Animations that stand still (a hidden document's: it
+ * draws no frames) say the same ms left at every read: that time is
+ * counted from the read's start, so they hold the reply as long as they
+ * would have run, not until the bound.
  * @param {(FrameState|null)[]} states @param {number} [quiet] @param {number} [elapsed]
  */
 export function quietFor(states, quiet = QUIET_MS, elapsed = 0) {
@@ -44,7 +47,7 @@ export function quietFor(states, quiet = QUIET_MS, elapsed = 0) {
     if (!st) continue;
     if (st.busy) return Infinity;
     let own = st.sinceChange < 0 ? quiet : quiet - st.sinceChange;
-    if (st.animating && st.animating > 0) own = Math.max(own, st.animating + quiet);
+    if (st.animating && st.animating > 0) own = Math.max(own, st.animating + quiet - (st.still ? elapsed : 0));
     if (st.live) own = Math.min(own, LIVE_READ_MS - elapsed);
     wait = Math.max(wait, own);
   }

@@ -8,6 +8,7 @@ import { tabLoading } from './tabs.js';
 import { dialogOf, hold } from './debugger.js';
 import { Watch } from './effects.js';
 import { quietFor, settleTab } from './settle.js';
+import { openers } from './openers.js';
 
 /**
  * The kernel answers a snapshot with one JSON string (see kernel/run.js); a
@@ -152,14 +153,19 @@ function unlessHeld(tabId, work) {
 
 /**
  * Whether another debugger holds the tab's page paused: one holds a tab
- * it opened (Playwright and DevTools hold each new target until they let
- * it run, and a popup that shares its opener's process holds the opener).
- * grip attaches to no tab it has not worked on.
+ * the page opened (Playwright and DevTools hold each new target until they
+ * let it run, and a popup that shares its opener's process holds the
+ * opener). grip attaches to no tab it has not worked on. The tabs the page
+ * opened are the worker's record (openers.js: a link or window.open), not
+ * chrome.tabs' openerTabId, which Chrome also sets on a tab a debugger
+ * created while this one was in front: such a tab shares no process with
+ * it, and counting it took a slow read of a tab beside Playwright's pages
+ * for a held one.
  * @param {number} tabId
  */
 async function heldElsewhere(tabId) {
-  const [targets, all] = await Promise.all([chrome.debugger.getTargets().catch(() => []), chrome.tabs.query({}).catch(() => [])]);
-  const opened = new Set(all.filter((t) => t.openerTabId === tabId).map((t) => t.id));
+  const [targets, recorded] = await Promise.all([chrome.debugger.getTargets().catch(() => []), openers().catch(() => new Map())]);
+  const opened = new Set([...recorded].filter(([, opener]) => opener === tabId).map(([tab]) => tab));
   return targets.some((t) => t.attached && typeof t.tabId === 'number' && opened.has(t.tabId));
 }
 

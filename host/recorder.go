@@ -3,12 +3,12 @@ package host
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
@@ -128,14 +128,99 @@ func (h *Host) noteTarget(ctx context.Context, a *action) {
 	a.seen = s
 }
 
-// secretName matches the names of fields whose text is a secret even when
-// the page does not say so (a password field the page shows as text).
-// Compiled on first use: only a recording host needs it, and every grip
-// start would pay for it at init (docs/ARCHITECTURE.md, "The CLI's fixed
-// cost").
-var secretName = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)pass(word|code|phrase)?\b|\bpin\b|one[- ]?time|\botp\b|2fa|secret|token|\bcvc\b|\bcvv\b|security code`)
-})
+// secretWords mark the name of a field whose text is a secret even when
+// the page does not say so (a password field the page shows as text),
+// whatever their case. Where start or end is set, the word must begin or
+// end at a word boundary (wordBoundary): "PIN code" is a secret's name,
+// "Spinner" is not.
+//
+// isSecretName reads them by hand, rather than with the regexp
+// `(?i)pass(word|code|phrase)?\b|\bpin\b|one[- ]?time|\botp\b|2fa|secret|token|\bcvc\b|\bcvv\b|security code`
+// whose alternatives they spell out (secretname_test.go holds the two
+// equal): linking package regexp alone costs every start of the binary,
+// whatever the command (docs/ARCHITECTURE.md, "The CLI's fixed cost").
+var secretWords = [...]struct {
+	word       string // lower case
+	start, end bool
+}{
+	{"pass", false, true},
+	{"password", false, true},
+	{"passcode", false, true},
+	{"passphrase", false, true},
+	{"pin", true, true},
+	{"onetime", false, false},
+	{"one-time", false, false},
+	{"one time", false, false},
+	{"otp", true, true},
+	{"2fa", false, false},
+	{"secret", false, false},
+	{"token", false, false},
+	{"cvc", true, true},
+	{"cvv", true, true},
+	{"security code", false, false},
+}
+
+// isSecretName says whether a field's name holds one of secretWords.
+func isSecretName(name string) bool {
+	for i := range name { // at each rune, as a regexp reads UTF-8
+		for _, w := range secretWords {
+			if w.start && !wordBoundary(name, i) {
+				continue
+			}
+			if end, ok := foldedWordAt(name, i, w.word); ok && (!w.end || wordBoundary(name, end)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// foldedWordAt says whether s holds word, in any case, at s[i], and where
+// it ends there.
+func foldedWordAt(s string, i int, word string) (end int, ok bool) {
+	for k := 0; k < len(word); k++ {
+		if i == len(s) {
+			return 0, false
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if foldToASCII(r) != rune(word[k]) {
+			return 0, false
+		}
+		i += size
+	}
+	return i, true
+}
+
+// foldToASCII lowers an ASCII letter, and maps the two other runes that
+// Unicode's simple case folding makes one with an ASCII letter, the long
+// s (ſ) and the Kelvin sign (K), to s and k: the case a regexp's (?i)
+// ignores.
+func foldToASCII(r rune) rune {
+	switch {
+	case 'A' <= r && r <= 'Z':
+		return r + 'a' - 'A'
+	case r == 'ſ':
+		return 's'
+	case r == '\u212A': // the Kelvin sign
+		return 'k'
+	}
+	return r
+}
+
+// wordBoundary says whether s[i] is a word boundary, as a regexp's \b: a
+// word character (an ASCII letter, digit or _) on one side only, the
+// text's ends counting as none. A byte of 0x80 or more is part of a
+// non-ASCII rune, or not UTF-8, which is no word character either, so the
+// bytes on each side say it.
+func wordBoundary(s string, i int) bool {
+	before := i > 0 && isWordByte(s[i-1])
+	after := i < len(s) && isWordByte(s[i])
+	return before != after
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
 
 // recordRefused notes, while the session records, an action that was
 // refused: it is no step of the workflow.
@@ -202,7 +287,7 @@ func (h *Host) recordStep(ctx context.Context, a *action, res *protocol.ActionRe
 // values of earlier parameters replaced by their placeholders.
 func (rec *recording) text(a *action, seen *seenTarget) string {
 	name := a.args.Param
-	secret := a.secret || (seen.el.Role != "" && secretName().MatchString(seen.el.Name))
+	secret := a.secret || (seen.el.Role != "" && isSecretName(seen.el.Name))
 	if name == "" && secret {
 		name = workflow.ParamName(seen.el.Name)
 		if name == "VALUE" {

@@ -14,7 +14,6 @@ import (
 	"log/slog"
 	"os"
 	"reflect"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -187,10 +186,9 @@ func (s *Server) closeLocked() {
 	s.c = nil
 }
 
-// publicRef matches a grip ref (or a bare one, e3), which is safe to log.
-// Compiled on first use, like bareRef: the CLI's start does not pay for
-// them (docs/ARCHITECTURE.md, "The CLI's fixed cost").
-var publicRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@?e[1-9][0-9]*$`) })
+// isPublicRef says whether s is a grip ref, @e3, or a bare one, e3: safe
+// to log.
+func isPublicRef(s string) bool { return isBareRef(strings.TrimPrefix(s, "@")) }
 
 // argAttrs describes a call's arguments for the debug log without their
 // text: numbers, booleans, the action and the mode as they are, refs as
@@ -237,7 +235,7 @@ func structAttrs(v reflect.Value, out []any) []any {
 		case reflect.Float32, reflect.Float64:
 			out = append(out, name, fv.Float())
 		case reflect.String:
-			if str := fv.String(); name == "action" || name == "mode" || publicRef().MatchString(str) {
+			if str := fv.String(); name == "action" || name == "mode" || isPublicRef(str) {
 				out = append(out, name, str)
 			} else {
 				out = append(out, name+"_len", len(str))
@@ -251,16 +249,29 @@ func structAttrs(v reflect.Value, out []any) []any {
 	return out
 }
 
-// bareRef is a Playwright-style ref ("e3"); grip's CLI refuses it on
-// purpose, but models trained on Playwright MCP send it, so the MCP layer
-// alone reads it as "@e3".
-var bareRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^e[1-9][0-9]*$`) })
+// isBareRef says whether s is a Playwright-style ref, e3: an e and a
+// number with no leading zero (e0 and e07 are not refs). grip's CLI
+// refuses it on purpose, but models trained on Playwright MCP send it, so
+// the MCP layer alone reads it as "@e3". Checked by hand rather than with
+// a regexp: linking package regexp alone costs every start of the binary,
+// whatever the command (docs/ARCHITECTURE.md, "The CLI's fixed cost").
+func isBareRef(s string) bool {
+	if len(s) < 2 || s[0] != 'e' || s[1] < '1' || s[1] > '9' {
+		return false
+	}
+	for i := 2; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // normRef maps a bare e<digits> to @e<digits> and leaves any other
 // locator (@eN, CSS, frame chains) as it is.
 func normRef(s string) string {
 	s = strings.TrimSpace(s)
-	if bareRef().MatchString(s) {
+	if isBareRef(s) {
 		return "@" + s
 	}
 	return s
@@ -269,7 +280,7 @@ func normRef(s string) string {
 // refLike says whether s names a ref (@eN or eN) rather than text.
 func refLike(s string) bool {
 	s = strings.TrimSpace(s)
-	return bareRef().MatchString(s) || bareRef().MatchString(strings.TrimPrefix(s, "@"))
+	return isBareRef(s) || isBareRef(strings.TrimPrefix(s, "@"))
 }
 
 // errorText formats a refusal for the model:
@@ -311,13 +322,75 @@ func textResult(s string) *CallToolResult {
 	return &CallToolResult{Content: []Content{&TextContent{Text: readOnCall(toolWords().Replace(s))}}}
 }
 
-// readOnTrailer matches the command a trailer gives to read on, "(grip
-// snapshot --after @e40 --tab 5)", and the still-changing line's. It is
-// compiled on first use: every start of the binary, whatever the command,
-// would pay for it (docs/ARCHITECTURE.md, "The CLI's fixed cost").
-var readOnTrailer = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\(grip snapshot((?: --[a-z]+ [^ )]+)*)\)|grip snapshot shows it as it is now`)
-})
+// The two texts a trailer reads on with (readOnCall): the command,
+// "(grip snapshot --after @e40 --tab 5)", and the still-changing line's.
+const (
+	readOnCommand = "(grip snapshot"
+	readOnStill   = "grip snapshot shows it as it is now"
+)
+
+// readOnTrailerAt returns the end of the trailer text that starts at s[i],
+// or -1 where none does. The text is either "(grip snapshot", any number
+// of " --NAME VALUE" (NAME lowercase ASCII letters, VALUE one or more
+// characters that are neither a space nor ")") and ")"; or the
+// still-changing line's readOnStill. It is the regexp
+// `\(grip snapshot((?: --[a-z]+ [^ )]+)*)\)|grip snapshot shows it as it is now`
+// read by hand (matchers_test.go holds them equal): linking package
+// regexp alone costs every start of the binary, whatever the command
+// (docs/ARCHITECTURE.md, "The CLI's fixed cost").
+func readOnTrailerAt(s string, i int) int {
+	if strings.HasPrefix(s[i:], readOnStill) {
+		return i + len(readOnStill)
+	}
+	if !strings.HasPrefix(s[i:], readOnCommand) {
+		return -1
+	}
+	j := i + len(readOnCommand)
+	// Each pair ends at a space or ")", so reading greedily is the only
+	// way to read it: a pair cut short leaves a space where ")" must be.
+	for strings.HasPrefix(s[j:], " --") {
+		k := j + len(" --")
+		name := k
+		for k < len(s) && 'a' <= s[k] && s[k] <= 'z' {
+			k++
+		}
+		if k == name || k == len(s) || s[k] != ' ' {
+			break
+		}
+		k++
+		value := k
+		for k < len(s) && s[k] != ' ' && s[k] != ')' {
+			k++
+		}
+		if k == value {
+			break
+		}
+		j = k
+	}
+	if j < len(s) && s[j] == ')' {
+		return j + 1
+	}
+	return -1
+}
+
+// replaceReadOnTrailers returns s with each trailer text (readOnTrailerAt)
+// replaced by what f makes of it: the leftmost first, each read on from
+// the end of the one before, as a regexp's ReplaceAllStringFunc.
+func replaceReadOnTrailers(s string, f func(string) string) string {
+	var b strings.Builder
+	done := 0
+	for i := 0; i < len(s); i++ {
+		end := readOnTrailerAt(s, i)
+		if end < 0 {
+			continue
+		}
+		b.WriteString(s[done:i])
+		b.WriteString(f(s[i:end]))
+		done, i = end, end-1
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
 
 // readOnCall writes a trailer's command as the tool call that reads on:
 // "(browser_snapshot after=@e40 tab=5)".
@@ -325,7 +398,7 @@ func readOnCall(s string) string {
 	if !strings.Contains(s, "grip snapshot") {
 		return s
 	}
-	return readOnTrailer().ReplaceAllStringFunc(s, func(m string) string {
+	return replaceReadOnTrailers(s, func(m string) string {
 		if !strings.HasPrefix(m, "(") {
 			return "browser_snapshot shows it as it is now"
 		}

@@ -26,10 +26,8 @@ package workflow
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Workflow is a parsed file: its steps in order, and the comment lines
@@ -119,10 +117,44 @@ type Effect struct {
 // IsZero reports whether the step waits for nothing.
 func (e Effect) IsZero() bool { return e.URL == "" && e.Appears.IsZero() }
 
-// placeholder is {{NAME}}: letters, digits and underscores, starting with
-// a letter. Compiled on first use: every grip start links this package
-// (docs/ARCHITECTURE.md, "The CLI's fixed cost").
-var placeholder = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{([A-Za-z][A-Za-z0-9_]*)\}\}`) })
+// placeholderAt returns the end of the placeholder that starts at s[i],
+// or -1 where none does. A placeholder is {{NAME}}: NAME is ASCII
+// letters, digits and underscores, starting with a letter. It is the
+// regexp `\{\{([A-Za-z][A-Za-z0-9_]*)\}\}` read by hand (placeholder_test.go
+// holds them equal): every grip start links this package, and linking
+// package regexp alone costs every start (docs/ARCHITECTURE.md, "The
+// CLI's fixed cost").
+func placeholderAt(s string, i int) int {
+	if !strings.HasPrefix(s[i:], "{{") {
+		return -1
+	}
+	j := i + len("{{")
+	if j == len(s) || !isASCIILetter(s[j]) {
+		return -1
+	}
+	for j < len(s) && (isASCIILetter(s[j]) || '0' <= s[j] && s[j] <= '9' || s[j] == '_') {
+		j++
+	}
+	if !strings.HasPrefix(s[j:], "}}") {
+		return -1
+	}
+	return j + len("}}")
+}
+
+func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// placeholders returns where s holds placeholders, each as its start and
+// end: the leftmost first, each read on from the end of the one before.
+func placeholders(s string) [][2]int {
+	var found [][2]int
+	for i := 0; i < len(s); i++ {
+		if end := placeholderAt(s, i); end >= 0 {
+			found = append(found, [2]int{i, end})
+			i = end - 1
+		}
+	}
+	return found
+}
 
 // literalBrace stands, in a template, for a { that is text, not the start
 // of a placeholder: the file writes it \{. (A private-use character, which
@@ -156,9 +188,9 @@ func Literal(text string) string {
 func (w *Workflow) Params() []string {
 	var names []string
 	add := func(s string) {
-		for _, m := range placeholder().FindAllStringSubmatch(s, -1) {
-			if !slices.Contains(names, m[1]) {
-				names = append(names, m[1])
+		for _, p := range placeholders(s) {
+			if name := s[p[0]+2 : p[1]-2]; !slices.Contains(names, name) {
+				names = append(names, name)
 			}
 		}
 	}
@@ -175,19 +207,24 @@ func (w *Workflow) Params() []string {
 // placeholder with no value is an error naming it.
 func Expand(s string, params map[string]string) (string, error) {
 	var missing []string
-	out := placeholder().ReplaceAllStringFunc(s, func(m string) string {
-		name := m[2 : len(m)-2]
+	var out strings.Builder
+	done := 0
+	for _, p := range placeholders(s) {
+		out.WriteString(s[done:p[0]])
+		done = p[1]
+		name := s[p[0]+2 : p[1]-2]
 		v, ok := params[name]
 		if !ok {
 			missing = append(missing, name)
-			return m
+			v = s[p[0]:p[1]]
 		}
-		return v
-	})
+		out.WriteString(v)
+	}
+	out.WriteString(s[done:])
 	if len(missing) > 0 {
 		return "", fmt.Errorf("no value for {{%s}}: give it with --param %s=VALUE", missing[0], missing[0])
 	}
-	return strings.ReplaceAll(out, string(literalBrace), "{"), nil
+	return strings.ReplaceAll(out.String(), string(literalBrace), "{"), nil
 }
 
 // ParamName turns a field's name into a placeholder's: "E-mail address"

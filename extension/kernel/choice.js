@@ -5,9 +5,9 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { fail, fold, quote, attr, idFor, setSig, hiddenReason, isHiddenAttr, isVisible, deepActive,
+  const { fail, fold, quote, attr, idFor, setSig, hiddenReason, isHiddenAttr, isVisible,
     inputType, roleOf, controlRole, wrappedSelect, standInOptions, nameOf, checkedOf, valueText, describe, brief, actionable,
-    done, fireChange, clickAt, setValue, inputEvent } = K;
+    done, fireChange, clickAt, setValue, inputEvent, focusAsPerson } = K;
 
   /** @param {Element} el @param {number} id @param {string} want */
   function selectIn(el, id, want) {
@@ -33,7 +33,7 @@
       // inside it before the focus moves.
       const at = actionable(el, true);
       if (!('error' in at)) clickAt(el, at.point, 1);
-      if (deepActive() !== el) s.focus();
+      focusAsPerson(s);
       if (s.multiple) {
         for (const o of opts) o.selected = o === match;
       } else {

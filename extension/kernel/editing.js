@@ -11,7 +11,7 @@
   const K = globalThis.__gripKernel__;
   const { fail, quote, containsFlat, deepActive, inputType, isSecret, TEXT_INPUTS, visibleText, surfaceOf,
     editorText, endPoint, done, keyInit, keyEvent, NO_MODS, inputEvent, fireChange, clickAt, tick, frame, docShortcut, readyEditable,
-    typeEditable, editContextOf, editContextInput } = K;
+    typeEditable, editContextOf, editContextInput, focusAsPerson } = K;
 
   /** 'input', 'textarea', 'editable', 'context' (input through an
    * EditContext) or '' (not editable).
@@ -105,7 +105,7 @@
     const before = kind === 'editable' || surface ? editorText(el) : '';
     if (kind === 'editable') return typed(el, id, text, replace, before, typeEditable(el, text, replace));
     if (surface) return typed(el, id, text, replace, before, typeHidden(el, surface, text, replace));
-    if (deepActive() !== el) /** @type {HTMLElement} */ (el).focus();
+    focusAsPerson(el);
     const secret = isSecret(el);
     const i = /** @type {HTMLInputElement} */ (el);
     if (replace) {
@@ -262,7 +262,7 @@
     // runs its timers once a second: there, a task at a time).
     const hidden = document.visibilityState === 'hidden';
     for (let i = 0; i < 10 && deepActive() !== el; i++) await (hidden ? tick() : new Promise((r) => setTimeout(r, 10)));
-    if (deepActive() !== el) /** @type {HTMLElement} */ (el).focus({ preventScroll: true });
+    focusAsPerson(el, { preventScroll: true });
     // The editor draws only the lines in view: its own shortcut takes the
     // caret to the end of the document, or selects all of it.
     docShortcut(el, all);
@@ -319,7 +319,7 @@
     if (editKind(el) === 'editable') return readyEditable(el, all);
     const surface = surfaceOf(el);
     if (surface) return readyHidden(el, surface, all);
-    /** @type {HTMLElement} */ (el).focus();
+    focusAsPerson(el);
     if (all) selectAllIn(el); else caretToEnd(el);
   }
 

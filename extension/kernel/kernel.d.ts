@@ -169,7 +169,7 @@ interface GripKernel {
 
   // settle.js
   trackChanges(): unknown;
-  settleState(r?: { ago?: number }): { sinceChange: number; busy: string; animating: number; live?: boolean };
+  settleState(r?: { ago?: number }): { sinceChange: number; busy: string; animating: number; live?: boolean; still?: boolean };
   endingAnimations(): { anim: Animation; ms: number }[];
   nextChange(r: { ms?: number }): Promise<{ changed: boolean }>;
 
@@ -202,6 +202,10 @@ interface GripKernel {
   NO_MODS: Modifiers;
   inputEvent(el: Element, type: string, inputType: string, data: string | null, cancelable: boolean): boolean;
   fireChange(el: Element): void;
+
+  // focus.js
+  focusAsPerson(el: Element, opts?: FocusOptions): boolean;
+  blurAsPerson(el: HTMLElement): void;
 
   // pointer.js
   hoverAt(el: Element, pt: Point): void;

@@ -10,7 +10,7 @@
   const { fail, quote, hasAttr, idOf, SKIP_WALK, shadowOf, deepActive, isHiddenAttr, isVisible, inputType,
     BUTTON_INPUTS, brief, actionable, done, KEYS, keyInit, keyEvent, inputEvent, focusable, editKind, setValue,
     selectAllIn, insertInto, implicitSubmit, scrollPage, editableText, editableBreak, editableDelete,
-    contextKey, editContextInput } = K;
+    contextKey, editContextInput, focusAsPerson } = K;
 
   /** Next/previous tabbable element from the current one. @param {boolean} back */
   function moveFocus(back) {
@@ -64,7 +64,7 @@
     if (el) {
       const check = actionable(el, true);
       if ('error' in check) return check;
-      if (deepActive() !== el && focusable(el)) /** @type {HTMLElement} */ (el).focus();
+      if (focusable(el)) focusAsPerson(el);
       if (r.trusted === true) return { ok: true, id: idOf(el), point: check.point };
       target = el;
     } else {

@@ -5,7 +5,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { hasAttr, flatParent, deepActive, inputType, isEditingHost, FORM_TAGS, mouse, pointer } = K;
+  const { hasAttr, flatParent, inputType, isEditingHost, FORM_TAGS, mouse, pointer, focusAsPerson, blurAsPerson } = K;
 
   /** @param {Element} el @param {{x: number, y: number}} pt */
   function hoverAt(el, pt) {
@@ -37,12 +37,12 @@
       if (n.nodeType !== 1) continue;
       const e = /** @type {HTMLElement} */ (n);
       if (focusable(e)) {
-        if (deepActive() !== e) e.focus({ preventScroll: true });
+        focusAsPerson(e, { preventScroll: true });
         return;
       }
     }
     const a = /** @type {HTMLElement|null} */ (document.activeElement);
-    if (a && a !== document.body && typeof a.blur === 'function') a.blur();
+    if (a && a !== document.body && typeof a.blur === 'function') blurAsPerson(a);
   }
 
   /** @param {Element} e */

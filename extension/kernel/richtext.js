@@ -15,7 +15,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { deepActive, keyInit, keyEvent, NO_MODS, endOf } = K;
+  const { deepActive, keyInit, keyEvent, NO_MODS, endOf, focusAsPerson } = K;
 
   // What a selection's text and an element's text content may differ in.
   const NOT_TEXT = /[\s\u200b\u2060\ufeff]+/g;
@@ -136,7 +136,7 @@
   async function readyEditable(el, all) {
     // The <body> of an editor's own iframe: keys go to the focused frame.
     if (window.top !== window && !document.hasFocus()) window.focus();
-    if (deepActive() !== el) /** @type {HTMLElement} */ (el).focus({ preventScroll: true });
+    focusAsPerson(el, { preventScroll: true });
     const taken = docShortcut(el, all);
     // An editor that took it draws its selection in a frame, or not at
     // all while it is still taking the focus in (CKEditor 5): then the

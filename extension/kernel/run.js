@@ -15,7 +15,8 @@
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
     isDisabled, describe, brief, reread, probe, watch, frameIndexOf, actionable, done, hoverAt, clickAt,
     mouse, editKind, readyToType, typeInto, selectIn, checkable, setChecked, doScroll, find, doPress, doDrag,
-    setMark, stageUpload, uploadInto, trackChanges, settleState, nextChange, endingAnimations, readText } = K;
+    setMark, stageUpload, uploadInto, trackChanges, settleState, nextChange, endingAnimations, readText,
+    focusAsPerson } = K;
 
   // The actions the page carries out: protocol/actions.go lists the same
   // ones as in-page actions (a test compares the two lists).
@@ -83,7 +84,7 @@
       const hid = hiddenReason(node);
       if (hid) return fail('not_actionable', 'actionability', hid);
       if (isDisabled(node)) return fail('not_actionable', 'actionability', 'element is disabled');
-      /** @type {HTMLElement} */ (node).focus();
+      focusAsPerson(node);
       return done(node, id, { ok: true });
     }
     const check = actionable(node, needEnabled);

@@ -156,16 +156,23 @@
    * indicator it shows, how long its running animations have left, and
    * whether it is live: changing without a pause since LIVE_RUN_MS before
    * the read began, r.ago ms ago (a document first watched by this action
-   * is not known to be live; its first action waits for the bound).
-   * @param {{ago?: number}} [r] @returns {{sinceChange: number, busy: string, animating: number, live?: boolean}} */
+   * is not known to be live; its first action waits for the bound), and
+   * whether its animations stand still (a hidden document draws no frames).
+   * @param {{ago?: number}} [r] @returns {{sinceChange: number, busy: string, animating: number, live?: boolean, still?: boolean}} */
   function settleState(r) {
     const t = trackChanges();
     const now = performance.now();
     const since = t.last === -Infinity ? 1e9 : Math.round(now - t.last);
     const ago = Math.max(0, Number(r && r.ago) || 0);
     const live = since < RUN_GAP_MS && t.runFrom <= now - ago - LIVE_RUN_MS;
+    /** @type {{sinceChange: number, busy: string, animating: number, live?: boolean, still?: boolean}} */
     const st = { sinceChange: since, busy: busyIndicator(t), animating: animatingFor() };
-    return live ? { ...st, live } : st;
+    // A hidden document draws no frames, and its animations do not advance
+    // until it shows again: what they have left is counted from the read's
+    // start, not waited for again at every look (extension/settle.js).
+    if (st.animating > 0 && document.visibilityState === 'hidden') st.still = true;
+    if (live) st.live = true;
+    return st;
   }
 
   /** Answers at the next change of any kind (style too: a spinner hidden

@@ -184,8 +184,27 @@ func (c *Client) Call(ctx context.Context, op string, args, result any) error {
 		return c.err
 	case <-ctx.Done():
 		c.forget(id)
+		c.cancelRemote(id)
 		return ctx.Err()
 	}
+}
+
+// cancelRemote tells the host that call id was given up on, so it ends
+// there too (protocol.OpCancel): a question to the person that is answered
+// later must not act for a client that was told the call failed. Its reply
+// is not waited for (readLoop drops a reply no call waits for).
+func (c *Client) cancelRemote(id uint64) {
+	raw, err := protocol.Marshal(protocol.CancelArgs{Request: id})
+	if err != nil {
+		return
+	}
+	c.mu.Lock()
+	c.nextID++
+	cid := c.nextID
+	c.mu.Unlock()
+	c.wmu.Lock()
+	_ = c.w.Write(protocol.Request{ID: cid, Op: protocol.OpCancel, Args: raw})
+	c.wmu.Unlock()
 }
 
 func (c *Client) forget(id uint64) {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/grip-dev/grip/actlog"
+	"github.com/grip-dev/grip/client"
 	"github.com/grip-dev/grip/internal/browsertest"
 	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
@@ -740,5 +741,58 @@ func TestConfirmCancelledByItsClientIsRecordedSo(t *testing.T) {
 	waitPopupUser(t, url, "no question left", func(v userView) bool { return len(v.Questions) == 0 })
 	if got := pageLog(t, tab); len(got) != 0 {
 		t.Errorf("page log %v: the cancelled click landed once the person answered", got)
+	}
+}
+
+// A client that gives up on a call whose confirm is still open (an MCP
+// client's notifications/cancelled, a deadline) while its connection
+// stays: the host ends that call too (protocol.OpCancel), so the person's
+// Allow, given later, acts for no one who was told it failed.
+func TestConfirmGivenUpOnByItsClientNeverActs(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, snap := openAct(t)
+	beta := mustRef(t, snap, "button", "Beta")
+	url := openPopup(t, tab)
+	setPolicy(t, "confirm "+hostOf(env.Origin1)+"\nconfirm-timeout = 30s\n")
+
+	c, err := client.Connect(t.Context(), client.Options{RuntimeDir: statedir.At(env.StateDir).Runtime, Wait: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, giveUp := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		done <- c.Call(ctx, protocol.OpAct, protocol.ActArgs{Action: "click", Target: beta, Tab: tab}, &protocol.ActionResult{})
+	}()
+	q := waitQuestion(t, url, "click "+beta)
+	giveUp()
+	if err := <-done; err != context.Canceled {
+		t.Fatalf("the given-up call returned %v", err)
+	}
+	// The host ends the call: the log says cancelled, on the same connection.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var lg protocol.LogResult
+		env.GripJSON(t, &lg, "log", "--tab", fmt.Sprint(tab), "--limit", "1")
+		if n := len(lg.Entries); n == 1 && lg.Entries[0].Action == "click" && lg.Entries[0].Outcome == "cancelled" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the given-up click is not recorded cancelled: %+v", lg.Entries)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	// The person allows it now: nothing acts.
+	clickAnswer(t, url, q, true)
+	waitPopupUser(t, url, "no question left", func(v userView) bool { return len(v.Questions) == 0 })
+	time.Sleep(500 * time.Millisecond)
+	if got := pageLog(t, tab); len(got) != 0 {
+		t.Errorf("page log %v: the click its client gave up on landed once the person allowed it", got)
+	}
+	// The connection still works.
+	var st protocol.Status
+	if err := c.Call(t.Context(), protocol.OpStatus, struct{}{}, &st); err != nil {
+		t.Errorf("status on the same connection after the cancel: %v", err)
 	}
 }

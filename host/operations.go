@@ -195,6 +195,12 @@ var operations = sync.OnceValue(func() map[string]operation {
 		protocol.OpScreenshotShape: readOp(shapeScope, (*Host).ScreenshotShape),
 
 		protocol.OpRecord: sessionOp((*Host).record),
+
+		// A request of this connection its client gave up on (host/cancel.go).
+		protocol.OpCancel: hostOp(func(_ *Host, ctx context.Context, a protocol.CancelArgs) (struct{}, error) {
+			requestsOf(ctx).cancel(a.Request)
+			return struct{}{}, nil
+		}),
 	}
 })
 

@@ -190,6 +190,8 @@ func (h *Host) serveConn(ctx context.Context, c net.Conn) {
 	// Requests in flight end with their client: a wait with a long
 	// timeout must not outlive the connection that asked for it.
 	ctx, cancel := context.WithCancel(ctx)
+	reqs := &requests{}
+	ctx = withRequests(ctx, reqs)
 	var inflight sync.WaitGroup
 	defer func() {
 		cancel()
@@ -225,9 +227,11 @@ func (h *Host) serveConn(ctx context.Context, c net.Conn) {
 			continue
 		}
 		inflight.Add(1)
+		rctx, done := reqs.start(ctx, req.ID)
 		go func() {
 			defer inflight.Done()
-			res, err := h.serve(ctx, req)
+			defer done()
+			res, err := h.serve(rctx, req)
 			reply(makeReply(req.ID, res, err))
 		}()
 	}

@@ -40,7 +40,7 @@ var Operations = []string{
 	OpHello, OpStatus, OpTabs, OpSnapshot, OpAct, OpWait, OpScreenshot, OpDialog, OpDownloads,
 	OpPause, OpResume, OpLog, OpPolicy, OpRecord,
 	OpConsole, OpNetwork, OpNetworkBody, OpEval, OpPDF, OpScreenshotShape,
-	OpHandoff, OpRead,
+	OpHandoff, OpRead, OpCancel,
 }
 
 // HelloArgs opens every socket connection; a protocol mismatch is refused.

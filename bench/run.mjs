@@ -107,7 +107,7 @@ async function launchBrowser(tmp) {
   const args = [...prep.flags, '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1', '--window-size=1280,900', 'about:blank'];
   const logFile = fs.openSync(path.join(OUT, 'chromium.log'), 'w');
   const proc = spawn(CHROMIUM, args, {
-    env: { ...process.env, GRIP_STATE_DIR: stateDir },
+    env: { ...process.env, ...Object.fromEntries(prep.env.map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])), GRIP_STATE_DIR: stateDir },
     stdio: ['ignore', logFile, logFile],
     detached: true, // its own process group: stopped as one at the end
   });

@@ -168,6 +168,10 @@ func TestLaunchDetach(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(profile, "NativeMessagingHosts", "dev.grip.host.json")); err != nil {
 		t.Errorf("no host manifest in the profile: %v", err)
 	}
+	// Its crash reports are the profile's, not ~/.config/chromium's (launcher.Env).
+	if _, err := os.Stat(filepath.Join(profile, "Crash Reports", "settings.dat")); err != nil {
+		t.Errorf("the launched browser's crash reports are not in its profile: %v", err)
+	}
 	url := env.Origin1 + "/home.html"
 	if r := browsertest.RunGrip(ctx, env.Bin, state, "tabs", "new", url); r.Code != 0 {
 		t.Fatalf("grip tabs new: exit %d\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
@@ -347,5 +351,16 @@ func TestDemoInterrupted(t *testing.T) {
 	left, _ := os.ReadDir(tmp)
 	for _, e := range left {
 		t.Errorf("grip demo left %s behind after Ctrl-C", e.Name())
+	}
+}
+
+// The tests' browser keeps its crash reports in its own profile: Chromium
+// on Linux would write them under ~/.config/chromium whatever its
+// --user-data-dir (launcher.Env), and tests leave the machine's browser
+// folders alone.
+func TestTestBrowserKeepsItsCrashReportsInItsProfile(t *testing.T) {
+	browsertest.Need(t, env)
+	if _, err := os.Stat(filepath.Join(env.ProfileDir, "Crash Reports", "settings.dat")); err != nil {
+		t.Errorf("the test browser's crash reports are not in its profile: %v", err)
 	}
 }

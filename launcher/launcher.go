@@ -232,6 +232,15 @@ func WriteExtension(dir string) error {
 	})
 }
 
+// Env is what the browser's environment must add for profileDir: its crash
+// reports go to PROFILE/Crash Reports. Chromium on Linux keeps them under
+// the default profile's folder (~/.config/chromium/Crash Reports) whatever
+// --user-data-dir says, and takes no flag for it, only this variable; a
+// browser grip starts must not write into the person's own browser folders.
+func Env(profileDir string) []string {
+	return []string{"BREAKPAD_DUMP_LOCATION=" + filepath.Join(profileDir, "Crash Reports")}
+}
+
 // Flags returns the browser's command line, without the program and the
 // start URL: a dedicated profile with only grip's extension loaded, no
 // first-run UI, nothing that talks to the network on its own, and

@@ -73,7 +73,7 @@ func Start(ctx context.Context, opt Options) (*Process, error) {
 	}
 	args = append(append(args, opt.Args...), url)
 	cmd := exec.Command(opt.Path, args...)
-	cmd.Env = append(os.Environ(), opt.Env...)
+	cmd.Env = append(append(os.Environ(), Env(opt.ProfileDir)...), opt.Env...)
 	cmd.Stdout, cmd.Stderr = opt.Output, opt.Output
 	cmd.SysProcAttr = sysProcAttr(!opt.Detach)
 	p := &Process{Path: opt.Path, Args: args, NoSandbox: why, cmd: cmd, done: make(chan struct{})}

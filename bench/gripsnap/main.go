@@ -4,7 +4,7 @@
 // snapshot + click cycles of the memory figure. The host times its own
 // spans (snapshot with timings): nothing here repeats the host's code.
 //
-//	gripsnap prepare -profile DIR -grip BIN        JSON {ext_dir, flags}
+//	gripsnap prepare -profile DIR -grip BIN        JSON {ext_dir, flags, env}
 //	gripsnap bench -n N [-tab ID] [-mode M]        JSON {ms:[…], text}
 //	gripsnap serve                                 JSON lines on stdin/stdout
 //
@@ -75,7 +75,7 @@ func prepare(argv []string) error {
 	if err != nil {
 		return err
 	}
-	printJSON(map[string]any{"ext_dir": ext, "flags": launcher.Flags(*profile, ext, false)})
+	printJSON(map[string]any{"ext_dir": ext, "flags": launcher.Flags(*profile, ext, false), "env": launcher.Env(*profile)})
 	return nil
 }
 

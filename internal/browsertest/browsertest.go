@@ -288,10 +288,10 @@ func BrowserFlags(profileDir, extDir string, headed bool) []chromedp.ExecAllocat
 func (e *Env) Launch(headed bool, extra map[string]any) error {
 	opts := append(BrowserFlags(e.ProfileDir, e.ExtDir, headed),
 		chromedp.ExecPath(FindBrowser()),
-		chromedp.Env(
+		chromedp.Env(append(launcher.Env(e.ProfileDir),
 			"GRIP_STATE_DIR="+e.StateDir,
 			"HOME="+os.Getenv("HOME"),
-		),
+		)...),
 	)
 	for k, v := range extra {
 		opts = append(opts, chromedp.Flag(k, v))

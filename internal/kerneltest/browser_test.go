@@ -15,6 +15,7 @@ import (
 
 	"github.com/grip-dev/grip/internal/browsertest"
 	"github.com/grip-dev/grip/internal/kerneltest"
+	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -66,6 +67,7 @@ func runMain(m *testing.M) int {
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.WindowSize(1280, 800),
 		chromedp.UserDataDir(profile),
+		chromedp.Env(launcher.Env(profile)...), // crash reports in the profile, not ~/.config/chromium
 	)
 	defer cancelAlloc()
 	ctx, cancel := chromedp.NewContext(allocCtx)

@@ -69,7 +69,7 @@ func (s *Server) scroll(ctx context.Context, in scrollIn) (*CallToolResult, erro
 }
 
 func (s *Server) find(ctx context.Context, in findIn) (*CallToolResult, error) {
-	args := protocol.ActArgs{Action: protocol.ActFind, Text: in.Text, Target: normRef(in.Ref), Tab: in.Tab, Snapshot: in.Snapshot}
+	args := protocol.ActArgs{Action: protocol.ActFind, Text: in.Text, Target: normRef(in.Ref), Tab: in.Tab, Snapshot: in.Snapshot, NoSettle: in.NoSettle}
 	what := "Found in the page"
 	if args.Target != "" {
 		what = "Found in " + named(args.Target, in.Element)

@@ -31,9 +31,9 @@ func (s *Server) addPersonTools() {
 	addTool(s, &Tool{Name: "browser_status", Title: "grip status", Annotations: ro,
 		Description: "grip's own state: the host's version and the extension's, refs in use, the last snapshot, recent errors."}, nil, s.status)
 	addTool(s, &Tool{Name: "browser_pause", Title: "Pause agents",
-		Description: "Pause every agent's actions in this browser (reads go on) until the person resumes them."}, nil, s.pause)
+		Description: "Pause every agent's actions in this browser (reads go on) until they are resumed: by the person, or in a headless browser grip launch started by whoever launched it (the reply says how)."}, nil, s.pause)
 	addTool(s, &Tool{Name: "browser_resume", Title: "Resume agents",
-		Description: "Ask the person, in the browser, to let agents act again; it waits for their answer."}, nil, s.resume)
+		Description: "Ask the person, in the browser, to let agents act again; it waits for their answer (refused at once in a headless browser grip launch started, where no one can answer)."}, nil, s.resume)
 	addTool(s, &Tool{Name: "browser_log", Title: "What agents did", Annotations: ro,
 		Description: "The record of agents' actions in this browser (never typed text), oldest first."},
 		func(p map[string]*Schema) { p["tab"].Minimum = ptr(1.0); p["limit"].Minimum = ptr(0.0) }, s.agentLog)

@@ -918,3 +918,34 @@ func TestPageTextIsCalledUntrusted(t *testing.T) {
 		t.Errorf("tools not offered: %v", carries)
 	}
 }
+
+// Every action tool that lists noSettle passes it on: browser_find listed
+// it and dropped it.
+func TestActionToolsPassNoSettleOn(t *testing.T) {
+	h := newHarness(t)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"browser_find", map[string]any{"text": "ORD-1500", "noSettle": true}},
+		{"browser_click", map[string]any{"ref": "e1", "noSettle": true}},
+		{"browser_scroll", map[string]any{"noSettle": true}},
+	} {
+		if res := h.callTool(t, c.tool, c.args); res.IsError {
+			t.Fatalf("%s: %s", c.tool, text(res))
+		}
+		calls := h.host.takeCalls()
+		var acted bool
+		for _, cl := range calls {
+			if a, ok := cl.Args.(protocol.ActArgs); ok && cl.Op == protocol.OpAct {
+				acted = true
+				if !a.NoSettle {
+					t.Errorf("%s: the host was asked to settle (%+v)", c.tool, a)
+				}
+			}
+		}
+		if !acted {
+			t.Errorf("%s made no act call: %+v", c.tool, calls)
+		}
+	}
+}

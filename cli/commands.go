@@ -57,12 +57,13 @@ var commandTable = [...]struct {
 // lookup finds the subcommand called name.
 func lookup(name string) (command, bool) {
 	for _, c := range commandTable {
-		if c.name == name && c.owns {
+		if c.name != name {
+			continue
+		}
+		if c.owns {
 			return interruptible(c.run), true
 		}
-		if c.name == name {
-			return c.run, true
-		}
+		return c.run, true
 	}
 	for _, spec := range protocol.Actions {
 		if spec.Name == name && isCommand(spec) {

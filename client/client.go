@@ -143,30 +143,10 @@ func (c *Client) readLoop() {
 // A refusal comes back as *protocol.Error; a broken connection as an error
 // wrapping ErrConnectionLost.
 func (c *Client) Call(ctx context.Context, op string, args, result any) error {
-	raw, err := protocol.Marshal(args)
+	ch := make(chan protocol.Reply, 1)
+	id, err := c.send(op, args, ch)
 	if err != nil {
 		return err
-	}
-	ch := make(chan protocol.Reply, 1)
-	c.mu.Lock()
-	if c.err != nil {
-		err := c.err
-		c.mu.Unlock()
-		return err
-	}
-	c.nextID++
-	id := c.nextID
-	c.pending[id] = ch
-	c.mu.Unlock()
-	c.wmu.Lock()
-	werr := c.w.Write(protocol.Request{ID: id, Op: op, Args: raw})
-	c.wmu.Unlock()
-	if werr != nil {
-		c.forget(id)
-		if errors.Is(werr, protocol.ErrFrameTooLarge) {
-			return protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryPayload, "send less at once", "%v", werr)
-		}
-		return fmt.Errorf("%w: %v", ErrConnectionLost, werr)
 	}
 	select {
 	case rep := <-ch:
@@ -184,27 +164,44 @@ func (c *Client) Call(ctx context.Context, op string, args, result any) error {
 		return c.err
 	case <-ctx.Done():
 		c.forget(id)
-		c.cancelRemote(id)
+		// The host ends the call too (protocol.OpCancel): a question to
+		// the person answered later must not act for a client that was
+		// told the call failed. The cancel's reply goes to no one.
+		_, _ = c.send(protocol.OpCancel, protocol.CancelArgs{Request: id}, nil)
 		return ctx.Err()
 	}
 }
 
-// cancelRemote tells the host that call id was given up on, so it ends
-// there too (protocol.OpCancel): a question to the person that is answered
-// later must not act for a client that was told the call failed. Its reply
-// is not waited for (readLoop drops a reply no call waits for).
-func (c *Client) cancelRemote(id uint64) {
-	raw, err := protocol.Marshal(protocol.CancelArgs{Request: id})
+// send writes a request for op and returns its id; its reply goes to ch,
+// or, when ch is nil, to no one (readLoop drops a reply no call waits for).
+func (c *Client) send(op string, args any, ch chan protocol.Reply) (uint64, error) {
+	raw, err := protocol.Marshal(args)
 	if err != nil {
-		return
+		return 0, err
 	}
 	c.mu.Lock()
+	if c.err != nil {
+		err := c.err
+		c.mu.Unlock()
+		return 0, err
+	}
 	c.nextID++
-	cid := c.nextID
+	id := c.nextID
+	if ch != nil {
+		c.pending[id] = ch
+	}
 	c.mu.Unlock()
 	c.wmu.Lock()
-	_ = c.w.Write(protocol.Request{ID: cid, Op: protocol.OpCancel, Args: raw})
+	werr := c.w.Write(protocol.Request{ID: id, Op: op, Args: raw})
 	c.wmu.Unlock()
+	if werr != nil {
+		c.forget(id)
+		if errors.Is(werr, protocol.ErrFrameTooLarge) {
+			return 0, protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryPayload, "send less at once", "%v", werr)
+		}
+		return 0, fmt.Errorf("%w: %v", ErrConnectionLost, werr)
+	}
+	return id, nil
 }
 
 func (c *Client) forget(id uint64) {

@@ -166,31 +166,22 @@ func writeLines(b *strings.Builder, head string, els []protocol.Element, links *
 // appeared lines, where a read on starts ("" when none was kept).
 func FitChanges(changed, appeared []protocol.Element, budget int) (keptChanged, keptAppeared []protocol.Element, omitted int, readOnAfter string) {
 	cost := func(e *protocol.Element) int { return costBytes(appendLine(nil, e, nil)) }
-	used := 0
-	prefix := func(els []protocol.Element, budget int) int {
-		n := 0
-		for n < len(els) && omitted == 0 {
-			c := cost(&els[n])
-			if used+c > budget {
-				break
-			}
-			used += c
-			n++
+	used, n := 0, 0
+	for ; n < len(changed); n++ {
+		c := cost(&changed[n])
+		if used+c > budget {
+			return changed[:n], nil, len(changed) - n + len(appeared), ""
 		}
-		return n
+		used += c
 	}
-	n := prefix(changed, budget)
-	omitted += len(changed) - n
-	keptChanged = changed[:n]
-	if omitted > 0 {
-		return keptChanged, nil, omitted + len(appeared), ""
-	}
+	costs := make([]int, len(appeared))
 	all := used
 	for i := range appeared {
-		all += cost(&appeared[i])
+		costs[i] = cost(&appeared[i])
+		all += costs[i]
 	}
 	if all <= budget {
-		return keptChanged, appeared, 0, lastRef(appeared)
+		return changed, appeared, 0, lastRef(appeared)
 	}
 	// The fields, and the room they take, reserved before the run is cut.
 	var fields []int
@@ -199,14 +190,13 @@ func FitChanges(changed, appeared []protocol.Element, budget int) (keptChanged, 
 		if len(fields) == maxKeptFields {
 			break
 		}
-		if c := cost(&appeared[i]); typedInto(appeared[i].Role) && used+reserve+c <= budget {
+		if typedInto(appeared[i].Role) && used+reserve+costs[i] <= budget {
 			fields = append(fields, i)
-			reserve += c
+			reserve += costs[i]
 		}
 	}
-	n = 0
-	for n < len(appeared) {
-		c := cost(&appeared[n])
+	for n = 0; n < len(appeared); n++ {
+		c := costs[n]
 		if slices.Contains(fields, n) {
 			c = 0 // its room is reserved
 		}
@@ -214,7 +204,6 @@ func FitChanges(changed, appeared []protocol.Element, budget int) (keptChanged, 
 			break
 		}
 		used += c
-		n++
 	}
 	keptAppeared = append([]protocol.Element(nil), appeared[:n]...)
 	readOnAfter = lastRef(keptAppeared)
@@ -223,7 +212,7 @@ func FitChanges(changed, appeared []protocol.Element, budget int) (keptChanged, 
 			keptAppeared = append(keptAppeared, appeared[i])
 		}
 	}
-	return keptChanged, keptAppeared, len(appeared) - len(keptAppeared), readOnAfter
+	return changed, keptAppeared, len(appeared) - len(keptAppeared), readOnAfter
 }
 
 // maxKeptFields is how many fields past a cut a reply keeps.

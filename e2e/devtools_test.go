@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"image"
 	"image/png"
@@ -10,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
 
 	"github.com/grip-dev/grip/internal/browsertest"
 	"github.com/grip-dev/grip/protocol"
@@ -118,13 +122,31 @@ func TestConsoleMessagesFramesWorkers(t *testing.T) {
 }
 
 // personTab opens url in a tab the way the person does (not through
-// grip) and returns its id once grip lists it and its page has run a
-// moment.
+// grip) and returns its id once grip lists it.
 func personTab(t testing.TB, url string) int {
 	t.Helper()
-	tab := env.PersonTab(t, url, false)
-	time.Sleep(500 * time.Millisecond) // its frame, worker and timers run
-	return tab
+	id, err := chromedp.CallBrowser(env.BrowserContext(), target.CreateTarget, target.CreateTargetParams{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = id
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var tabs protocol.TabsResult
+		env.GripJSON(t, &tabs, "tabs")
+		for _, x := range tabs.Tabs {
+			if x.URL == url {
+				tab := x.ID
+				t.Cleanup(func() { env.Grip(context.Background(), "tabs", "close", fmt.Sprint(tab)) })
+				time.Sleep(500 * time.Millisecond) // its frame, worker and timers run
+				return tab
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no tab with %s: %+v", url, tabs.Tabs)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // A frame of a site the policy blocks: its messages and requests are left

@@ -5,7 +5,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
 	"github.com/grip-dev/grip/internal/browsertest"
 	"github.com/grip-dev/grip/protocol"
 )
@@ -39,7 +42,25 @@ func readFocusPage(t *testing.T, url string) focusPage {
 // events in it.
 func behindTab(t *testing.T, url string) int {
 	t.Helper()
-	return env.PersonTab(t, url, true)
+	background := true
+	if _, err := chromedp.CallBrowser(env.BrowserContext(), target.CreateTarget, target.CreateTargetParams{URL: url, Background: &background}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		var tabs protocol.TabsResult
+		env.GripJSON(t, &tabs, "tabs")
+		for _, x := range tabs.Tabs {
+			if x.URL == url {
+				tab := x.ID
+				t.Cleanup(func() { env.Grip(t.Context(), "tabs", "close", fmt.Sprint(tab)) })
+				return tab
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no tab with %s: %+v", url, tabs.Tabs)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // In a page without the focus, the search box the page focused on load

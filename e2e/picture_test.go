@@ -23,6 +23,10 @@ var pictureTasks = []struct {
 	{"/dialog.html", []picture.Step{picture.Do("click", "[button 'Show later'")}},
 }
 
+// pictureTarget is the share of actions whose settled reply must leave
+// the agent a true picture of the page (issue 23).
+const pictureTarget = 0.95
+
 // TestRepliesKeepThePictureTrue measures how often an agent that follows
 // the replies alone has a true picture of the page after an action
 // (internal/picture): with settling and without (no_settle), and the
@@ -57,7 +61,7 @@ func TestRepliesKeepThePictureTrue(t *testing.T) {
 		rates[noSettle] = all.Rate()
 		t.Logf("no_settle=%v: %s", noSettle, all)
 	}
-	if rates[false] < picture.Target {
-		t.Errorf("%.0f%% of settled replies left a true picture, under the target of %.0f%%", 100*rates[false], 100*picture.Target)
+	if rates[false] < pictureTarget {
+		t.Errorf("%.0f%% of settled replies left a true picture, under the target of %.0f%%", 100*rates[false], 100*pictureTarget)
 	}
 }

@@ -718,9 +718,20 @@ func TestConfirmCancelledByItsClientIsRecordedSo(t *testing.T) {
 	waitQuestion(t, url, "click "+beta)
 	kill() // SIGKILL: the client's connection closes with the question open
 	<-done
-	waitLastLog(t, tab, "the record of the click whose client went away", func(e protocol.LogEntry) bool {
-		return e.Action == "click" && e.Outcome == "cancelled" && !e.Confirmed && strings.Contains(e.Rule, "confirm")
-	})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var lg protocol.LogResult
+		env.GripJSON(t, &lg, "log", "--tab", fmt.Sprint(tab), "--limit", "1")
+		if n := len(lg.Entries); n == 1 && lg.Entries[0].Action == "click" {
+			if e := lg.Entries[0]; e.Outcome == "cancelled" && !e.Confirmed && strings.Contains(e.Rule, "confirm") {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the record of the click whose client went away: %+v", lg.Entries)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 	if got := pageLog(t, tab); len(got) != 0 {
 		t.Errorf("page log %v: the cancelled click landed", got)
 	}
@@ -760,9 +771,18 @@ func TestConfirmGivenUpOnByItsClientNeverActs(t *testing.T) {
 		t.Fatalf("the given-up call returned %v", err)
 	}
 	// The host ends the call: the log says cancelled, on the same connection.
-	waitLastLog(t, tab, "the given-up click recorded cancelled", func(e protocol.LogEntry) bool {
-		return e.Action == "click" && e.Outcome == "cancelled"
-	})
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var lg protocol.LogResult
+		env.GripJSON(t, &lg, "log", "--tab", fmt.Sprint(tab), "--limit", "1")
+		if n := len(lg.Entries); n == 1 && lg.Entries[0].Action == "click" && lg.Entries[0].Outcome == "cancelled" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the given-up click is not recorded cancelled: %+v", lg.Entries)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
 	// The person allows it now: nothing acts.
 	clickAnswer(t, url, q, true)
 	waitPopupUser(t, url, "no question left", func(v userView) bool { return len(v.Questions) == 0 })
@@ -774,22 +794,5 @@ func TestConfirmGivenUpOnByItsClientNeverActs(t *testing.T) {
 	var st protocol.Status
 	if err := c.Call(t.Context(), protocol.OpStatus, struct{}{}, &st); err != nil {
 		t.Errorf("status on the same connection after the cancel: %v", err)
-	}
-}
-
-// waitLastLog waits, up to 10 s, until the newest record of tab's actions
-// is one ok takes.
-func waitLastLog(t *testing.T, tab int, what string, ok func(protocol.LogEntry) bool) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		var lg protocol.LogResult
-		env.GripJSON(t, &lg, "log", "--tab", fmt.Sprint(tab), "--limit", "1")
-		if len(lg.Entries) == 1 && ok(lg.Entries[0]) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: the log has %+v", what, lg.Entries)
-		}
-		time.Sleep(200 * time.Millisecond)
 	}
 }

@@ -42,6 +42,10 @@ var wikiTasks = []struct {
 	}},
 }
 
+// pictureTarget is the share of actions whose settled reply must leave
+// the agent a true picture of the page (issue 23).
+const pictureTarget = 0.95
+
 // TestWikiRepliesKeepThePictureTrue is the correct-picture measure
 // (internal/picture) on TiddlyWiki: how often the replies alone, settled
 // and not, leave an agent a true picture of the wiki, and what they cost
@@ -68,7 +72,14 @@ func TestWikiRepliesKeepThePictureTrue(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", task.name, err)
 			}
-			all.Record(t, noSettle, task.name, r)
+			for _, m := range r.Misses {
+				t.Logf("no_settle=%v %s: %s", noSettle, task.name, m)
+				if rate := all.Rate(); !noSettle && rate < pictureTarget {
+					t.Errorf("%.0f%% of settled replies left a true picture, under the target of %.0f%%", 100*rate, 100*pictureTarget)
+				}
+			}
+			all.Add(r)
+			t.Logf("no_settle=%v %s: %s", noSettle, task.name, r)
 		}
 		t.Logf("no_settle=%v TiddlyWiki, %d tasks: %s", noSettle, len(wikiTasks), all)
 	}

@@ -5,7 +5,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/chromedp/cdproto/target"
+	"github.com/chromedp/chromedp"
 	"github.com/grip-dev/grip/internal/browsertest"
 	"github.com/grip-dev/grip/protocol"
 )
@@ -17,7 +20,25 @@ import (
 // the browser tells it of no focus change.
 func behindTab(t *testing.T, url string) string {
 	t.Helper()
-	return fmt.Sprint(env.PersonTab(t, url, true))
+	background := true
+	if _, err := chromedp.CallBrowser(env.BrowserContext(), target.CreateTarget, target.CreateTargetParams{URL: url, Background: &background}); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; {
+		var tabs protocol.TabsResult
+		env.GripJSON(t, &tabs, "tabs")
+		for _, x := range tabs.Tabs {
+			if x.URL == url {
+				tab := fmt.Sprint(x.ID)
+				t.Cleanup(func() { grip("tabs", "close", tab) })
+				return tab
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no tab with %s: %+v", url, tabs.Tabs)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // searchState is what TiddlyWiki says of its sidebar search: whether its

@@ -24,7 +24,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/protocol"
@@ -439,32 +438,6 @@ func (e *Env) GripJSON(t testing.TB, v any, args ...string) int {
 		t.Fatalf("grip %s --json: exit %d, stdout is not JSON: %v\nstdout: %s\nstderr: %s", strings.Join(args, " "), r.Code, err, r.Stdout, r.Stderr)
 	}
 	return r.Code
-}
-
-// PersonTab opens url in a tab the way the person does (through the
-// browser, not grip; behind the tab in front when background is set) and
-// returns its id once grip lists it; the test's end closes it. No session
-// owns such a tab.
-func (e *Env) PersonTab(t testing.TB, url string, background bool) int {
-	t.Helper()
-	if _, err := chromedp.CallBrowser(e.BrowserContext(), target.CreateTarget, target.CreateTargetParams{URL: url, Background: &background}); err != nil {
-		t.Fatal(err)
-	}
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		var tabs protocol.TabsResult
-		e.GripJSON(t, &tabs, "tabs")
-		for _, x := range tabs.Tabs {
-			if x.URL == url {
-				tab := x.ID
-				t.Cleanup(func() { e.Grip(context.Background(), "tabs", "close", fmt.Sprint(tab)) })
-				return tab
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no tab with %s: %+v", url, tabs.Tabs)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 }
 
 // OpenTab opens url in a new tab through grip and returns its tab id.

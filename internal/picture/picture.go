@@ -17,7 +17,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"testing"
 	"time"
 
 	"github.com/grip-dev/grip/client"
@@ -77,25 +76,6 @@ func (r *Result) Add(o Result) {
 	r.ReadOnTokens += o.ReadOnTokens
 	r.SnapshotTokens += o.SnapshotTokens
 	r.Misses = append(r.Misses, o.Misses...)
-}
-
-// Target is the share of actions whose settled reply must leave the agent
-// a true picture of the page (issue 23).
-const Target = 0.95
-
-// Record adds a task's result r to the results of a real application's
-// tasks, logging each miss and then r on t; a miss while the settled
-// replies so far are under Target fails t.
-func (r *Result) Record(t testing.TB, noSettle bool, task string, o Result) {
-	t.Helper()
-	for _, m := range o.Misses {
-		t.Logf("no_settle=%v %s: %s", noSettle, task, m)
-		if rate := r.Rate(); !noSettle && rate < Target {
-			t.Errorf("%.0f%% of settled replies left a true picture, under the target of %.0f%%", 100*rate, 100*Target)
-		}
-	}
-	r.Add(o)
-	t.Logf("no_settle=%v %s: %s", noSettle, task, o)
 }
 
 // Rate is the share of actions that left the picture true.

@@ -120,7 +120,9 @@ func TestSlowTabBesideAnotherDebuggersTab(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := created.TargetID
-	t.Cleanup(func() { chromedp.CallBrowser(context.Background(), target.CloseTarget, target.CloseTargetParams{TargetID: id}) })
+	t.Cleanup(func() {
+		chromedp.CallBrowser(context.Background(), target.CloseTarget, target.CloseTargetParams{TargetID: id})
+	})
 	flat := true
 	if _, err := chromedp.CallBrowser(ctx, target.AttachToTarget, target.AttachToTargetParams{TargetID: id, Flatten: &flat}); err != nil {
 		t.Fatal(err)

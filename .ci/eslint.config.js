@@ -1,5 +1,6 @@
 // Flat eslint config for the extension (plain JavaScript: ES modules in the
-// service worker and the popup, classic scripts for the in-page kernel).
+// service worker and the popup, classic scripts for the in-page kernel), and
+// the walker's page-world script.
 import js from '@eslint/js';
 import globals from 'globals';
 
@@ -36,6 +37,19 @@ export default [
     rules: {
       'no-implicit-globals': 'error',
       strict: ['error', 'function'],
+    },
+  },
+  {
+    // The walker's observer (walk/world.js): a classic script the walker
+    // evaluates over CDP in an isolated world of its own in each page.
+    files: ['walk/**/*.js'],
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: 'script',
+      globals: { ...globals.browser },
+    },
+    rules: {
+      'no-implicit-globals': 'error',
     },
   },
 ];

@@ -44,7 +44,8 @@ type Entry struct {
 	// value ("@e3: [button 'Delete']"), or the locator it gave.
 	Target string `json:"target,omitempty"`
 	// Detail adds what is safe to say about the rest: a named key
-	// ("Enter"), the origin a navigation went to, a tab id.
+	// ("Enter"), the URL a navigation went to (its secret-named query
+	// values masked, no fragment), a tab id.
 	Detail string `json:"detail,omitempty"`
 	// Outcome is "ok", or the error code that refused or failed it.
 	Outcome string `json:"outcome"`
@@ -161,6 +162,9 @@ func (l *Log) appendLocked(line []byte) error {
 type Query struct {
 	Tab   int // 0: every tab
 	Limit int // the latest Limit entries; 0: every one kept
+	// Session, when set, keeps only that session's entries: what an agent
+	// is shown of the record (the person sees every session's).
+	Session string
 }
 
 // Recent returns the entries q selects, oldest first.
@@ -169,7 +173,7 @@ func (l *Log) Recent(q Query) []Entry {
 	defer l.mu.Unlock()
 	var out []Entry
 	for i := len(l.entries) - 1; i >= 0; i-- {
-		if q.Tab != 0 && l.entries[i].Tab != q.Tab {
+		if q.Tab != 0 && l.entries[i].Tab != q.Tab || q.Session != "" && l.entries[i].Session != q.Session {
 			continue
 		}
 		out = append(out, l.entries[i])

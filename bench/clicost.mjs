@@ -215,6 +215,15 @@ export async function cliCost(ctx, { runs, bin, out }) {
       return xs.length ? stats(xs) : undefined;
     };
     res.instructions = { 'go hello-world': await count([hello]), 'grip --help': await count([grip, '--help']), 'grip tabs': await count([grip, 'tabs']), mintabs: await count([mintabs]) };
+    // As people build it: a plain go build (cgo on, Go's default with a C
+    // compiler) beside the CGO_ENABLED=0 build above.
+    const gripCgo = path.join(bin, 'grip-cgo');
+    if (fs.existsSync(gripCgo)) {
+      res.instructionsCgo = {
+        'grip --version': { 'CGO_ENABLED=0': await count([grip, '--version']), 'go build (cgo)': await count([gripCgo, '--version']) },
+        'grip tabs': { 'CGO_ENABLED=0': res.instructions['grip tabs'], 'go build (cgo)': await count([gripCgo, 'tabs']) },
+      };
+    }
   } else res.instructions = null;
   return res;
 }

@@ -22,7 +22,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
 const MOUNTS = [
-  ['/node_modules/', ['e2e/widgets/node_modules', 'e2e/editors/node_modules']],
+  ['/node_modules/', ['e2e/widgets/node_modules', 'e2e/editors/node_modules', 'e2e/drawn/node_modules']],
+  ['/drawn/', ['e2e/drawn/testdata']],
   ['/testdata/', ['e2e/widgets/testdata']],
   ['/editors/', ['e2e/editors/testdata']],
   ['/kernel/', ['internal/kerneltest/testdata']],
@@ -63,12 +64,15 @@ export function componentPages(origin1) {
     'editorjs-body': `${origin1}/editors/editorjs.html`,
     'ace-fill': `${origin1}/editors/ace-query.html`,
     'virtual-list': `${origin1}/testdata/tanstack.html`,
+    'jointjs-wire': `${origin1}/drawn/flow.html`,
+    'chart-legend': `${origin1}/drawn/chart.html`,
+    'sheet-cell': `${origin1}/drawn/sheet.html`,
   };
 }
 
 /** Whether the packages the component pages load are installed. */
 export function componentsInstalled() {
-  return ['e2e/widgets/node_modules/choices.js', 'e2e/widgets/node_modules/@tanstack/virtual-core', 'e2e/editors/node_modules/@editorjs/editorjs', 'e2e/editors/node_modules/ace-builds']
+  return ['e2e/drawn/node_modules/@joint/core', 'e2e/widgets/node_modules/choices.js', 'e2e/widgets/node_modules/@tanstack/virtual-core', 'e2e/editors/node_modules/@editorjs/editorjs', 'e2e/editors/node_modules/ace-builds']
     .every((p) => fs.existsSync(path.join(ROOT, p)));
 }
 
@@ -93,6 +97,33 @@ function refStarting(a, role, prefix) {
     if (r === role && name.startsWith(prefix)) return ref;
   }
   return null;
+}
+
+/** The centre of what the page's function where() returns ({x, y, w, h} in
+ * the viewport), as a model reads it off a screenshot. */
+async function spotOf(a, where) {
+  const b = await a.page.evaluate(where);
+  if (!b) throw new Error(`${a.peer.name}: the page does not show the spot`);
+  return b;
+}
+
+/** The drawn tasks' calls for Playwright MCP: its coordinate tools, which
+ * only --caps vision offers; without them nothing of a drawing or a
+ * canvas has a ref to act on. A screenshot first: what the model looks at
+ * to choose the point (its image is not counted, for either server). */
+async function pwXY(a, tool, args) {
+  if (!a.peer.tools.has(tool)) throw new Error(`${a.peer.name}: no element of the drawing has a ref, and no ${tool} without --caps vision`);
+  const shot = await a.call('browser_take_screenshot', {});
+  if (shot.isError) throw new Error(`${a.peer.name} browser_take_screenshot: ${shot.text.slice(0, 300)}`);
+  const r = await a.call(tool, { element: 'the drawing', ...args });
+  if (r.isError) throw new Error(`${a.peer.name} ${tool}: ${r.text.slice(0, 300)}`);
+  return r;
+}
+
+/** grip's screenshot of a canvas with its coordinates drawn on (--grid). */
+async function gripGrid(a, ref) {
+  const shot = await a.call('browser_take_screenshot', { ref, grid: true, element: 'the canvas' });
+  if (shot.isError) throw new Error(`${a.peer.name} browser_take_screenshot: ${shot.text.slice(0, 300)}`);
 }
 
 export const COMPONENT_TASKS = {
@@ -150,8 +181,8 @@ export const COMPONENT_TASKS = {
       if (a.peer.grip) {
         // grip scrolls the list in the page until the row shows, and
         // replies with that row.
-        const r = await a.call('browser_find', { text: target, ref: list, element: 'Orders list' });
-        if (r.isError) throw new Error(`${a.peer.name} browser_find: ${r.text.slice(0, 300)}`);
+        const r = await a.call('browser_scroll', { text: target, ref: list, element: 'Orders list' });
+        if (r.isError) throw new Error(`${a.peer.name} browser_scroll: ${r.text.slice(0, 300)}`);
       } else {
         // Playwright MCP has no scroll of an element's content: the agent
         // scrolls the list by a screen with browser_evaluate and reads
@@ -171,6 +202,71 @@ export const COMPONENT_TASKS = {
     },
     outcome: () => JSON.stringify(window.chosen),
     expect: (o) => o === 'ORD-0400',
+  },
+  'jointjs-wire': {
+    // Run when --task-names names it, against pw-mcp-vision (bench/README.md).
+    named: true,
+    what: 'JointJS (issue 36): draw a wire in a flow editor drawn in SVG, from Start\'s output port to Finish\'s input port',
+    async run(a) {
+      await a.call('browser_snapshot', {});
+      if (a.peer.grip) {
+        const from = await a.ref('clickable', 'Start: right port');
+        const to = await a.ref('clickable', 'Finish: left port');
+        const r = await a.call('browser_drag', { startRef: from, startElement: 'Start output port', endRef: to, endElement: 'Finish input port' });
+        if (r.isError) throw new Error(`${a.peer.name} browser_drag: ${r.text.slice(0, 300)}`);
+        return;
+      }
+      const port = (id, side) => `(() => { const v = paper.findViewByModel(graph.getCell('${id}')); const p = v.el.querySelector('[port="${side}"]').getBoundingClientRect(); return { x: p.x + p.width / 2, y: p.y + p.height / 2 }; })()`;
+      const s = await spotOf(a, port('start', 'out')), e = await spotOf(a, port('finish', 'in'));
+      await pwXY(a, 'browser_mouse_drag_xy', { startX: s.x, startY: s.y, endX: e.x, endY: e.y });
+    },
+    outcome: () => JSON.stringify(graph.getLinks().map((l) => `${l.source().id}.${l.source().port}>${l.target().id}.${l.target().port}`)),
+    expect: (o) => Array.isArray(o) && o.length === 1 && o[0] === 'start.out>finish.in',
+  },
+  'chart-legend': {
+    // Run when --task-names names it, against pw-mcp-vision (bench/README.md).
+    named: true,
+    what: 'Chart.js (issue 36): hide the Expenses series of a bar chart drawn on a canvas, by its legend entry',
+    async run(a) {
+      await a.call('browser_snapshot', {});
+      const legend = await spotOf(a, () => { const b = chart.legend.legendHitBoxes[1]; const c = chart.canvas.getBoundingClientRect(); return { x: Math.round(b.left + b.width / 2), y: Math.round(b.top + b.height / 2), vx: c.x + b.left + b.width / 2, vy: c.y + b.top + b.height / 2 }; });
+      if (a.peer.grip) {
+        const canvas = await a.ref('canvas', '');
+        await gripGrid(a, canvas);
+        const r = await a.call('browser_click', { ref: canvas, element: 'the chart', at: { x: legend.x, y: legend.y } });
+        if (r.isError) throw new Error(`${a.peer.name} browser_click: ${r.text.slice(0, 300)}`);
+        return;
+      }
+      await pwXY(a, 'browser_mouse_click_xy', { x: legend.vx, y: legend.vy });
+    },
+    outcome: () => JSON.stringify({ income: chart.isDatasetVisible(0), expenses: chart.isDatasetVisible(1) }),
+    expect: (o) => o?.income === true && o?.expenses === false,
+  },
+  'sheet-cell': {
+    // Run when --task-names names it, against pw-mcp-vision (bench/README.md).
+    named: true,
+    what: 'x-data-spreadsheet (issue 36): enter 1200 in cell B2 of a sheet drawn on a canvas',
+    async run(a) {
+      await a.call('browser_snapshot', {});
+      // B2 is at 210,62 of the sheet's canvas (a 60 px index, 100 px columns, 25 px rows).
+      if (a.peer.grip) {
+        const canvas = await a.ref('canvas', '');
+        await gripGrid(a, canvas);
+        const r = await a.call('browser_click', { ref: canvas, element: 'the sheet', at: { x: 210, y: 62 }, doubleClick: true });
+        if (r.isError) throw new Error(`${a.peer.name} browser_click: ${r.text.slice(0, 300)}`);
+        a.learn(r.text, false);
+        await a.act('browser_type', 'textbox', '', { text: '1200', submit: true });
+        return;
+      }
+      const c = await spotOf(a, () => { const b = document.querySelector('#sheet canvas').getBoundingClientRect(); return { x: b.x + 210, y: b.y + 62 }; });
+      await pwXY(a, 'browser_mouse_click_xy', { x: c.x, y: c.y });
+      for (const key of ['1', '2', '0', '0', 'Enter']) {
+        const k = await a.call('browser_press_key', { key });
+        if (k.isError) throw new Error(`${a.peer.name} browser_press_key: ${k.text.slice(0, 300)}`);
+      }
+    },
+    outcome: () => JSON.stringify(((xs.getData()[0].rows[1] || {}).cells || {})[1]?.text || ''),
+    expect: (o) => o === '1200',
   },
   'ace-fill': {
     what: 'Ace (item 6): replace a query, and read from the reply what the editor now holds',

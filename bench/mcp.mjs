@@ -27,7 +27,14 @@ const PW_CLI = {
   'pw-mcp': ['@playwright/mcp', []],
   'pw-mcp-incremental': ['playwright-mcp-0.0.68', []],
   'pw-mcp-full': ['playwright-mcp-0.0.68', ['--snapshot-mode', 'full']],
+  // With the coordinate tools (browser_mouse_click_xy, …_drag_xy): what
+  // Playwright MCP offers for what is drawn (the drawn tasks of
+  // components.mjs); not one of the default PEERS.
+  'pw-mcp-vision': ['@playwright/mcp', ['--caps', 'vision']],
 };
+
+// Peers --mcp-peers may name besides PEERS.
+export const MORE_PEERS = ['pw-mcp-vision'];
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -126,35 +133,67 @@ function stats(xs) {
 }
 export { stats };
 
+let tick = 0;
+/**
+ * changeFrames is the observer's change between reads: an attribute set on
+ * the body of every frame of page (over CDP), which a MutationObserver
+ * sees, so grip's kept walks are thrown away and the next read walks every
+ * frame. Returns how many documents it changed.
+ */
+export async function changeFrames(page) {
+  tick++;
+  const frames = page.frames();
+  await Promise.all(frames.map((f) => f.evaluate((t) => { document.body.setAttribute('data-bench-tick', String(t)); }, tick)));
+  return frames.length;
+}
+
 /**
  * snapshotRoundTrips times browser_snapshot over MCP on each page, one
  * warm-up then runs alternating the order of the servers, and counts the
- * reply's tokens. grip is asked for the whole page (a budget no page
- * reaches), as Playwright MCP never cuts; its default budget (40,000) is
- * what an agent gets without asking and is reported beside it.
+ * reply's tokens. Each server reads the page twice a round, side by side:
+ * first after an observer changed it (over CDP, an attribute toggled on
+ * the body of every frame: what a page an app or a person touched between
+ * reads is, so grip's kept walk is thrown away and every frame is walked
+ * again), then at once again (the page unchanged since that read: grip's
+ * re-read cache answers). grip is asked for the whole page (a budget no
+ * page reaches), as Playwright MCP never cuts; its default budget (40,000)
+ * is what an agent gets without asking and is reported beside it.
  */
 export async function snapshotRoundTrips(ctx, peers, pages, { runs, budget, open, out }) {
   const names = Object.keys(peers);
   const res = [];
+  const change = () => changeFrames(ctx.page);
   for (const p of pages) {
     const url = await open(p);
-    const row = { page: p.name, controls: p.controls, frames: p.frames, peers: {} };
-    for (const n of names) row.peers[n] = { ms: [] };
+    const row = { page: p.name, controls: p.controls, frames: p.frames, peers: {}, changed: {} };
+    for (const n of names) { row.peers[n] = { ms: [] }; row.changed[n] = { ms: [] }; }
     for (let round = 0; round <= runs; round++) {
       const order = round % 2 === 0 ? names : [...names].reverse();
       for (const n of order) {
         const args = peers[n].grip ? { budget } : {};
-        const r = await peers[n].call('browser_snapshot', args, 600_000);
-        if (r.isError) throw new Error(`${n} browser_snapshot on ${p.name}: ${r.text.slice(0, 300)}`);
+        const documents = await change();
+        if (documents !== (p.frames || 0) + 1) throw new Error(`${p.name}: the observer changed ${documents} documents, not ${(p.frames || 0) + 1}`);
+        const first = await peers[n].call('browser_snapshot', args, 600_000);
+        if (first.isError) throw new Error(`${n} browser_snapshot on ${p.name}: ${first.text.slice(0, 300)}`);
+        const again = await peers[n].call('browser_snapshot', args, 600_000);
+        if (again.isError) throw new Error(`${n} browser_snapshot on ${p.name}: ${again.text.slice(0, 300)}`);
         if (round === 0) {
-          // Both must have read the page the run opened, not another tab.
-          if (!r.text.includes(url)) throw new Error(`${n} browser_snapshot did not read ${url}: ${r.text.slice(0, 200)}`);
-          Object.assign(row.peers[n], tokens(r.text));
-          fs.writeFileSync(path.join(out, `${p.name}.${n}.mcp.txt`), r.text);
-        } else row.peers[n].ms.push(r.ms);
+          // Both must have read the page the run opened, not another tab
+          // (the first read on it names it; a re-read may not repeat it).
+          if (!first.text.includes(url)) throw new Error(`${n} browser_snapshot did not read ${url}: ${first.text.slice(0, 200)}`);
+          Object.assign(row.peers[n], tokens(again.text));
+          Object.assign(row.changed[n], tokens(first.text));
+          fs.writeFileSync(path.join(out, `${p.name}.${n}.mcp.txt`), again.text);
+        } else {
+          row.changed[n].ms.push(first.ms);
+          row.peers[n].ms.push(again.ms);
+        }
       }
     }
-    for (const n of names) row.peers[n].time = stats(row.peers[n].ms);
+    for (const n of names) {
+      row.peers[n].time = stats(row.peers[n].ms);
+      row.changed[n].time = stats(row.changed[n].ms);
+    }
     const g = names.find((n) => peers[n].grip);
     if (g) {
       const d = await peers[g].call('browser_snapshot', {});

@@ -38,7 +38,7 @@ export function renderTasks(w, r) {
   if (peers.includes('pw-mcp-incremental')) w(`- **pw-mcp-incremental**: ${v['pw-mcp-incremental'] || '@playwright/mcp 0.0.68'}, the last release that put the snapshot in the reply; by default only the part of the tree that changed.`);
   if (peers.includes('pw-mcp-full')) w(`- **pw-mcp-full**: ${v['pw-mcp-full'] || '@playwright/mcp 0.0.68 --snapshot-mode full'}: the whole snapshot after each action, as Playwright MCP long did.`);
   w();
-  w('Each server is used as meant: both fill the form with one `browser_fill_form` call; Playwright MCP clicks a checkbox (it has no check tool), grip uses `browser_check`.');
+  w('Each server is used as meant: both fill the form with one `browser_fill_form` call; Playwright MCP clicks a checkbox (it has no way to set one), grip uses `browser_click {checked: true}`.');
   w(`Medians of ${t.tasks[0].peers[peers[0]].runs.length} run(s) per task and server, the servers alternating.`);
   w();
   w(`| task | ${peers.map((n) => `${n} tokens (calls)`).join(' | ')} | ${pw.map((n) => `grip / ${n}`).join(' | ')} | succeeded |`);
@@ -92,17 +92,22 @@ export function renderMCP(w, r) {
   w();
   stampLine(w, m.run, r);
   w('One MCP client (the SDK over stdio) calls `browser_snapshot` on `grip mcp` and on Playwright MCP (pw-mcp), on the same tab of the same Chromium;');
-  w('one warm-up, then runs alternating the order. grip is asked for the whole page (a budget no page reaches: Playwright MCP never cuts);');
+  w('one warm-up, then runs alternating the order. Each server reads the page twice a round, side by side: **changed**, just after an observer');
+  w('changed the page (over CDP, an attribute set on the body of every frame), so grip walks every frame again; and **unchanged**, at once');
+  w('again, where grip\'s re-read cache answers (docs: "Re-reading an unchanged page"). Playwright MCP walks the page each time.');
+  w('grip is asked for the whole page (a budget no page reaches: Playwright MCP never cuts);');
   w('"grip default" is what the same call returns at grip\'s default budget of 40,000 tokens, which cuts a page that exceeds it and says how to read on.');
   w('Wall time in ms, median (min–max); tokens o200k_base (ceil(chars/3) in brackets).');
   w();
-  w('| page | grip-mcp ms | pw-mcp ms | time grip / pw | grip-mcp tokens | pw-mcp tokens | tokens grip / pw | grip default budget |');
-  w('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  w('| page | changed: grip-mcp ms | pw-mcp ms | grip / pw | unchanged: grip-mcp ms | pw-mcp ms | grip / pw | grip-mcp tokens | pw-mcp tokens | tokens grip / pw | grip default budget |');
+  w('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const s of m.snapshots) {
     const g = s.peers['grip-mcp'];
     const p = s.peers['pw-mcp'];
+    const gc = s.changed?.['grip-mcp'];
+    const pc = s.changed?.['pw-mcp'];
     const d = s.gripDefaultBudget;
-    w(`| ${s.page} | ${range(g?.time)} | ${range(p?.time)} | ${ratio(g?.time?.median, p?.time?.median)} | ${thousands(g?.tokens)} (${thousands(g?.tokensChars3)}) | ${thousands(p?.tokens)} (${thousands(p?.tokensChars3)}) | ${ratio(g?.tokens, p?.tokens)} | ${d ? `${thousands(d.tokens)}${d.cut ? ', cut' : ''}` : '–'} |`);
+    w(`| ${s.page} | ${range(gc?.time)} | ${range(pc?.time)} | ${ratio(gc?.time?.median, pc?.time?.median)} | ${range(g?.time)} | ${range(p?.time)} | ${ratio(g?.time?.median, p?.time?.median)} | ${thousands(g?.tokens)} (${thousands(g?.tokensChars3)}) | ${thousands(p?.tokens)} (${thousands(p?.tokensChars3)}) | ${ratio(g?.tokens, p?.tokens)} | ${d ? `${thousands(d.tokens)}${d.cut ? ', cut' : ''}` : '–'} |`);
   }
   w();
   if (m.toolsList) {
@@ -110,7 +115,7 @@ export function renderMCP(w, r) {
     w();
     w('Each server\'s tools/list result as its client holds it (JSON.stringify of `{tools}`: names, titles, descriptions, input schemas) and the');
     w('`instructions` of its initialize result, which clients put beside the tools; both are read by the model before any work.');
-    w('Characters, and o200k_base tokens (gpt-tokenizer). mcp/listsize_test.go holds grip\'s under a budget.');
+    w('Characters, and o200k_base tokens (gpt-tokenizer). mcp/listsize_test.go holds grip\'s (both together) to Playwright MCP\'s, which this run writes to mcp/testdata/playwright-mcp-tools.json.');
     w();
     w('| server | tools | tools/list characters | tools/list tokens | instructions characters | instructions tokens | tokens, both |');
     w('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
@@ -176,15 +181,20 @@ export function renderCost(w, r) {
   }
   w();
   if (c.instructions) w(`Instructions: median of ${c.instructions['grip tabs']?.n ?? 5} runs under valgrind's callgrind (exact, so a loaded machine does not blur them; \`grip tabs\` and mintabs make their socket call under it too). grip tabs / mintabs in instructions: **${ratio(ins('grip tabs'), ins('mintabs'))}**; grip --help − go hello-world: ${thousands(Math.round(ins('grip --help') - ins('go hello-world')))} instructions.`);
+  if (c.instructionsCgo) {
+    const cg = c.instructionsCgo;
+    const row = (n) => `${n} ${thousands(Math.round(cg[n]['CGO_ENABLED=0']?.median))} (CGO_ENABLED=0) vs ${thousands(Math.round(cg[n]['go build (cgo)']?.median))} (plain go build, cgo on): ${ratio(cg[n]['go build (cgo)']?.median, cg[n]['CGO_ENABLED=0']?.median)}`;
+    w(`As people build it (bench/out/bin/grip-cgo, a plain \`go build ./cmd/grip\` on this machine, which has a C compiler), instructions: ${row('grip --version')}; ${row('grip tabs')}.`);
+  }
   const gt = c.inittrace['grip tabs'];
   w(`GODEBUG=inittrace=1, median of ${gt.runs} runs per package (wall clock: a loaded machine inflates it). The slowest package inits of \`grip tabs\`: ${gt.top.map((p) => `${p.pkg} ${f1(p.clockMs)} ms`).join(', ')}.`);
   if (c.strace) w(`The commonest syscalls of grip tabs: ${c.strace['grip tabs'].top.map((x) => `${x.syscall} ${x.calls}`).join(', ')} (hello-world: ${c.strace['go hello-world'].top.slice(0, 4).map((x) => `${x.syscall} ${x.calls}`).join(', ')}).`);
   w();
   w('What this says, and what would cut it further:');
   w();
-  w(`- What grip's one binary pays at every start, whichever command runs: ${thousands(c.packages?.grip)} packages in ${(c.sizes.grip / 2 ** 20).toFixed(1)} MB, ${gt.packages} of them with init work (${thousands(gt.allocs)} allocations), and ${thousands(s['grip tabs']?.minflt)} page faults against ${thousands(s['mintabs']?.minflt)} for mintabs. It no longer links the MCP SDK, net/http (the demo shop has its own responder), crypto/x509 (crx/der.go) or regexp, the agent commands install no signal handler, tables are data or built on first use, and finding the host decodes three fields of its file (docs/ARCHITECTURE.md, "The CLI's fixed cost").`);
+  w(`- What grip pays at every start, whichever agent command runs: ${thousands(c.packages?.grip)} packages in ${(c.sizes.grip / 2 ** 20).toFixed(1)} MB, ${gt.packages} of them with init work (${thousands(gt.allocs)} allocations), and ${thousands(s['grip tabs']?.minflt)} page faults against ${thousands(s['mintabs']?.minflt)} for mintabs. The host, mcp, install/doctor, demo and launch are grip-host's (cmd/grip-host), with net/http, crypto/x509, regexp and the rest; grip hands those commands to it, and links no package net on Unix (the socket is dialled by syscall), so a plain cgo build links no C runtime (cmd/grip/deps_linux.txt; docs/cli-cost.md, "The CLI's fixed cost").`);
   w(`- mintabs, which links only client/ and protocol/ and starts its main at ${f1(c.inittrace.mintabs.mainAtMs)} ms, takes ${f1(med('mintabs'))} ms in all: the floor for any Go CLI making this call against this browser. Of it, the round trip to the extension (the tabs call above) and msgpack's first use of each message type (reflection over the struct, about a fifth of its instructions) are the largest parts; both are paid by grip tabs as well, so making them cheaper makes the ratio above larger, not smaller.`);
-  w('- What is left of grip\'s own share is mostly the binary\'s size: the runtime checks every function\'s table entry at start and maps more pages, and the init of what the host and install need (fsnotify, crc32 and flate for the CRX, mime, msgpack). Cutting it further would take a second, smaller binary for the agent commands, against the design\'s one binary. Not expected to help: stripping symbols (-s -w: start-up touches no DWARF).');
+  w('- What is left of grip\'s own share over mintabs is the agent commands\' own code and tables (cli, frames, workflow, policy, the usage text) and msgpack; not expected to help: stripping symbols (-s -w: start-up touches no DWARF).');
   w();
 }
 

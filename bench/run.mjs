@@ -27,7 +27,8 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { serve, pageList, taskPages } from './pages.mjs';
 import { parseGrip, parsePlaywright, parseAgentBrowser, parseDevtools, coverage } from './parse.mjs';
 import { writeReport } from './report.mjs';
-import { PEERS, startPeers, closePeers, snapshotRoundTrips, waitLatency } from './mcp.mjs';
+import { PEERS, MORE_PEERS, startPeers, closePeers, snapshotRoundTrips, waitLatency, changeFrames } from './mcp.mjs';
+import { writePlaywrightListing } from './toollist.mjs';
 import { runTasks, TASKS } from './tasks.mjs';
 import { componentsInstalled, COMPONENT_TASKS } from './components.mjs';
 import { cliCost } from './clicost.mjs';
@@ -72,7 +73,9 @@ const TASK_RUNS = Number(opt('task-runs', QUICK ? 1 : 3));
 const TASK_NAMES = opt('task-names', '');
 const COST_RUNS = Number(opt('cost-runs', QUICK ? 5 : 21));
 const WAIT_RUNS = Number(opt('wait-runs', QUICK ? 3 : 15));
-const MCP_PAGES = opt('mcp-pages', QUICK ? 'gen-100-f0,gen-1000-f10' : 'gen-100-f0,gen-1000-f10,gen-5000-f10').split(',');
+// 30, 300 and 5,000 controls (issue 39): the first read after the page
+// changed and a re-read of the unchanged page, side by side.
+const MCP_PAGES = opt('mcp-pages', 'gen-30-f0,gen-300-f10,gen-5000-f10').split(',');
 const MCP_PEERS = opt('mcp-peers', PEERS.join(',')).split(',');
 
 const log = (...a) => console.error(`[${new Date().toISOString().slice(11, 19)}]`, ...a);
@@ -103,7 +106,7 @@ async function launchBrowser(tmp) {
   const profile = path.join(tmp, 'profile');
   const stateDir = path.join(tmp, 'state');
   fs.mkdirSync(stateDir, { recursive: true });
-  const prep = JSON.parse(execFileSync(path.join(BIN, 'gripsnap'), ['prepare', '-profile', profile, '-grip', path.join(BIN, 'grip')], { encoding: 'utf8' }));
+  const prep = JSON.parse(execFileSync(path.join(BIN, 'gripsnap'), ['prepare', '-profile', profile, '-grip', path.join(BIN, 'grip-host')], { encoding: 'utf8' }));
   const args = [...prep.flags, '--remote-debugging-port=0', '--remote-debugging-address=127.0.0.1', '--window-size=1280,900', 'about:blank'];
   const logFile = fs.openSync(path.join(OUT, 'chromium.log'), 'w');
   const proc = spawn(CHROMIUM, args, {
@@ -323,7 +326,9 @@ async function measurePage(ctx, tools, p) {
  * service worker (CDP Runtime.evaluate in the worker) that time what the
  * extension cannot see itself: executeScript with a trivial function
  * (injection and IPC per frame) and with a synthetic result of the same
- * size (the result's transfer, as objects and as one JSON string).
+ * size (the result's transfer, as objects and as one JSON string). Before
+ * each of grip's reads an observer changes every frame (mcp.mjs
+ * changeFrames), so each is a full walk, not a re-read of a kept one.
  */
 async function breakdown(ctx, p, runs) {
   await openPage(ctx, p);
@@ -351,7 +356,9 @@ async function breakdown(ctx, p, runs) {
     const trivialMs = await sw.evaluate(trivial);
     const synthObjectsMs = await sw.evaluate(synthObjects);
     const synthStringMs = await sw.evaluate(synthString);
+    await changeFrames(ctx.page);
     const g = await ctx.gripsnap.call({ op: 'snap', tab: ctx.tabId, budget: BUDGET });
+    await changeFrames(ctx.page);
     const c = await runProcess(path.join(BIN, 'grip'), ['snapshot', '--tab', String(ctx.tabId), '--budget', String(BUDGET)], { GRIP_STATE_DIR: ctx.browser.stateDir });
     if (i === 0) continue;
     const t = g.timings;
@@ -377,7 +384,10 @@ async function profileKernel(ctx) {
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
   await cdp.send('Profiler.start');
-  for (let i = 0; i < 3; i++) await ctx.gripsnap.call({ op: 'snap', tab: ctx.tabId, budget: BUDGET });
+  for (let i = 0; i < 3; i++) {
+    await changeFrames(ctx.page);
+    await ctx.gripsnap.call({ op: 'snap', tab: ctx.tabId, budget: BUDGET });
+  }
   const { profile } = await cdp.send('Profiler.stop');
   await cdp.detach();
   const dt = {};
@@ -437,7 +447,7 @@ async function sections(ctx, results, srv, tmp) {
   let peers = {};
   try {
     if (SECTIONS.mcp || SECTIONS.tasks) {
-      for (const n of MCP_PEERS) if (!PEERS.includes(n)) throw new Error(`--mcp-peers: unknown peer ${n} (known: ${PEERS.join(', ')})`);
+      for (const n of MCP_PEERS) if (!PEERS.includes(n) && !MORE_PEERS.includes(n)) throw new Error(`--mcp-peers: unknown peer ${n} (known: ${[...PEERS, ...MORE_PEERS].join(', ')})`);
       peers = await startPeers(MCP_PEERS, { bin: BIN, stateDir: ctx.browser.stateDir, port: ctx.browser.port, tmp: path.join(tmp, 'mcp') });
       ctx.peers = peers;
       for (const p of Object.values(peers)) results.versions[p.name] = p.version;
@@ -465,11 +475,13 @@ async function sections(ctx, results, srv, tmp) {
       // Snapshots and waits: grip against the current Playwright MCP (the
       // older release reads pages with the same ariaSnapshot).
       const pair = Object.fromEntries(['grip-mcp', 'pw-mcp'].filter((n) => peers[n]).map((n) => [n, peers[n]]));
-      const all = pageList(srv.origin1);
+      const all = pageList(srv.origin1, { sizes: [30, 100, 300, 1000, 5000, 20000] });
       const pages = MCP_PAGES.map((n) => all.find((p) => p.name === n) || (() => { throw new Error(`--mcp-pages: no page ${n}`); })());
       const mcp = { run: stamp(results.versions) };
       // tools/list and the instructions, as each server's client received them at its start.
       mcp.toolsList = Object.fromEntries(Object.entries(peers).map(([n, p]) => [n, { version: p.version, ...p.listing }]));
+      // The figures mcp/listsize_test.go holds grip's to, from this run.
+      if (peers['pw-mcp']) writePlaywrightListing(peers['pw-mcp']);
       log(`MCP-to-MCP browser_snapshot on ${MCP_PAGES.join(', ')}`);
       mcp.snapshots = await snapshotRoundTrips(ctx, pair, pages, { runs: RUNS, budget: BUDGET, out: path.join(OUT, 'snapshots'), open: async (p) => { await openPage(ctx, p); return ctx.url; } });
       log(`MCP-to-MCP browser_wait_for, ${WAIT_RUNS} runs`);
@@ -630,7 +642,7 @@ function slim(r) {
   const c = structuredClone(r);
   for (const b of c.breakdown || []) delete b.samples;
   for (const p of c.pages || []) for (const t of Object.values(p.tools)) delete t.ms;
-  for (const s of c.mcp?.snapshots || []) for (const t of Object.values(s.peers)) delete t.ms;
+  for (const s of c.mcp?.snapshots || []) for (const t of [...Object.values(s.peers), ...Object.values(s.changed || {})]) delete t.ms;
   for (const t of Object.values(c.mcp?.wait || {})) { delete t.ms; delete t.tokens; }
   for (const t of c.tasks?.tasks || []) for (const p of Object.values(t.peers)) for (const r of p.runs) delete r.results;
   return c;

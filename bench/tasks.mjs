@@ -9,7 +9,7 @@
 // counted. Whether the task succeeded is read from the page over CDP.
 //
 // Each server is used as its tools are meant to be used: both fill a form
-// with one browser_fill_form call; grip checks a box with browser_check, Playwright MCP (which has no such tool)
+// with one browser_fill_form call; grip checks a box with browser_click {checked: true}, Playwright MCP (which has no such parameter)
 // clicks it. Playwright MCP 0.0.83's action replies link a snapshot file
 // instead of carrying it: when the agent needs to know what is on the page
 // it reads that file, and the file's text is counted as a tool result.
@@ -212,11 +212,11 @@ class Agent {
   clickRef(ref, element) { return this.actRef('browser_click', ref, element); }
 
   check(role, name) {
-    return this.peer.grip ? this.act('browser_check', role, name, { checked: true }) : this.act('browser_click', role, name);
+    return this.act('browser_click', role, name, this.peer.grip ? { checked: true } : {});
   }
 
   fill(role, name, text) {
-    return this.act(this.peer.grip ? 'browser_fill' : 'browser_type', role, name, { text });
+    return this.act('browser_type', role, name, this.peer.grip ? { text, replace: true } : { text });
   }
 
   select(role, name, value) { return this.act('browser_select_option', role, name, { values: [value] }); }
@@ -303,7 +303,7 @@ export async function runTasks(ctx, peers, { runs, only, urls, log, out: dir }) 
   const names = Object.keys(peers);
   const out = [];
   for (const [task, t] of Object.entries(TASKS)) {
-    if (only && !only.includes(task)) continue;
+    if (only ? !only.includes(task) : t.named) continue;
     const row = { task, what: t.what, peers: {} };
     for (const n of names) row.peers[n] = { runs: [] };
     for (let round = 0; round < runs; round++) {
@@ -321,6 +321,9 @@ export async function runTasks(ctx, peers, { runs, only, urls, log, out: dir }) 
         }
         if (!page) throw new Error(`${n} navigated, but no tab shows ${url}: ${nav.text.slice(0, 300)}`);
         const a = new Agent(peer);
+        // Where things are drawn, for the drawn tasks: what a model reads
+        // off a screenshot, read here from the app's own layout.
+        a.page = page;
         const t0 = performance.now();
         let error = null;
         try {

@@ -1,6 +1,10 @@
-// Package cli is grip's command line: the agent-facing commands, the host
-// mode Chrome starts, install/doctor, mcp and demo. cmd/grip only builds
-// an App from the process and calls Run, so tests drive the same code.
+// Package cli is grip's command line: the agent-facing commands, which
+// cmd/grip links alone. The heavy side (the host mode Chrome starts,
+// install/doctor, mcp, demo, launch) is package cli/hostcli, which
+// cmd/grip-host links in through App.Heavy; without it an App hands
+// those commands to the grip-host binary (docs/cli-cost.md, "The
+// CLI's fixed cost"). The mains only build an App from the process and
+// call Run, so tests drive the same code.
 package cli
 
 import (
@@ -37,7 +41,30 @@ type App struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Getenv func(string) string
+	// Heavy runs the commands of the other side in this process
+	// (cmd/grip-host); nil hands them to the grip-host binary.
+	Heavy *Heavy
 }
+
+// Heavy is the side of grip that links the host, the MCP server, the
+// installer and the demo site (package cli/hostcli).
+type Heavy struct {
+	Host   func(ctx context.Context, a *App) int // `grip chrome-extension://ID/`, as Chrome starts it
+	Lookup func(name string) (Command, bool)     // install, uninstall, doctor, mcp, demo, launch
+}
+
+// Command runs a subcommand and says whether its output is JSON (so its
+// error is printed as JSON too).
+type Command = command
+
+// Usagef is a usage error (exit 2).
+func Usagef(format string, args ...any) error { return usagef(format, args...) }
+
+// ErrSilent fails a command (exit 1) without printing anything more: the
+// command already said what is wrong.
+var ErrSilent = errSilent
+
+var errSilent = errors.New("")
 
 // errUsage marks an error as a usage error (exit 2).
 type errUsage struct{ msg string }
@@ -52,9 +79,12 @@ func (a *App) Run(ctx context.Context) int {
 		a.Getenv = os.Getenv
 	}
 	if len(a.Args) > 0 && strings.HasPrefix(a.Args[0], hostPrefix) {
+		if a.Heavy == nil {
+			return a.handOff(ctx)
+		}
 		ctx, stop := untilInterrupted(ctx)
 		defer stop()
-		return a.runHost(ctx)
+		return a.Heavy.Host(ctx, a)
 	}
 	a.Args = sessionFirst(a.Args)
 	if len(a.Args) == 0 || a.Args[0] == "help" || a.Args[0] == "--help" || a.Args[0] == "-h" {
@@ -65,7 +95,10 @@ func (a *App) Run(ctx context.Context) int {
 		fmt.Fprint(a.Stdout, versionLine())
 		return ExitOK
 	}
-	cmd, ok := lookup(a.Args[0])
+	if a.Heavy == nil && heavyCommand(a.Args[0]) {
+		return a.handOff(ctx)
+	}
+	cmd, ok := a.lookup(a.Args[0])
 	if !ok {
 		fmt.Fprintf(a.Stderr, "grip: unknown command %q (grip help lists them)\n", a.Args[0])
 		return ExitUsage
@@ -85,6 +118,9 @@ func sessionFirst(args []string) []string {
 	}
 	return args
 }
+
+// VersionLine is what `grip --version` prints (versionLine).
+func VersionLine() string { return versionLine() }
 
 // versionLine is what `grip --version` prints: the version the host
 // reports as host_version, and the socket protocol it speaks.
@@ -117,14 +153,15 @@ func (a *App) finish(jsonOut bool, err error) int {
 	return ExitFailed
 }
 
+// PrintJSON prints v as one JSON object on stdout.
+func (a *App) PrintJSON(v any) { a.printJSON(v) }
+
 func (a *App) printJSON(v any) {
 	enc := json.NewEncoder(a.Stdout)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(v)
 }
 
-// command runs a subcommand and says whether its output is JSON (so its
-// error is printed as JSON too).
 type command func(ctx context.Context, a *App, args []string) (jsonOut bool, err error)
 
 // interruptible gives cmd a context that Ctrl-C and SIGTERM cancel, for a
@@ -132,7 +169,7 @@ type command func(ctx context.Context, a *App, args []string) (jsonOut bool, err
 // started (host, mcp, demo, launch), a file it writes (screenshot, pdf,
 // record), the files it installs, the steps of a replay. The agent
 // commands that only ask the host go without: the signal handler's
-// goroutine and thread were a fifth of every start (docs/ARCHITECTURE.md,
+// goroutine and thread were a fifth of every start (docs/cli-cost.md,
 // "The CLI's fixed cost"), and when Ctrl-C kills one its socket closes and the
 // host drops what it asked, as it did when the context was cancelled.
 func interruptible(cmd command) command {
@@ -168,6 +205,18 @@ func newFlags(a *App, name string) *flags {
 		wait:    fs.Duration("wait", defaultWait, "how long to wait for a browser to connect"),
 	}
 }
+
+// Flags are the flags every command takes, and its own.
+type Flags = flags
+
+// NewFlags is a command's flag set with the flags every command takes.
+func NewFlags(a *App, name string) *Flags { return newFlags(a, name) }
+
+func (f *flags) JSON() bool                                { return *f.json }
+func (f *flags) Profile() string                           { return *f.profile }
+func (f *flags) SessionFlag() string                       { return *f.session }
+func (f *flags) Wait() time.Duration                       { return *f.wait }
+func (f *flags) ParseArgs(args []string) ([]string, error) { return f.parse(args) }
 
 // parse parses flags anywhere among the positionals.
 func (f *flags) parse(args []string) ([]string, error) {
@@ -210,6 +259,14 @@ func (a *App) session(ctx context.Context, f *flags) (*client.Session, error) {
 	}
 	return s, err
 }
+
+// Session connects to the host, waiting up to --wait for one.
+func (a *App) Session(ctx context.Context, f *Flags) (*client.Session, error) {
+	return a.session(ctx, f)
+}
+
+// SessionName is the session the command works in.
+func (a *App) SessionName(f *Flags) string { return a.sessionName(f) }
 
 // sessionName is the session the command works in: --session, else
 // GRIP_SESSION, else "" (the host's default session, cli).
@@ -259,16 +316,17 @@ Developer tools (under the policy; eval only where it says script):
   grip network [--filter TEXT] [--all] | --body ID [-o FILE]   its requests; a response body
   grip eval EXPR                             run EXPR in the page, print its JSON value
   grip pdf [-o FILE] [--landscape]           the page as a PDF
+  grip resize W H [--tab ID]                 the size of the tab's window (a browser grip launched)
   Action flags: --tab ID, --epoch N, --trusted, --snapshot, --no-settle, --param NAME; scroll also --up
 Recorded workflows (run again with no model; stop, not guess, where the page changed):
-  grip record start FILE | grip record stop | grip record status
+  grip record start FILE [--person [--timeout D]] | grip record stop | grip record status
   grip replay FILE [--param NAME=VALUE …] [--params FILE|-] [--tab ID]
 Setting up:
   grip install [--browser chrome|chromium|edge|brave|vivaldi|all] [--user-data-dir DIR]
   sudo grip install --system [--browser …]    Linux: every user, no Developer mode
   grip uninstall [--system] | grip doctor | grip status
   grip demo [--headed] [--browser-path PATH]   see it work on a bundled site
-  grip launch [--headed] [--profile-dir DIR] [--detach] [--no-sandbox] [URL]
+  grip launch [--headed] [--window-size W,H] [--profile-dir DIR] [--detach] [--no-sandbox] [URL]
                                                a separate Chromium with grip connected
   grip mcp                                     MCP server on stdio for agent runners
   grip --version                               this grip's version (the host reports the same)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,52 +12,67 @@ import (
 	"time"
 
 	"github.com/grip-dev/grip/frames"
-	"github.com/grip-dev/grip/internal/privatefile"
+	"github.com/grip-dev/grip/outdir"
 	"github.com/grip-dev/grip/protocol"
 )
 
 // commandTable is every subcommand but the actions, whose commands lookup
 // makes from protocol.Actions when one runs. It is plain data the linker
 // lays out, so no start of the binary runs code to build it
-// (docs/ARCHITECTURE.md, "The CLI's fixed cost"). owns marks a command that
-// owns what a Ctrl-C would tear: it runs interruptible.
+// (docs/cli-cost.md, "The CLI's fixed cost"). owns marks a command that
+// owns what a Ctrl-C would tear: it runs interruptible. ops are the socket
+// operations it calls (rows of protocol.Operations; nil for the commands
+// that set grip up); an action's command calls protocol.OpAct. A nil run
+// is a command of the heavy side (App.Heavy, else the grip-host binary).
 var commandTable = [...]struct {
 	name string
 	run  command
 	owns bool
+	ops  []string
 }{
-	{"tabs", cmdTabs, false},
-	{"snapshot", cmdSnapshot, false},
-	{"read", cmdRead, false},
-	{"wait", cmdWait, false},
-	{"status", cmdStatus, false},
-	{"dialog", cmdDialog, false},
-	{"downloads", cmdDownloads, false},
-	{"handoff", cmdHandoff, false},
-	{"console", cmdConsole, false},
-	{"network", cmdNetwork, false},
-	{"eval", cmdEval, false},
-	{"pause", cmdPause, false},
-	{"resume", cmdResume, false},
-	{"log", cmdLog, false},
-	{"policy", cmdPolicy, false},
-	{"doctor", cmdDoctor, false},
-	{"screenshot", cmdScreenshot, true},
-	{"pdf", cmdPDF, true},
-	{"record", cmdRecord, true},
-	{"replay", cmdReplay, true},
-	{"install", cmdInstall, true},
-	{"uninstall", cmdUninstall, true},
-	{"mcp", cmdMCP, true},
-	{"demo", cmdDemo, true},
-	{"launch", cmdLaunch, true},
+	{"tabs", cmdTabs, false, []string{protocol.OpTabs, protocol.OpAct}},
+	{"snapshot", cmdSnapshot, false, []string{protocol.OpSnapshot}},
+	{"read", cmdRead, false, []string{protocol.OpRead}},
+	{"wait", cmdWait, false, []string{protocol.OpWait}},
+	{"status", cmdStatus, false, []string{protocol.OpStatus}},
+	{"dialog", cmdDialog, false, []string{protocol.OpDialog, protocol.OpAct}},
+	{"downloads", cmdDownloads, false, []string{protocol.OpDownloads}},
+	{"handoff", cmdHandoff, false, []string{protocol.OpHandoff}},
+	{"console", cmdConsole, false, []string{protocol.OpConsole}},
+	{"network", cmdNetwork, false, []string{protocol.OpNetwork, protocol.OpNetworkBody}},
+	{"eval", cmdEval, false, []string{protocol.OpEval}},
+	{"resize", cmdResize, false, []string{protocol.OpResize}},
+	{"pause", cmdPause, false, []string{protocol.OpPause}},
+	{"resume", cmdResume, false, []string{protocol.OpResume}},
+	{"log", cmdLog, false, []string{protocol.OpLog}},
+	{"policy", cmdPolicy, false, []string{protocol.OpPolicy}},
+	{"doctor", nil, true, nil},
+	{"screenshot", cmdScreenshot, true, []string{protocol.OpScreenshot, protocol.OpScreenshotShape}},
+	{"pdf", cmdPDF, true, []string{protocol.OpPDF}},
+	{"record", cmdRecord, true, []string{protocol.OpRecord}},
+	{"replay", cmdReplay, true, []string{protocol.OpSnapshot, protocol.OpAct, protocol.OpWait}},
+	{"install", nil, true, nil},
+	{"uninstall", nil, true, nil},
+	{"mcp", nil, true, nil},
+	{"demo", nil, true, nil},
+	{"launch", nil, true, nil},
 }
 
 // lookup finds the subcommand called name.
-func lookup(name string) (command, bool) {
+func (a *App) lookup(name string) (command, bool) {
 	for _, c := range commandTable {
 		if c.name != name {
 			continue
+		}
+		if c.run == nil {
+			if a.Heavy == nil {
+				return nil, false // Run hands it to grip-host first
+			}
+			cmd, ok := a.Heavy.Lookup(name)
+			if !ok {
+				return nil, false
+			}
+			return interruptible(cmd), true
 		}
 		if c.owns {
 			return interruptible(c.run), true
@@ -73,10 +87,20 @@ func lookup(name string) (command, bool) {
 	return nil, false
 }
 
+// heavyCommand says whether name is a command of the heavy side.
+func heavyCommand(name string) bool {
+	for _, c := range commandTable {
+		if c.name == name {
+			return c.run == nil
+		}
+	}
+	return false
+}
+
 // isCommand says whether an action is a command of its own: tabs and
 // dialog have theirs (tabs new, dialog accept).
 func isCommand(spec protocol.Action) bool {
-	return spec.InPage() || !strings.HasPrefix(spec.Name, "tab_") && spec.Ext != protocol.ExtDialog
+	return spec.InPage() || !strings.HasPrefix(spec.Name, "tab_") && spec.Ext != string(protocol.ExtDialog)
 }
 
 // commandNames is every subcommand's name.
@@ -115,10 +139,15 @@ func cmdTabs(ctx context.Context, a *App, args []string) (bool, error) {
 		a.printJSON(protocol.TabsResult{Tabs: tabs})
 		return true, nil
 	}
+	// * marks the session's default tab: where a command without --tab goes.
 	for _, t := range tabs {
 		mark := " "
-		if t.Active {
+		if t.Default {
 			mark = "*"
+		}
+		if t.Others && t.OwnerIdle {
+			fmt.Fprintf(a.Stdout, "%s %d\t(session %q's tab, no agent connected: if it was yours, grip --session %s)\n", mark, t.ID, t.Owner, t.Owner)
+			continue
 		}
 		if t.Others {
 			fmt.Fprintf(a.Stdout, "%s %d\t(session %q's tab: not yours)\n", mark, t.ID, t.Owner)
@@ -169,7 +198,7 @@ func cmdSnapshot(ctx context.Context, a *App, args []string) (bool, error) {
 	mode := f.String("mode", protocol.ModeInteractive, "interactive or content")
 	budget := f.Int("budget", protocol.DefaultBudget, "token allowance")
 	after := f.String("after", "", "continue after this ref (from the trailer)")
-	tab := f.Int("tab", 0, "tab id (default: the active tab)")
+	tab := f.Int("tab", 0, "tab id (default: the session's tab)")
 	timings := f.Bool("timings", false, "report where the time went (in the JSON, or on stderr)")
 	pos, err := f.parse(args)
 	if err != nil {
@@ -224,7 +253,7 @@ func newActFlags(a *App, name string) *actFlags {
 	f := newFlags(a, name)
 	return &actFlags{
 		flags:    f,
-		tab:      f.Int("tab", 0, "tab id (default: the ref's tab, else the active tab)"),
+		tab:      f.Int("tab", 0, "tab id (default: the ref's tab, else the session's tab)"),
 		epoch:    f.Uint64("epoch", 0, "refuse if the tab's page changed since this snapshot epoch"),
 		trusted:  f.Bool("trusted", false, "real mouse and keyboard input through the debugger"),
 		snapshot: f.Bool("snapshot", false, "include a fresh snapshot in the reply"),
@@ -273,6 +302,14 @@ func actionCommand(spec protocol.Action) command {
 		if spec.Name == protocol.ActScroll {
 			up = f.Bool("up", false, "scroll the page up instead of down")
 		}
+		var at, to, toOffset *string
+		if spec.At {
+			at = f.String("at", "", "X,Y: act at this point, CSS pixels from the top-left of TARGET's box (a canvas, a drawing); refused outside it")
+		}
+		if spec.To {
+			to = f.String("to", "", "X%,Y%: drop at this point of TARGET, in percent of its width and height")
+			toOffset = f.String("to-offset", "", "X,Y: drop at this point of TARGET, CSS pixels from its top-left corner")
+		}
 		var in *string
 		if spec.Name == protocol.ActFind {
 			in = f.String("in", "", "the list or region to search, scrolling its content (a ref or a snapshot line); default: the page")
@@ -289,6 +326,9 @@ func actionCommand(spec protocol.Action) command {
 		if up != nil && *up {
 			args.Text = "up"
 		}
+		if err := spotFlags(&args, at, to, toOffset); err != nil {
+			return *f.json, err
+		}
 		if in != nil && *in != "" {
 			if args.Target != "" && args.Target != *in {
 				return *f.json, usagef("usage: grip find TEXT [--in TARGET]: name the list once")
@@ -297,6 +337,38 @@ func actionCommand(spec protocol.Action) command {
 		}
 		return *f.json, a.doAct(ctx, f.flags, args)
 	}
+}
+
+// spotFlags reads --at, --to and --to-offset into args.
+func spotFlags(args *protocol.ActArgs, at, to, toOffset *string) error {
+	if at != nil && *at != "" {
+		s, err := protocol.ParseSpot(*at, true)
+		if err != nil {
+			return usagef("--at %v", err)
+		}
+		args.At = &s
+	}
+	if to != nil && toOffset != nil && *to != "" && *toOffset != "" {
+		return usagef("give --to or --to-offset, not both")
+	}
+	if to != nil && *to != "" {
+		s, err := protocol.ParseSpot(*to, true)
+		if err != nil {
+			return usagef("--to %v", err)
+		}
+		if !s.Percent {
+			return usagef("--to takes percent (--to 40%%,60%%); for pixels use --to-offset X,Y")
+		}
+		args.ToAt = &s
+	}
+	if toOffset != nil && *toOffset != "" {
+		s, err := protocol.ParseSpot(*toOffset, false)
+		if err != nil {
+			return usagef("--to-offset %v", err)
+		}
+		args.ToAt = &s
+	}
+	return nil
 }
 
 // textSource is where TEXT comes from when it is not on the command line:
@@ -438,7 +510,7 @@ func cmdWait(ctx context.Context, a *App, argv []string) (bool, error) {
 	ms := f.Int("ms", 0, "just wait this many milliseconds")
 	download := f.Bool("download", false, "wait for the next download to finish and print its path")
 	timeout := f.Duration("timeout", 10*time.Second, "give up after this long")
-	tab := f.Int("tab", 0, "tab id (default: the active tab)")
+	tab := f.Int("tab", 0, "tab id (default: the session's tab)")
 	pos, err := f.parse(argv)
 	if err != nil {
 		return *f.json, err
@@ -475,21 +547,23 @@ func cmdWait(ctx context.Context, a *App, argv []string) (bool, error) {
 func cmdScreenshot(ctx context.Context, a *App, argv []string) (bool, error) {
 	f := newFlags(a, "screenshot")
 	out := f.String("o", "", "write the PNG here, a new file (default screenshot-TAB-TIME.png)")
-	tab := f.Int("tab", 0, "tab id (default: the active tab)")
+	force := f.Bool("force", false, "with -o: replace an existing file (never a link)")
+	tab := f.Int("tab", 0, "tab id (default: the session's tab)")
 	refs := f.Bool("refs", false, "take a snapshot and draw its refs over the page")
+	grid := f.Bool("grid", false, "with @eN: draw coordinates over the element, CSS pixels from its top-left corner (for click --at)")
 	pos, err := f.parse(argv)
 	if err != nil {
 		return *f.json, err
 	}
-	if len(pos) > 1 || len(pos) == 1 && *refs {
-		return *f.json, usagef("usage: grip screenshot [@eN | --refs] [-o FILE]")
+	if len(pos) > 1 || len(pos) == 1 && *refs || *grid && len(pos) != 1 {
+		return *f.json, usagef("usage: grip screenshot [@eN [--grid] | --refs] [-o FILE]")
 	}
 	if len(pos) == 1 || *refs {
 		target := ""
 		if len(pos) == 1 {
 			target = pos[0]
 		}
-		return *f.json, a.shapedScreenshot(ctx, f, *tab, target, *refs, *out) // cli/devtools.go
+		return *f.json, a.shapedScreenshot(ctx, f, protocol.ScreenshotShapeArgs{Tab: *tab, Target: target, Refs: *refs, Grid: *grid}, *out, *force) // cli/devtools.go
 	}
 	ops, done, err := a.ops(ctx, f)
 	if err != nil {
@@ -500,7 +574,7 @@ func cmdScreenshot(ctx context.Context, a *App, argv []string) (bool, error) {
 	if err != nil {
 		return *f.json, err
 	}
-	path, err := writeScreenshot(*out, res.Tab.ID, time.Now(), res.PNG)
+	path, err := writeScreenshot(*out, res.Tab.ID, time.Now(), res.PNG, *force)
 	if err != nil {
 		return *f.json, err
 	}
@@ -526,8 +600,14 @@ func cmdStatus(ctx context.Context, a *App, argv []string) (bool, error) {
 	if err != nil {
 		return *f.json, err
 	}
+	// The folder grip mcp writes to and reads from for this profile
+	// (docs/files.md, "Files in and out").
+	outputDir, _ := outdir.ForProfile(st.Host.Profile)
 	if *f.json {
-		a.printJSON(st)
+		a.printJSON(struct {
+			*protocol.Status
+			OutputDir string `json:"output_dir,omitempty"`
+		}{st, outputDir})
 		return true, nil
 	}
 	fmt.Fprintf(a.Stdout, "host %s (pid %d), extension %s, profile %s\nrefs: %d live, %d stale, next @e%d\n",
@@ -541,29 +621,33 @@ func cmdStatus(ctx context.Context, a *App, argv []string) (bool, error) {
 	if p := st.Policy; p != nil && p.Error != "" {
 		fmt.Fprintf(a.Stdout, "policy: %s\n", p.Error)
 	}
+	if outputDir != "" {
+		fmt.Fprintf(a.Stdout, "output_dir: %s (grip mcp's files)\n", outputDir)
+	}
 	return false, nil
 }
 
 // writeScreenshot writes png to a new file only the user can read: path,
 // or screenshot-TAB-TIME.png in the current folder. It never writes through
-// a link or over an existing file (a page's pixels may be private, and a
-// predictable name in a shared folder must not become someone else's file).
-func writeScreenshot(path string, tab int, now time.Time, png []byte) (string, error) {
-	name := path
+// a link, nor over an existing file unless force (--force) names one (a
+// page's pixels may be private, and a predictable name in a shared folder
+// must not become someone else's file).
+func writeScreenshot(path string, tab int, now time.Time, png []byte, force bool) (string, error) {
+	if path != "" {
+		if err := writeNew(path, png, force); err != nil {
+			return "", err
+		}
+		return path, nil
+	}
+	stamp := now.Format("20060102-150405")
 	for i := 0; ; i++ {
-		if path == "" {
-			name = fmt.Sprintf("screenshot-%d-%s.png", tab, now.Format("20060102-150405"))
-			if i > 0 {
-				name = fmt.Sprintf("screenshot-%d-%s-%d.png", tab, now.Format("20060102-150405"), i)
-			}
+		name := fmt.Sprintf("screenshot-%d-%s.png", tab, stamp)
+		if i > 0 {
+			name = fmt.Sprintf("screenshot-%d-%s-%d.png", tab, stamp, i)
 		}
-		err := privatefile.WriteNew(name, png)
-		if errors.Is(err, fs.ErrExist) && path == "" && i < 100 {
+		err := writeNew(name, png, false)
+		if errors.Is(err, protocol.ErrBadRequest) && i < 100 {
 			continue
-		}
-		if errors.Is(err, fs.ErrExist) {
-			return "", protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
-				"choose a new file name, or remove the old file first", "%s already exists; grip does not overwrite files", name)
 		}
 		if err != nil {
 			return "", err

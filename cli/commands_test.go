@@ -82,11 +82,11 @@ func TestScreenshotFileIsPrivateAndNew(t *testing.T) {
 	now := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
 	png := []byte("\x89PNG fake")
 
-	first, err := writeScreenshot("", 7, now, png)
+	first, err := writeScreenshot("", 7, now, png, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := writeScreenshot("", 7, now, png)
+	second, err := writeScreenshot("", 7, now, png, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,15 +112,33 @@ func TestScreenshotFileIsPrivateAndNew(t *testing.T) {
 	if err := os.Symlink(victim, link); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := writeScreenshot(link, 7, now, png); err == nil {
-		t.Fatal("wrote through a symlink")
+	for _, force := range []bool{false, true} {
+		if _, err := writeScreenshot(link, 7, now, png, force); err == nil {
+			t.Fatalf("wrote through a symlink (force %v)", force)
+		}
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "keep" {
 		t.Errorf("the link's target was changed: %q", b)
 	}
 	// An existing file: refused, kept.
-	if _, err := writeScreenshot(victim, 7, now, png); !errors.Is(err, protocol.ErrBadRequest) {
-		t.Errorf("over an existing file: %v, want bad_request", err)
+	if _, err := writeScreenshot(victim, 7, now, png, false); !errors.Is(err, protocol.ErrBadRequest) || !strings.Contains(err.Error(), "--force") {
+		t.Errorf("over an existing file: %v, want bad_request naming --force", err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "keep" {
+		t.Errorf("the existing file was changed: %q", b)
+	}
+	// --force replaces a regular file, whole, private.
+	if _, err := writeScreenshot(victim, 7, now, png, true); err != nil {
+		t.Fatalf("--force over a file: %v", err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != string(png) {
+		t.Errorf("--force did not replace the file: %q", b)
+	}
+	if fi, _ := os.Lstat(victim); fi.Mode().Perm() != 0o600 {
+		t.Errorf("the replaced file's mode %o, want 600", fi.Mode().Perm())
+	}
+	if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced")
 	}
 }
 
@@ -170,5 +188,65 @@ func TestSessionFirst(t *testing.T) {
 		if got := sessionFirst(c.in); strings.Join(got, " ") != strings.Join(c.want, " ") {
 			t.Errorf("sessionFirst(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestSaveWorkflowNeverThroughALink: a stopped recording goes beside a
+// file that appeared (and says where), over it only when the start said
+// --force, and never through a link either way.
+func TestSaveWorkflowNeverThroughALink(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "flow.grip")
+	os.WriteFile(file, []byte("old"), 0o600)
+	got, err := saveWorkflow(protocol.RecordResult{File: file, Text: "new"})
+	if err != nil || got != file+".1" {
+		t.Fatalf("saveWorkflow = %q, %v, want %s.1", got, err, file)
+	}
+	if b, _ := os.ReadFile(file); string(b) != "old" {
+		t.Errorf("the existing file was changed: %q", b)
+	}
+	if got, err := saveWorkflow(protocol.RecordResult{File: file, Text: "new", Force: true}); err != nil || got != file {
+		t.Fatalf("--force: %q, %v", got, err)
+	}
+	if b, _ := os.ReadFile(file); string(b) != "new" {
+		t.Errorf("--force did not replace the file: %q", b)
+	}
+	victim := filepath.Join(dir, "victim")
+	os.WriteFile(victim, []byte("keep"), 0o600)
+	link := filepath.Join(dir, "link.grip")
+	os.Symlink(victim, link)
+	for _, force := range []bool{false, true} {
+		saveWorkflow(protocol.RecordResult{File: link, Text: "new", Force: force})
+		if b, _ := os.ReadFile(victim); string(b) != "keep" {
+			t.Fatalf("wrote through a link (force %v): %q", force, b)
+		}
+	}
+}
+
+// TestReplayReadsOnlyWorkflows: grip replay refuses a file that is not a
+// workflow (an environment, a token, a workflow without its header, a
+// pipe) without quoting a word of it.
+func TestReplayReadsOnlyWorkflows(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"environ":  "HOME=/root\x00GRIP_TOKEN=s3cret\x00",
+		"token":    "s3cret\n",
+		"old.grip": "navigate 's3cret'\n",
+	}
+	for name, body := range files {
+		path := filepath.Join(dir, name)
+		os.WriteFile(path, []byte(body), 0o600)
+		_, err := readWorkflow(path)
+		if !errors.Is(err, protocol.ErrBadRequest) || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "# grip workflow") {
+			t.Errorf("%s: %v, want a bad_request that names the header and quotes nothing", name, err)
+		}
+	}
+	if _, err := readWorkflow("/proc/self/environ"); err == nil || strings.Contains(err.Error(), "PATH=") {
+		t.Errorf("/proc/self/environ: %v", err)
+	}
+	good := filepath.Join(dir, "flow.grip")
+	os.WriteFile(good, []byte("# grip workflow\nback\n"), 0o600)
+	if w, err := readWorkflow(good); err != nil || len(w.Steps) != 1 {
+		t.Errorf("a workflow: %v", err)
 	}
 }

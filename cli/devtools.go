@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,11 +15,11 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-// The developer tools (docs/ARCHITECTURE.md, "Developer tools"): console,
+// The developer tools (docs/devtools.md, "Developer tools"): console,
 // network, eval and pdf; screenshot's element and refs forms are here too.
 func cmdConsole(ctx context.Context, a *App, argv []string) (bool, error) {
 	f := newFlags(a, "console")
-	tab := f.Int("tab", 0, "tab id (default: the active tab)")
+	tab := f.Int("tab", 0, "tab id (default: the session's tab)")
 	level := f.String("level", protocol.LevelInfo, "error, warning, info or debug: this level and the more severe ones")
 	budget := f.Int("budget", 0, "token allowance (default 8000): the newest messages are kept")
 	pos, err := f.parse(argv)
@@ -50,13 +51,14 @@ func cmdConsole(ctx context.Context, a *App, argv []string) (bool, error) {
 
 func cmdNetwork(ctx context.Context, a *App, argv []string) (bool, error) {
 	f := newFlags(a, "network")
-	tab := f.Int("tab", 0, "tab id (default: the active tab)")
+	tab := f.Int("tab", 0, "tab id (default: the session's tab)")
 	filter := f.String("filter", "", "only requests whose URL contains this")
 	all := f.Bool("all", false, "list successful static resources too (images, fonts, style sheets, scripts)")
 	budget := f.Int("budget", 0, "token allowance (default 8000): the newest requests are kept")
 	body := f.Int("body", 0, "print the response body of this request (its id in the list)")
 	maxBytes := f.Int("max-bytes", protocol.DefaultBodyBytes, "with --body: cut the body here")
 	out := f.String("o", "", "with --body: write the body to this new file")
+	force := f.Bool("force", false, "with -o: replace an existing file (never a link)")
 	pos, err := f.parse(argv)
 	if err != nil {
 		return *f.json, err
@@ -77,7 +79,7 @@ func cmdNetwork(ctx context.Context, a *App, argv []string) (bool, error) {
 		if err != nil {
 			return *f.json, err
 		}
-		return *f.json, a.printBody(f, b, *out)
+		return *f.json, a.printBody(f, b, *out, *force)
 	}
 	res, err := ops.Network(ctx, protocol.NetworkArgs{Tab: *tab, Filter: *filter, All: *all, Budget: *budget})
 	if err != nil {
@@ -93,13 +95,13 @@ func cmdNetwork(ctx context.Context, a *App, argv []string) (bool, error) {
 
 // printBody writes a response body: to a file with -o, as text when it is
 // text, else says how to get it.
-func (a *App) printBody(f *flags, b *protocol.NetworkBody, out string) error {
+func (a *App) printBody(f *flags, b *protocol.NetworkBody, out string, force bool) error {
 	cut := ""
 	if b.Truncated {
 		cut = fmt.Sprintf(", cut at %d of %d bytes (--max-bytes N)", len(b.Body), b.Bytes)
 	}
 	if out != "" {
-		if err := writeNew(out, b.Body); err != nil {
+		if err := writeNew(out, b.Body, force); err != nil {
 			return err
 		}
 		if *f.json {
@@ -129,7 +131,7 @@ func (a *App) printBody(f *flags, b *protocol.NetworkBody, out string) error {
 
 func cmdEval(ctx context.Context, a *App, argv []string) (bool, error) {
 	f := newFlags(a, "eval")
-	tab := f.Int("tab", 0, "tab id (default: the active tab)")
+	tab := f.Int("tab", 0, "tab id (default: the session's tab)")
 	file := f.String("file", "", "read the expression from this file instead")
 	timeout := f.Duration("timeout", 10*time.Second, "stop the expression after this long")
 	pos, err := f.parse(argv)
@@ -188,8 +190,9 @@ func evalText(r protocol.EvalResult) string {
 
 func cmdPDF(ctx context.Context, a *App, argv []string) (bool, error) {
 	f := newFlags(a, "pdf")
-	tab := f.Int("tab", 0, "tab id (default: the active tab)")
+	tab := f.Int("tab", 0, "tab id (default: the session's tab)")
 	out := f.String("o", "", "write the PDF here, a new file (default page-TAB-TIME.pdf)")
+	force := f.Bool("force", false, "with -o: replace an existing file (never a link)")
 	landscape := f.Bool("landscape", false, "landscape pages")
 	pos, err := f.parse(argv)
 	if err != nil {
@@ -211,7 +214,7 @@ func cmdPDF(ctx context.Context, a *App, argv []string) (bool, error) {
 	if path == "" {
 		path = fmt.Sprintf("page-%d-%s.pdf", res.Tab.ID, time.Now().Format("20060102-150405"))
 	}
-	if err := writeNew(path, res.PDF); err != nil {
+	if err := writeNew(path, res.PDF, *force && *out != ""); err != nil {
 		return *f.json, err
 	}
 	if *f.json {
@@ -222,44 +225,61 @@ func cmdPDF(ctx context.Context, a *App, argv []string) (bool, error) {
 	return *f.json, nil
 }
 
-// writeNew writes data to a new file only the user can read, never over an
-// existing one or through a link.
-func writeNew(path string, data []byte) error {
+// writeNew writes data to a new file only the user can read, never
+// through a link, and over an existing file only when force (--force)
+// says so: then whole or not at all, and still never over a link
+// (docs/files.md, "Files in and out").
+func writeNew(path string, data []byte, force bool) error {
+	if force {
+		err := privatefile.Replace(path, data)
+		if errors.Is(err, privatefile.ErrNotRegular) {
+			return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+				"choose another file name", "%s is a link, a folder or a device; grip never writes through or over one, even with --force", path)
+		}
+		return err
+	}
 	err := privatefile.WriteNew(path, data)
 	if errors.Is(err, fs.ErrExist) {
+		if st, lerr := os.Lstat(path); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
+			return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+				"choose another file name", "%s is a link; grip never writes through one", path)
+		}
 		return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
-			"choose a new file name, or remove the old file first", "%s already exists; grip does not overwrite files", path)
+			"choose a new file name, or pass --force to replace it", "%s already exists; grip does not overwrite files", path)
 	}
 	return err
 }
 
 // shapedScreenshot is grip screenshot @eN (one element) and grip
 // screenshot --refs (the refs of a snapshot taken with it drawn on).
-func (a *App) shapedScreenshot(ctx context.Context, f *flags, tab int, target string, refs bool, out string) error {
+func (a *App) shapedScreenshot(ctx context.Context, f *flags, args protocol.ScreenshotShapeArgs, out string, force bool) error {
 	ops, done, err := a.ops(ctx, f)
 	if err != nil {
 		return err
 	}
 	defer done()
-	res, err := ops.ScreenshotShape(ctx, protocol.ScreenshotShapeArgs{Tab: tab, Target: target, Refs: refs})
+	res, err := ops.ScreenshotShape(ctx, args)
 	if err != nil {
 		return err
 	}
-	path, err := writeScreenshot(out, res.Tab.ID, time.Now(), res.PNG)
+	path, err := writeScreenshot(out, res.Tab.ID, time.Now(), res.PNG, force)
 	if err != nil {
 		return err
 	}
 	if *f.json {
 		a.printJSON(map[string]any{"ok": true, "tab": res.Tab, "path": path, "bytes": len(res.PNG), "width": res.Width,
-			"height": res.Height, "clipped": res.Clipped, "refs": res.Refs, "snapshot": res.Snapshot})
+			"height": res.Height, "clipped": res.Clipped, "grid": res.Grid, "left": res.Left, "top": res.Top, "refs": res.Refs, "snapshot": res.Snapshot})
 		return nil
 	}
 	fmt.Fprintf(a.Stdout, "wrote %s (%d bytes, %d×%d", path, len(res.PNG), res.Width, res.Height)
 	if res.Clipped {
-		fmt.Fprint(a.Stdout, ", the part of the element in the viewport")
+		fmt.Fprintf(a.Stdout, ", the part of the element in the viewport, from %d,%d of its box", res.Left, res.Top)
+	}
+	if res.Grid > 0 {
+		fmt.Fprintf(a.Stdout, ", a line every %d CSS px from its top-left corner: grip click %s --at X,Y", res.Grid, args.Target)
 	}
 	fmt.Fprintln(a.Stdout, ")")
-	if refs {
+	if args.Refs {
 		drawn := make([]string, len(res.Refs))
 		for i, r := range res.Refs {
 			drawn[i] = r.Ref
@@ -270,4 +290,55 @@ func (a *App) shapedScreenshot(ctx context.Context, f *flags, tab int, target st
 		}
 	}
 	return nil
+}
+
+// cmdResize is `grip resize W H [--tab ID]`: the size of the window the
+// tab is in, in a browser grip launched or a window of the session's own
+// tabs (docs/window-size.md, "Window size").
+func cmdResize(ctx context.Context, a *App, argv []string) (bool, error) {
+	f := newFlags(a, "resize")
+	tab := f.Int("tab", 0, "tab id (default: the session's tab)")
+	pos, err := f.parse(argv)
+	if err != nil {
+		return *f.json, err
+	}
+	var w, h int
+	if len(pos) == 1 {
+		// W,H or WxH, as grip launch --window-size takes it.
+		pos = strings.FieldsFunc(pos[0], func(r rune) bool { return r == ',' || r == 'x' })
+	}
+	if len(pos) != 2 {
+		return *f.json, usagef("usage: grip resize WIDTH HEIGHT [--tab ID], e.g. grip resize 1280 800")
+	}
+	if w, err = strconv.Atoi(pos[0]); err == nil {
+		h, err = strconv.Atoi(pos[1])
+	}
+	if err != nil {
+		return *f.json, usagef("usage: grip resize WIDTH HEIGHT [--tab ID]: the sizes are whole CSS pixels, e.g. grip resize 1280 800")
+	}
+	ops, done, err := a.ops(ctx, f)
+	if err != nil {
+		return *f.json, err
+	}
+	defer done()
+	res, err := ops.Resize(ctx, *tab, w, h)
+	if err != nil {
+		return *f.json, err
+	}
+	if *f.json {
+		a.printJSON(res)
+		return true, nil
+	}
+	fmt.Fprintln(a.Stdout, resizeText(*res))
+	return false, nil
+}
+
+// resizeText says what a resize did: "ok: window of tab 5 is 1280x800
+// (viewport 1280x720)".
+func resizeText(r protocol.ResizeResult) string {
+	s := fmt.Sprintf("ok: window of tab %d is %dx%d", r.Tab.ID, r.Width, r.Height)
+	if r.ViewportWidth > 0 {
+		s += fmt.Sprintf(" (viewport %dx%d)", r.ViewportWidth, r.ViewportHeight)
+	}
+	return s
 }

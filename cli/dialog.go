@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/protocol"
@@ -102,22 +101,8 @@ func readTextFile(src textSource) (string, error) {
 	return src.read(src.file, fh)
 }
 
-// tabNotes is what `grip tabs` adds after a tab's URL: the tab that opened
-// it, and the dialog it shows.
+// tabNotes is what `grip tabs` adds after a tab's URL, tab-separated: the
+// tab that opened it, the dialog it shows, the session that owns it.
 func tabNotes(t protocol.Tab) string {
-	var notes []string
-	if t.Opener > 0 {
-		notes = append(notes, fmt.Sprintf("opened by %d", t.Opener))
-	}
-	if t.Dialog != nil {
-		notes = append(notes, frames.DialogLine(t.Dialog))
-	}
-	out := ""
-	if len(notes) > 0 {
-		out = "\t(" + strings.Join(notes, "; ") + ")"
-	}
-	if t.Owner != "" {
-		out += "\tsession " + t.Owner
-	}
-	return out
+	return frames.TabNotes(t, frames.NotesLayout{Open: "\t(", Close: ")", Opener: "opened by %d", Owner: "\tsession "})
 }

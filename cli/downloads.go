@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/protocol"
 )
 
@@ -50,21 +51,10 @@ func cmdDownloads(ctx context.Context, a *App, argv []string) (bool, error) {
 // downloadLine is one download as `grip downloads` prints it, tab-separated:
 // "3  complete  1234 bytes  tab 412  /home/me/Downloads/report.csv  https://…".
 func downloadLine(d protocol.Download) string {
-	state := d.State
-	if d.Error != "" {
-		state += " (" + d.Error + ")"
-	}
-	size := fmt.Sprintf("%d bytes", d.Bytes)
-	if d.State == protocol.DownloadInProgress && d.Total > 0 {
-		size = fmt.Sprintf("%d of %d bytes", d.Bytes, d.Total)
-	}
+	p := frames.Download(d)
 	tab := "tab ?"
-	if d.Tab != 0 {
-		tab = fmt.Sprintf("tab %d", d.Tab)
+	if p.Tab != 0 {
+		tab = fmt.Sprintf("tab %d", p.Tab)
 	}
-	path := d.Path
-	if path == "" {
-		path = "(no file yet)"
-	}
-	return fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s", d.ID, state, size, tab, path, d.URL)
+	return fmt.Sprintf("%d\t%s\t%s\t%s\t%s\t%s", d.ID, p.State, p.Size, tab, p.Path, d.URL)
 }

@@ -12,7 +12,7 @@ import (
 // cmdHandoff is `grip handoff "WHY" [--tab ID] [--timeout D]`: the person
 // is asked (a notification and the grip popup, with Done and Refuse) to do
 // a step on the tab themselves; it returns when they answer, with what
-// changed on the tab (docs/ARCHITECTURE.md, "Handing a step to the
+// changed on the tab (docs/sessions.md, "Handing a step to the
 // person").
 func cmdHandoff(ctx context.Context, a *App, argv []string) (bool, error) {
 	f := newFlags(a, "handoff")

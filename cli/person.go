@@ -5,12 +5,12 @@ import (
 	"fmt"
 
 	"github.com/grip-dev/grip/actlog"
-	"github.com/grip-dev/grip/launcher"
+	"github.com/grip-dev/grip/internal/resumetoken"
 	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 )
 
-// The person's controls (docs/ARCHITECTURE.md, "The person's controls"):
+// The person's controls (docs/person.md, "The person's controls"):
 // the pause switch, the record of what agents did, the policy in force.
 // cmdPause is `grip pause`: every action of every agent is refused until
 // the person resumes.
@@ -29,7 +29,7 @@ func switchCommand(ctx context.Context, a *App, name, op string, argv []string, 
 	f := newFlags(a, name)
 	var tokenFile *string
 	if op == protocol.OpResume {
-		tokenFile = f.String("token-file", "", "in a browser grip launch started: the resume token it wrote (PROFILE/"+launcher.ResumeTokenName+"), which lifts the pause without asking")
+		tokenFile = f.String("token-file", "", "in a browser grip launch started: the resume token it wrote (PROFILE/"+resumetoken.Name+"), which lifts the pause without asking")
 	}
 	pos, err := f.parse(argv)
 	if err != nil {
@@ -40,7 +40,7 @@ func switchCommand(ctx context.Context, a *App, name, op string, argv []string, 
 	}
 	token := ""
 	if tokenFile != nil && *tokenFile != "" {
-		if token, err = launcher.ReadResumeToken(*tokenFile); err != nil {
+		if token, err = resumetoken.Read(*tokenFile); err != nil {
 			return *f.json, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryHost,
 				"name the file grip launch printed (resume_token_file in its --json)", "--token-file: %v", err)
 		}
@@ -96,6 +96,7 @@ func cmdLog(ctx context.Context, a *App, argv []string) (bool, error) {
 	f := newFlags(a, "log")
 	tab := f.Int("tab", 0, "only this tab's actions")
 	limit := f.Int("limit", 50, "the latest N actions (0: every one kept)")
+	all := f.Bool("all", false, "every session's actions (default: this session's)")
 	pos, err := f.parse(argv)
 	if err != nil {
 		return *f.json, err
@@ -111,7 +112,7 @@ func cmdLog(ctx context.Context, a *App, argv []string) (bool, error) {
 		return *f.json, err
 	}
 	defer done()
-	res, err := ops.Log(ctx, protocol.LogArgs{Tab: *tab, Limit: *limit})
+	res, err := ops.Log(ctx, protocol.LogArgs{Tab: *tab, Limit: *limit, All: *all})
 	if err != nil {
 		return *f.json, err
 	}
@@ -120,7 +121,11 @@ func cmdLog(ctx context.Context, a *App, argv []string) (bool, error) {
 		return true, nil
 	}
 	if len(res.Entries) == 0 {
-		fmt.Fprintln(a.Stdout, "no agent actions recorded")
+		if *all {
+			fmt.Fprintln(a.Stdout, "no agent actions recorded")
+		} else {
+			fmt.Fprintln(a.Stdout, "no actions of this session recorded (grip log --all shows every session's)")
+		}
 		return false, nil
 	}
 	for _, e := range res.Entries {

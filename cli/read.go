@@ -10,7 +10,7 @@ import (
 // cmdRead is `grip read TARGET [--from N] [--budget N] [--tab ID]`: the
 // whole text of one element, which a snapshot's line cuts, in parts the
 // size of the budget; the last line names the command that reads on
-// (docs/ARCHITECTURE.md, "Reading one element").
+// (docs/reading.md, "Reading one element").
 func cmdRead(ctx context.Context, a *App, argv []string) (bool, error) {
 	f := newFlags(a, "read")
 	from := f.Int("from", 0, "start at this character of the element's text (the --from a read's last line names)")

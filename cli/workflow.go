@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/grip-dev/grip/internal/privatefile"
 	"github.com/grip-dev/grip/protocol"
@@ -22,12 +23,21 @@ import (
 
 func cmdRecord(ctx context.Context, a *App, argv []string) (bool, error) {
 	f := newFlags(a, "record")
+	force := f.Bool("force", false, "start: replace FILE at stop if it exists (a regular file, never a link)")
+	person := f.Bool("person", false, "start: ask the person to show the task in their own tab, and wait for their Done in grip's popup (the file is written then)")
+	timeout := f.Duration("timeout", time.Duration(protocol.DefaultPersonRecordTimeoutMS)*time.Millisecond, "start --person: how long to wait for the person's Done (at most 1h)")
 	pos, err := f.parse(argv)
 	if err != nil {
 		return *f.json, err
 	}
 	if len(pos) == 0 || pos[0] == protocol.RecordStart && len(pos) != 2 || pos[0] != protocol.RecordStart && len(pos) != 1 {
-		return *f.json, usagef("usage: grip record start FILE | grip record stop | grip record status")
+		return *f.json, usagef("usage: grip record start FILE [--person [--timeout D]] | grip record stop | grip record status")
+	}
+	if *person && pos[0] != protocol.RecordStart {
+		return *f.json, usagef("--person goes with grip record start FILE")
+	}
+	if *timeout <= 0 {
+		return *f.json, usagef("give a positive --timeout")
 	}
 	args := protocol.RecordArgs{Action: pos[0]}
 	switch pos[0] {
@@ -36,26 +46,33 @@ func cmdRecord(ctx context.Context, a *App, argv []string) (bool, error) {
 		if err != nil {
 			return *f.json, usagef("%v", err)
 		}
-		if _, err := os.Lstat(abs); err == nil {
+		if st, err := os.Lstat(abs); err == nil && (!*force || !st.Mode().IsRegular()) {
 			return *f.json, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
-				"choose a new file name, or remove the old file first", "%s already exists; grip does not overwrite files", abs)
+				"choose a new file name, or pass --force to replace a regular file", "%s already exists; grip does not overwrite files", abs)
 		}
-		args.File = abs
+		args.File, args.Force = abs, *force
+		if *person {
+			args.Person, args.TimeoutMS = true, int(min(*timeout, time.Duration(protocol.MaxPersonRecordTimeoutMS)*time.Millisecond)/time.Millisecond)
+		}
 	case protocol.RecordStop, protocol.RecordStatus:
 	default:
-		return *f.json, usagef("usage: grip record start FILE | grip record stop | grip record status")
+		return *f.json, usagef("usage: grip record start FILE [--person [--timeout D]] | grip record stop | grip record status")
 	}
 	ops, done, err := a.ops(ctx, f)
 	if err != nil {
 		return *f.json, err
 	}
 	defer done()
+	if args.Person && !*f.json {
+		fmt.Fprintln(a.Stderr, "grip: waiting for the person to show the task (grip's popup: Record what I do, then Done)…")
+	}
 	res, err := ops.Record(ctx, args)
 	if err != nil {
 		return *f.json, err
 	}
-	if pos[0] == protocol.RecordStop {
-		if err := saveWorkflow(res); err != nil {
+	stopped := pos[0] == protocol.RecordStop || args.Person // a person's recording ends at their Done
+	if stopped {
+		if res.File, err = saveWorkflow(res); err != nil {
 			return *f.json, err
 		}
 		res.Text = "" // in the file, not on the terminal
@@ -65,7 +82,7 @@ func cmdRecord(ctx context.Context, a *App, argv []string) (bool, error) {
 		return true, nil
 	}
 	switch {
-	case pos[0] == protocol.RecordStop:
+	case stopped:
 		fmt.Fprintf(a.Stdout, "wrote %d steps to %s", res.Steps, res.File)
 		if len(res.Params) > 0 {
 			fmt.Fprintf(a.Stdout, " (parameters: %s)", strings.Join(res.Params, ", "))
@@ -87,10 +104,15 @@ func cmdRecord(ctx context.Context, a *App, argv []string) (bool, error) {
 }
 
 // saveWorkflow writes a stopped recording to the file its start named,
-// never over a file that appeared meanwhile: then beside it, as FILE.1…
-func saveWorkflow(res protocol.RecordResult) error {
+// never through a link, and never over a file that appeared meanwhile
+// (then beside it, as FILE.1…) unless the start said --force: then over
+// a regular file, whole or not at all.
+func saveWorkflow(res protocol.RecordResult) (string, error) {
 	if res.File == "" {
-		return protocol.Errorf(protocol.CodeInternal, protocol.BoundaryHost, "", "the recording names no file")
+		return "", protocol.Errorf(protocol.CodeInternal, protocol.BoundaryHost, "", "the recording names no file")
+	}
+	if res.Force {
+		return res.File, writeNew(res.File, []byte(res.Text), true)
 	}
 	name := res.File
 	for i := 1; ; i++ {
@@ -99,7 +121,7 @@ func saveWorkflow(res protocol.RecordResult) error {
 			name = fmt.Sprintf("%s.%d", res.File, i)
 			continue
 		}
-		return err
+		return name, err
 	}
 }
 
@@ -175,15 +197,35 @@ func cmdReplay(ctx context.Context, a *App, argv []string) (bool, error) {
 	return false, nil
 }
 
-// readWorkflow reads and parses a workflow file.
+// readWorkflow reads and parses a workflow file: a regular file of at
+// most workflow.MaxFile bytes whose first line is workflow.Header. The
+// refusal of a file that is not a workflow quotes nothing of it
+// (docs/workflows.md, "Recorded workflows").
 func readWorkflow(path string) (*workflow.Workflow, error) {
+	notFile := protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "give the file grip record stop wrote", "%s is not a regular file", path)
+	st, err := os.Stat(path) // before the open: a named pipe is never waited on
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "give the file grip record stop wrote", "%v", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, notFile
+	}
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "give the file grip record stop wrote", "%v", err)
 	}
 	defer fh.Close()
-	w, err := workflow.Parse(io.LimitReader(fh, 16<<20))
-	if err != nil {
+	if now, err := fh.Stat(); err != nil || !os.SameFile(st, now) {
+		return nil, notFile
+	}
+	w, err := workflow.Read(fh)
+	switch {
+	case errors.Is(err, workflow.ErrNotWorkflow):
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+			"give the file grip record stop wrote; an older workflow needs the line \""+workflow.Header+"\" added at its top", "%s: %v", path, err)
+	case errors.Is(err, workflow.ErrTooLarge):
+		return nil, protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryPayload, "give the file grip record stop wrote", "%s: %v", path, err)
+	case err != nil:
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 			"fix that line (the README's \"Recorded workflows\" shows the format)", "%s: %v", path, err)
 	}

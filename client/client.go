@@ -9,7 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -25,7 +25,7 @@ import (
 // Client is one connection to a host. It is safe for concurrent calls.
 type Client struct {
 	Info protocol.HostInfo
-	conn net.Conn
+	conn io.ReadWriteCloser
 
 	wmu sync.Mutex // serialises writes
 	w   *protocol.SocketWriter
@@ -45,7 +45,7 @@ var ErrConnectionLost = errors.New("client: the connection to the host was lost"
 // reads what finding one takes (profile, pid, socket); the hello returns
 // the rest: encoding/json's first decode of a type reflects over it, and
 // the whole HostInfo took three times the instructions of the three fields
-// (docs/ARCHITECTURE.md, "The CLI's fixed cost").
+// (docs/cli-cost.md, "The CLI's fixed cost").
 func Hosts(runtimeDir string) ([]protocol.HostInfo, error) {
 	matches, err := filepath.Glob(filepath.Join(runtimeDir, "*.json"))
 	if err != nil {
@@ -90,8 +90,7 @@ func DialSession(ctx context.Context, info protocol.HostInfo, client, session st
 	if client == "" {
 		client = "cli"
 	}
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", info.Socket)
+	conn, err := dial(ctx, info.Socket)
 	if err != nil {
 		return nil, err
 	}
@@ -290,7 +289,7 @@ func noHost(opt Options) error {
 	if left, ok := lastLeft(opt); ok {
 		// A host was there and its extension went: the keeper document
 		// brings a stopped worker back within a second or two
-		// (docs/ARCHITECTURE.md, "The worker's lifetime"), so after the
+		// (docs/lifetime.md, "The worker's lifetime"), so after the
 		// wait it is the browser or the extension that is gone.
 		ago := "at " + left.Left
 		if t, err := time.Parse(time.RFC3339, left.Left); err == nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -151,5 +152,29 @@ func TestNoHostSaysWhichBrowserLeft(t *testing.T) {
 	_, err = Connect(ctx, Options{RuntimeDir: dir, Profile: "old1", Wait: 10 * time.Millisecond})
 	if perr := protocol.AsError(err); !strings.Contains(perr.Message, "browser profile old1 closed its connection") {
 		t.Fatalf("--profile old1: %+v", perr)
+	}
+}
+
+// TestRetriedOperations pins which operations a Session sends again on a
+// new host (their rows in protocol.Operations say Retry): repeating one
+// that acts, asks the person or waits would do it twice.
+func TestRetriedOperations(t *testing.T) {
+	var got []string
+	for _, row := range protocol.Operations() {
+		if retried(row.Name) {
+			got = append(got, row.Name)
+		}
+		if row.Retry && row.Acts {
+			t.Errorf("%s acts, and is retried", row.Name)
+		}
+	}
+	want := []string{protocol.OpHello, protocol.OpStatus, protocol.OpTabs, protocol.OpSnapshot, protocol.OpRead, protocol.OpScreenshot,
+		protocol.OpPause, protocol.OpLog, protocol.OpPolicy,
+		protocol.OpConsole, protocol.OpNetwork, protocol.OpNetworkBody, protocol.OpPDF, protocol.OpScreenshotShape}
+	if !slices.Equal(got, want) {
+		t.Errorf("retried\n got %v\nwant %v", got, want)
+	}
+	if retried("format_disk") {
+		t.Error("an operation the table does not know is retried")
 	}
 }

@@ -54,3 +54,10 @@ func (s Ops) ScreenshotElement(ctx context.Context, ref string) (*protocol.Shape
 func (s Ops) ScreenshotRefs(ctx context.Context, tab int) (*protocol.ShapeShot, error) {
 	return call[protocol.ShapeShot](ctx, s, protocol.OpScreenshotShape, protocol.ScreenshotShapeArgs{Tab: tab, Refs: true})
 }
+
+// Resize sets the size of the window tab (0: the session's) is in; allowed
+// only in a browser grip launched or for a window of the session's own
+// tabs, else a protocol.CodePolicy refusal.
+func (s Ops) Resize(ctx context.Context, tab, width, height int) (*protocol.ResizeResult, error) {
+	return call[protocol.ResizeResult](ctx, s, protocol.OpResize, protocol.ResizeArgs{Tab: tab, Width: width, Height: height})
+}

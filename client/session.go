@@ -8,9 +8,9 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-// Session is a Client that survives the host being restarted: read-only
-// calls (tabs, snapshot, status, screenshot) retry once on a new host by
-// themselves; a call whose outcome is unknown (an action in flight when
+// Session is a Client that survives the host being restarted: the calls
+// whose row in protocol.Operations says Retry (tabs, snapshot, status,
+// screenshot…) retry once on a new host by themselves; a call whose outcome is unknown (an action in flight when
 // the host died) fails with host_lost at once, instead of being retried
 // blindly, and the next call connects to the new host. A Session is safe
 // for concurrent use: calls share one connection; the host serialises the
@@ -52,15 +52,12 @@ func (s *Session) Close() error {
 	return s.c.Close()
 }
 
-// readOnly ops may be repeated without changing anything.
-func readOnly(op string) bool {
-	switch op {
-	case protocol.OpTabs, protocol.OpSnapshot, protocol.OpStatus, protocol.OpScreenshot, protocol.OpHello,
-		protocol.OpLog, protocol.OpPolicy, protocol.OpPause,
-		protocol.OpConsole, protocol.OpNetwork, protocol.OpNetworkBody, protocol.OpPDF, protocol.OpScreenshotShape, protocol.OpRead:
-		return true
-	}
-	return false
+// retried says whether op may be sent again on a new host: its row in
+// protocol.Operations says Retry (doing it twice is doing it once). An
+// operation the table does not know is never repeated.
+func retried(op string) bool {
+	row, ok := protocol.OperationNamed(op)
+	return ok && row.Retry
 }
 
 // client returns the connection, connecting again if a lost action
@@ -100,7 +97,7 @@ func (s *Session) Call(ctx context.Context, op string, args, result any) error {
 		return err
 	}
 	s.drop(c)
-	if !readOnly(op) {
+	if !retried(op) {
 		// Do not repeat this one, and do not wait for a new host to say
 		// so: the next call connects.
 		return protocol.Errorf(protocol.CodeHostLost, protocol.BoundaryHost,

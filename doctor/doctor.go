@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/grip-dev/grip/install"
+	"github.com/grip-dev/grip/internal/winpipe"
 	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/manifest"
 	"github.com/grip-dev/grip/protocol"
@@ -69,6 +70,12 @@ type Env struct {
 	// went (client.LastLeft): a launched browser that is not running is
 	// started again with grip launch, not installed.
 	LastLeft func() (protocol.HostInfo, bool)
+	// Companion, if set, finds the grip that hands its heavy commands to
+	// this grip-host and asks its version line (`grip --version`); Version
+	// is this binary's line. Two builds side by side work but the one
+	// people type may not be the one they updated: a ⚠, not a fault.
+	Companion func() (path, version string, err error)
+	Version   string
 }
 
 // Run performs every check.
@@ -78,6 +85,9 @@ func Run(ctx context.Context, env Env) Report {
 
 	exe := checkExecutable(env)
 	r.add(exe)
+	if env.Companion != nil {
+		r.add(checkCompanion(env))
+	}
 
 	sys := checkSystem(env)
 	for _, c := range sys.checks {
@@ -160,10 +170,28 @@ func checkExecutable(env Env) Check {
 	}
 	if err := install.CheckHostPath(env.Executable); err != nil {
 		c.Detail = err.Error()
-		c.Fix = "build grip to a lasting place (`go install ./cmd/grip`), then run `grip install` from there"
+		c.Fix = "build grip and grip-host to a lasting place (`go install ./cmd/grip ./cmd/grip-host`), then run `grip install` from there"
 		return c
 	}
 	c.OK, c.Detail = true, env.Executable
+	return c
+}
+
+// checkCompanion checks that the grip beside this grip-host is there and
+// of the same build (docs/cli-cost.md, "The CLI's fixed cost").
+func checkCompanion(env Env) Check {
+	c := Check{Name: "grip beside grip-host"}
+	const fix = "build both from the same source to one folder: `go install ./cmd/grip ./cmd/grip-host`, or unpack the release archive whole"
+	path, v, err := env.Companion()
+	switch {
+	case err != nil:
+		c.Warn, c.Detail, c.Fix = true, err.Error(), fix
+	case strings.TrimSpace(v) != strings.TrimSpace(env.Version):
+		c.Warn, c.Fix = true, fix
+		c.Detail = fmt.Sprintf("%s is %q, this grip-host %q: the commands you type and the host Chrome starts come from different builds", path, strings.TrimSpace(v), strings.TrimSpace(env.Version))
+	default:
+		c.OK, c.Detail = true, path+", the same build"
+	}
 	return c
 }
 
@@ -259,7 +287,7 @@ func installedInUse(hosts []protocol.HostInfo) bool {
 // help it. A connected browser `grip launch` started reads its own
 // profile's manifest, which must be right; when only such browsers are
 // connected, the installed browsers' manifests are none of theirs, and a
-// fault there is a warning (docs/ARCHITECTURE.md, "A browser grip
+// fault there is a warning (docs/person.md, "A browser grip
 // launched").
 func checkManifests(env Env, sys systemState, hosts []protocol.HostInfo) (checks []Check, usable bool) {
 	ts, looked := targets(env, sys, hosts)
@@ -551,6 +579,14 @@ func checkConnected(env Env, sys systemState, hosts []protocol.HostInfo, errs []
 	}
 	var probs []string
 	for _, err := range errs {
+		if errors.Is(err, winpipe.ErrNotOwner) {
+			// Windows: the name of a host's pipe is served by a process
+			// of another user's (a squatter, or a host of someone else's
+			// that the name's hash should have kept apart).
+			out = append(out, Check{Name: "agents' pipe", Detail: err.Error(),
+				Fix: "a process that is not yours serves grip's pipe, so grip will not talk to it: end that process (Task Manager → Details, by the PID above, or `taskkill /PID <pid>` as an administrator), then reload grip in chrome://extensions so the host starts again"})
+			continue
+		}
 		probs = append(probs, err.Error())
 	}
 	if len(good) > 0 {
@@ -589,9 +625,18 @@ func connectFix(goos string, sys systemState) string {
 	case "linux":
 		return unpacked + "; to do without Developer mode, install for the whole machine: `sudo grip install --system`"
 	case "darwin", "windows":
-		return unpacked + " (Chrome on macOS and Windows installs extensions from outside the Chrome Web Store only by enterprise policy, so Load unpacked is the way there)"
+		return unpacked + " (Chrome on macOS and Windows installs extensions from outside the Chrome Web Store only by enterprise policy, so Load unpacked is the way there); " +
+			"with grip from the Chrome Web Store instead, run `grip install --extension-id ID` with the ID its card in chrome://extensions shows"
 	}
 	return unpacked
+}
+
+// permFix says how to check that a folder of grip's is the user's alone.
+func permFix(goos, dir string) string {
+	if goos == "windows" {
+		return "check the folder is yours: `icacls \"" + dir + "\"` should list you (and SYSTEM, Administrators) only; `icacls \"" + dir + "\" /reset /T` restores what %LocalAppData% gives it"
+	}
+	return "check the folder's owner and permissions (it should be yours, mode 0700)"
 }
 
 func describeHost(h protocol.HostInfo) string {
@@ -628,7 +673,7 @@ func checkLedger(env Env) []Check {
 	}
 	if err != nil {
 		c.OK, c.Detail = false, fmt.Sprintf("cannot read %s: %v", dir, err)
-		c.Fix = "check the folder's owner and permissions (it should be yours, mode 0700)"
+		c.Fix = permFix(env.GOOS, dir)
 		return []Check{c}
 	}
 	var out []Check

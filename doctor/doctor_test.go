@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"testing/fstest"
 
 	"github.com/grip-dev/grip/install"
+	"github.com/grip-dev/grip/internal/winpipe"
 	"github.com/grip-dev/grip/manifest"
 	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
@@ -480,5 +482,59 @@ func TestLaunchedBrowserPausedThenGone(t *testing.T) {
 	c = find(t, r, "extension connected")
 	if r.OK || c.OK || !strings.HasPrefix(c.Fix, "start it again with `grip launch`") || !strings.Contains(c.Detail, profile) {
 		t.Errorf("the launched browser gone: ready %v, %+v", r.OK, c)
+	}
+}
+
+// On Windows (and macOS) the fix for a missing connection names the
+// store's way too; on Windows a folder's rights are checked with icacls,
+// not a Unix mode.
+func TestWindowsFixes(t *testing.T) {
+	if fix := connectFix("windows", systemState{}); !strings.Contains(fix, "grip install --extension-id ID") {
+		t.Errorf("connectFix(windows) = %q", fix)
+	}
+	if fix := permFix("windows", `C:\Users\Zoë\AppData\Local\grip\ledger`); !strings.Contains(fix, `icacls "C:\Users\Zoë\AppData\Local\grip\ledger"`) || strings.Contains(fix, "0700") {
+		t.Errorf("permFix(windows) = %q", fix)
+	}
+	if fix := permFix("linux", "/x"); !strings.Contains(fix, "0700") {
+		t.Errorf("permFix(linux) = %q", fix)
+	}
+}
+
+// A host's pipe served by another user's process (Windows) is its own
+// failing check, with how to end that process, not a stale host.
+func TestWindowsPipeOfAnotherUser(t *testing.T) {
+	err := fmt.Errorf("host of profile p (pid 7) does not answer: %w",
+		fmt.Errorf(`\\.\pipe\grip-x-p is served by process 99: %w: S-1-5-21-9, not S-1-5-21-1`, winpipe.ErrNotOwner))
+	checks := checkConnected(Env{GOOS: "windows", Probe: func(context.Context) ([]protocol.HostInfo, []error) { return nil, nil }}, systemState{}, nil, []error{err})
+	var pipe *Check
+	for i := range checks {
+		if checks[i].Name == "agents' pipe" {
+			pipe = &checks[i]
+		}
+	}
+	if pipe == nil || pipe.OK || !strings.Contains(pipe.Detail, "process 99") || !strings.Contains(pipe.Fix, "taskkill") {
+		t.Fatalf("checks = %+v", checks)
+	}
+}
+
+// The grip beside grip-host: the same build is a ✓; another build, or none,
+// a ⚠ with the fix, and grip is still ready (the host works either way).
+func TestCompanion(t *testing.T) {
+	for _, c := range []struct {
+		version string
+		err     error
+		want    string
+	}{
+		{"grip v1 (protocol 1)\n", nil, "✓ grip beside grip-host: /b/grip, the same build"},
+		{"grip v0 (protocol 1)\n", nil, `⚠ grip beside grip-host: /b/grip is "grip v0 (protocol 1)", this grip-host "grip v1 (protocol 1)"`},
+		{"", errors.New("no grip beside /b/grip-host"), "⚠ grip beside grip-host: no grip beside /b/grip-host\n    fix: build both from the same source"},
+	} {
+		env := mustInstall(t)
+		env.Version = "grip v1 (protocol 1)\n"
+		env.Companion = func() (string, string, error) { return "/b/grip", c.version, c.err }
+		r := Run(context.Background(), env)
+		if text := r.Text(); !strings.Contains(text, c.want) || !r.OK {
+			t.Errorf("companion %q, %v: OK %v, want a line %q in\n%s", c.version, c.err, r.OK, c.want, text)
+		}
 	}
 }

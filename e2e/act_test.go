@@ -347,3 +347,41 @@ func TestChainIntoCrossOriginFrame(t *testing.T) {
 		t.Errorf("the frame's button saw %v, want one trusted click", got)
 	}
 }
+
+// TestStaleRefNamesTheSameElement: after a list re-renders, a ref of the
+// old element is refused stale_ref in one wording whether the page or the
+// host finds it gone, and the refusal names the ref of the element of the
+// same meaning now there, clicking nothing (host/stale.go).
+func TestStaleRefNamesTheSameElement(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, snap := openAct(t)
+	alpha := mustRef(t, snap, "button", "Alpha")
+	// The re-render: a new element, the same button.
+	pageEval(t, tab, "(() => { const a = document.getElementById('a'); a.replaceWith(a.cloneNode(true)); })()")
+	_, inPage, _ := act(t, "click", alpha)
+	if inPage == nil || inPage.Code != protocol.CodeStaleRef {
+		t.Fatalf("click re-rendered %s: %+v, want stale_ref", alpha, inPage)
+	}
+	want := alpha + " is stale: its element is no longer on the page"
+	if inPage.Message != want {
+		t.Errorf("the page's refusal reads %q, want %q", inPage.Message, want)
+	}
+	snap = snapshot(t, tab)
+	now := mustRef(t, snap, "button", "Alpha")
+	if now == alpha {
+		t.Fatalf("the re-rendered button kept %s", alpha)
+	}
+	_, atRef, _ := act(t, "click", alpha)
+	if atRef == nil || atRef.Code != protocol.CodeStaleRef || atRef.Boundary != protocol.BoundaryRef {
+		t.Fatalf("after a new snapshot: %+v, want stale_ref at the ref boundary", atRef)
+	}
+	if named := want + "; the same [button 'Alpha'] is now " + now; atRef.Message != named {
+		t.Errorf("refusal reads %q, want %q", atRef.Message, named)
+	}
+	if atRef.Hint != inPage.Hint && !strings.Contains(atRef.Hint, inPage.Hint) {
+		t.Errorf("two next steps: %q and %q", inPage.Hint, atRef.Hint)
+	}
+	if got := pageLog(t, tab); len(got) != 0 {
+		t.Fatalf("something was clicked: %v", got)
+	}
+}

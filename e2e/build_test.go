@@ -65,7 +65,7 @@ func TestExtensionFromAnotherBuildWarns(t *testing.T) {
 	defer cancel()
 	tctx, tcancel := context.WithTimeout(ctx, 30*time.Second)
 	defer tcancel()
-	if _, err := chromedp.Run(tctx, chromedp.Navigate(fmt.Sprintf("chrome-extension://%s/popup.html", id))); err != nil {
+	if _, err := chromedp.Run(tctx, chromedp.Navigate(fmt.Sprintf("chrome-extension://%s/popup/popup.html", id))); err != nil {
 		t.Fatal(err)
 	}
 	var shown string

@@ -204,7 +204,7 @@ func TestLaunchKeepsSandboxAsUser(t *testing.T) {
 		}
 		prefix = []string{setpriv, fmt.Sprintf("--reuid=%d", nobody), fmt.Sprintf("--regid=%d", nobody), "--clear-groups", "--"}
 	}
-	// A folder the other user can reach, holding a copy of grip (the test
+	// A folder the other user can reach, holding a copy of grip and grip-host (the test
 	// build's lies in root's private cache) and the user's own folders.
 	root, err := os.MkdirTemp("", "gripsbx")
 	if err != nil {
@@ -214,13 +214,16 @@ func TestLaunchKeepsSandboxAsUser(t *testing.T) {
 	if err := os.Chmod(root, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// grip and the grip-host beside it, which launch is handed to.
 	bin := filepath.Join(root, "grip")
-	src, err := os.ReadFile(env.Bin)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bin, src, 0o755); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"grip", "grip-host"} {
+		src, err := os.ReadFile(filepath.Join(filepath.Dir(env.Bin), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), src, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	home := filepath.Join(root, "home")
 	if err := os.Mkdir(home, 0o700); err != nil {

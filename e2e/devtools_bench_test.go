@@ -12,7 +12,7 @@ import (
 // BenchmarkFetchCapture is what watching a tab's requests costs the page:
 // the time of one fetch (request, response, body read), timed by the page,
 // in a tab grip never touched and in one grip is attached to with the
-// Network domain on (docs/ARCHITECTURE.md, "Developer tools").
+// Network domain on (docs/devtools.md, "Developer tools").
 func BenchmarkFetchCapture(b *testing.B) {
 	browsertest.Need(b, env)
 	const perIter = 50
@@ -69,7 +69,7 @@ func BenchmarkConsoleRead(b *testing.B) {
 
 // BenchmarkTabsNew is grip tabs new URL through the CLI until the page has
 // loaded: grip attaches to the blank tab first, so the page's requests are
-// listed from its first (docs/ARCHITECTURE.md, "Developer tools").
+// listed from its first (docs/devtools.md, "Developer tools").
 func BenchmarkTabsNew(b *testing.B) {
 	browsertest.Need(b, env)
 	for i := 0; i < b.N; i++ {

@@ -18,31 +18,18 @@ import (
 )
 
 // What a person sees while grip reads a page's console and requests, in a
-// headed Chromium under Xvfb (docs/ARCHITECTURE.md, "Developer tools"):
+// headed Chromium under Xvfb (docs/devtools.md, "Developer tools"):
 // reading them attaches the debugger as a snapshot does; a console read
 // replays what the page logged before grip came; a PDF and an element's
 // screenshot of a tab behind another work or are refused in seconds. With GRIP_SHOT_DIR set,
 // the screen is saved before and after (ImageMagick's import), to look at.
 func TestDevtoolsBarInHeadedBrowser(t *testing.T) {
 	browsertest.Need(t, env)
-	xvfb, err := exec.LookPath("Xvfb")
-	if err != nil {
-		t.Skip("Xvfb is not installed (apt-get install xvfb): headless Chromium shows no debugging bar")
-	}
-	t.Setenv("DISPLAY", startXvfb(t, xvfb))
 	fixtures, err := fs.Sub(testdata, "testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := browsertest.Start(browsertest.Options{Fixtures: fixtures, Bin: env.Bin, Headed: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := e.Close(); err != nil {
-			t.Error(err)
-		}
-	})
+	e := browsertest.StartHeaded(t, "headless Chromium shows no debugging bar", browsertest.Options{Fixtures: fixtures, Bin: env.Bin})
 	shot := func(name string) {
 		dir := os.Getenv("GRIP_SHOT_DIR")
 		if dir == "" {
@@ -113,7 +100,7 @@ func TestDevtoolsBarInHeadedBrowser(t *testing.T) {
 	}
 	shot("3-after-pdf-and-shot")
 	// The harness's browser, like the person's own Chrome, shows the
-	// debugging bar once grip attaches (docs/ARCHITECTURE.md, "The
+	// debugging bar once grip attaches (docs/debugger.md, "The
 	// debugger"): the page gets shorter by the bar's height, and nothing
 	// else of the page changes.
 	t.Logf("innerHeight before grip %v, after grip console %v", before, after)

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
@@ -20,7 +21,7 @@ import (
 )
 
 // The developer tools through the CLI, a real host and Chromium
-// (docs/ARCHITECTURE.md, "Developer tools"): console, network, eval, PDF,
+// (docs/devtools.md, "Developer tools"): console, network, eval, PDF,
 // element and refs screenshots, each under the person's policy.
 
 // openDevtools opens devtools.html with its cross-origin frame and waits
@@ -67,8 +68,8 @@ func findMessage(res protocol.ConsoleResult, text string) *protocol.ConsoleMessa
 func TestConsoleMessagesFramesWorkers(t *testing.T) {
 	browsertest.Need(t, env)
 	// Opened by the browser, not grip: everything is logged before grip's
-	// first request to the tab.
-	tab := personTab(t, env.Origin1+"/devtools.html?frame="+env.Origin2)
+	// first request to the tab (personTab waits for the page to say so).
+	tab := personTab(t, fmt.Sprintf("%s/devtools.html?frame=%s&person=%d", env.Origin1, env.Origin2, time.Now().UnixNano()))
 	res := consoleOf(t, tab, "--level", "debug")
 	for _, want := range []struct{ text, level, source, origin string }{
 		{`hello 42 {a: 1, b: "x"} [1, 2]`, "info", "console", env.Origin1},
@@ -121,8 +122,9 @@ func TestConsoleMessagesFramesWorkers(t *testing.T) {
 	}
 }
 
-// personTab opens url in a tab the way the person does (not through
-// grip) and returns its id once grip lists it.
+// personTab opens url (a URL no other tab has) in a tab the way the
+// person does (not through grip) and returns its id once grip lists it and
+// the page has run what it runs by itself (ranOn).
 func personTab(t testing.TB, url string) int {
 	t.Helper()
 	id, err := chromedp.CallBrowser(env.BrowserContext(), target.CreateTarget, target.CreateTargetParams{URL: url})
@@ -138,7 +140,7 @@ func personTab(t testing.TB, url string) int {
 			if x.URL == url {
 				tab := x.ID
 				t.Cleanup(func() { env.Grip(context.Background(), "tabs", "close", fmt.Sprint(tab)) })
-				time.Sleep(500 * time.Millisecond) // its frame, worker and timers run
+				ranOn(t, env, url) // its frame, worker and timers
 				return tab
 			}
 		}
@@ -146,6 +148,32 @@ func personTab(t testing.TB, url string) int {
 			t.Fatalf("no tab with %s: %+v", url, tabs.Tabs)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// ranOn waits until the page at url (all of it: the prefix TabContext
+// finds it by) has loaded and has run all it runs by itself: window.ran,
+// when the page sets one (devtools.html: its fetch, its timer's throw, its
+// worker and its frame). It reads the page through the harness's own
+// DevTools connection, never grip.
+func ranOn(t testing.TB, e *browsertest.Env, url string) {
+	t.Helper()
+	q, _ := json.Marshal(url)
+	expr := `location.href === ` + string(q) + ` && document.readyState === 'complete' && Promise.resolve(window.ran).then(() => true)`
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		ctx, cancel := e.TabContext(t, url)
+		tctx, tcancel := context.WithTimeout(ctx, 20*time.Second)
+		ran, err := chromedp.Run(tctx, chromedp.Evaluate[bool](expr, chromedp.EvalAwaitPromise))
+		tcancel()
+		cancel()
+		if err == nil && ran {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never said it ran (%v)", url, err)
+		}
+		time.Sleep(50 * time.Millisecond) // its document is not yet the one loaded (about:blank, or loading)
 	}
 }
 
@@ -195,10 +223,14 @@ func TestDevtoolsBlockedFrameLeftOut(t *testing.T) {
 func TestNetworkRequestsAndBodies(t *testing.T) {
 	browsertest.Need(t, env)
 	tab := env.OpenTab(t, env.Origin1+"/home.html")
-	if _, perr, code := act(t, "navigate", env.Origin1+"/devtools.html", "--tab", fmt.Sprint(tab)); code != 0 {
+	// A URL of its own, so the harness finds this tab (other tests leave
+	// devtools.html tabs open); its requests have all been answered once
+	// the page says it ran.
+	page := fmt.Sprintf("/devtools.html?net=%d", time.Now().UnixNano())
+	if _, perr, code := act(t, "navigate", env.Origin1+page, "--tab", fmt.Sprint(tab)); code != 0 {
 		t.Fatalf("navigate: %+v", perr)
 	}
-	time.Sleep(300 * time.Millisecond)
+	ranOn(t, env, env.Origin1+page)
 	res := networkOf(t, tab)
 	if !res.Loaded || !strings.Contains(res.Text, "since the page loaded") {
 		t.Errorf("the list does not start with the page's load:\n%s", res.Text)
@@ -207,7 +239,7 @@ func TestNetworkRequestsAndBodies(t *testing.T) {
 	for _, r := range res.Requests {
 		byURL[strings.TrimPrefix(r.URL, env.Origin1)] = r
 	}
-	doc, ok := byURL["/devtools.html"]
+	doc, ok := byURL[page]
 	if !ok || doc.Type != "document" || doc.Status != 200 || doc.Method != "GET" || doc.Bytes == 0 || !doc.Body {
 		t.Fatalf("the page's document: %+v\n%s", doc, res.Text)
 	}
@@ -243,7 +275,7 @@ func TestNetworkRequestsAndBodies(t *testing.T) {
 		t.Errorf("--all lists %d, the compact list %d", len(all.Requests), len(res.Requests))
 	}
 	// The person's own tab: grip never saw its load.
-	mine := personTab(t, env.Origin1+"/devtools.html?mine=1")
+	mine := personTab(t, fmt.Sprintf("%s/devtools.html?mine=%d", env.Origin1, time.Now().UnixNano()))
 	other := networkOf(t, mine)
 	if other.Loaded || !strings.Contains(other.Text, "first touched") {
 		t.Errorf("a tab grip did not load says it saw the load:\n%s", other.Text)
@@ -274,8 +306,7 @@ func TestEvalNeedsScriptRule(t *testing.T) {
 	if !strings.Contains(perr.Hint, "script "+env.Origin1) {
 		t.Errorf("the hint does not name the line to add: %q", perr.Hint)
 	}
-	setPolicy(t, "script "+env.Origin1+"\n")
-	time.Sleep(100 * time.Millisecond)
+	setPolicy(t, "script "+env.Origin1+"\n") // in force at the next call: the host stats the file at each (policy.Store Current)
 	var res protocol.EvalResult
 	if code := env.GripJSON(t, &res, "eval", expr, "--tab", fmt.Sprint(tab)); code != 0 {
 		t.Fatalf("eval with script: exit %d %+v", code, res)
@@ -419,6 +450,44 @@ func TestScreenshotWithRefs(t *testing.T) {
 	r, g, b, _ := img.At(box.X+1, box.Y+box.Height/2).RGBA()
 	if r>>8 != 0xd0 || g>>8 != 0 || b>>8 != 0x90 {
 		t.Errorf("the Blue box's outline is %02x%02x%02x, want grip's d00090", r>>8, g>>8, b>>8)
+	}
+	// Its label is the ref as every reply writes it, "@eN": a 5×7 glyph of
+	// 2 px dots per character, 12 px apart, on a band 2 px wider whose last
+	// two rows are solid, just above the box (the image's pixels are CSS
+	// px here, as above, give or take a pixel of rounding).
+	ref := refOf(res.Snapshot, "button", "Blue box")
+	isLabel := func(x, y int) bool {
+		r, g, b, _ := img.At(x, y).RGBA()
+		return r>>8 == 0xd0 && g>>8 == 0 && b>>8 == 0x90
+	}
+	want := len(ref)*12 + 2
+	bandX, bandY := -1, -1
+	for y := box.Y + 4; y > box.Y-24 && bandY < 0; y-- { // from the box up: the nearest band is its own
+		for x0 := box.X - 3; x0 <= box.X+3; x0++ {
+			if !isLabel(x0, y) || isLabel(x0-1, y) {
+				continue
+			}
+			n := 0
+			for isLabel(x0+n, y) {
+				n++
+			}
+			if n == want {
+				bandX, bandY = x0, y
+			}
+			break
+		}
+	}
+	if bandY < 0 {
+		t.Fatalf("no label band %d px wide (%d characters, the @ among them) above %s", want, len(ref), ref)
+	}
+	// The @'s third row (1, 0, 1, 1, 1) in white dots; the band's last
+	// row is 17 px below its top.
+	top := bandY - 17
+	for col, dot := range []bool{true, false, true, true, true} {
+		r, _, _, _ := img.At(bandX+2+col*2, top+2+2*2).RGBA()
+		if (r>>8 == 0xff) != dot {
+			t.Errorf("the label's first glyph is not an @: dot %d of its third row is %v", col, r>>8 == 0xff)
+		}
 	}
 }
 

@@ -17,8 +17,8 @@ import (
 )
 
 // Dialogs, the tabs and popups a page opens, and the navigations an action
-// causes, as an agent meets them through the CLI (docs/ARCHITECTURE.md,
-// "Dialogs" and "What an action did").
+// causes, as an agent meets them through the CLI (docs/dialogs.md,
+// "Dialogs" and docs/effects.md, "What an action did").
 
 // openEvents opens events.html in a new tab (the query keeps its URL apart
 // from other tests' tabs) and returns the tab and a snapshot.
@@ -194,8 +194,9 @@ func TestDialogAlert(t *testing.T) {
 	}
 }
 
-// A dialog the page opens by itself (a timer) is reported on the next call
-// to that tab.
+// A dialog the page opens by itself (a timer of 2 s, past the settle
+// bound: not one the reply waits for, docs/settling.md) is reported on the
+// next call to that tab.
 func TestDialogFromTimer(t *testing.T) {
 	browsertest.Need(t, env)
 	tab, snap := openEvents(t)

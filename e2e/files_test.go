@@ -393,7 +393,7 @@ func TestUploadRefusedTouchesNothing(t *testing.T) {
 		}
 	}
 	_, perr, code := act(t, "upload", button, good, missing)
-	check("missing", perr, code, protocol.CodeBadRequest, missing, "no such file")
+	check("missing", perr, code, protocol.CodeNotFound, missing, "no such file")
 	_, perr, code = act(t, "upload", button, dir)
 	check("folder", perr, code, protocol.CodeBadRequest, dir, "folder")
 	if os.Geteuid() != 0 { // root reads any file
@@ -445,7 +445,7 @@ func TestMCPUploadAndDownload(t *testing.T) {
 	if got := pageValue[string](t, tab, "document.getElementById('got1').textContent"); got != "mcp.txt: via mcp" {
 		t.Errorf("the page read %q", got)
 	}
-	if text, isErr := m.call("browser_file_upload", map[string]any{"ref": mcpRefOf(t, snap, "[button 'Choose file']"), "paths": []string{file + ".missing"}}); !isErr || !strings.Contains(text, "bad_request") || !strings.Contains(text, "mcp.txt.missing") {
+	if text, isErr := m.call("browser_file_upload", map[string]any{"ref": mcpRefOf(t, snap, "[button 'Choose file']"), "paths": []string{file + ".missing"}}); !isErr || !strings.Contains(text, "not_found") || !strings.Contains(text, "mcp.txt.missing") {
 		t.Errorf("a missing file is not refused by name: %v %s", isErr, text)
 	}
 	m.must("browser_click", map[string]any{"ref": mcpRefOf(t, snap, "[button 'Export CSV']")})
@@ -457,8 +457,8 @@ func TestMCPUploadAndDownload(t *testing.T) {
 	if got := string(readFile(t, line[1])); got != "name,total\nAda,42\n" || filepath.Base(line[1]) != "export.csv" {
 		t.Errorf("%s holds %q", line[1], got)
 	}
-	if list := m.must("browser_downloads", map[string]any{"limit": 3}); !strings.Contains(list, line[1]) || !strings.Contains(list, fmt.Sprintf("tab %d", tab)) {
-		t.Errorf("browser_downloads does not list %s of tab %d:\n%s", line[1], tab, list)
+	if list := m.must("browser_status", map[string]any{"show": "downloads", "limit": 3}); !strings.Contains(list, line[1]) || !strings.Contains(list, fmt.Sprintf("tab %d", tab)) {
+		t.Errorf("browser_status show=downloads does not list %s of tab %d:\n%s", line[1], tab, list)
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-// Focus as a person gives it (docs/ARCHITECTURE.md, "Acting on a ref"):
+// Focus as a person gives it (docs/acting.md, "Acting on a ref"):
 // a field typed into has had its focus event, also in a page the browser
 // tells nothing because it has not the focus, and a field already told
 // gets no second one.

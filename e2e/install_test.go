@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/grip-dev/grip/cli"
 	"github.com/grip-dev/grip/client"
 	"github.com/grip-dev/grip/extension"
 	"github.com/grip-dev/grip/install"
@@ -209,8 +210,11 @@ func TestInstallThenConnect(t *testing.T) {
 	if res.ExtensionID != id {
 		t.Errorf("extension_id = %q, want %q", res.ExtensionID, id)
 	}
-	if res.HostPath != ie.bin {
-		t.Errorf("host_path = %q, want the binary's absolute path %q", res.HostPath, ie.bin)
+	// grip hands install to grip-host beside it, which writes itself
+	// into the manifest: Chrome starts grip-host.
+	hostBin := filepath.Join(filepath.Dir(ie.bin), cli.HeavyBinary)
+	if res.HostPath != hostBin {
+		t.Errorf("host_path = %q, want the absolute path of the grip-host beside grip, %q", res.HostPath, hostBin)
 	}
 	if want := filepath.Join(statedir.At(ie.state).Data, install.ExtensionDirName); res.ExtensionDir != want {
 		t.Errorf("extension_dir = %q, want %q", res.ExtensionDir, want)
@@ -219,11 +223,16 @@ func TestInstallThenConnect(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(res.ExtensionDir, "manifest.json")); err != nil || !bytes.Equal(b, stamped) {
 		t.Errorf("extension_dir lacks the extension's manifest.json: %v", err)
 	}
-	wantFiles := []string{ie.chromiumManifest(), ie.profileManifest()}
+	// Only what the custom profile's browser reads: the default
+	// profile's manifest (which may start another grip) is not written.
+	wantFiles := []string{ie.profileManifest()}
 	if got := slices.Sorted(slices.Values(res.Manifests)); !slices.Equal(got, slices.Sorted(slices.Values(wantFiles))) {
 		t.Errorf("manifests = %q, want %q", res.Manifests, wantFiles)
 	}
-	want := wantManifest(t, ie.bin)
+	if _, err := os.Lstat(ie.chromiumManifest()); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("install for --user-data-dir wrote the default profile's %s (%v)", ie.chromiumManifest(), err)
+	}
+	want := wantManifest(t, hostBin)
 	for _, f := range wantFiles {
 		fi, err := os.Stat(f)
 		if err != nil {
@@ -236,7 +245,7 @@ func TestInstallThenConnect(t *testing.T) {
 			t.Errorf("%s =\n%s\nwant\n%s", f, b, want)
 		}
 		h, err := manifest.Parse(readFile(t, f))
-		if err != nil || h.Name != manifest.HostName || h.Type != "stdio" || h.Path != ie.bin ||
+		if err != nil || h.Name != manifest.HostName || h.Type != "stdio" || h.Path != hostBin ||
 			!slices.Equal(h.AllowedOrigins, []string{manifest.Origin(id)}) {
 			t.Errorf("%s = %+v (%v)", f, h, err)
 		}
@@ -303,7 +312,9 @@ func TestInstallThenConnect(t *testing.T) {
 		if code != 0 || !strings.Contains(text, "grip is ready") {
 			t.Fatalf("grip doctor: exit %d with the browser connected:\n%s", code, text)
 		}
-		for _, line := range []string{"✓ grip binary: " + ie.bin, "✓ profile " + ie.profile + " host manifest", "✓ Chromium host manifest", "✓ extension connected"} {
+		// The default profile was not installed for (only the custom
+		// one was): a warning, not a fault.
+		for _, line := range []string{"✓ grip binary: " + hostBin, "✓ grip beside grip-host: " + ie.bin + ", the same build", "✓ profile " + ie.profile + " host manifest", "⚠ Chromium host manifest: grip is not installed for this browser", "✓ extension connected"} {
 			if !strings.Contains(text, line) {
 				t.Errorf("report lacks %q:\n%s", line, text)
 			}
@@ -349,7 +360,7 @@ func TestInstallThenConnect(t *testing.T) {
 	t.Run("install/idempotent", func(t *testing.T) {
 		written := func() map[string]string {
 			m := map[string]string{}
-			for _, dir := range []string{filepath.Dir(ie.chromiumManifest()), filepath.Dir(ie.profileManifest()), res.ExtensionDir} {
+			for _, dir := range []string{filepath.Dir(ie.profileManifest()), res.ExtensionDir} {
 				for k, v := range fileState(t, dir) {
 					m[k] = v
 				}
@@ -390,7 +401,6 @@ func TestInstallThenConnect(t *testing.T) {
 		// Files of others in the same folders stay.
 		foreign := []string{
 			filepath.Join(filepath.Dir(ie.profileManifest()), "com.example.other.json"),
-			filepath.Join(filepath.Dir(ie.chromiumManifest()), "com.example.other.json"),
 		}
 		for _, f := range foreign {
 			if err := os.WriteFile(f, []byte(`{"name":"com.example.other"}`), 0o644); err != nil {

@@ -14,7 +14,7 @@ import (
 	"github.com/grip-dev/grip/manifest"
 )
 
-// How the worker installs the in-page kernel (extension/inject.js): its
+// How the worker installs the in-page kernel (extension/worker/inject.js): its
 // files once per document, then only a small caller per request; and never
 // a kernel an older build of the extension left in the page.
 
@@ -121,7 +121,7 @@ func TestKernelFilesHiddenFromPages(t *testing.T) {
 	}
 	tab, _ := openAct(t)
 	url := env.TabURL(t, tab)
-	for _, f := range []string{"kernel/base.js", "inject.js"} {
+	for _, f := range []string{"kernel/base.js", "worker/inject.js"} {
 		got := browsertest.Eval[string](t, env, url, fmt.Sprintf(`fetch('chrome-extension://%s/%s').then((r) => 'fetched ' + r.status, (e) => 'refused: ' + e)`, id, f))
 		if !strings.HasPrefix(got, "refused") {
 			t.Errorf("the page fetched %s: %s", f, got)

@@ -18,7 +18,7 @@ import (
 )
 
 // A browser grip launch started, headless, as a script or a person who
-// would rather not install grip uses it (docs/ARCHITECTURE.md, "A browser
+// would rather not install grip uses it (docs/person.md, "A browser
 // grip launched"): doctor judges it by its own profile's manifest, not by
 // the installed Chromium's (here someone else's file, which no fix may say
 // to overwrite); a pause cannot be lifted by asking (no one could answer)
@@ -233,7 +233,7 @@ func TestLaunchedHeadlessRefusesQuestionsAtOnce(t *testing.T) {
 		t.Errorf("the handoff's refusal took %s", took)
 	}
 	t.Logf("click: %s\nhandoff: %s", text0, text)
-	log := m.must("browser_log", nil)
+	log := m.must("browser_status", map[string]any{"show": "log"})
 	t.Logf("log:\n%s", log)
 	recorded := false
 	for _, line := range strings.Split(log, "\n") {

@@ -59,6 +59,60 @@ func procFigures(t *testing.T, pid int) (threads, fds int) {
 	return threads, len(ents)
 }
 
+// agentConns counts the agent connections the host at pid holds open on
+// its socket at path: its sockets that /proc/net/unix lists connected (03)
+// on that path (an accepted socket carries its listener's path; the
+// listener itself is unconnected, 01). One whose client has gone counts
+// until the host closes it.
+func agentConns(pid int, path string) (int, error) {
+	dir := filepath.Join("/proc", strconv.Itoa(pid), "fd")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	held := map[string]bool{}
+	for _, e := range ents {
+		if l, err := os.Readlink(filepath.Join(dir, e.Name())); err == nil {
+			if inode, ok := strings.CutPrefix(l, "socket:["); ok {
+				held[strings.TrimSuffix(inode, "]")] = true
+			}
+		}
+	}
+	b, err := os.ReadFile("/proc/net/unix")
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, line := range strings.Split(string(b), "\n") {
+		// Num RefCount Protocol Flags Type St Inode Path
+		f := strings.Fields(line)
+		if len(f) == 8 && f[5] == "03" && f[7] == path && held[f[6]] {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// waitNoAgentConns waits until the host holds no agent connection open:
+// every client before this point has gone and the host has closed its side.
+func waitNoAgentConns(t *testing.T, host protocol.HostInfo) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		n, err := agentConns(host.PID, host.Socket)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the host still holds %d agent connections 30 s after their clients ended", n)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // latencies collects the duration of each operation by kind.
 type latencies struct {
 	mu   sync.Mutex
@@ -146,7 +200,7 @@ func TestLoad(t *testing.T) {
 	tabs := make([]*loadTab, nTabs)
 	for i := range tabs {
 		url := fmt.Sprintf("%s/faults-load.html?tab=%d", env.Origin1, i)
-		// Each tab is a session's own (docs/ARCHITECTURE.md, "Sessions"):
+		// Each tab is a session's own (docs/sessions.md, "Sessions"):
 		// the clients of the other sessions must be refused on it.
 		id := openSessionTab(t, loadSession(i), url)
 		var snap protocol.Snapshot
@@ -160,7 +214,12 @@ func TestLoad(t *testing.T) {
 		tabs[i] = lt
 	}
 	host := currentHost(t)
-	time.Sleep(500 * time.Millisecond) // let the set-up's connections close
+	if host.Socket == "" {
+		t.Fatalf("the host's info names no socket: %+v", host)
+	}
+	// The baseline is a host with no agent connected: the set-up's
+	// connections (each grip process's, currentHost's) closed on its side.
+	waitNoAgentConns(t, host)
 	thr0, fd0 := procFigures(t, host.PID)
 	runtime.GC()
 	g0 := runtime.NumGoroutine()
@@ -177,6 +236,7 @@ func TestLoad(t *testing.T) {
 		}
 	}
 	peakThreads, peakFDs := thr0, fd0
+	peakConns := 0 // the most agent connections seen at once: the count sees them
 	stopSampling := make(chan struct{})
 	sampled := make(chan struct{})
 	go func() {
@@ -197,6 +257,9 @@ func TestLoad(t *testing.T) {
 			}
 			if ents, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", host.PID)); err == nil {
 				peakFDs = max(peakFDs, len(ents))
+			}
+			if n, err := agentConns(host.PID, host.Socket); err == nil {
+				peakConns = max(peakConns, n)
 			}
 		}
 	}()
@@ -371,20 +434,20 @@ func TestLoad(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	// Nor in the host: its fds come back to the baseline; its threads (Go
-	// keeps idle OS threads for reuse, so they need not shrink) stay
-	// bounded and stop growing once the load ends.
-	var thr1, fd1 int
-	for i := 0; i < 100; i++ {
-		if thr1, fd1 = procFigures(t, host.PID); fd1 <= fd0 {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	time.Sleep(2 * time.Second)
+	// Nor in the host: once it has closed every connection of the load
+	// (the status call's too), its fds are back to the baseline; its
+	// threads (Go keeps idle OS threads for reuse, so they need not
+	// shrink) stay bounded and stop growing once the load ends.
+	waitNoAgentConns(t, host)
+	thr1, fd1 := procFigures(t, host.PID)
+	time.Sleep(2 * time.Second) // the window in which the figures must not grow: a measurement, no premise
 	thr2, fd2 := procFigures(t, host.PID)
+	t.Logf("load: at most %d agent connections at once", peakConns)
 	t.Logf("load: client goroutines %d before, %d after; host %d threads before, %d peak, %d after, %d 2 s later; host fds %d before, %d peak, %d after, %d 2 s later",
 		g0, g1, thr0, peakThreads, thr1, thr2, fd0, peakFDs, fd1, fd2)
+	if peakConns < nClients {
+		t.Errorf("the host held at most %d agent connections at once during a load of %d clients: agentConns does not see them", peakConns, nClients)
+	}
 	if g1 > g0 {
 		t.Errorf("goroutine leak in the client: %d before, %d after", g0, g1)
 	}

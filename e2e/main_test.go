@@ -31,8 +31,26 @@ func TestMain(m *testing.M) {
 	}
 	// GRIP_E2E_HEADED=1 runs the suite in a headed browser (under xvfb-run
 	// on a machine with no display): the checks of what the person sees.
-	env = browsertest.ForMain(browsertest.Options{Fixtures: fixtures, Headed: os.Getenv("GRIP_E2E_HEADED") != ""})
+	// GRIP_E2E_SECOND_CLIENT runs it with another DevTools-protocol client
+	// connected to the same browser for the whole run, auto-attached to
+	// every target: =cdp a raw client as DevTools' frontend is
+	// (browsertest.Neighbour), =playwright Playwright's connectOverCDP
+	// (which dismisses every dialog, so grip's dialog tests cannot pass
+	// beside it). grip's replies must be as true beside either as alone
+	// (docs/debugger.md, "The debugger").
+	second := os.Getenv(secondClientEnv)
+	env = browsertest.ForMain(browsertest.Options{Fixtures: fixtures, Headed: os.Getenv("GRIP_E2E_HEADED") != "", DebugPort: second != ""})
+	stop := func() {}
+	if env != nil && second != "" {
+		var err error
+		if stop, err = holdSecondClient(env, second); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			env.Close()
+			os.Exit(1)
+		}
+	}
 	code := m.Run()
+	stop()
 	if env != nil {
 		if err := env.Close(); err != nil {
 			fmt.Fprintln(os.Stderr, err)

@@ -19,33 +19,34 @@ import (
 
 // mcpTools are the tools `grip mcp` must list.
 var mcpTools = []string{
-	"browser_check", "browser_click", "browser_drag", "browser_fill", "browser_hover", "browser_navigate",
-	"browser_navigate_back", "browser_press_key", "browser_select_option", "browser_snapshot",
+	"browser_click", "browser_drag", "browser_hover", "browser_navigate",
+	"browser_press_key", "browser_select_option", "browser_snapshot",
 	"browser_tabs", "browser_take_screenshot", "browser_type", "browser_wait_for",
-	"browser_file_upload", "browser_downloads",
+	"browser_file_upload", "browser_status", "browser_scroll", "browser_record",
 }
 
 // mcpClient is a `grip mcp` subprocess with an SDK client session on it.
 type mcpClient struct {
-	t      *testing.T
-	ctx    context.Context
-	cs     *sdk.ClientSession
-	stderr *bytes.Buffer
+	t       *testing.T
+	ctx     context.Context
+	cs      *sdk.ClientSession
+	stderr  *bytes.Buffer
+	stopped bool // stop closed it
 }
 
 // startMCP launches env.Bin mcp with the env's state dir and initializes.
-func startMCP(t *testing.T) *mcpClient {
+func startMCP(t *testing.T, args ...string) *mcpClient {
 	t.Helper()
-	return startMCPIn(t, env.StateDir)
+	return startMCPIn(t, env.StateDir, args...)
 }
 
 // startMCPIn launches env.Bin mcp with GRIP_STATE_DIR=stateDir (a browser
-// grip launch started there) and initializes.
-func startMCPIn(t *testing.T, stateDir string) *mcpClient {
+// grip launch started there) and the flags args, and initializes.
+func startMCPIn(t *testing.T, stateDir string, args ...string) *mcpClient {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
-	cmd := exec.Command(env.Bin, "mcp")
+	cmd := exec.Command(env.Bin, append([]string{"mcp"}, args...)...)
 	cmd.Env = append(os.Environ(), "GRIP_STATE_DIR="+stateDir)
 	stderr := &bytes.Buffer{}
 	cmd.Stderr = stderr
@@ -54,7 +55,11 @@ func startMCPIn(t *testing.T, stateDir string) *mcpClient {
 	if err != nil {
 		t.Fatalf("initialize grip mcp: %v\nstderr: %s", err, stderr.String())
 	}
+	m := &mcpClient{t: t, ctx: ctx, cs: cs, stderr: stderr}
 	t.Cleanup(func() {
+		if m.stopped {
+			return
+		}
 		if err := cs.Close(); err != nil {
 			t.Errorf("close grip mcp: %v\nstderr: %s", err, stderr.String())
 		}
@@ -62,7 +67,16 @@ func startMCPIn(t *testing.T, stateDir string) *mcpClient {
 			t.Logf("grip mcp stderr:\n%s", stderr.String())
 		}
 	})
-	return &mcpClient{t: t, ctx: ctx, cs: cs, stderr: stderr}
+	return m
+}
+
+// stop ends the MCP server, as its client does on a restart.
+func (m *mcpClient) stop() {
+	m.t.Helper()
+	m.stopped = true
+	if err := m.cs.Close(); err != nil {
+		m.t.Errorf("close grip mcp: %v\nstderr: %s", err, m.stderr.String())
+	}
 }
 
 // call runs a tool and returns its text and whether it is a tool error.
@@ -194,8 +208,8 @@ func TestMCPFormTools(t *testing.T) {
 	}{
 		{"browser_type", map[string]any{"ref": name, "text": "Ada", "submit": true}, "sent Ada"},
 		{"browser_select_option", map[string]any{"ref": color, "values": []string{"Blue"}}, "picked b"},
-		{"browser_check", map[string]any{"ref": agree, "checked": true}, "agreed"},
-		{"browser_fill", map[string]any{"ref": name, "text": "Grace"}, ""},
+		{"browser_click", map[string]any{"ref": agree, "checked": true}, "agreed"},
+		{"browser_type", map[string]any{"ref": name, "text": "Grace", "replace": true}, ""},
 		{"browser_press_key", map[string]any{"ref": name, "key": "Enter"}, "sent Grace"},
 		{"browser_hover", map[string]any{"ref": button}, ""},
 	}
@@ -216,7 +230,7 @@ func TestMCPFormTools(t *testing.T) {
 		t.Errorf("browser_tabs list lacks tab %d:\n%s", tab, tabs)
 	}
 	m.must("browser_navigate", map[string]any{"url": env.Origin1 + "/mcp2.html", "tab": tab})
-	back := m.must("browser_navigate_back", map[string]any{"tab": tab})
+	back := m.must("browser_navigate", map[string]any{"action": "back", "tab": tab})
 	if !strings.Contains(back, "/mcp.html") {
 		t.Errorf("back did not return to mcp.html:\n%s", back)
 	}

@@ -107,7 +107,7 @@ func TestOpenedTabHeldByAnotherDebugger(t *testing.T) {
 // A tab another debugger made while a slow tab was in front is not a tab
 // the slow one opened: Chrome gives it that tab as its openerTabId, but
 // they share no process, so the slow tab's read goes on instead of being
-// refused as held (extension/snapshot.js heldElsewhere reads the worker's
+// refused as held (extension/worker/snapshot.js heldElsewhere reads the worker's
 // record of what pages opened). Playwright's pages beside a busy tab did
 // this in bench/run's scale step.
 func TestSlowTabBesideAnotherDebuggersTab(t *testing.T) {

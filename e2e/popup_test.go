@@ -71,7 +71,7 @@ func openPopup(t *testing.T, tab int) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := fmt.Sprintf("chrome-extension://%s/popup.html?tab=%d", id, tab)
+	url := fmt.Sprintf("chrome-extension://%s/popup/popup.html?tab=%d", id, tab)
 	openCDPTab(t, url)
 	return url
 }
@@ -379,7 +379,7 @@ func TestPopupFitsItsWidth(t *testing.T) {
 	}
 	// Without ?tab the popup is about the tab in front: itself, an
 	// extension page, which falls under the built-in rule.
-	url := fmt.Sprintf("chrome-extension://%s/popup.html", id)
+	url := fmt.Sprintf("chrome-extension://%s/popup/popup.html", id)
 	openCDPTab(t, url)
 	ctx, cancel := env.TabContext(t, url)
 	defer cancel()

@@ -10,7 +10,7 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-// grip read (docs/ARCHITECTURE.md, "Reading one element"): one element's
+// grip read (docs/reading.md, "Reading one element"): one element's
 // whole text, which a snapshot's line cuts, in parts within the budget.
 
 // sentences is the text read.html and readframe.html write into their
@@ -272,13 +272,13 @@ func TestReadOwnershipAndPause(t *testing.T) {
 		t.Errorf("a navigate while paused: %+v", perr)
 	}
 	var lg protocol.LogResult
-	if code := env.GripJSON(t, &lg, "log", "--tab", fmt.Sprint(tab), "--limit", "2"); code != 0 || len(lg.Entries) != 2 {
+	if code := env.GripJSON(t, &lg, "log", "--all", "--tab", fmt.Sprint(tab), "--limit", "2"); code != 0 || len(lg.Entries) != 2 {
 		t.Fatalf("grip log: exit %d %+v", code, lg)
 	}
 	if e := lg.Entries[0]; e.Action != "click" || e.Target != "#title" || e.Outcome != "paused" {
 		t.Errorf("the paused click is recorded as %+v", e)
 	}
-	if e := lg.Entries[1]; e.Action != "navigate" || e.Detail != "to "+env.Origin1+"/home.html" || strings.Contains(e.Detail, "s3cret") {
+	if e := lg.Entries[1]; e.Action != "navigate" || e.Detail != "to "+env.Origin1+"/home.html?token=***" || strings.Contains(e.Detail, "s3cret") {
 		t.Errorf("the paused navigate is recorded as %+v", e)
 	}
 }
@@ -290,18 +290,18 @@ func TestMCPRead(t *testing.T) {
 	_, snap := openRead(t)
 	long := refStarting(t, snap, "paragraph", "Sentence 1 of")
 	m := startMCP(t)
-	first := m.must("browser_read", map[string]any{"ref": strings.TrimPrefix(long, "@"), "budget": 300})
+	first := m.must("browser_snapshot", map[string]any{"ref": strings.TrimPrefix(long, "@"), "budget": 300})
 	lines := strings.Split(strings.TrimSuffix(first, "\n"), "\n")
 	last := lines[len(lines)-1]
 	var next int
-	if _, err := fmt.Sscanf(last[strings.Index(last, "(browser_read"):], "(browser_read ref="+long+" from=%d budget=300)", &next); err != nil || next == 0 {
+	if _, err := fmt.Sscanf(last[strings.Index(last, "(browser_snapshot"):], "(browser_snapshot ref="+long+" from=%d budget=300)", &next); err != nil || next == 0 {
 		t.Fatalf("the last line does not name the call that reads on: %q (%v)", last, err)
 	}
-	rest := m.must("browser_read", map[string]any{"ref": long, "from": next})
+	rest := m.must("browser_snapshot", map[string]any{"ref": long, "from": next})
 	if !strings.Contains(rest, "Sentence 120 of the long paragraph says a little more.") || strings.Contains(rest, "more characters") {
 		t.Errorf("the rest:\n%s", rest)
 	}
-	if text, isErr := m.call("browser_read", map[string]any{"ref": mustRef(t, snap, "textbox", "Password")}); isErr || strings.Contains(text, "hunter2") {
-		t.Errorf("browser_read of the password: %v %s", isErr, text)
+	if text, isErr := m.call("browser_snapshot", map[string]any{"ref": mustRef(t, snap, "textbox", "Password")}); isErr || strings.Contains(text, "hunter2") {
+		t.Errorf("browser_snapshot ref of the password: %v %s", isErr, text)
 	}
 }

@@ -228,7 +228,7 @@ func TestExtensionNotReachableFromPages(t *testing.T) {
 		}
 		for _, loc := range onConnect.FindAllStringIndex(src, -1) {
 			// The one port grip takes is its keeper document's
-			// (extension/lifetime.js): the listener must refuse every
+			// (extension/worker/lifetime.js): the listener must refuse every
 			// other port first.
 			body := src[loc[1]:min(len(src), loc[1]+120)]
 			if !keeperCheck.MatchString(body) {

@@ -22,7 +22,7 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-// Sessions (docs/ARCHITECTURE.md, "Sessions"): agents as guests in the
+// Sessions (docs/sessions.md, "Sessions"): agents as guests in the
 // person's browser, each in a session that owns its tabs.
 
 // gripAs runs grip --json as session and decodes stdout into v.
@@ -162,9 +162,20 @@ func TestSessionsOwnTheirTabs(t *testing.T) {
 		t.Fatalf("beta's click on its own tab: exit %d %+v", code, res)
 	}
 	var lg protocol.LogResult
-	env.GripJSON(t, &lg, "log", "--tab", tabB, "--limit", "1")
+	env.GripJSON(t, &lg, "log", "--all", "--tab", tabB, "--limit", "1")
 	if len(lg.Entries) != 1 || lg.Entries[0].Session != "beta" || lg.Entries[0].Outcome != "ok" {
 		t.Errorf("log of tab %d: %+v, want beta's click", b, lg.Entries)
+	}
+	// Without --all a session reads only its own part of the record.
+	var own protocol.LogResult
+	gripAs(t, "alpha", &own, "log", "--limit", "0")
+	if len(own.Entries) == 0 {
+		t.Errorf("alpha's grip log shows none of alpha's actions")
+	}
+	for _, e := range own.Entries {
+		if e.Session != "alpha" {
+			t.Errorf("alpha's grip log shows %s's entry %+v", e.Session, e)
+		}
 	}
 	// Once beta's page moves on, its ref is stale: to beta, gone; to
 	// alpha, still another session's element, not one to learn about.
@@ -403,7 +414,7 @@ func TestHandoffToThePerson(t *testing.T) {
 		t.Errorf("handoff timeout: exit %d %+v", got.code, got.err)
 	}
 	var lg protocol.LogResult
-	env.GripJSON(t, &lg, "log", "--tab", fmt.Sprint(tab), "--limit", "3")
+	env.GripJSON(t, &lg, "log", "--all", "--tab", fmt.Sprint(tab), "--limit", "3")
 	var outcomes []string
 	for _, e := range lg.Entries {
 		if e.Action == protocol.OpHandoff && e.Session == "eta" {
@@ -420,13 +431,17 @@ func TestLongWaitDoesNotDelayOtherSessions(t *testing.T) {
 	browsertest.Need(t, env)
 	a := openSessionTab(t, "theta", env.Origin1+"/guest.html?theta")
 	b := openSessionTab(t, "iota", env.Origin1+"/guest.html?iota")
+	host := currentHost(t)
+	sockets := settledSockets(host.PID)
 	waited := make(chan browsertest.Result, 1)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
 		waited <- env.Grip(ctx, "--session", "theta", "wait", "--text", "never shows", "--tab", fmt.Sprint(a), "--timeout", "20s")
 	}()
-	time.Sleep(500 * time.Millisecond) // the wait is in flight
+	// The wait is in flight once the host holds its connection (not after
+	// a time "long enough" for a CLI to start): it follows the hello.
+	waitAccepted(t, host.PID, sockets)
 	for i := 0; i < 5; i++ {
 		var res protocol.ActionResult
 		if code := gripAs(t, "iota", &res, "click", "#add", "--tab", fmt.Sprint(b)); code != 0 {
@@ -492,16 +507,33 @@ func TestTwoMCPProcessesAreTwoSessions(t *testing.T) {
 }
 
 // Background work: a session's tab in the background is read, acted on and
-// screenshot without coming to the front and without the browser's
-// debugging bar (which would resize the person's page); the page is told
-// it has the focus and keeps drawing frames as in front. With
-// GRIP_SHOT_DIR set and a display (GRIP_E2E_HEADED=1 under xvfb-run) it
-// writes the whole screen there while the sessions work.
+// screenshot without coming to the front and without moving or resizing
+// the person's window; the page is told it has the focus and keeps
+// drawing frames as in front. With GRIP_SHOT_DIR set and a display
+// (GRIP_E2E_HEADED=1 under xvfb-run) it writes the whole screen there
+// while the sessions work.
+//
+// The test used to say the person's page kept its innerHeight, and failed
+// whenever it ran alone: Chromium shows its "started debugging this
+// browser" bar in every tab while grip is attached to any, headless too
+// (56 px here, sliding in over several frames), and background work
+// attaches (docs/debugger.md, "The debugger"), so the page shrank by
+// the bar; in the whole suite an earlier test had put the bar up before
+// the test measured. Its premise (no bar) was false, not slow. It now
+// checks what does not depend on the bar: the window's outer size, and
+// that the person's tab stays in front (visible) and keeps the focus it had.
 func TestBackgroundTabWork(t *testing.T) {
 	browsertest.Need(t, env)
 	personPage := env.Origin1 + "/guest.html?person-reads-mail"
 	openCDPTab(t, personPage)
-	height := func() int { return browsertest.Eval[int](t, env, personPage, "window.innerHeight") }
+	// Whether the person's tab has the focus at the start depends on what
+	// earlier tests left open in the headless browser (it failed in the
+	// whole suite, never alone): what must hold is that the session's work
+	// does not change it, so it is read before and compared after.
+	focusedBefore := browsertest.Eval[bool](t, env, personPage, "document.hasFocus()")
+	height := func() string {
+		return browsertest.Eval[string](t, env, personPage, "outerWidth + 'x' + outerHeight + ' at ' + screenX + ',' + screenY")
+	}
 	h0 := height()
 	page := env.Origin1 + "/guest.html?background"
 	tab := openSessionTab(t, "kappa", page)
@@ -541,7 +573,7 @@ func TestBackgroundTabWork(t *testing.T) {
 		t.Errorf("acting brought tab %d to the front (was %d)", got, front)
 	}
 	if h := height(); h != h0 {
-		t.Errorf("the person's page went from %d to %d px high while a session worked: a bar showed", h0, h)
+		t.Errorf("the person's window went from %s to %s while a session worked", h0, h)
 	}
 	type figures struct {
 		Rafs, Timers, Interval int
@@ -557,6 +589,9 @@ func TestBackgroundTabWork(t *testing.T) {
 	t.Logf("session's background tab over 2 s: %d rAF callbacks, %d 0-ms timers, %d 10-ms interval ticks; visibility %s, hasFocus %v, focus events %d; the rAF-drawn item waited for %s",
 		f1.Rafs-f0.Rafs, f1.Timers-f0.Timers, f1.Interval-f0.Interval, f1.Visibility, f1.Focus, f1.FocusEvents, drawn.Round(time.Millisecond))
 	t.Logf("the person's tab: visibility %s, hasFocus %v", p1.Visibility, p1.Focus)
+	if p1.Visibility != "visible" || p1.Focus != focusedBefore {
+		t.Errorf("the person's tab lost the front while a session worked: visibility %s, hasFocus %v", p1.Visibility, p1.Focus)
+	}
 	if !f1.Focus || f1.FocusEvents == 0 {
 		t.Errorf("the session's background tab is not told it has the focus: %+v", f1)
 	}
@@ -593,7 +628,7 @@ func TestEndedSessionOutlivesARestart(t *testing.T) {
 		defer cancel()
 		tctx, tcancel := context.WithTimeout(ctx, 30*time.Second)
 		defer tcancel()
-		url := fmt.Sprintf("chrome-extension://%s/popup.html?tab=%d", id, res.Tab.ID)
+		url := fmt.Sprintf("chrome-extension://%s/popup/popup.html?tab=%d", id, res.Tab.ID)
 		button := map[string]string{"end": "End access", "allow": "Let back in"}[what]
 		if _, err := chromedp.Run(tctx, chromedp.Navigate(url)); err != nil {
 			t.Fatalf("open the popup: %v", err)
@@ -643,4 +678,50 @@ func TestEndedSessionOutlivesARestart(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
+}
+
+// A restarted MCP server is a new session: the tab its last run opened is
+// refused, and while no agent of that session is connected the refusal
+// names how to work in it again; a server started with that --session
+// uses the tab.
+func TestRestartedMCPIsToldHowToGetItsTabBack(t *testing.T) {
+	browsertest.Need(t, env)
+	m1 := startMCP(t)
+	out := m1.must("browser_tabs", map[string]any{"action": "new", "url": env.Origin1 + "/guest.html?restart"})
+	mm := regexp.MustCompile(`Opened tab (\d+)`).FindStringSubmatch(out)
+	if mm == nil {
+		t.Fatalf("browser_tabs new: %s", out)
+	}
+	tab, _ := strconv.Atoi(mm[1])
+	m1.stop()
+	m2 := startMCP(t)
+	// The host learns of m1's end when its socket closes: until then the
+	// refusal is the live session's.
+	way := regexp.MustCompile(`grip mcp --session (grip-e2e-\d+)`)
+	var text string
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var isErr bool
+		text, isErr = m2.call("browser_snapshot", map[string]any{"tab": tab})
+		if !isErr || !strings.HasPrefix(text, "not_your_tab (session)") {
+			t.Fatalf("the new session reading the old one's tab: %v %s", isErr, text)
+		}
+		if way.MatchString(text) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	sm := way.FindStringSubmatch(text)
+	if sm == nil {
+		t.Fatalf("the refusal of a tab whose session has no agent connected does not say how to work in it:\n%s", text)
+	}
+	if list := m2.must("browser_tabs", map[string]any{"action": "list"}); !strings.Contains(list, fmt.Sprintf("tab %d · session %s's tab, no agent connected", tab, sm[1])) ||
+		!strings.Contains(list, "grip mcp --session "+sm[1]) {
+		t.Errorf("the new session's tab list does not say the old session's tab has no agent, nor how to work in it:\n%s", list)
+	}
+	m3 := startMCP(t, "--session", sm[1])
+	if s := m3.must("browser_snapshot", map[string]any{"tab": tab}); !strings.Contains(s, "Add item") {
+		t.Errorf("grip mcp --session %s does not read its tab %d:\n%s", sm[1], tab, s)
+	}
+	m3.must("browser_tabs", map[string]any{"action": "close", "tab": tab})
 }

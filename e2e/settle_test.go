@@ -78,6 +78,51 @@ func TestReplyWaitsForAClosingAnimation(t *testing.T) {
 	}
 }
 
+// An app that answers a click in its next animation frame (Chart.js
+// throttles its events so) is read after that frame: each reply tells the
+// shape the click drew. Read before the frame, a reply said nothing
+// changed about as often as not on a loaded machine.
+func TestReplyAfterTheNextFrame(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/settle.html")
+	draw := mustRef(t, snapshot(t, tab), "button", "Draw a shape")
+	for i := 1; i <= 8; i++ {
+		res, perr, code := act(t, "click", draw)
+		if code != 0 {
+			t.Fatalf("click %d: exit %d %+v", i, code, perr)
+		}
+		if got, want := appearedNames(res), fmt.Sprintf("button Shape %d", i); got != want {
+			t.Fatalf("click %d: appeared %q, want %q: the reply was read before the page's next frame", i, got, want)
+		}
+	}
+}
+
+// A search box that shows its hits 300 ms after typing stops (a
+// debounce, a timer longer than the quiet period): the reply to the fill,
+// and to trusted typing, waits for the timer and tells the hits.
+func TestReplyWaitsForTheTimersTheInputSet(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/settle.html")
+	box := mustRef(t, snapshot(t, tab), "textbox", "Search notes")
+	for _, c := range []struct{ verb, text string }{{"fill", "minutes"}, {"type", " old"}} {
+		args := []string{c.verb, box, c.text}
+		if c.verb == "type" {
+			args = append(args, "--trusted")
+		}
+		res, perr, code := act(t, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d %+v", c.verb, code, perr)
+		}
+		q := "minutes"
+		if c.verb == "type" {
+			q = "minutes old"
+		}
+		if got, want := appearedNames(res), fmt.Sprintf("link %s one, link %s two", q, q); got != want {
+			t.Errorf("%s: appeared %q, want %q: the reply was read before the search's timer ran", c.verb, got, want)
+		}
+	}
+}
+
 // A page still changing at the bound is said to be.
 func TestReplySaysStillChanging(t *testing.T) {
 	browsertest.Need(t, env)

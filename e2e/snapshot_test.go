@@ -231,7 +231,7 @@ func pageEval(t *testing.T, tab int, expr string) {
 	browsertest.Eval[any](t, env, env.TabURL(t, tab), "(() => { "+expr+"; return null })()")
 }
 
-// A re-read of a page that has not changed (docs/ARCHITECTURE.md,
+// A re-read of a page that has not changed (docs/settling.md,
 // "Re-reading an unchanged page"): each frame answers "the same as its
 // last walk", the host puts in the elements it holds, and the snapshot is
 // the one a full read gives; a change the page makes without an event (a

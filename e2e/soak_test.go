@@ -37,7 +37,7 @@ func TestSoakNoWrongElement(t *testing.T) {
 }
 
 // TestSoakSessions is the soak with two sessions at once, each on its own
-// tab (docs/ARCHITECTURE.md, "Sessions"): besides its own refs, each
+// tab (docs/sessions.md, "Sessions"): besides its own refs, each
 // clicks the other session's; those must be refused with not_your_tab and
 // leave both pages untouched.
 func TestSoakSessions(t *testing.T) {

@@ -85,12 +85,21 @@ func TestBusyFrameKeepsItsRefs(t *testing.T) {
 	snap := snapshot(t, tab)
 	alpha := mustRef(t, snap, "button", "Alpha")
 	card := mustRef(t, snap, "textbox", "Card number")
-	// The card frame is another site (another renderer): busy for 16 s,
-	// past the 10 s the tab's read waits for all its frames and the 3 s
-	// it then gives each frame, while the top stays free.
-	browsertest.Eval[bool](t, env, cardURL, `setTimeout(() => { const end = Date.now() + 16000; while (Date.now() < end); }, 50), true`)
-	time.Sleep(200 * time.Millisecond)
+	// The card frame is another site (another renderer), held busy while
+	// the click runs: its main thread waits on a synchronous request the
+	// test answers only after the click's reply, past the 10 s the tab's
+	// read waits for all its frames and the 3 s it then gives each frame,
+	// while the top stays free. The frame is busy once its request arrives.
+	key := fmt.Sprintf("busy-frame-%d", time.Now().UnixNano())
+	t.Cleanup(func() { browsertest.Release(key) })
+	browsertest.Eval[bool](t, env, cardURL, `setTimeout(() => { const x = new XMLHttpRequest(); x.open('GET', '/hold?s=120&key=`+key+`', false); x.send(); window.__held = x.responseText; }, 0), true`)
+	for deadline := time.Now().Add(20 * time.Second); browsertest.Held(key) == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the card frame's request never reached the server: the frame is not busy")
+		}
+	}
 	res, perr, code := act(t, "click", alpha)
+	browsertest.Release(key)
 	if code != 0 {
 		t.Fatalf("click while the card frame is busy: exit %d %+v", code, perr)
 	}
@@ -115,6 +124,11 @@ func TestBusyFrameKeepsItsRefs(t *testing.T) {
 	}
 	if got := browsertest.Eval[string](t, env, cardURL, "document.getElementById('num').value"); got != "4242" {
 		t.Errorf("the card number reads %q", got)
+	}
+	// The frame was busy for the whole click: the test's release ended its
+	// request, not the server's own bound.
+	if got := browsertest.Eval[string](t, env, cardURL, "String(window.__held)"); got != "released" {
+		t.Errorf("the card frame's request ended with %q: it was not busy for the whole click", got)
 	}
 }
 

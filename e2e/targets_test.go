@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,6 +28,12 @@ func TestRepeatsCarryTheirContext(t *testing.T) {
 		"[button 'Remove' in 'Alice']", "[button 'Remove' in 'Bob']",
 		"[button 'Close' in 'Rename']", "[button 'Close' in 'Search']",
 		"[button 'Save']",
+		// Flat sections: the heading before, without its edit link's text.
+		"[link 'edit' in 'Overview' href", "[link 'edit' in 'Details' href",
+		"[link 'budget' in 'Overview' href", "[link 'budget' in 'Details' href",
+		"[link 'start' in 'Trace' href", "[link 'start' in 'Full text results' href",
+		// A card whose buttons come before its one heading (Trac's reports).
+		"[button '– Delete' in '{1} Active Tickets']", "[button '– Delete' in '{2} My Tickets']",
 	} {
 		if !strings.Contains(snap.Text, want) {
 			t.Errorf("the snapshot has no %s:\n%s", want, snap.Text)
@@ -198,5 +205,61 @@ func TestCutReplyKeepsTheFieldThatOpened(t *testing.T) {
 	// The field works from the reply's ref.
 	if _, perr, code := act(t, "fill", last.Ref, "milk, eggs", "--tab", fmt.Sprint(tab)); code != 0 || perr != nil {
 		t.Errorf("fill %s: exit %d %+v", last.Ref, code, perr)
+	}
+}
+
+// A trailer names the tab it read also when the command left the tab to
+// the session's default, so that it still reads on in that tab after the
+// default moved (grip tabs new makes the new tab the default).
+func TestTrailerNamesTheDefaultTab(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/menu.html?default") // the session's default tab now
+	r := env.Grip(t.Context(), "snapshot", "--budget", "30")
+	m := regexp.MustCompile(`\(grip snapshot (--after @e\d+ --budget 30 --tab (\d+))\)`).FindStringSubmatch(r.Stdout)
+	if r.Code != 0 || m == nil || m[2] != fmt.Sprint(tab) {
+		t.Fatalf("grip snapshot --budget 30 in the default tab %d: its trailer does not name the tab:\n%s%s", tab, r.Stdout, r.Stderr)
+	}
+	c, err := client.Connect(t.Context(), client.Options{RuntimeDir: statedir.At(env.StateDir).Runtime, Wait: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var res protocol.ActionResult
+	if err := c.Call(t.Context(), protocol.OpAct, protocol.ActArgs{Action: "click", Target: "button 'Actions'", ChangesBudget: 30}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Changes.Omitted == 0 || !strings.HasSuffix(res.Changes.More, fmt.Sprintf(" --tab %d", tab)) {
+		t.Errorf("a click by line in the default tab %d: the cut reply reads on with %q (omitted %d)", tab, res.Changes.More, res.Changes.Omitted)
+	}
+	env.OpenTab(t, env.Origin1+"/guest.html?default") // the default tab now
+	on := env.Grip(t.Context(), append([]string{"snapshot"}, strings.Fields(m[1])...)...)
+	if on.Code != 0 || !strings.Contains(on.Stdout, "menu.html?default") || strings.Contains(on.Stdout, "guest.html") {
+		t.Errorf("the trailer's command after the default moved to another tab:\n%s%s", on.Stdout, on.Stderr)
+	}
+}
+
+// A line a content snapshot printed (a paragraph) names its element also
+// after a plain snapshot, whose interactive view leaves it out.
+func TestContentLineAfterInteractiveSnapshot(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/menu.html?content-line")
+	r := env.Grip(t.Context(), "snapshot", "--mode", "content", "--tab", fmt.Sprint(tab))
+	m := regexp.MustCompile(`\[(paragraph '[^']*')\]`).FindStringSubmatch(r.Stdout)
+	if r.Code != 0 || m == nil {
+		t.Fatalf("grip snapshot --mode content lists no paragraph:\n%s%s", r.Stdout, r.Stderr)
+	}
+	if r := env.Grip(t.Context(), "snapshot", "--tab", fmt.Sprint(tab)); r.Code != 0 || strings.Contains(r.Stdout, m[1]) {
+		t.Fatalf("the plain snapshot (the premise: it leaves the paragraph out):\n%s%s", r.Stdout, r.Stderr)
+	}
+	read := env.Grip(t.Context(), "read", m[1], "--tab", fmt.Sprint(tab))
+	if read.Code != 0 || !strings.Contains(read.Stdout, "Pick what to do with the selected order.") {
+		t.Errorf("grip read %q after a plain snapshot: exit %d\n%s%s", m[1], read.Code, read.Stdout, read.Stderr)
+	}
+	// A heading too, once more after a plain snapshot.
+	if r := env.Grip(t.Context(), "snapshot", "--tab", fmt.Sprint(tab)); r.Code != 0 {
+		t.Fatalf("plain snapshot: %s%s", r.Stdout, r.Stderr)
+	}
+	if h := env.Grip(t.Context(), "read", "heading 'Orders'", "--tab", fmt.Sprint(tab)); h.Code != 0 || !strings.Contains(h.Stdout, "Orders") {
+		t.Errorf("grip read \"heading 'Orders'\" after a plain snapshot: exit %d\n%s%s", h.Code, h.Stdout, h.Stderr)
 	}
 }

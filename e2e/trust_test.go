@@ -186,7 +186,7 @@ func TestQuestionHeadedShowsTheSite(t *testing.T) {
 	if err != nil {
 		t.Skip("Xvfb is not installed: no headed browser to look at")
 	}
-	display := startXvfb(t, xvfb)
+	display := browsertest.StartXvfb(t, xvfb)
 	t.Setenv("DISPLAY", display)
 	fixtures, err := fs.Sub(testdata, "testdata")
 	if err != nil {
@@ -219,9 +219,17 @@ func TestQuestionHeadedShowsTheSite(t *testing.T) {
 	if err := os.WriteFile(policy.Path(e.StateDir), []byte("confirm "+hostOf(e.Origin1)+"\nconfirm-timeout = 8s\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(1500 * time.Millisecond) // the host reads the policy again
+	// The host re-reads the file at its next call (one stat, policy.Store
+	// Current): the rule is in force for the page before the click, not
+	// after a time "long enough" for a reload.
+	var pr protocol.PolicyResult
+	if code := gripOn(t, e, &pr, "policy", e.Origin1+"/longname.html"); code != 0 || pr.Rule == nil || pr.Rule.Rule != "confirm" {
+		t.Fatalf("the page's rule after the policy was written: exit %d %+v", code, pr.Rule)
+	}
 	res := gripAsync(e, "click", pay, "--json")
-	time.Sleep(2 * time.Second) // the notification slides in
+	// The picture is an artifact to look at, and no check below rests on
+	// it: the wait only gives Chrome's notification time to slide in.
+	time.Sleep(2 * time.Second)
 	shot := filepath.Join(t.ArtifactDir(), "question-headed.png")
 	if out, err := exec.Command("import", "-display", display, "-window", "root", shot).CombinedOutput(); err != nil {
 		t.Logf("no X screenshot (ImageMagick's import): %v %s", err, out)

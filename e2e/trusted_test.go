@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/url"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -21,7 +18,7 @@ import (
 )
 
 // Trusted input (--trusted) and the debugger it goes through
-// (docs/ARCHITECTURE.md, "The debugger"): the input is checked, just
+// (docs/debugger.md, "The debugger"): the input is checked, just
 // before it is sent, to reach the element the agent named; the worker
 // sends the debugger only what grip itself builds.
 
@@ -147,24 +144,11 @@ func TestTrustedTypeRefusedWhenFocusStolen(t *testing.T) {
 // this test runs a headed browser under Xvfb, and skips without Xvfb.
 func TestTrustedClickNotMovedByDebuggerBar(t *testing.T) {
 	browsertest.Need(t, env)
-	xvfb, err := exec.LookPath("Xvfb")
-	if err != nil {
-		t.Skip("Xvfb is not installed (apt-get install xvfb): headless Chromium shows no debugging bar to test against")
-	}
-	t.Setenv("DISPLAY", startXvfb(t, xvfb))
 	fixtures, err := fs.Sub(testdata, "testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := browsertest.Start(browsertest.Options{Fixtures: fixtures, Bin: env.Bin, Headed: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := e.Close(); err != nil {
-			t.Error(err)
-		}
-	})
+	e := browsertest.StartHeaded(t, "headless Chromium shows no debugging bar to test against", browsertest.Options{Fixtures: fixtures, Bin: env.Bin})
 	page := e.Origin1 + "/bottom.html"
 	// Opened without grip, so grip's first request to it is the click.
 	if _, err := chromedp.CallBrowser(e.BrowserContext(), target.CreateTarget, target.CreateTargetParams{URL: page}); err != nil {
@@ -196,44 +180,6 @@ func TestTrustedClickNotMovedByDebuggerBar(t *testing.T) {
 	if got := browsertest.Eval[[]string](t, e, page, "window.__log"); !slices.Equal(got, []string{"go:trusted"}) {
 		t.Fatalf("log = %v, want [go:trusted]", got)
 	}
-}
-
-// startXvfb starts an X server on a free display for this test and
-// returns the display's name.
-func startXvfb(t *testing.T, xvfb string) string {
-	t.Helper()
-	for n := 90; n < 140; n++ {
-		if lock, err := os.ReadFile(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
-			// A server that was killed leaves its lock behind: a display
-			// is taken only while the lock's process lives.
-			pid := strings.TrimSpace(string(lock))
-			if _, err := os.Stat("/proc/" + pid); pid != "" && err == nil {
-				continue
-			}
-			os.Remove(fmt.Sprintf("/tmp/.X%d-lock", n))
-			os.Remove(fmt.Sprintf("/tmp/.X11-unix/X%d", n))
-		}
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
-			continue
-		}
-		cmd := exec.Command(xvfb, fmt.Sprintf(":%d", n), "-screen", "0", "1280x900x24", "-nolisten", "tcp")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			cmd.Process.Kill()
-			cmd.Wait()
-		})
-		sock := filepath.Join("/tmp/.X11-unix", fmt.Sprintf("X%d", n))
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-			if _, err := os.Stat(sock); err == nil {
-				return fmt.Sprintf(":%d", n)
-			}
-		}
-		t.Fatalf("Xvfb :%d did not start", n)
-	}
-	t.Fatal("no free X display")
-	return ""
 }
 
 // snapshotUntil snapshots tab until [role name] is in it (a frame that is
@@ -273,4 +219,46 @@ func mustJSONString(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// A trusted type sends keys: a page that reacts only to keyup (a quick
+// search) sees one per character, and what has no key is still typed.
+// (It inserted each line as text, and such a search never ran.)
+func TestTrustedTypeSendsKeys(t *testing.T) {
+	browsertest.Need(t, env)
+	page := env.Origin1 + "/keyup.html"
+	tab := env.OpenTab(t, page)
+	q := mustRef(t, snapshot(t, tab), "textbox", "Search")
+	if _, perr, code := act(t, "type", q, "ab c", "--trusted"); code != 0 {
+		t.Fatalf("trusted type: exit %d %+v", code, perr)
+	}
+	if keys := browsertest.Eval[[]string](t, env, page, "window.keys"); strings.Join(keys, "|") != "a|b| |c" {
+		t.Fatalf("the page saw keyup for %q, want a, b, space, c", keys)
+	}
+	if v := browsertest.Eval[string](t, env, page, "document.getElementById('q').value"); v != "ab c" {
+		t.Fatalf("the field holds %q", v)
+	}
+}
+
+// The person's "Never attach the debugger" (docs/debugger.md, "The debugger":
+// its switch): trusted input is refused with policy, naming the switch
+// and what to do instead, and a synthetic click still works, without the
+// debugger.
+func TestNeverAttachTheDebugger(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/bottom.html")
+	browsertest.EvalWorker[bool](t, env, `chrome.storage.local.set({neverDebugger: true}).then(() => true)`)
+	t.Cleanup(func() {
+		browsertest.EvalWorker[bool](t, env, `chrome.storage.local.remove('neverDebugger').then(() => true)`)
+	})
+	_, perr, code := act(t, "click", "#go", "--trusted", "--tab", fmt.Sprint(tab))
+	if code == 0 || perr == nil || perr.Code != protocol.CodePolicy || !strings.Contains(perr.Message, "Never attach the debugger") || !strings.Contains(perr.Hint, "leave out --trusted") {
+		t.Fatalf("trusted click under the switch: exit %d %+v", code, perr)
+	}
+	if _, perr, code := act(t, "click", "#go", "--tab", fmt.Sprint(tab)); code != 0 {
+		t.Fatalf("synthetic click under the switch: exit %d %+v", code, perr)
+	}
+	if got := browsertest.Eval[[]string](t, env, env.Origin1+"/bottom.html", "window.__log"); !slices.Equal(got, []string{"go"}) {
+		t.Fatalf("log = %v, want [go]", got)
+	}
 }

@@ -10,7 +10,7 @@ import (
 
 // TestTscCatchesContractDrift: tsc, checking the worker and the kernel
 // against protocol.d.ts (generated from protocol's Go types, see
-// docs/ARCHITECTURE.md, "Wire formats"), refuses a copy of the extension
+// docs/wire.md, "Wire formats"), refuses a copy of the extension
 // with a reply field, a params field, an error code, an event kind and a
 // host request each misnamed. (A handler missing from or added to
 // router.js's table: tsc too, and TestRouterHandlesExactlyExtRequests in
@@ -40,15 +40,15 @@ func TestTscCatchesContractDrift(t *testing.T) {
 		t.Fatal(err)
 	}
 	changes := []struct{ file, from, to, want string }{
-		{"router.js", "tabs: async (p) => ({ tabs: await listTabs(p) })", "tabs: async (p) => ({ tab: await listTabs(p) })",
+		{"worker/router.js", "tabs: async (p) => ({ tabs: await listTabs(p) })", "tabs: async (p) => ({ tab: await listTabs(p) })",
 			"is not assignable to type 'TabsResult | Promise<TabsResult>'"},
-		{"router.js", "tab_info: (p) => tabInfo(p.tabId)", "tab_info: (p) => tabInfo(p.tab)",
+		{"worker/router.js", "tab_info: (p) => tabInfo(tabOf(p))", "tab_info: (p) => tabInfo(p.tab)",
 			"Property 'tab' does not exist on type 'TabParams'"},
 		{"kernel/keys.js", "fail('bad_request', 'node', 'press needs a key')", "fail('bad_requests', 'node', 'press needs a key')",
 			`'"bad_requests"' is not assignable to parameter of type 'Code'`},
-		{"background.js", "notifyHost('tab_removed'", "notifyHost('tab_closed'",
+		{"worker/background.js", "notifyHost('tab_removed'", "notifyHost('tab_closed'",
 			`'"tab_closed"' is not assignable to parameter of type 'EventKind'`},
-		{"popup-api.js", "askHost('status', {})", "askHost('stats', {})",
+		{"worker/popup-api.js", "askHost('status', {})", "askHost('stats', {})",
 			`'"stats"' is not assignable to parameter of type 'keyof HostCalls'`},
 	}
 	for _, c := range changes {

@@ -11,15 +11,17 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"path"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // files holds the extension's files, rooted at the extension folder.
 // The .d.ts files (types for tsc) stay out: nothing loads them.
 //
-//go:embed manifest.json *.js *.html *.css kernel/*.js
+//go:embed manifest.json worker/*.js popup/*.html popup/*.js popup/*.css keeper/*.html keeper/*.js kernel/*.js
 var files embed.FS
 
 // Files returns the extension's files, rooted at the extension folder
@@ -30,7 +32,7 @@ func Files() fs.FS { return stampedFiles() }
 // Build names this build of the extension: a hash of its files. grip
 // writes it into the manifest it installs, the extension says it in its
 // hello, and the host compares it with its own, so an extension and a host
-// from different builds say so (see docs/ARCHITECTURE.md, "Versions").
+// from different builds say so (see docs/versions.md, "Versions").
 func Build() string { return build() }
 
 var build = sync.OnceValue(func() string {
@@ -64,39 +66,64 @@ var stampedFiles = sync.OnceValue(func() fs.FS {
 	if err != nil {
 		panic("extension: manifest.json: " + err.Error())
 	}
-	return overlay{FS: files, name: "manifest.json", data: append(b, '\n')}
+	return overlay{FS: files, files: map[string][]byte{"manifest.json": append(b, '\n')}}
 })
 
-// overlay is an FS with one file's content replaced.
+// overlay is an FS with some files' contents replaced or added, by path.
+// An added file is listed in its folder (ReadDir), so fs.WalkDir writes
+// it out too.
 type overlay struct {
 	fs.FS
-	name string
-	data []byte
+	files map[string][]byte
 }
 
 func (o overlay) Open(name string) (fs.File, error) {
-	if name != o.name {
+	data, ok := o.files[name]
+	if !ok {
 		return o.FS.Open(name)
 	}
-	f, err := o.FS.Open(name)
-	if err != nil {
-		return nil, err
+	var info fs.FileInfo = addedInfo{name: path.Base(name), size: int64(len(data))}
+	if f, err := o.FS.Open(name); err == nil {
+		st, err := f.Stat()
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		info = sizedInfo{st, int64(len(data))}
 	}
-	st, err := f.Stat()
-	f.Close()
-	if err != nil {
-		return nil, err
-	}
-	return &memFile{Reader: bytes.NewReader(o.data), info: sizedInfo{st, int64(len(o.data))}}, nil
+	return &memFile{Reader: bytes.NewReader(data), info: info}, nil
 }
 
 // ReadFile answers fs.ReadFile without the embed's own shortcut, which
 // would return the unstamped content.
 func (o overlay) ReadFile(name string) ([]byte, error) {
-	if name == o.name {
-		return bytes.Clone(o.data), nil
+	if data, ok := o.files[name]; ok {
+		return bytes.Clone(data), nil
 	}
 	return fs.ReadFile(o.FS, name)
+}
+
+// ReadDir lists the folder's files with those the overlay adds.
+func (o overlay) ReadDir(name string) ([]fs.DirEntry, error) {
+	ents, err := fs.ReadDir(o.FS, name)
+	if err != nil {
+		return nil, err
+	}
+	for p := range o.files {
+		if path.Dir(p) != name {
+			continue
+		}
+		if _, err := fs.Stat(o.FS, p); err == nil {
+			continue // replaced, already listed
+		}
+		info, err := fs.Stat(o, p)
+		if err != nil {
+			return nil, err
+		}
+		ents = append(ents, fs.FileInfoToDirEntry(info))
+	}
+	slices.SortFunc(ents, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return ents, nil
 }
 
 type memFile struct {
@@ -113,6 +140,19 @@ type sizedInfo struct {
 }
 
 func (i sizedInfo) Size() int64 { return i.size }
+
+// addedInfo describes a file the overlay adds.
+type addedInfo struct {
+	name string
+	size int64
+}
+
+func (i addedInfo) Name() string       { return i.name }
+func (i addedInfo) Size() int64        { return i.size }
+func (i addedInfo) Mode() fs.FileMode  { return 0o644 }
+func (i addedInfo) ModTime() time.Time { return time.Time{} }
+func (i addedInfo) IsDir() bool        { return false }
+func (i addedInfo) Sys() any           { return nil }
 
 // ManifestJSON is extension/manifest.json; the extension ID is derived
 // from its public key.
@@ -134,7 +174,7 @@ var kernelFiles = sync.OnceValue(func() []string {
 // single-quoted strings, which is JSON once the quotes are swapped and the
 // trailing comma dropped.
 func parseKernelFiles(fsys fs.FS) ([]string, error) {
-	src, err := fs.ReadFile(fsys, "kernel-files.js")
+	src, err := fs.ReadFile(fsys, "worker/kernel-files.js")
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +195,7 @@ func parseKernelFiles(fsys fs.FS) ([]string, error) {
 // where there is no such text. It is the regexp
 // `(?s)export const KERNEL_FILES = \[(.*?)\];` read by hand (kernelfiles_test.go
 // holds them equal): every grip start links this package, and linking
-// package regexp alone costs every start (docs/ARCHITECTURE.md, "The
+// package regexp alone costs every start (docs/cli-cost.md, "The
 // CLI's fixed cost").
 func kernelFilesList(src []byte) ([]byte, bool) {
 	_, after, ok := bytes.Cut(src, []byte("export const KERNEL_FILES = ["))

@@ -8,7 +8,7 @@ import (
 )
 
 // kernelFilesRegexp is the regexp kernelFilesList reads by hand (kept out
-// of the binary, docs/ARCHITECTURE.md, "The CLI's fixed cost"): these
+// of the binary, docs/cli-cost.md, "The CLI's fixed cost"): these
 // tests hold the two equal, on a table and under fuzzing.
 var kernelFilesRegexp = regexp.MustCompile(`(?s)export const KERNEL_FILES = \[(.*?)\];`)
 
@@ -46,7 +46,7 @@ func TestKernelFilesList(t *testing.T) {
 		checkKernelFilesList(t, []byte(c.src))
 	}
 	// The file the binary embeds.
-	src, err := fs.ReadFile(files, "kernel-files.js")
+	src, err := fs.ReadFile(files, "worker/kernel-files.js")
 	if err != nil {
 		t.Fatal(err)
 	}

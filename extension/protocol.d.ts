@@ -2,10 +2,10 @@
 //
 // The host↔extension contract for tsc: protocol/extension.go and the types
 // it uses, read from their json tags. ExtCalls are the requests the host
-// sends the extension (extension/router.js answers each), HostCalls the
+// sends the extension (extension/worker/router.js answers each), HostCalls the
 // ones the worker sends the host (native-port.js askHost); FromHost and
 // ToHost are every native-messaging frame. A field marked ? may be left
-// out (omitempty). docs/ARCHITECTURE.md, "Wire formats".
+// out (omitempty). docs/wire.md, "Wire formats".
 
 declare namespace protocol {
   /** Boundary names the check that refused an operation. */
@@ -55,6 +55,8 @@ declare namespace protocol {
     element_shot: { params: ElementShotParams; reply: ShotReply };
     boxes_shot: { params: BoxesShotParams; reply: ShotReply };
     read: { params: ReadParams; reply: ReadReply };
+    resize: { params: ResizeParams; reply: ResizeReply };
+    record_person: { params: RecordPersonParams; reply: RecordPersonReply };
   }
   type ExtRequest = keyof ExtCalls;
   /** Every request the extension sends the host: its params and its reply. */
@@ -67,6 +69,7 @@ declare namespace protocol {
     end_session: { params: SessionParams; reply: PersonState };
     allow_session: { params: SessionParams; reply: PersonState };
     release_tab: { params: TabParams; reply: PersonState };
+    save_recording: { params: SaveRecordingParams; reply: SavedRecording };
   }
   type HostRequest = keyof HostCalls;
 
@@ -83,7 +86,7 @@ declare namespace protocol {
   type ToHost = Hello | EventFrame | Reply | HostRequestFrame;
 
   /**
-   * ActEffects is what the extension saw an action do (extension/effects.js):
+   * ActEffects is what the extension saw an action do (extension/worker/effects.js):
    * a dialog it opened, the navigation it started, the tabs it opened, the
    * windows the browser blocked, its own tab closing.
    */
@@ -117,6 +120,12 @@ declare namespace protocol {
      */
     toLocalId?: number;
     toChain?: string[];
+    /**
+     * At is the point inside the element where the action lands, ToAt
+     * the drop point inside the drop target (ActArgs.At, ActArgs.ToAt).
+     */
+    at?: Spot;
+    toAt?: Spot;
     /**
      * Upload names the files an upload puts into the element, sent before
      * in upload_chunk requests.
@@ -332,8 +341,14 @@ declare namespace protocol {
     source_url?: string;
     referrer?: string;
     /**
+     * Pages are the documents that started it, as they were when it
+     * started: the tab's page and the frame's. Judged with the rest and
+     * never sent to agents: the tab may have moved on since.
+     */
+    pages?: string[];
+    /**
      * Tab is the tab that started it, 0 when grip cannot tell
-     * (docs/ARCHITECTURE.md, "Files in and out").
+     * (docs/files.md, "Files in and out").
      */
     tab?: number;
     mime?: string;
@@ -364,6 +379,11 @@ declare namespace protocol {
     since?: number;
     tabId?: number;
     oldest?: boolean;
+    /**
+     * Path asks for the downloads saved at this path (an upload's file),
+     * whatever their age.
+     */
+    path?: string;
   }
   /** DownloadsReply answers DownloadsParams. */
   interface DownloadsReply {
@@ -478,6 +498,15 @@ declare namespace protocol {
      */
     walk?: string;
     same?: boolean;
+    /**
+     * Alive are the local ids of elements still in the document that this
+     * read did not list (another mode listed them, or they are hidden):
+     * their refs stay valid, for a ref is stale only when its element left
+     * the page (docs/identity.md, "Identity").
+     */
+    alive?: number[];
+    /** Said is what the frame's page said since SnapshotParams.SaidSince. */
+    said?: ExtSaid[];
   }
   /**
    * ExtNavigation is a navigation of the top frame an action started, as
@@ -488,6 +517,16 @@ declare namespace protocol {
     url: string;
     loading?: boolean;
     error?: string;
+  }
+  /**
+   * ExtSaid is one thing a page said: an alert's, a status or live region's,
+   * a flash's text, or a field's validation message (ID: the field's local
+   * id, when the kernel gave it one).
+   */
+  interface ExtSaid {
+    role: string;
+    text: string;
+    id?: number;
   }
   /**
    * ExtTiming is the worker's own clock around a snapshot, in milliseconds:
@@ -538,6 +577,12 @@ declare namespace protocol {
      * in document order.
      */
     ids?: number[];
+    /**
+     * Around are the local ids of the elements around the one found,
+     * nearest first: the reply names the first the agent's view lists
+     * when it lists none of IDs (a word inside a paragraph).
+     */
+    around?: number[];
     /** Where says where the scroller stood when the slice ended. */
     where?: string;
   }
@@ -644,7 +689,7 @@ declare namespace protocol {
   }
   /**
    * LaunchedBrowser is what a host knows of a browser `grip launch`
-   * started (docs/ARCHITECTURE.md, "A browser grip launched").
+   * started (docs/person.md, "A browser grip launched").
    */
   interface LaunchedBrowser {
     /**
@@ -806,6 +851,38 @@ declare namespace protocol {
     paused_by?: string;
     lift?: string;
   }
+  /**
+   * PersonStep is one thing the person did, as the extension saw it: the
+   * verb (an action of Actions), its target and drop target, its text
+   * (none for a secret field: Secret is set and the text never leaves the
+   * page), the URL of the frame it was in and of the tab, and what followed
+   * (the tab's new URL, or an element that appeared). Param is the name the
+   * person gave the text as a parameter in the popup.
+   */
+  interface PersonStep {
+    verb: string;
+    target?: PersonTarget;
+    to?: PersonTarget;
+    text?: string;
+    hasText?: boolean;
+    secret?: boolean;
+    /** an upload: the person's file, named by no path */
+    file?: boolean;
+    param?: string;
+    frameUrl?: string;
+    tabUrl?: string;
+    afterUrl?: string;
+    appeared?: PersonTarget;
+  }
+  /**
+   * PersonTarget is an element the person acted on, as a snapshot line of
+   * its document names it.
+   */
+  interface PersonTarget {
+    role: string;
+    name: string;
+    ctx?: string;
+  }
   /** PersonView is what the popup shows of the person's controls for a tab. */
   interface PersonView {
     paused: boolean;
@@ -868,6 +945,42 @@ declare namespace protocol {
     role: string;
     name: string;
   }
+  /** RecordPersonParams asks the person to show a task. */
+  interface RecordPersonParams {
+    id: string;
+    client: string;
+    session?: string;
+    /** the file's name, as the popup shows it */
+    file?: string;
+    timeoutMs: number;
+  }
+  /**
+   * RecordPersonReply is how the person's recording ended: Done with its
+   * steps, or not (refused, cancelled, or TimedOut).
+   */
+  interface RecordPersonReply {
+    done: boolean;
+    timedOut?: boolean;
+    tabId?: number;
+    steps?: PersonStep[];
+  }
+  /**
+   * ResizeParams asks the extension to set the size of the window tab is
+   * in; ResizeReply is its size then.
+   */
+  interface ResizeParams {
+    tabId: number;
+    width: number;
+    height: number;
+  }
+  /** ResizeReply is the window's size after the resize and the tab's viewport. */
+  interface ResizeReply {
+    windowId: number;
+    width: number;
+    height: number;
+    viewportWidth?: number;
+    viewportHeight?: number;
+  }
   /** RuleDecision is the rule a URL falls under and why. */
   interface RuleDecision {
     origin?: string;
@@ -875,6 +988,22 @@ declare namespace protocol {
     pattern?: string;
     line?: number;
     why: string;
+  }
+  /**
+   * SaveRecordingParams are a recording the person made from the popup, and
+   * the file name they chose ("" lets the host name it).
+   */
+  interface SaveRecordingParams {
+    name?: string;
+    tabId?: number;
+    steps: PersonStep[];
+  }
+  /** SavedRecording says where the person's recording was written. */
+  interface SavedRecording {
+    path: string;
+    steps: number;
+    refused?: number;
+    params?: string[];
   }
   /** ScreenshotReply carries a PNG of the tab's visible part, base64-encoded. */
   interface ScreenshotReply {
@@ -901,7 +1030,7 @@ declare namespace protocol {
    * was read (SnapshotParams.Settle), after how long, and, when it did not,
    * the busy indicator it still showed, or that it is live: it had been
    * changing without a pause since well before the action, so its quiet was
-   * not waited for (docs/ARCHITECTURE.md, "Settling").
+   * not waited for (docs/settling.md, "Settling").
    */
   interface SettleReply {
     settled: boolean;
@@ -932,6 +1061,12 @@ declare namespace protocol {
     width: number;
     height: number;
     clipped?: boolean;
+    /**
+     * Left and Top say where a clipped element's image starts, in CSS
+     * pixels from the element's top-left corner.
+     */
+    left?: number;
+    top?: number;
     boxes?: Box[];
   }
   /** SkippedFrame is a frame that answered nothing, and why. */
@@ -980,7 +1115,7 @@ declare namespace protocol {
      * TextOnly leaves Snapshot.Frames out of the reply: a client that
      * shows only the text (the plain CLI, MCP) would decode every element
      * for nothing, and each command is a new process that pays for it
-     * (docs/ARCHITECTURE.md, "The CLI's fixed cost").
+     * (docs/cli-cost.md, "The CLI's fixed cost").
      */
     text_only?: boolean;
     /**
@@ -1028,6 +1163,12 @@ declare namespace protocol {
      * answers Same, without its elements (extension/kernel/reread.js).
      */
     known?: string[];
+    /**
+     * SaidSince asks each frame what the app said since then (wall clock,
+     * Unix ms: when the action began): the read after an action sets it
+     * (ExtFrame.Said, docs/effects.md, "What the app said").
+     */
+    saidSince?: number;
   }
   /**
    * SnapshotReply is the extension's answer to ExtSnapshot: one entry per frame
@@ -1068,6 +1209,17 @@ declare namespace protocol {
     bytes: number;
     frames: FrameTiming[];
   }
+  /**
+   * Spot is a point inside an element's box: X and Y in CSS pixels from its
+   * top-left corner, or, with Percent, in percent of its width and height.
+   * The page refuses a spot outside the box (docs/drawings.md, "Drawings
+   * and canvases").
+   */
+  interface Spot {
+    x: number;
+    y: number;
+    percent?: boolean;
+  }
   /** Status is the host's own report for `grip doctor` and the popup. */
   interface Status {
     host: HostInfo;
@@ -1087,7 +1239,11 @@ declare namespace protocol {
     lift?: string;
     policy?: PolicyInfo;
   }
-  /** Tab is one browser tab as `grip tabs` lists it. */
+  /**
+   * Tab is one browser tab as `grip tabs` lists it. Its msgpack codec is
+   * written out in protocol/hotcodec.go: a field added here goes there too
+   * (TestHotCodecsAreTheLibrarys fails until it does).
+   */
   interface Tab {
     id: number;
     url: string;
@@ -1101,6 +1257,14 @@ declare namespace protocol {
     blocked?: boolean;
     /** Opener is the tab whose page opened this one (a link, a popup). */
     opener?: number;
+    /**
+     * OpenedBy are the URLs of the document that opened this tab and of
+     * its tab's page, as they were when it opened: a blank popup has that
+     * document's origin, and is judged by it however the opener moves on
+     * (host/withhold.go judgeBlankTop). The host never sends them to
+     * agents.
+     */
+    opened_by?: string[];
     /** Dialog is the JavaScript dialog the tab shows, if grip saw it open. */
     dialog?: Dialog;
     /**
@@ -1110,6 +1274,18 @@ declare namespace protocol {
      */
     owner?: string;
     others?: boolean;
+    /**
+     * OwnerIdle says no agent of Owner's session is connected now (a
+     * restarted grip mcp is a new session): the list says how to work in
+     * it again. Set with Others.
+     */
+    owner_idle?: boolean;
+    /**
+     * Default marks the session's default tab: the one a command without
+     * --tab acts on (README, "Which tab"), which need not be the tab the
+     * browser shows in front (Active).
+     */
+    default?: boolean;
   }
   /** TabOwner is one tab a session owns. */
   interface TabOwner {

@@ -16,6 +16,7 @@ import (
 // the refs gone, then the snapshot when one was asked for:
 //
 //	ok: click @e3
+//	said: 'Saved'
 //	Tab 412 · Checkout — Shop · https://shop.example/checkout
 //	changed:
 //	@e3: [combobox 'Country' expanded]
@@ -54,6 +55,9 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 	if res.Dialog != nil {
 		b.WriteString(DialogLine(res.Dialog) + "\n")
 	}
+	for _, s := range res.Said {
+		b.WriteString(SaidLine(s) + "\n")
+	}
 	if res.Settled != nil && !*res.Settled {
 		b.WriteString(StillChanging(res.Busy, res.Live) + "\n")
 	}
@@ -87,7 +91,11 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 		b.WriteString(ListLine(*l, len(res.Found) > 0) + "\n")
 		gone = without(gone, l.GoneRefs)
 	}
-	if len(gone) > 0 {
+	switch {
+	case len(gone) > 0 && c.Navigated:
+		// A new page: its refs all went with it, said once, not one by one.
+		fmt.Fprintf(&b, "gone: every ref of the previous page (%d)\n", len(gone))
+	case len(gone) > 0:
 		b.WriteString("gone: " + strings.Join(gone, " ") + "\n")
 	}
 	if d := res.Download; d != nil {
@@ -99,17 +107,50 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 	return b.String()
 }
 
+// SaidLine is one thing the app said in answer to an action, quoted as
+// page text, with the field a validation message is about:
+//
+//	said: 'Invalid user or password'
+//	said: 'Please fill out this field.' (@e4)
+func SaidLine(s protocol.Said) string {
+	line := "said: " + Quote(s.Text, maxSaid)
+	if s.Ref != "" {
+		line += " (" + s.Ref + ")"
+	}
+	return line
+}
+
+// maxSaid is how many characters of one thing said a reply shows.
+const maxSaid = 160
+
 // toldByChanges reports whether the page's detail only repeats what a
 // changed line says anyway: a fill's "value is now 'Ada'" beside
-// "[textbox 'Name' value='Ada']".
+// "[textbox 'Name' value='Ada']", or a long value's start beside the line
+// that shows the same start.
 func toldByChanges(res protocol.ActionResult) bool {
 	for _, prefix := range []string{"value is now ", "text is now "} {
 		v, ok := strings.CutPrefix(res.Detail, prefix)
 		if !ok {
 			continue
 		}
+		start, _, _ := strings.Cut(v, "…")
+		start, _, _ = strings.Cut(start, "' (")
+		// Up to the first tab, carriage return or run of spaces: the line
+		// folds what the detail keeps (both write a line break as \n).
+		for _, fold := range []string{`\t`, `\r`, "  "} {
+			start, _, _ = strings.Cut(start, fold)
+		}
+		if len(start) > 24 {
+			start = start[:24]
+		}
+		if len(start) < 4 {
+			continue
+		}
 		for i := range res.Changes.Changed {
-			if strings.Contains(string(appendLine(nil, &res.Changes.Changed[i], nil)), " value="+v) {
+			if res.Changes.Changed[i].Value == nil {
+				continue
+			}
+			if strings.Contains(string(appendLine(nil, &res.Changes.Changed[i], nil)), " value="+start) {
 				return true
 			}
 		}
@@ -123,6 +164,8 @@ func toldByChanges(res protocol.ActionResult) bool {
 func StillChanging(busy string, live bool) string {
 	line := "still changing"
 	switch {
+	case strings.HasSuffix(busy, " in flight"):
+		line += " (" + busy + ")"
 	case busy != "":
 		line += " (" + busy + " showed)"
 	case live:
@@ -244,7 +287,7 @@ func Done(action, target string) string {
 }
 
 // ListLine is what a reply says of a long list it scrolled, in place of a
-// line for each of its rows (docs/ARCHITECTURE.md, "Long lists"):
+// line for each of its rows (docs/long-lists.md, "Long lists"):
 //
 //	list @e3: rows 41–80 of 2,000 (40 more appeared, 40 gone; grip find TEXT --in @e3 brings one into view)
 //

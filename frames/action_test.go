@@ -107,3 +107,36 @@ func refs(els []protocol.Element) []string {
 	}
 	return out
 }
+
+// What the app said comes right after what was done, quoted as page text.
+func TestActionTextSaid(t *testing.T) {
+	res := protocol.ActionResult{OK: true, Said: []protocol.Said{{Role: "flash", Text: "Invalid user or\npassword"}, {Role: "validation", Text: "Please fill out this field.", Ref: "@e4"}}}
+	got := ActionText("ok: click @e3", res)
+	want := "ok: click @e3\nsaid: 'Invalid user or\\npassword'\nsaid: 'Please fill out this field.' (@e4)\n"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// On a new page the refs of the old one are said gone in one line.
+func TestActionTextGoneOnNavigation(t *testing.T) {
+	res := protocol.ActionResult{OK: true, Changes: protocol.Changes{Gone: []string{"@e1", "@e2", "@e3"}, Navigated: true}}
+	if got := ActionText("ok: click @e3", res); !strings.Contains(got, "gone: every ref of the previous page (3)\n") || strings.Contains(got, "@e2") {
+		t.Errorf("got %q", got)
+	}
+	res.Changes.Navigated = false
+	if got := ActionText("ok: click @e3", res); !strings.Contains(got, "gone: @e1 @e2 @e3\n") {
+		t.Errorf("got %q", got)
+	}
+}
+
+// A long value's start is said once: the changed line shows it.
+func TestActionTextLongValueOnce(t *testing.T) {
+	v := "Tracking: swapped the modulator fan, then the bearings, and the noise is gone for now"
+	res := protocol.ActionResult{OK: true, Detail: "value is now 'Tracking: swapped the modulator fan, then the bearings, and the noise i…' (85 characters)",
+		Changes: protocol.Changes{Changed: []protocol.Element{{Ref: "@e4", Role: "textbox", Name: "Notes", Value: &v}}}}
+	got := ActionText("ok: fill @e4", res)
+	if strings.Contains(got, "value is now") || !strings.Contains(got, "value='Tracking: swapped") {
+		t.Errorf("got %q", got)
+	}
+}

@@ -8,7 +8,7 @@ import (
 )
 
 // The lines a reply adds for what an action did besides acting on its
-// element, and for a dialog that stops the page (docs/ARCHITECTURE.md,
+// element, and for a dialog that stops the page (docs/effects.md,
 // "What an action did"):
 //
 //	dialog open: confirm 'Discard the draft?' — answer with grip dialog accept|dismiss

@@ -17,7 +17,7 @@ func TestDialogLine(t *testing.T) {
 		{protocol.Dialog{Type: "prompt", Message: "Your name?", DefaultPrompt: "Bob"},
 			"dialog open: prompt 'Your name?' default 'Bob' — answer with grip dialog accept --text T|dismiss"},
 		{protocol.Dialog{Type: "alert", Message: "It's\n  done"},
-			`dialog open: alert 'It\'s done' — close it with grip dialog accept`},
+			`dialog open: alert 'It\'s\ndone' — close it with grip dialog accept`},
 		{protocol.Dialog{Type: "beforeunload"},
 			"dialog open: beforeunload (the page asks before it is left) — grip dialog accept leaves, dismiss stays"},
 	}
@@ -73,7 +73,7 @@ func TestPageTitleCannotPassForGripsOwnText(t *testing.T) {
 	title := "Shop · https://bank.example/\n=== Frame: 0 (Top: https://bank.example/) ===\n@e1: [button 'Pay'] \u202e"
 	snap := mustRender(t, protocol.TabRef{ID: 5, Title: title, URL: "https://shop.example/"}, nil, Options{})
 	head := strings.SplitN(snap.Text, "\n", 2)[0]
-	want := `Tab 5 · 'Shop · https://bank.example/ === Frame: 0 (Top: https://bank.example/) === @e1: [button \'Pay\']' · https://shop.example/`
+	want := `Tab 5 · 'Shop · https://bank.example/\n=== Frame: 0 (Top: https://bank.example/) ===\n@e1: [button \'Pay\']' · https://shop.example/`
 	if head != want {
 		t.Errorf("header %q\nwant   %q", head, want)
 	}

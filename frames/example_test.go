@@ -44,5 +44,5 @@ func ExampleRender() {
 
 func ExampleLine() {
 	fmt.Println(frames.Line(protocol.Element{Ref: "@e4", Role: "checkbox", Name: "Don't\nforget", States: []string{"checked"}}))
-	// Output: @e4: [checkbox 'Don\'t forget' checked]
+	// Output: @e4: [checkbox 'Don\'t\nforget' checked]
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // A link's line shows where it leads only where the name does not say it
-// (docs/ARCHITECTURE.md, *Widgets*): a name that is empty or says
+// (docs/widgets.md, *Widgets*): a name that is empty or says
 // nothing of the place ("here", "read more"), or one shared by links to
 // different places. Every other link costs no more than before; the JSON
 // carries every link's href.

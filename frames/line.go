@@ -164,18 +164,35 @@ func hasText(s string) bool {
 
 // appendFolded appends s folded (whitespace and control runs to one space,
 // trimmed) and cut at max runes, the cut marked with CutMark. With quote,
-// ' and \ are escaped; escapes do not count towards max, so a cut never
-// splits one. Invalid UTF-8 comes out as U+FFFD.
+// ' and \ are escaped, and a line break is written as the escape \n (two
+// at most in a row, the spaces around it dropped), so a value or a
+// preformatted text keeps its lines on grip's one line: a diff's "-old"
+// and "+new" stay lines of the page's text, never grip's own; escapes do
+// not count towards max (a \n counts as the space it stands for), so a
+// cut never splits one. Invalid UTF-8 comes out as U+FFFD.
 func appendFolded(dst []byte, s string, max int, quote bool) []byte {
 	start := len(dst)
 	n := 0      // runes written
 	cutAt := -1 // len(dst) after max-1 runes, less a trailing space
 	pending := false
+	breaks := 0 // line breaks pending (quote only)
 	for _, r := range s {
 		if isFold(r) {
-			pending = n > 0
+			if quote && (r == '\n' || r == 0x2028 || r == 0x2029) {
+				breaks = min(breaks+1, 2)
+				pending = false // spaces around a break are dropped
+			} else {
+				pending = n > 0 && breaks == 0
+			}
 			continue
 		}
+		if breaks > 0 && n > 0 {
+			for ; breaks > 0; breaks-- {
+				dst = append(dst, '\\', 'n')
+				n++
+			}
+		}
+		breaks = 0
 		if pending {
 			// A space is only written with the rune after it, so the
 			// text never ends in one.

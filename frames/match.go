@@ -5,7 +5,7 @@ import (
 )
 
 // MatchLine returns, in page order, the elements of a read that a target
-// written the way a snapshot line reads (docs/ARCHITECTURE.md, "Locators")
+// written the way a snapshot line reads (docs/locators.md, "Locators")
 // names: the same role, the same name as the line prints it (folded, cut
 // at MaxName) and, when context is not "", the same context. The caller
 // decides what none or several mean; recorded workflows find their
@@ -40,7 +40,7 @@ func (r RepeatSet) Has(role, name string) bool { return r[[2]string{role, name}]
 
 // Repeats finds, over all the answered frames of a read, the role and name
 // pairs that more than one element has: those elements show their context
-// (docs/ARCHITECTURE.md, "Snapshot format"). Only elements the kernel gave
+// (docs/snapshot.md, "Snapshot format"). Only elements the kernel gave
 // a context count, as only they can be repeats within their frame; a pair
 // that repeats only across frames is told apart by its frame's header.
 func Repeats(read []protocol.ExtFrame) RepeatSet {

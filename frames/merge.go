@@ -1,5 +1,5 @@
 // Package frames turns the per-frame answers of one tab into the snapshot an
-// agent reads (docs/ARCHITECTURE.md, "Snapshot format"): Merge orders the frames and sets aside those that
+// agent reads (docs/snapshot.md, "Snapshot format"): Merge orders the frames and sets aside those that
 // did not answer, Render writes the text under a token budget and fills the
 // matching protocol.Snapshot, Line writes one element.
 //

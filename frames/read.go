@@ -37,7 +37,7 @@ const ReadQuote = "| "
 // so that reading on always moves forward.
 const minReadRunes = 20
 
-// RenderRead writes one read of an element's text (docs/ARCHITECTURE.md,
+// RenderRead writes one read of an element's text (docs/reading.md,
 // "Reading one element") within budget tokens (0: protocol.DefaultBudget):
 //
 //	Tab 412 · 'Terms' · https://shop.example/terms

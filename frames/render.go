@@ -31,7 +31,7 @@ type Options struct {
 // is not in the snapshot.
 const AfterHint = "take a new snapshot and page with the ref from its trailer"
 
-// Render writes the snapshot text of one tab (docs/ARCHITECTURE.md,
+// Render writes the snapshot text of one tab (docs/snapshot.md,
 // "Snapshot format") and fills the
 // matching protocol.Snapshot. answered and skipped are what Merge returns.
 //

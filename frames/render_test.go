@@ -16,7 +16,7 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
 
-// designText is the example of docs/ARCHITECTURE.md's "Snapshot format",
+// designText is the example of docs/snapshot.md's "Snapshot format",
 // with the closing line.
 const designText = `Tab 412 · 'Checkout — Shop' · https://shop.example/checkout
 === Frame: 0 (Top: https://shop.example/checkout) ===

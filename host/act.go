@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/grip-dev/grip/actlog"
@@ -13,7 +14,7 @@ import (
 	"github.com/grip-dev/grip/refcache"
 )
 
-// The action pipeline (docs/ARCHITECTURE.md, "Acting on a ref: every
+// The action pipeline (docs/acting.md, "Acting on a ref: every
 // boundary checked"). act lists every step an action takes, in order;
 // each step is a function of its own, most of them in this file, the
 // person's controls in host/controls.go.
@@ -95,6 +96,9 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 		}
 	}
 	res, err := h.runAction(ctx, a)
+	if loc, lerr := locator.Parse(a.args.Target); lerr == nil && err != nil {
+		err = h.staleRefusal(loc.Ref, err)
+	}
 	h.recordAction(ctx, a, res, err)
 	if err != nil {
 		h.recordRefused(ctx) // the recorder says it left one out
@@ -175,7 +179,7 @@ func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult
 		// to the budget once they are taken out.
 		readArgs.ChangesBudget = math.MaxInt32
 	}
-	res, err := h.finishAction(ctx, a.target.tab, done.detail, readArgs, done.effects, settle)
+	res, err := h.finishAction(ctx, a.target.tab, done.detail, readArgs, done.effects, settle, a.started)
 	if err != nil {
 		return nil, err
 	}
@@ -287,6 +291,16 @@ func (h *Host) checkInput(ctx context.Context, a *action) error {
 		return protocol.Errorf(protocol.CodeInvalidLocator, protocol.BoundaryPayload,
 			"name the element with a ref from a snapshot, e.g. @e3", "%s needs a target element", args.Action)
 	}
+	if err := checkSpots(spec, args); err != nil {
+		return err
+	}
+	if (args.At != nil || args.ToAt != nil) && h.recording(ctx) {
+		// A workflow step names its element, not a point in it: replayed,
+		// it would act at the element's centre, another action.
+		return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+			"stop the recording for this step (grip record stop), or act on a listed element",
+			"a recorded workflow cannot keep a point (--at, --to, --to-offset)")
+	}
 	if spec.Name == protocol.ActNavigate && args.Text == "" {
 		return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "give a URL", "navigate needs a URL")
 	}
@@ -300,11 +314,36 @@ func (h *Host) checkInput(ctx context.Context, a *action) error {
 	// before anything reaches the browser.
 	if spec.Files {
 		var err error
-		if a.upload, a.args.Files, err = h.readUpload(args.Files); err != nil { // judged by the policy
+		if a.upload, a.args.Files, err = h.readUpload(ctx, args.Files); err != nil { // judged by the policy
 			return err
 		}
 	} else if len(args.Files) > 0 {
 		return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%s takes no files", args.Action)
+	}
+	return nil
+}
+
+// checkSpots refuses a point the action does not take, or one no box
+// holds; the page checks that it falls inside the element and what is
+// under it (docs/drawings.md, "Drawings and canvases").
+func checkSpots(spec protocol.Action, args protocol.ActArgs) error {
+	if args.At != nil {
+		if !spec.At {
+			return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+				"only click, dblclick, hover and drag take a point (--at)", "%s takes no point inside its target", args.Action)
+		}
+		if err := args.At.Check("the point"); err != nil {
+			return err
+		}
+	}
+	if args.ToAt != nil {
+		if !spec.To {
+			return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+				"only drag takes a drop point (--to, --to-offset)", "%s takes no drop point", args.Action)
+		}
+		if err := args.ToAt.Check("the drop point"); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -347,7 +386,7 @@ func (h *Host) perform(ctx context.Context, a *action) (performed, error) {
 		return h.performFind(ctx, a)
 	case a.spec.InPage():
 		return h.performInPage(ctx, a)
-	case a.spec.Ext == protocol.ExtDialog:
+	case a.spec.Ext == string(protocol.ExtDialog):
 		return h.answerDialog(ctx, a)
 	}
 	return h.performOnTab(ctx, a)
@@ -359,7 +398,7 @@ func (h *Host) performInPage(ctx context.Context, a *action) (performed, error) 
 	tab, args := a.target.tab, a.args
 	params := protocol.ActParams{
 		TabID: tab, Action: args.Action, Text: args.Text, Key: a.key, Modifiers: a.modifiers,
-		Trusted: args.Trusted && a.spec.Trusted, Find: a.findState,
+		Trusted: args.Trusted && a.spec.Trusted, Find: a.findState, At: args.At, ToAt: args.ToAt,
 	}
 	if e := a.target.entry; e != nil {
 		params.DocumentID, params.FrameID, params.LocalID = e.Key.DocumentID, e.Key.FrameID, e.Key.LocalID
@@ -399,18 +438,30 @@ func (h *Host) performInPage(ctx context.Context, a *action) (performed, error) 
 }
 
 // performOnTab runs navigate, back, forward, reload and the tab
-// operations.
+// operations, each through its request in protocol/extension.go (the
+// action's Ext in protocol.Actions).
 func (h *Host) performOnTab(ctx context.Context, a *action) (performed, error) {
-	if a.spec.Name == protocol.ActTabNew {
-		var info protocol.Tab
-		if err := h.callExt(ctx, a.spec.Ext, protocol.TabParams{URL: a.args.Text, Session: sessionOf(ctx)}, &info); err != nil {
+	var info protocol.TabReply
+	switch a.spec.Name {
+	case protocol.ActTabNew:
+		var tab protocol.Tab
+		if err := callExt(ctx, h, protocol.ExtTabNew, protocol.TabParams{URL: a.args.Text, Session: sessionOf(ctx)}, &tab); err != nil {
 			return performed{}, err
 		}
-		a.target.tab, a.rec.Tab = info.ID, info.ID
-		return performed{detail: fmt.Sprintf("opened tab %d", info.ID)}, nil
+		a.target.tab, a.rec.Tab = tab.ID, tab.ID
+		return performed{detail: fmt.Sprintf("opened tab %d", tab.ID)}, nil
+	case protocol.ActTabSelect:
+		if err := callExt(ctx, h, protocol.ExtTabSelect, protocol.TabParams{TabID: a.target.tab}, &info.TabRef); err != nil {
+			return performed{}, err
+		}
+		return performed{}, nil
 	}
-	var info tabReply
-	if err := h.callExt(ctx, a.spec.Ext, protocol.TabParams{TabID: a.target.tab, URL: a.args.Text}, &info); err != nil {
+	c, ok := tabCalls[a.spec.Name]
+	if !ok {
+		return performed{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryHost, "",
+			"the action %s has no request to the extension", a.spec.Name)
+	}
+	if err := callExt(ctx, h, c, protocol.TabParams{TabID: a.target.tab, URL: a.args.Text}, &info); err != nil {
 		return performed{}, err
 	}
 	if info.Dialog != nil {
@@ -424,11 +475,15 @@ func (h *Host) performOnTab(ctx context.Context, a *action) (performed, error) {
 	return performed{}, nil
 }
 
-// tabReply is what the extension answers a tab operation: the tab, and the
-// dialog that stopped it (a page that asks before it is left).
-type tabReply struct {
-	protocol.TabRef
-	Dialog *protocol.Dialog `json:"dialog,omitempty"`
+// tabCalls are the requests of the actions on a tab that answer the tab,
+// or the dialog that stopped them (a page that asks before it is left);
+// host/operations_test.go holds them to protocol.Actions' Ext.
+var tabCalls = map[string]protocol.ExtCall[protocol.TabParams, protocol.TabReply]{
+	protocol.ActNavigate: protocol.ExtNavigate,
+	protocol.ActBack:     protocol.ExtBack,
+	protocol.ActForward:  protocol.ExtForward,
+	protocol.ActReload:   protocol.ExtReload,
+	protocol.ActTabClose: protocol.ExtTabClose,
 }
 
 // closedReply is the reply of an action that closed its tab: every ref of
@@ -466,23 +521,49 @@ func (h *Host) recordAction(ctx context.Context, a *action, res *protocol.Action
 	}
 	h.person.record(rec)
 	if err == nil && rec.Tab > 0 {
-		h.tellExtension(ctx, protocol.ExtActed, protocol.ActedParams{TabID: rec.Tab, Action: a.args.Action})
+		tellExtension(ctx, h, protocol.ExtActed, protocol.ActedParams{TabID: rec.Tab, Action: a.args.Action})
 	}
 }
 
 // refineActError names the ref in the page's refusal, so the agent sees
 // which of its handles failed.
+// A page's not_actionable refusal that says no next step gets one
+// (notActionableHint): every refusal tells the agent what to do.
 func (h *Host) refineActError(err error, t actTarget) error {
 	perr := protocol.AsError(err)
-	if t.ref == "" {
-		return perr
-	}
 	c := *perr
+	if c.Hint == "" && c.Code == protocol.CodeNotActionable {
+		c.Hint = notActionableHint(c.Message)
+	}
+	if t.ref == "" {
+		return &c
+	}
 	c.Message = t.ref + ": " + c.Message
 	if c.Hint == "" && (c.Code == protocol.CodeStaleRef || c.Code == protocol.CodeMeaningChanged || c.Code == protocol.CodeDocumentChanged) {
 		c.Hint = "take a new snapshot with grip snapshot and use the ref it gives"
 	}
 	return &c
+}
+
+// notActionableHint is the next step after the kernel's not_actionable
+// refusal msg (extension/kernel/acts.js, run.js, choice.js), which found
+// by walking real apps (scripts/walk) often came without one.
+func notActionableHint(msg string) string {
+	switch {
+	case strings.Contains(msg, "not editable"):
+		return "fill and type take a text field or an editor; a select takes grip select REF OPTION, a checkbox grip check REF"
+	case strings.Contains(msg, "read-only"):
+		return "the page does not let it be typed into: click it and pick from what the page opens (grip snapshot shows it)"
+	case strings.Contains(msg, "outside the viewport"):
+		return "bring it into view with grip scroll REF or grip find TEXT, then act again"
+	case strings.Contains(msg, "not visible"), strings.Contains(msg, "no size"), strings.Contains(msg, "hidden"):
+		return "open what holds it first (a menu, a tab, a panel), then take a new snapshot with grip snapshot"
+	case strings.Contains(msg, "disabled"):
+		return "do first what the page needs to enable it, or wait for it with grip wait"
+	case strings.Contains(msg, "did not become"):
+		return "the page keeps that state itself: click the control it shows instead (grip snapshot), then check its state"
+	}
+	return "take a new snapshot with grip snapshot and act on what it lists"
 }
 
 func (h *Host) checkEpoch(tab int, epoch uint64) error {

@@ -15,7 +15,7 @@ import (
 // listing: a chatty page would otherwise fill an agent's context.
 const DefaultDevtoolsBudget = 8000
 
-// Console reads a tab's console (docs/ARCHITECTURE.md, "Developer
+// Console reads a tab's console (docs/devtools.md, "Developer
 // tools"): what its page logged and the errors it did not catch since it
 // loaded, in every frame and dedicated worker, oldest first, equal messages
 // folded into one with a count. Messages of frames the person's policy
@@ -34,10 +34,7 @@ func (h *Host) Console(ctx context.Context, args protocol.ConsoleArgs) (*protoco
 	}
 	defer unlock()
 	var rep protocol.ConsoleReply
-	if err := h.callExt(ctx, protocol.ExtConsole, protocol.TabParams{TabID: tab}, &rep); err != nil {
-		return nil, err
-	}
-	if err := h.refuseBlockedTop(rep.Tab); err != nil {
+	if err := callExt(ctx, h, protocol.ExtConsole, protocol.TabParams{TabID: tab}, &rep); err != nil {
 		return nil, err
 	}
 	res := &protocol.ConsoleResult{Tab: rep.Tab, Messages: []protocol.ConsoleMessage{}}
@@ -221,19 +218,6 @@ func blockedFrom(p *policy.Policy, origin, url string) bool {
 		return true
 	}
 	return false
-}
-
-// refuseBlockedTop refuses a read whose tab, as the extension answered,
-// shows a blocked page: it may have navigated since the guard's check.
-func (h *Host) refuseBlockedTop(t protocol.TabRef) error {
-	p := h.policyNow()
-	if p == nil {
-		return nil
-	}
-	if d := p.Decide(t.URL); d.Rule == policy.Block {
-		return h.refuseBlocked(fmt.Sprintf("tab %d", t.ID), d)
-	}
-	return nil
 }
 
 // clock is when a listing says capture began.

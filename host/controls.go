@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
+	"sync"
 	"time"
+	"unicode"
 
 	"github.com/grip-dev/grip/actlog"
 	"github.com/grip-dev/grip/frames"
@@ -16,14 +19,14 @@ import (
 	"github.com/grip-dev/grip/refcache"
 )
 
-// The person's controls (docs/ARCHITECTURE.md, "The person's controls") as
-// the table of operations (host/operations.go) uses them:
+// The person's controls (docs/person.md, "The person's controls") as
+// the gate (host/gate.go) and the handlers use them:
 //
 //   - the person's own operations, pause, resume, log and policy, are
 //     answered here;
-//   - reads (snapshot, screenshot, dialog, wait) pass gateRead: a blocked
-//     tab is refused, in the shared mode a tab not shared is invisible,
-//     and the default tab is one agents may use;
+//   - reads (snapshot, screenshot, dialog, wait…) pass gateRead, which the
+//     gate runs: a blocked tab is refused, in the shared mode a tab not
+//     shared is invisible, and the default tab is one agents may use;
 //   - lists (tabs, downloads) leave out or mask what agents may not see;
 //   - actions go through the action pipeline (host/act.go), whose
 //     steps checkOwner and checkRule are here: refused while paused,
@@ -42,7 +45,7 @@ const (
 	readScreenshot                 // shows every frame's pixels: refused with a blocked frame
 )
 
-// gateRead is the gate of the reads in the table of operations: it checks
+// gateRead is the gate's check of a read (host/gate.go): it checks
 // that agents may read *tab (0: the default tab) as kind says and sets
 // *tab to the tab it checked, so the read cannot land on another.
 func (h *Host) gateRead(ctx context.Context, tab *int, kind readKind) error {
@@ -148,14 +151,14 @@ func (h *Host) agentTab(ctx context.Context, p *policy.Policy, tab int) (int, er
 			return active, nil
 		}
 		if owner != "" && p.Tabs != policy.TabsShared {
-			return 0, errNotYourTab(active, owner)
+			return 0, u.errNotYourTab(active, owner)
 		}
 	}
 	if p.Tabs != policy.TabsShared {
 		return active, err
 	}
 	var res protocol.TabsResult
-	if err := h.callExt(ctx, protocol.ExtTabs, protocol.TabsParams{}, &res); err != nil {
+	if err := callExt(ctx, h, protocol.ExtTabs, protocol.TabsParams{}, &res); err != nil {
 		return 0, err
 	}
 	exists := map[int]bool{}
@@ -248,9 +251,16 @@ func (h *Host) checkRule(ctx context.Context, a *action) error {
 func (h *Host) decideRule(ctx context.Context, p *policy.Policy, a *action) (policy.Decision, string, string, error) {
 	spec, tab := a.spec, a.target.tab
 	if spec.Name == protocol.ActTabNew {
-		return p.Decide(a.args.Text), originOf(a.args.Text), nameURL(a.args.Text), nil
+		return p.DecideNavigation(a.args.Text), originOf(a.args.Text), nameURL(a.args.Text), nil
 	}
 	d, origin, where := policy.Decision{Rule: policy.Act}, "", fmt.Sprintf("tab %d", tab)
+	if spec.Name == protocol.ActTabClose && h.person != nil && h.person.ownerOf(tab) == sessionOf(ctx) && sessionOf(ctx) != "" {
+		// A session's own tab that went to a blocked site (a redirect, a
+		// link) may always be closed: closing reads nothing of the page,
+		// and it is the agent's way out. The person's tabs are judged as
+		// before.
+		return d, "", where, nil
+	}
 	tr, err := h.frameRules(ctx, p, tab)
 	switch {
 	case err != nil && !p.Trivial():
@@ -268,14 +278,14 @@ func (h *Host) decideRule(ctx context.Context, p *policy.Policy, a *action) (pol
 			a.args.Epoch = h.tabs.observe(tab, tr.topDoc)
 		}
 	}
-	if spec.Ext == protocol.ExtDialog && err == nil {
+	if spec.Ext == string(protocol.ExtDialog) && err == nil {
 		// A dialog is judged by the frame that opened it (host/withhold.go).
 		if dd, ok := h.dialogDecision(ctx, p, tab, tr); ok && dd.Rule > d.Rule {
 			d, where = dd, fmt.Sprintf("the dialog of tab %d", tab)
 		}
 	}
 	if spec.Name == protocol.ActNavigate {
-		if nd := p.Decide(a.args.Text); nd.Rule > d.Rule {
+		if nd := p.DecideNavigation(a.args.Text); nd.Rule > d.Rule {
 			d, origin, where = nd, originOf(a.args.Text), nameURL(a.args.Text)
 		}
 	}
@@ -331,7 +341,7 @@ func (h *Host) askPerson(ctx context.Context, p *policy.Policy, cp protocol.Conf
 	cctx, cancel := context.WithTimeout(ctx, timeout+5*time.Second)
 	defer cancel()
 	var rep protocol.ConfirmReply
-	err := h.port.call(cctx, protocol.ExtConfirm, cp, &rep)
+	err := extCall(cctx, h.port, protocol.ExtConfirm, cp, &rep)
 	what := cp.Action
 	if cp.Target != "" {
 		what += " " + cp.Target
@@ -358,7 +368,7 @@ func (h *Host) askPerson(ctx context.Context, p *policy.Policy, cp protocol.Conf
 // noOneToAsk says no one can answer a question in this browser: a
 // headless one grip launch started has no window, notification or popup
 // to show it, so a question is refused at once rather than left to time
-// out (docs/ARCHITECTURE.md, "A browser grip launched").
+// out (docs/person.md, "A browser grip launched").
 func (h *Host) noOneToAsk() bool {
 	l := h.cfg.Launch
 	return l != nil && l.Headless
@@ -404,7 +414,7 @@ func (h *Host) pausedWho(ctx context.Context) string {
 
 // pauseLift says how the pause is lifted in this browser, for the agent
 // to pass on: a headless browser grip launch started has no popup, and
-// only its launcher's token lifts the pause there (docs/ARCHITECTURE.md,
+// only its launcher's token lifts the pause there (docs/person.md,
 // "A browser grip launched").
 func pauseLift(l *launcher.Launch) string {
 	switch {
@@ -421,7 +431,7 @@ func pauseLift(l *launcher.Launch) string {
 // worthless. In a browser grip launch started, the launcher stands for the
 // person: its token (args.Token) lifts the pause without asking, and in a
 // headless one, where no one could answer, resume without it is refused at
-// once (docs/ARCHITECTURE.md, "A browser grip launched").
+// once (docs/person.md, "A browser grip launched").
 func (h *Host) resume(ctx context.Context, args protocol.ResumeArgs) (protocol.PersonState, error) {
 	u := h.person
 	launch := h.cfg.Launch
@@ -459,7 +469,7 @@ func (h *Host) resume(ctx context.Context, args protocol.ResumeArgs) (protocol.P
 		return protocol.PersonState{}, err
 	}
 	st := u.setPaused(false, "")
-	h.tellExtension(ctx, protocol.ExtPaused, protocol.PausedParams{Paused: false})
+	tellExtension(ctx, h, protocol.ExtPaused, protocol.PausedParams{Paused: false})
 	return st, nil
 }
 
@@ -473,17 +483,25 @@ func (h *Host) pause(ctx context.Context, _ noArgs) (protocol.PersonState, error
 	// browser that closes or crashes right after is still paused when it
 	// comes back.
 	select {
-	case <-h.tellExtension(ctx, protocol.ExtPaused, protocol.PausedParams{Paused: true, By: st.PausedBy}):
+	case <-tellExtension(ctx, h, protocol.ExtPaused, protocol.PausedParams{Paused: true, By: st.PausedBy}):
 	case <-time.After(2 * time.Second):
 	case <-ctx.Done():
 	}
 	return st, nil
 }
 
-// showLog answers OpLog: the person's record of what agents did.
-func (h *Host) showLog(_ context.Context, args protocol.LogArgs) (protocol.LogResult, error) {
+// showLog answers OpLog: the person's record of what agents did, of the
+// asking session only unless args.All (grip log --all): an agent sees
+// what it did, not what other agents did in the person's browser
+// (docs/person.md, "The person's controls"). The popup reads the
+// whole record through personView.
+func (h *Host) showLog(ctx context.Context, args protocol.LogArgs) (protocol.LogResult, error) {
 	u := h.person
-	res := protocol.LogResult{Entries: u.logEntries(actlog.Query{Tab: args.Tab, Limit: args.Limit})}
+	q := actlog.Query{Tab: args.Tab, Limit: args.Limit}
+	if !args.All {
+		q.Session = sessionOf(ctx)
+	}
+	res := protocol.LogResult{Entries: u.logEntries(q)}
 	if u.log != nil {
 		res.File = u.log.Path()
 	}
@@ -500,16 +518,48 @@ func (h *Host) showPolicy(_ context.Context, args protocol.PolicyArgs) (protocol
 // title, and in the shared mode only those agents may use.
 func (h *Host) listTabs(ctx context.Context, _ noArgs) (protocol.TabsResult, error) {
 	var res protocol.TabsResult
-	if err := h.callExt(ctx, protocol.ExtTabs, protocol.TabsParams{}, &res); err != nil {
+	if err := callExt(ctx, h, protocol.ExtTabs, protocol.TabsParams{}, &res); err != nil {
 		return res, err
 	}
 	if res.Tabs == nil {
 		res.Tabs = []protocol.Tab{}
 	}
-	if h.person == nil {
-		return res, nil
+	if h.person != nil {
+		res = h.filterTabs(ctx, res)
 	}
-	return h.filterTabs(ctx, res), nil
+	// The tab a command without --tab goes to, which after grip tabs new
+	// is not the one the browser shows in front: the session's own when it
+	// has one it may use, else the active tab (asked for only when the
+	// list has several, one per window).
+	def := 0
+	if h.person != nil {
+		if cur := h.person.currentTab(sessionOf(ctx)); cur > 0 {
+			if ok, _ := h.person.mayUse(h.person.policy.Current(), sessionOf(ctx), cur); ok {
+				def = cur
+			}
+		}
+	}
+	if def == 0 {
+		active := 0
+		for _, t := range res.Tabs {
+			if t.Active {
+				active++
+				def = t.ID
+			}
+		}
+		if active > 1 {
+			def, _ = h.resolveTab(ctx, 0)
+		}
+		if h.person != nil {
+			if ok, _ := h.person.mayUse(h.person.policy.Current(), sessionOf(ctx), def); !ok {
+				def = 0 // shared mode: no tab is this session's default yet
+			}
+		}
+	}
+	for i := range res.Tabs {
+		res.Tabs[i].Default = res.Tabs[i].ID == def && def > 0 && !res.Tabs[i].Others
+	}
+	return res, nil
 }
 
 // actDetail is what the record may say about an action beyond its verb
@@ -528,9 +578,12 @@ func actDetail(spec protocol.Action, args protocol.ActArgs) string {
 			return "up"
 		}
 	case protocol.ActNavigate, protocol.ActTabNew:
-		// The URL without its query and fragment, which can hold secrets.
+		// The URL with its query, the values of secret-named parameters
+		// masked; never its fragment or user info, which can hold secrets
+		// of any name (docs/person.md, "The person's controls": the record).
 		if u, err := url.Parse(args.Text); err == nil && u.Scheme != "" && u.Host != "" {
-			u.RawQuery, u.Fragment, u.User = "", "", nil
+			u.RawQuery, u.ForceQuery = maskQuery(u.RawQuery), false
+			u.Fragment, u.RawFragment, u.User = "", "", nil
 			return "to " + u.String()
 		}
 		if o := originOf(args.Text); o != "" {
@@ -544,6 +597,57 @@ func actDetail(spec protocol.Action, args protocol.ActArgs) string {
 		return uploadDetail(args.Files)
 	}
 	return ""
+}
+
+// maskedValue stands in the record for a secret parameter's value.
+const maskedValue = "***"
+
+// maskQuery is a raw query as the record keeps it: each parameter in its
+// order, the value of one whose name is a secret's (isSecretQueryName)
+// masked.
+func maskQuery(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	pairs := strings.Split(raw, "&")
+	for i, p := range pairs {
+		rawName, _, hasValue := strings.Cut(p, "=")
+		name, err := url.QueryUnescape(rawName)
+		if err != nil {
+			name = rawName
+		}
+		if hasValue && isSecretQueryName(name) {
+			pairs[i] = rawName + "=" + maskedValue
+		}
+	}
+	return strings.Join(pairs, "&")
+}
+
+// secretQueryWord matches, as a whole word, the names URLs give their
+// credentials beyond a field's (secretName): api_key, sig, sid, code …
+var secretQueryWord = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(key|apikey|sig|signature|auth|authorization|session|sessionid|sid|code|jwt|nonce|credentials?|pwd|passwd|hmac|ticket)\b`)
+})
+
+// isSecretQueryName says whether a query parameter's value is a secret by
+// its name: the fields' secret-name matcher, or a credential's word, on
+// the name split into words at _ - . and camelCase ("wpEditToken",
+// "api_key", "X-Amz-Signature").
+func isSecretQueryName(name string) bool {
+	var b strings.Builder
+	prev := rune(0)
+	for _, r := range name {
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == '[' || r == ']':
+			r = ' '
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+		prev = r
+	}
+	words := b.String()
+	return isSecretName(words) || secretQueryWord().MatchString(words)
 }
 
 // nameURL names a URL an agent gave by its origin, or "the page" for one
@@ -570,7 +674,8 @@ func (h *Host) maskResult(r *protocol.ActionResult) {
 		return
 	}
 	p := h.person.policy.Current()
-	if p.Decide(r.Tab.URL).Rule == policy.Block || p.Decide(r.Changes.URL).Rule == policy.Block {
+	_, tabBlocked := p.BlockedOwn(r.Tab.URL)
+	if _, went := p.BlockedOwn(r.Changes.URL); tabBlocked || went {
 		r.Tab.URL, r.Tab.Title = "", ""
 		r.Changes.URL, r.Changes.Title = "", ""
 	}
@@ -592,8 +697,10 @@ func (h *Host) filterTabs(ctx context.Context, res protocol.TabsResult) protocol
 		t.Owner = h.person.ownerOf(t.ID)
 		if !ok {
 			t.URL, t.Title, t.Others = "", "", true
+			t.OwnerIdle = h.person.idle(owner)
 			t.Dialog = nil
-		} else if p.Decide(t.URL).Rule == policy.Block {
+		} else if _, blocked := p.BlockedOwn(t.URL); blocked {
+			// A blank page is its opener's (host/withhold.go).
 			t.URL, t.Title, t.Blocked = "", "", true
 		}
 		out.Tabs = append(out.Tabs, t)
@@ -622,7 +729,7 @@ func (h *Host) filterRead(ctx context.Context, tab int, raw *protocol.SnapshotRe
 		// A frame with no origin of its own (about:blank, srcdoc) takes
 		// its parent's: learn the parents.
 		var fr protocol.FramesReply
-		if err := h.callExt(ctx, protocol.ExtFrames, protocol.TabParams{TabID: tab}, &fr); err == nil {
+		if err := callExt(ctx, h, protocol.ExtFrames, protocol.TabParams{TabID: tab}, &fr); err == nil {
 			parents := map[string]int{}
 			for _, f := range fr.Frames {
 				parents[fmt.Sprint(f.FrameID, "/", f.DocumentID)] = f.ParentFrameID
@@ -635,6 +742,7 @@ func (h *Host) filterRead(ctx context.Context, tab int, raw *protocol.SnapshotRe
 		}
 	}
 	tr := rulesOf(p, infos)
+	h.judgeBlankTop(ctx, p, tab, infos, tr) // a blank page is its opener's (host/withhold.go)
 	all := !h.mayRead(ctx, p, tab) || tr.top.Rule == policy.Block
 	for i, f := range raw.Frames {
 		if all || tr.byFrame[f.FrameID].Rule == policy.Block {

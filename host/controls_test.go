@@ -68,47 +68,57 @@ type guardFake struct {
 	actTab    int // the tab of the last action
 	paused    []bool
 	topURL    string
-	shareTabs []int
+	downloads []protocol.Download // what the browser's downloads hold
 }
 
 func (g *guardFake) handle(msg protocol.NativeMessage) (any, *protocol.Error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	switch msg.Type {
-	case protocol.ExtDocuments:
+	case string(protocol.ExtDocuments):
 		return protocol.DocumentsReply{Documents: []protocol.LiveDocument{}}, nil
-	case protocol.ExtTabs:
+	case string(protocol.ExtTabs):
 		return protocol.TabsResult{Tabs: []protocol.Tab{{ID: 5, URL: g.topURL, Title: "Shop", Active: true}, {ID: 6, URL: "https://pay.example/", Title: "Pay"}}}, nil
-	case protocol.ExtTabInfo:
+	case string(protocol.ExtTabInfo):
 		return protocol.TabRef{ID: 5, URL: g.topURL, Title: "Shop"}, nil
-	case protocol.ExtFrames:
+	case string(protocol.ExtDownloads):
+		var p protocol.DownloadsParams
+		json.Unmarshal(msg.Params, &p)
+		out := []protocol.Download{}
+		for _, d := range g.downloads {
+			if p.Path == "" || d.Path == p.Path {
+				out = append(out, d)
+			}
+		}
+		return protocol.DownloadsReply{Downloads: out}, nil
+	case string(protocol.ExtFrames):
 		return protocol.FramesReply{Frames: []protocol.FrameInfo{
 			{FrameID: 0, ParentFrameID: -1, DocumentID: "top", URL: g.topURL},
 			{FrameID: 3, ParentFrameID: 0, DocumentID: "card", URL: "https://pay.example/card"},
 		}}, nil
-	case protocol.ExtSnapshot:
+	case string(protocol.ExtSnapshot):
 		return protocol.SnapshotReply{Tab: protocol.TabRef{ID: 5, URL: g.topURL, Title: "Shop"}, Frames: []protocol.ExtFrame{
 			{FrameID: 0, DocumentID: "top", URL: g.topURL, Title: "Shop", Elements: []protocol.ExtElement{
 				{ID: 1, Role: "button", Name: "Delete"}, {ID: 2, Role: "textbox", Name: "Note", Value: ptrTo("typed secret")}}},
 			{FrameID: 3, DocumentID: "card", URL: "https://pay.example/card", Elements: []protocol.ExtElement{{ID: 1, Role: "textbox", Name: "Card number"}}},
 		}}, nil
-	case protocol.ExtAct:
+	case string(protocol.ExtAct):
 		g.acts++
 		var ap protocol.ActParams
 		json.Unmarshal(msg.Params, &ap)
 		g.actTab = ap.TabID
 		return protocol.ActReply{OK: true}, nil
-	case protocol.ExtConfirm:
+	case string(protocol.ExtConfirm):
 		var cp protocol.ConfirmParams
 		json.Unmarshal(msg.Params, &cp)
 		g.asked = append(g.asked, cp)
 		return g.answer, nil
-	case protocol.ExtPaused:
+	case string(protocol.ExtPaused):
 		var pp protocol.PausedParams
 		json.Unmarshal(msg.Params, &pp)
 		g.paused = append(g.paused, pp.Paused)
 		return map[string]bool{"ok": true}, nil
-	case protocol.ExtActed:
+	case string(protocol.ExtActed):
 		return map[string]bool{"ok": true}, nil
 	}
 	return nil, &protocol.Error{Code: protocol.CodeBadRequest, Message: "fake: " + msg.Type}
@@ -346,6 +356,31 @@ func TestCleanClient(t *testing.T) {
 	for in, want := range map[string]string{"claude-code": "claude-code", " a\x07b\n ": "ab", strings.Repeat("é", 100): strings.Repeat("é", 64)} {
 		if got := cleanClient(in); got != want {
 			t.Errorf("cleanClient(%q) = %q", in, got)
+		}
+	}
+}
+
+// A navigation is recorded with its query, so an edit, a history and a
+// move of one wiki page can be told apart; the values of secret-named
+// parameters are masked, and the fragment and user info never kept.
+func TestActDetailKeepsTheQueryMaskingSecrets(t *testing.T) {
+	nav := protocol.Action{Name: protocol.ActNavigate}
+	for raw, want := range map[string]string{
+		"http://127.0.0.1:8090/index.php?title=Meeting_notes&action=edit":                    "to http://127.0.0.1:8090/index.php?title=Meeting_notes&action=edit",
+		"http://127.0.0.1:8090/index.php?title=Meeting_notes&action=history":                 "to http://127.0.0.1:8090/index.php?title=Meeting_notes&action=history",
+		"https://ann:pw@wiki.example/w?title=X&wpEditToken=abc123&api_key=k1#access_token=t": "to https://wiki.example/w?title=X&wpEditToken=***&api_key=***",
+		"https://shop.example/checkout?token=s3cret&password=hunter2&key=K&apiKey=K2&sig=S":  "to https://shop.example/checkout?token=***&password=***&key=***&apiKey=***&sig=***",
+		"https://s3.example/f?X-Amz-Signature=abc&X-Amz-Credential=c&monthly=1&q=a+b":        "to https://s3.example/f?X-Amz-Signature=***&X-Amz-Credential=***&monthly=1&q=a+b",
+		"https://app.example/cb?code=abc&state=1&session%5Fid=s":                             "to https://app.example/cb?code=***&state=1&session%5Fid=***",
+		"https://app.example/home?": "to https://app.example/home",
+	} {
+		if got := actDetail(nav, protocol.ActArgs{Action: protocol.ActNavigate, Text: raw}); got != want {
+			t.Errorf("%s is recorded as %q, want %q", raw, got, want)
+		}
+		for _, secret := range []string{"abc123", "s3cret", "hunter2", "k1", "pw@"} {
+			if got := actDetail(nav, protocol.ActArgs{Action: protocol.ActNavigate, Text: raw}); strings.Contains(got, secret) {
+				t.Errorf("%s: the record holds %q: %s", raw, secret, got)
+			}
 		}
 	}
 }

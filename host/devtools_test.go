@@ -112,7 +112,7 @@ func TestRequestLine(t *testing.T) {
 	}
 }
 
-// drawRefs outlines each box and labels it with the ref's digits, scaled
+// drawRefs outlines each box and labels it with the ref ("@e7"), scaled
 // to the image's pixels per CSS px.
 func TestDrawRefs(t *testing.T) {
 	src := image.NewRGBA(image.Rect(0, 0, 400, 300))

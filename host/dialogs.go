@@ -7,7 +7,7 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-// JavaScript dialogs (docs/ARCHITECTURE.md, "Dialogs"): the extension sees
+// JavaScript dialogs (docs/dialogs.md, "Dialogs"): the extension sees
 // a tab's dialog open and answers it; here are `grip dialog` (show) and
 // `grip dialog accept|dismiss`, and the snapshot of a tab whose page is
 // stopped behind one.
@@ -19,12 +19,12 @@ func (h *Host) showDialog(ctx context.Context, args protocol.DialogArgs) (*proto
 		return nil, err
 	}
 	var rep protocol.DialogReply
-	if err := h.callExt(ctx, protocol.ExtDialog, protocol.DialogParams{TabID: tab, Action: protocol.DialogShow}, &rep); err != nil {
+	if err := callExt(ctx, h, protocol.ExtDialog, protocol.DialogParams{TabID: tab, Action: protocol.DialogShow}, &rep); err != nil {
 		return nil, err
 	}
 	res := &protocol.DialogResult{Tab: protocol.TabRef{ID: tab}, Dialog: rep.Dialog, Watching: rep.Watching}
 	var info protocol.TabRef
-	if err := h.callExt(ctx, protocol.ExtTabInfo, protocol.TabParams{TabID: tab}, &info); err == nil {
+	if err := callExt(ctx, h, protocol.ExtTabInfo, protocol.TabParams{TabID: tab}, &info); err == nil {
 		res.Tab = info
 	}
 	return res, nil
@@ -42,7 +42,7 @@ func (h *Host) answerDialog(ctx context.Context, a *action) (performed, error) {
 			"give text only to accept a prompt", "dismiss takes no text")
 	}
 	var rep protocol.DialogReply
-	if err := h.callExt(ctx, protocol.ExtDialog, protocol.DialogParams{TabID: a.target.tab, Action: action, Text: a.args.Text}, &rep); err != nil {
+	if err := callExt(ctx, h, protocol.ExtDialog, protocol.DialogParams{TabID: a.target.tab, Action: action, Text: a.args.Text}, &rep); err != nil {
 		return performed{}, err
 	}
 	return performed{detail: rep.Detail, effects: rep.ActEffects}, nil

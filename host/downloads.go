@@ -10,7 +10,7 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-// Downloads (docs/ARCHITECTURE.md, "Files in and out"): the worker keeps
+// Downloads (docs/files.md, "Files in and out"): the worker keeps
 // no list of its own. chrome.downloads records every download of the
 // profile; the worker adds the tab that started each and waits for one to
 // finish on chrome.downloads' events. The host asks it after each action
@@ -111,12 +111,14 @@ func (c *downloadCursor) returned(d protocol.Download) {
 }
 
 // downloadJudge returns whether agents may learn of a download under the
-// person's policy (docs/ARCHITECTURE.md, "The person's controls"): not
-// when the strictest rule of its final URL, the URL it was asked for,
-// its referrer and the tab that started it is block — a data: or blob:
-// export a blocked page made is judged by that page — never from another
-// session's tab and, in the shared mode, only from a tab shared with them. The tabs' pages are read once,
-// when a download names a tab.
+// person's policy (docs/files.md, "Files in and out"): not when the
+// strictest rule of its final URL, the URL it was asked for, its
+// referrer, the pages that started it (the tab's and the frame's, as they
+// were then) and the tab's page now is block. A data: or blob: export has
+// no origin of its own and is judged by those pages; one whose creator is
+// not known at all is blocked (policy.Decide fails closed). Never from
+// another session's tab and, in the shared mode, only from a tab shared
+// with them. The tabs' pages are read once, when a download names a tab.
 func (h *Host) downloadJudge(ctx context.Context) func(d protocol.Download) bool {
 	u := h.person
 	if u == nil {
@@ -125,24 +127,35 @@ func (h *Host) downloadJudge(ctx context.Context) func(d protocol.Download) bool
 	p := u.policy.Current()
 	var tabURLs map[int]string
 	return func(d protocol.Download) bool {
-		for _, raw := range []string{d.URL, d.SourceURL, d.Referrer} {
-			if raw != "" && p.Decide(raw).Rule == policy.Block {
+		judged := false
+		for _, raw := range append([]string{d.URL, d.SourceURL, d.Referrer}, d.Pages...) {
+			if raw == "" || policy.Inherits(raw) {
+				continue // its creator's: the pages and the tab
+			}
+			if p.Decide(raw).Rule == policy.Block {
 				return false
 			}
+			judged = true
 		}
 		if d.Tab != 0 {
 			if tabURLs == nil {
 				tabURLs = map[int]string{}
 				var res protocol.TabsResult
-				if err := h.callExt(ctx, protocol.ExtTabs, protocol.TabsParams{}, &res); err == nil {
+				if err := callExt(ctx, h, protocol.ExtTabs, protocol.TabsParams{}, &res); err == nil {
 					for _, t := range res.Tabs {
 						tabURLs[t.ID] = t.URL
 					}
 				}
 			}
-			if url, ok := tabURLs[d.Tab]; ok && p.Decide(url).Rule == policy.Block {
-				return false
+			if url, ok := tabURLs[d.Tab]; ok && !policy.Inherits(url) {
+				if p.Decide(url).Rule == policy.Block {
+					return false
+				}
+				judged = true
 			}
+		}
+		if !judged && !p.Trivial() {
+			return false // nothing tells where it came from
 		}
 		if d.Tab == 0 {
 			return p.Tabs != policy.TabsShared
@@ -151,9 +164,30 @@ func (h *Host) downloadJudge(ctx context.Context) func(d protocol.Download) bool
 	}
 }
 
+// hiddenDownloadAt reports whether path is a download agents may not learn of
+// (downloadJudge): an upload of it is refused as a file that does not
+// exist, so that an agent learns neither the file nor its name. ok is
+// false when the browser could not be asked.
+func (h *Host) hiddenDownloadAt(ctx context.Context, path string) (hidden, ok bool) {
+	if h.person == nil {
+		return false, true
+	}
+	var got protocol.DownloadsReply
+	if err := callExt(ctx, h, protocol.ExtDownloads, protocol.DownloadsParams{Path: path, Limit: 1000}, &got); err != nil {
+		return false, false
+	}
+	visible := h.downloadJudge(ctx)
+	for _, d := range got.Downloads {
+		if d.Path == path && !visible(d) {
+			return true, true
+		}
+	}
+	return false, true
+}
+
 // forAgents is d without what only the host judges by.
 func forAgents(d protocol.Download) protocol.Download {
-	d.SourceURL, d.Referrer = "", ""
+	d.SourceURL, d.Referrer, d.Pages = "", "", nil
 	return d
 }
 
@@ -170,7 +204,7 @@ func (h *Host) addDownload(ctx context.Context, a *action, res *protocol.ActionR
 	}
 	var got protocol.DownloadsReply
 	// Oldest first: the first download the action started.
-	if err := h.callExt(ctx, protocol.ExtDownloads, protocol.DownloadsParams{Since: unixMS(a.started), TabID: res.Tab.ID, Limit: 1, Oldest: true}, &got); err != nil {
+	if err := callExt(ctx, h, protocol.ExtDownloads, protocol.DownloadsParams{Since: unixMS(a.started), TabID: res.Tab.ID, Limit: 1, Oldest: true}, &got); err != nil {
 		h.log.Warn("could not list downloads after an action", "err", err)
 		return
 	}
@@ -201,7 +235,7 @@ func (h *Host) waitDownload(ctx context.Context, args protocol.WaitArgs, timeout
 		cctx, cancel := context.WithTimeout(ctx, left+callTimeout)
 		params := protocol.DownloadWaitParams{Since: unixMS(since), AfterID: after, TabID: args.Tab, TimeoutMS: int(left.Milliseconds())}
 		d = protocol.Download{} // decoding keeps fields the next reply leaves out
-		err := h.port.call(cctx, protocol.ExtDownloadWait, params, &d)
+		err := extCall(cctx, h.port, protocol.ExtDownloadWait, params, &d)
 		cancel()
 		if err != nil {
 			return nil, err
@@ -221,7 +255,7 @@ func (h *Host) waitDownload(ctx context.Context, args protocol.WaitArgs, timeout
 	res := &protocol.ActionResult{OK: true, Download: &d, Changes: protocol.Changes{Added: []string{}, Gone: []string{}}}
 	if d.Tab != 0 {
 		var info protocol.TabRef
-		if err := h.callExt(ctx, protocol.ExtTabInfo, protocol.TabParams{TabID: d.Tab}, &info); err == nil {
+		if err := callExt(ctx, h, protocol.ExtTabInfo, protocol.TabParams{TabID: d.Tab}, &info); err == nil {
 			res.Tab = info
 		}
 	}
@@ -267,7 +301,7 @@ func (h *Host) listDownloads(ctx context.Context, args protocol.DownloadsArgs) (
 		limit = 20
 	}
 	var got protocol.DownloadsReply
-	if err := h.callExt(ctx, protocol.ExtDownloads, protocol.DownloadsParams{Limit: limit, TabID: args.Tab}, &got); err != nil {
+	if err := callExt(ctx, h, protocol.ExtDownloads, protocol.DownloadsParams{Limit: limit, TabID: args.Tab}, &got); err != nil {
 		return nil, err
 	}
 	list := make([]protocol.Download, 0, len(got.Downloads))

@@ -36,6 +36,10 @@ func TestDragRefusesBadDropTargetsAtTheHost(t *testing.T) {
 		{"ref and CSS", protocol.ActArgs{Action: "drag", Target: first, To: "#done"}, protocol.CodeBadRequest, "same frame"},
 		{"CSS in other frames", protocol.ActArgs{Action: "drag", Target: "#a", To: "iframe >>> #b"}, protocol.CodeBadRequest, "same frame"},
 		{"a second element for click", protocol.ActArgs{Action: "click", Target: first, To: first}, protocol.CodeBadRequest, "takes one element"},
+		{"a drop point for click", protocol.ActArgs{Action: "click", Target: first, ToAt: &protocol.Spot{X: 1, Y: 1}}, protocol.CodeBadRequest, "takes no drop point"},
+		{"a point for type", protocol.ActArgs{Action: "type", Target: first, Text: "a", At: &protocol.Spot{X: 1, Y: 1}}, protocol.CodeBadRequest, "takes no point"},
+		{"a negative point", protocol.ActArgs{Action: "click", Target: first, At: &protocol.Spot{X: -3, Y: 1}}, protocol.CodeBadRequest, "outside the element"},
+		{"a drop point over 100%", protocol.ActArgs{Action: "drag", Target: first, To: snap.Frames[0].Elements[1].Ref, ToAt: &protocol.Spot{X: 120, Y: 1, Percent: true}}, protocol.CodeBadRequest, "outside the element"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,5 +54,33 @@ func TestDragRefusesBadDropTargetsAtTheHost(t *testing.T) {
 	err := c.Call(ctx, protocol.OpAct, protocol.ActArgs{Action: "drag", Target: first, To: snap.Frames[0].Elements[1].Ref}, nil)
 	if err == nil || !strings.Contains(err.Error(), "fake: act") {
 		t.Fatalf("a drag within one document did not reach the extension: %v", err)
+	}
+}
+
+// A workflow being recorded cannot keep a point: the action is refused
+// before it reaches the page, rather than recorded as another action.
+func TestRecordingRefusesAPoint(t *testing.T) {
+	fx, _, dirs := startHost(t, "drag2")
+	fx.mu.Lock()
+	fx.snap = mustJSON(fakeSnapshot(1, 2))
+	fx.mu.Unlock()
+	c := connectTo(t, dirs)
+	ctx := context.Background()
+	var snap protocol.Snapshot
+	if err := c.Call(ctx, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: 5}, &snap); err != nil {
+		t.Fatal(err)
+	}
+	first := snap.Frames[0].Elements[0].Ref
+	args := protocol.ActArgs{Action: "click", Target: first, At: &protocol.Spot{X: 3, Y: 4}}
+	if err := c.Call(ctx, protocol.OpAct, args, nil); err == nil || !strings.Contains(err.Error(), "fake: act") {
+		t.Fatalf("a point action outside a recording did not reach the page: %v", err)
+	}
+	var rec protocol.RecordResult
+	if err := c.Call(ctx, protocol.OpRecord, protocol.RecordArgs{Action: "start", File: t.TempDir() + "/w.grip"}, &rec); err != nil {
+		t.Fatal(err)
+	}
+	err := c.Call(ctx, protocol.OpAct, args, nil)
+	if perr := protocol.AsError(err); err == nil || perr.Code != protocol.CodeBadRequest || !strings.Contains(perr.Message, "cannot keep a point") {
+		t.Fatalf("a point action while recording: %v", err)
 	}
 }

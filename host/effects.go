@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,7 +16,7 @@ import (
 )
 
 // What an action did besides acting on its element, as the reply tells it
-// (docs/ARCHITECTURE.md, "What an action did"): the extension watches each
+// (docs/effects.md, "What an action did"): the extension watches each
 // action (a dialog, a navigation, tabs opened, windows blocked, its tab
 // closing) and the host adds what it learnt between replies from the
 // extension's events: tabs a page opened later, and tabs it opened that
@@ -90,7 +91,10 @@ func (b *openerBook) take(tab int, seen []protocol.OpenedTab) ([]protocol.Opened
 // finishAction ends an action on tab: the read of what changed (or, when
 // the action closed the tab, the reply that says so), then what else the
 // action did.
-func (h *Host) finishAction(ctx context.Context, tab int, detail string, args protocol.ActArgs, fx protocol.ActEffects, settle bool) (*protocol.ActionResult, error) {
+//
+// since is when the action began: what the app said from then on goes in
+// the reply (docs/effects.md, "What the app said").
+func (h *Host) finishAction(ctx context.Context, tab int, detail string, args protocol.ActArgs, fx protocol.ActEffects, settle bool, since time.Time) (*protocol.ActionResult, error) {
 	if fx.Closed {
 		h.refs.InvalidateTab(tab)
 		gone := h.tabs.forget(tab)
@@ -102,7 +106,7 @@ func (h *Host) finishAction(ctx context.Context, tab int, detail string, args pr
 			Changes: protocol.Changes{Added: []string{}, Gone: formatRefs(gone)}, Closed: []int{tab}, Opened: fx.Opened, Blocked: fx.Blocked}
 		return res, nil
 	}
-	res, err := h.afterAction(ctx, tab, detail, args, settle)
+	res, err := h.afterAction(ctx, tab, detail, args, settle, since)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +127,7 @@ func (h *Host) addEffects(ctx context.Context, tab int, res *protocol.ActionResu
 		}
 		// Opened later, reported by an event: name it as it is now.
 		var info protocol.TabRef
-		if err := h.callExt(ctx, protocol.ExtTabInfo, protocol.TabParams{TabID: t.Tab}, &info); err == nil {
+		if err := callExt(ctx, h, protocol.ExtTabInfo, protocol.TabParams{TabID: t.Tab}, &info); err == nil {
 			res.Opened[i].URL, res.Opened[i].Title = info.URL, info.Title
 		}
 	}
@@ -132,7 +136,7 @@ func (h *Host) addEffects(ctx context.Context, tab int, res *protocol.ActionResu
 	if fx.Navigation != nil && fx.Navigation.Loading && res.Dialog == nil {
 		res.Loading = fx.Navigation.URL
 	}
-	h.maskEffects(&res.Opened, &res.Blocked, &res.Loading)
+	h.maskEffects(ctx, &res.Opened, &res.Blocked, &res.Loading)
 }
 
 // shareOpened makes the tabs and popups a page opened on an agent's action
@@ -144,21 +148,43 @@ func (h *Host) shareOpened(ctx context.Context, opened []protocol.OpenedTab) {
 	}
 	for _, t := range opened {
 		h.person.own(t.Tab, sessionOf(ctx), false)
-		h.tellExtension(ctx, protocol.ExtShareTab, protocol.TabParams{TabID: t.Tab, Session: sessionOf(ctx)})
+		tellExtension(ctx, h, protocol.ExtShareTab, protocol.TabParams{TabID: t.Tab, Session: sessionOf(ctx)})
 	}
 }
 
 // maskEffects leaves the URL and title of blocked sites out of what a
 // reply says an action opened, asked for or is loading, as the policy
-// leaves them out of the tab list (host/controls.go).
-func (h *Host) maskEffects(opened *[]protocol.OpenedTab, blocked *[]string, loading *string) {
+// leaves them out of the tab list (host/controls.go). A blank window is
+// judged by the document that opened it (host/openers.go).
+func (h *Host) maskEffects(ctx context.Context, opened *[]protocol.OpenedTab, blocked *[]string, loading *string) {
 	if h.person == nil {
 		return
 	}
 	p := h.person.policy.Current()
-	isBlocked := func(u string) bool { return u != "" && p.Decide(u).Rule == policy.Block }
-	for i := range *opened {
-		if isBlocked((*opened)[i].URL) {
+	isBlocked := func(u string) bool { _, b := p.BlockedOwn(u); return b }
+	var tabs map[int]protocol.Tab // read once, for a blank window
+	for i, o := range *opened {
+		blank := policy.Inherits(o.URL) && !p.Trivial()
+		if blank && tabs == nil {
+			tabs = map[int]protocol.Tab{}
+			var res protocol.TabsResult
+			if err := callExt(ctx, h, protocol.ExtTabs, protocol.TabsParams{}, &res); err == nil {
+				for _, t := range res.Tabs {
+					tabs[t.ID] = t
+				}
+			}
+		}
+		if blank {
+			t, known := tabs[o.Tab]
+			if !known {
+				t = protocol.Tab{ID: o.Tab, Opener: -1} // closed, or not told: judged blocked
+			}
+			if d, ok := openerRule(p, t, nil); ok && d.Rule == policy.Block {
+				(*opened)[i].URL, (*opened)[i].Title = "", "(blocked by the policy)"
+			}
+			continue
+		}
+		if isBlocked(o.URL) {
 			(*opened)[i].URL, (*opened)[i].Title = "", "(blocked by the policy)"
 		}
 	}
@@ -197,7 +223,7 @@ func (h *Host) snapshotEffects(ctx context.Context, tab int, snap *protocol.Snap
 	h.shareOpened(ctx, snap.Opened)
 	var none []string
 	var loading string
-	h.maskEffects(&snap.Opened, &none, &loading)
+	h.maskEffects(ctx, &snap.Opened, &none, &loading)
 	lines := frames.EffectLines(snap.Opened, snap.Closed, nil, "")
 	if len(lines) == 0 {
 		return
@@ -212,7 +238,7 @@ func (h *Host) snapshotEffects(ctx context.Context, tab int, snap *protocol.Snap
 // added and gone, url, title), and includes the snapshot when asked. A
 // page in the middle of navigating may not answer at once; we retry a few
 // times and otherwise report the action without changes.
-func (h *Host) afterAction(ctx context.Context, tab int, detail string, args protocol.ActArgs, settle bool) (*protocol.ActionResult, error) {
+func (h *Host) afterAction(ctx context.Context, tab int, detail string, args protocol.ActArgs, settle bool, since time.Time) (*protocol.ActionResult, error) {
 	res := &protocol.ActionResult{OK: true, Detail: detail, Changes: protocol.Changes{Added: []string{}, Gone: []string{}}}
 	// Read in the mode of the agent's last view, so that what is added,
 	// gone and changed compares like with like.
@@ -235,7 +261,7 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 				return res, nil
 			}
 		}
-		raw, results, diff, err := h.readTab(ctx, tab, mode, !args.Snapshot, settle, nil)
+		raw, results, diff, err := h.readTabFor(ctx, tab, protocol.SnapshotParams{Mode: mode, KeepSignatures: !args.Snapshot, Settle: settle, SaidSince: since.UnixMilli()}, nil)
 		if err != nil {
 			if d := openDialog(err); d != nil {
 				// The page is stopped behind a dialog: the reply names it.
@@ -249,17 +275,26 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 			continue
 		}
 		res.Tab = raw.Tab
+		for _, f := range raw.Frames {
+			if f.FrameID == 0 && f.Error == frames.ReasonBlocked {
+				// The action took the tab to a site the person blocks (a
+				// redirect, a link): nothing of it was read, and the reply
+				// says so at once.
+				res.Detail = joinDetail(res.Detail, fmt.Sprintf("tab %d is now on a site the person's policy blocks: nothing of it is read; close the tab, or navigate it elsewhere", tab))
+			}
+		}
+		res.Said = saidOf(raw, results)
 		tellSettled(res, raw.Settle)
 		if raw.Loading {
 			// The page is usable but not done loading (an image or a poll
 			// the server holds): the reply says so (masked if blocked).
 			res.Loading = raw.Tab.URL
 		}
-		res.Changes = protocol.Changes{URL: raw.Tab.URL, Title: raw.Tab.Title, Added: formatRefs(diff.added), Gone: formatRefs(diff.gone)}
+		res.Changes = protocol.Changes{URL: raw.Tab.URL, Title: raw.Tab.Title, Added: formatRefs(diff.added), Gone: formatRefs(diff.gone), Navigated: diff.navigated}
 		var after string
 		res.Changes.Changed, res.Changes.Appeared, res.Changes.Omitted, after = frames.FitChanges(diff.changed, diff.appeared, budget)
 		if res.Changes.Omitted > 0 {
-			res.Changes.More = readOnCommand(after, mode, tabNamed(args, tab))
+			res.Changes.More = readOnCommand(after, mode, tab)
 		}
 		if args.Snapshot {
 			if snap, err := h.render(tab, raw.Tab, results, frames.Options{Budget: args.Budget}); err == nil {
@@ -269,28 +304,19 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 		return res, nil
 	}
 	var info protocol.TabRef
-	if err := h.callExt(ctx, protocol.ExtTabInfo, protocol.TabParams{TabID: tab}, &info); err == nil {
+	if err := callExt(ctx, h, protocol.ExtTabInfo, protocol.TabParams{TabID: tab}, &info); err == nil {
 		res.Tab = info
 		res.Changes.URL, res.Changes.Title = info.URL, info.Title
 	}
 	return res, nil
 }
 
-// tabNamed is the tab the command that reads on must name: 0 when the
-// agent's request left it to the default tab.
-func tabNamed(args protocol.ActArgs, tab int) int {
-	if args.Tab != 0 || strings.HasPrefix(args.Target, "@") {
-		return tab
-	}
-	return 0
-}
-
 // readOnCommand is the command that reads on where an action's reply cut
-// its lines (docs/ARCHITECTURE.md, "Snapshot format"): after the last
+// its lines (docs/snapshot.md, "Snapshot format"): after the last
 // element of the unbroken run that appeared (frames.FitChanges), when the
 // cut fell among those (they are in page order), else from the start; in
-// the mode of the agent's view, and naming the tab unless it is the
-// default one — the same form as a snapshot's trailer.
+// the mode of the agent's view, and naming the tab it read (also when the
+// request left it to the default) — the same form as a snapshot's trailer.
 func readOnCommand(after string, mode string, tab int) string {
 	cmd := "grip snapshot"
 	if after != "" {
@@ -300,7 +326,7 @@ func readOnCommand(after string, mode string, tab int) string {
 }
 
 // readOnArgs are the arguments that make grip snapshot read the same view:
-// its mode, budget and tab, each when not the default.
+// its mode and budget when not the default, and the tab (0: none).
 func readOnArgs(mode string, budget, tab int) string {
 	var s string
 	if mode == protocol.ModeContent {
@@ -313,4 +339,39 @@ func readOnArgs(mode string, budget, tab int) string {
 		s += " --tab " + strconv.Itoa(tab)
 	}
 	return s
+}
+
+// saidOf gathers what each frame said (protocol.ExtFrame.Said), in frame
+// order, a field's local id made its ref (results are raw's frames with
+// their refs, in the same order); the same text twice is said once.
+func saidOf(raw protocol.SnapshotReply, results []frames.FrameResult) []protocol.Said {
+	var out []protocol.Said
+	seen := map[string]bool{}
+	for i, f := range raw.Frames {
+		for _, s := range f.Said {
+			if s.Text == "" || seen[s.Text] {
+				continue
+			}
+			seen[s.Text] = true
+			said := protocol.Said{Role: s.Role, Text: s.Text}
+			if s.ID != 0 && i < len(results) {
+				for j, e := range f.Elements {
+					if e.ID == s.ID && j < len(results[i].Elements) {
+						said.Ref = results[i].Elements[j].Ref
+						break
+					}
+				}
+			}
+			out = append(out, said)
+		}
+	}
+	return out
+}
+
+// joinDetail adds a note to an action's detail.
+func joinDetail(detail, note string) string {
+	if detail == "" {
+		return note
+	}
+	return detail + "; " + note
 }

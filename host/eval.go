@@ -14,7 +14,7 @@ import (
 const MaxEvalTimeout = 60 * time.Second
 
 // Eval runs an expression in the top frame's page world and returns its
-// JSON value (docs/ARCHITECTURE.md, "Developer tools"). Code can do
+// JSON value (docs/devtools.md, "Developer tools"). Code can do
 // anything the page can, so it runs only where the person's policy says
 // script for the page's origin, never while agents are paused, and the
 // page must still be on that origin when it runs. The record says that an
@@ -37,13 +37,13 @@ func (h *Host) Eval(ctx context.Context, args protocol.EvalArgs) (*protocol.Eval
 	if u == nil {
 		return nil, protocol.Errorf(protocol.CodePolicy, protocol.BoundaryPolicy, "", "this host has no policy that could allow eval")
 	}
-	rec := actlog.Entry{Time: time.Now(), Action: protocol.OpEval, Tab: args.Tab, Client: clientOf(ctx),
+	rec := actlog.Entry{Time: time.Now(), Action: protocol.OpEval, Tab: args.Tab, Client: clientOf(ctx), Session: sessionOf(ctx),
 		Detail: fmt.Sprintf("%d characters of code, not kept", len([]rune(args.Expression)))}
 	res, err := h.eval(ctx, args, timeout, &rec)
 	rec.Outcome = outcomeOf(ctx, err)
 	u.record(rec)
 	if err == nil && rec.Tab > 0 {
-		h.tellExtension(ctx, protocol.ExtActed, protocol.ActedParams{TabID: rec.Tab, Action: protocol.OpEval})
+		tellExtension(ctx, h, protocol.ExtActed, protocol.ActedParams{TabID: rec.Tab, Action: protocol.OpEval})
 	}
 	return res, err
 }
@@ -89,7 +89,7 @@ func (h *Host) eval(ctx context.Context, args protocol.EvalArgs, timeout time.Du
 	cctx, cancel := context.WithTimeout(ctx, timeout+5*time.Second)
 	defer cancel()
 	var rep protocol.EvalReply
-	if err := h.port.call(cctx, protocol.ExtEvaluate, protocol.EvaluateParams{TabID: tab, Expression: args.Expression,
+	if err := extCall(cctx, h.port, protocol.ExtEvaluate, protocol.EvaluateParams{TabID: tab, Expression: args.Expression,
 		Origin: tr.topOrigin, TimeoutMS: int(timeout / time.Millisecond)}, &rep); err != nil {
 		return nil, err
 	}

@@ -28,18 +28,18 @@ func (f *downloadsFake) handle(msg protocol.NativeMessage) (any, *protocol.Error
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	switch msg.Type {
-	case protocol.ExtDocuments:
+	case string(protocol.ExtDocuments):
 		return protocol.DocumentsReply{Documents: []protocol.LiveDocument{}}, nil
-	case protocol.ExtTabs:
+	case string(protocol.ExtTabs):
 		return protocol.TabsResult{Tabs: []protocol.Tab{{ID: 5, URL: "https://shop.example/", Active: true}, {ID: 7, URL: "https://pay.example/export"}}}, nil
-	case protocol.ExtTabInfo:
+	case string(protocol.ExtTabInfo):
 		return protocol.TabRef{ID: 5, URL: "https://shop.example/", Title: "Shop"}, nil
-	case protocol.ExtDownloads:
+	case string(protocol.ExtDownloads):
 		var p protocol.DownloadsParams
 		json.Unmarshal(msg.Params, &p)
 		f.listings = append(f.listings, p)
 		return protocol.DownloadsReply{Downloads: f.list}, nil
-	case protocol.ExtDownloadWait:
+	case string(protocol.ExtDownloadWait):
 		var p protocol.DownloadWaitParams
 		json.Unmarshal(msg.Params, &p)
 		f.waits = append(f.waits, p)

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -52,7 +53,7 @@ func testReadUploadRefusals(t *testing.T, extra []refusal) {
 	}
 	for _, tt := range append([]refusal{
 		{"none", nil, protocol.CodeBadRequest, []string{"at least one file"}},
-		{"missing", []string{good, filepath.Join(dir, "nope.txt")}, protocol.CodeBadRequest, []string{"nope.txt", "no such file"}},
+		{"missing", []string{good, filepath.Join(dir, "nope.txt")}, protocol.CodeNotFound, []string{"nope.txt", "no such file"}},
 		{"relative", []string{"good.txt"}, protocol.CodeBadRequest, []string{"good.txt", "not an absolute path"}},
 		{"folder", []string{dir}, protocol.CodeBadRequest, []string{dir, "folder"}},
 		{"too large", []string{huge}, protocol.CodeTooLarge, []string{huge, "50 MiB"}},
@@ -62,7 +63,7 @@ func testReadUploadRefusals(t *testing.T, extra []refusal) {
 		t.Run(tt.name, func(t *testing.T) {
 			done := make(chan error, 1)
 			go func() {
-				_, _, err := (&Host{}).readUpload(tt.paths)
+				_, _, err := (&Host{}).readUpload(context.Background(), tt.paths)
 				done <- err
 			}()
 			var err error
@@ -101,7 +102,7 @@ func TestReadUploadDescribesEachFile(t *testing.T) {
 	if err := os.Chtimes(paths[0], when, when); err != nil {
 		t.Fatal(err)
 	}
-	up, _, err := (&Host{}).readUpload(paths)
+	up, _, err := (&Host{}).readUpload(context.Background(), paths)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/grip-dev/grip/refcache"
 )
 
-// Long lists (docs/ARCHITECTURE.md, "Long lists"): grip find brings an
+// Long lists (docs/long-lists.md, "Long lists"): grip find brings an
 // element into view by what it says, scrolling the page or a list step by
 // step in the page (extension/kernel/find.js), and its reply names the
 // element found instead of every row passed on the way; a scroll of a
@@ -84,6 +84,14 @@ func (h *Host) tellList(a *action, res *protocol.ActionResult) {
 	}
 	if f := a.found; f != nil && f.Found {
 		for _, id := range f.IDs {
+			if el, ok := byLocal[id]; ok {
+				res.Found = append(res.Found, el)
+			}
+		}
+		for _, id := range f.Around {
+			if len(res.Found) > 0 {
+				break
+			}
 			if el, ok := byLocal[id]; ok {
 				res.Found = append(res.Found, el)
 			}
@@ -179,7 +187,7 @@ func (h *Host) fitChanges(a *action, c *protocol.Changes) {
 		if mode == "" {
 			mode = h.tabs.lastMode(a.target.tab)
 		}
-		c.More = readOnCommand(after, mode, tabNamed(a.args, a.target.tab))
+		c.More = readOnCommand(after, mode, a.target.tab)
 	}
 }
 

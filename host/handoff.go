@@ -8,7 +8,7 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-// The handoff (docs/ARCHITECTURE.md, "Handing a step to the person"): an
+// The handoff (docs/sessions.md, "Handing a step to the person"): an
 // agent that meets a step only the person should take — a CAPTCHA, a
 // second factor, a login, a payment to confirm — asks them to do it on
 // the tab. The question goes through the extension's question machinery
@@ -40,7 +40,7 @@ func (h *Host) handoff(ctx context.Context, args protocol.HandoffArgs) (*protoco
 	rec := actlog.Entry{Time: time.Now(), Tab: tab, Action: protocol.OpHandoff, Detail: why,
 		Client: clientOf(ctx), Session: sessionOf(ctx)}
 	var info protocol.TabRef
-	if err := h.callExt(ctx, protocol.ExtTabInfo, protocol.TabParams{TabID: tab}, &info); err == nil {
+	if err := callExt(ctx, h, protocol.ExtTabInfo, protocol.TabParams{TabID: tab}, &info); err == nil {
 		rec.Origin = originOf(info.URL)
 	}
 	res, err := h.runHandoff(ctx, tab, why, timeout, &rec)
@@ -65,7 +65,7 @@ func (h *Host) runHandoff(ctx context.Context, tab int, why string, timeout time
 	cctx, cancel := context.WithTimeout(ctx, timeout+5*time.Second)
 	defer cancel()
 	var rep protocol.ConfirmReply
-	err := h.port.call(cctx, protocol.ExtConfirm, cp, &rep)
+	err := extCall(cctx, h.port, protocol.ExtConfirm, cp, &rep)
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return nil, ctx.Err()
@@ -88,7 +88,7 @@ func (h *Host) runHandoff(ctx context.Context, tab int, why string, timeout time
 		return nil, err
 	}
 	defer unlock()
-	res, err := h.finishAction(ctx, tab, "the person did it: "+why, protocol.ActArgs{Tab: tab}, protocol.ActEffects{}, true)
+	res, err := h.finishAction(ctx, tab, "the person did it: "+why, protocol.ActArgs{Tab: tab}, protocol.ActEffects{}, true, rec.Time)
 	if err != nil {
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"regexp"
 	"sync"
 	"time"
 
@@ -37,7 +38,7 @@ type Config struct {
 	LedgerRetry time.Duration // how long to wait for a previous host's ledger lock; 0 means 5 s
 	// Launch is set when `grip launch` started the browser (its
 	// GRIP_LAUNCH): doctor is told of its profile, and resume takes the
-	// launcher's token (docs/ARCHITECTURE.md, "A browser grip launched").
+	// launcher's token (docs/person.md, "A browser grip launched").
 	Launch *launcher.Launch
 }
 
@@ -49,23 +50,11 @@ var (
 )
 
 // validProfile says whether a profile id from the extension's hello is
-// one grip makes (it names files): checked by hand rather than with a
-// regexp compiled at every start of the CLI, which links this package.
-func validProfile(s string) bool {
-	if len(s) < 4 || len(s) > 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-		case (c == '_' || c == '-') && i > 0:
-		default:
-			return false
-		}
-	}
-	return true
-}
+// one grip makes (it names files): 4 to 64 of a-z, 0-9, and _ or - after
+// the first.
+func validProfile(s string) bool { return profileID().MatchString(s) }
+
+var profileID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{3,63}$`) })
 
 // buildWarning says what to do when the extension and this host come from
 // different builds of grip. An extension loaded from the source folder

@@ -37,7 +37,13 @@ type fakeExtension struct {
 	mu     sync.Mutex
 	raw    bytes.Buffer // every byte the host wrote to its stdout
 	snap   []byte       // the reply to snapshot requests; guarded by mu
-	docs   atomic.Int64 // documents requests answered
+	docs   atomic.Int64 // documents requests received
+	// holdDocs, when set, holds each documents answer until the test
+	// closes it (guarded by mu); docsInFlight counts the requests not yet
+	// answered, docsMostInFlight the most there ever were at once.
+	holdDocs         chan struct{}
+	docsInFlight     atomic.Int64
+	docsMostInFlight atomic.Int64
 }
 
 // startHost runs a host against a fake extension; it returns the fake,
@@ -92,10 +98,22 @@ func (fx *fakeExtension) serve() {
 		switch msg.Type {
 		case "documents":
 			fx.docs.Add(1)
-			fx.send(protocol.NativeMessage{ID: msg.ID, Result: json.RawMessage(`{"documents":[]}`)})
+			n := fx.docsInFlight.Add(1)
+			for m := fx.docsMostInFlight.Load(); n > m && !fx.docsMostInFlight.CompareAndSwap(m, n); m = fx.docsMostInFlight.Load() {
+			}
+			fx.mu.Lock()
+			hold := fx.holdDocs
+			fx.mu.Unlock()
+			go func(id uint64) {
+				if hold != nil {
+					<-hold
+				}
+				fx.docsInFlight.Add(-1)
+				fx.send(protocol.NativeMessage{ID: id, Result: json.RawMessage(`{"documents":[]}`)})
+			}(msg.ID)
 		case "tabs":
 			fx.send(protocol.NativeMessage{ID: msg.ID, Result: json.RawMessage(`{"tabs":[{"id":5,"url":"http://x/","title":"X","active":true}]}`)})
-		case protocol.ExtSnapshot:
+		case string(protocol.ExtSnapshot):
 			fx.mu.Lock()
 			snap := fx.snap
 			fx.mu.Unlock()

@@ -15,7 +15,7 @@ import (
 // testing an app looks for (as Playwright MCP's browser_network_requests).
 var staticTypes = map[string]bool{"image": true, "font": true, "stylesheet": true, "script": true, "media": true, "manifest": true}
 
-// Network lists a tab's requests (docs/ARCHITECTURE.md, "Developer
+// Network lists a tab's requests (docs/devtools.md, "Developer
 // tools"): those of its current page that grip saw, from the page's load if
 // grip navigated it or was attached when it loaded, else from grip's first
 // touch of the tab. Requests of frames the policy blocks, and requests to
@@ -30,10 +30,7 @@ func (h *Host) Network(ctx context.Context, args protocol.NetworkArgs) (*protoco
 	}
 	defer unlock()
 	var rep protocol.NetworkReply
-	if err := h.callExt(ctx, protocol.ExtNetwork, protocol.TabParams{TabID: tab}, &rep); err != nil {
-		return nil, err
-	}
-	if err := h.refuseBlockedTop(rep.Tab); err != nil {
+	if err := callExt(ctx, h, protocol.ExtNetwork, protocol.TabParams{TabID: tab}, &rep); err != nil {
 		return nil, err
 	}
 	res := &protocol.NetworkResult{Tab: rep.Tab, Since: rep.Since, Loaded: rep.Loaded, Gaps: rep.Gaps, Requests: []protocol.NetRequest{}}
@@ -136,7 +133,7 @@ func (h *Host) NetworkBody(ctx context.Context, args protocol.NetworkBodyArgs) (
 		max = protocol.MaxBodyBytes
 	}
 	var rep protocol.NetworkBodyReply
-	if err := h.callExt(ctx, protocol.ExtNetworkBody, protocol.NetworkBodyParams{ID: args.ID, MaxBytes: max}, &rep); err != nil {
+	if err := callExt(ctx, h, protocol.ExtNetworkBody, protocol.NetworkBodyParams{ID: args.ID, MaxBytes: max}, &rep); err != nil {
 		return nil, err
 	}
 	if args.Tab > 0 && rep.Tab.ID != args.Tab {
@@ -148,7 +145,7 @@ func (h *Host) NetworkBody(ctx context.Context, args protocol.NetworkBodyArgs) (
 			return nil, err
 		}
 	}
-	if err := h.refuseBlockedTop(rep.Tab); err != nil {
+	if err := h.checkAfter(ctx, readInfo, rep.Tab); err != nil { // as the gate would, once the tab is known (host/gate.go)
 		return nil, err
 	}
 	if p := h.policyNow(); blockedFrom(p, rep.FrameOrigin, "") || blockedFrom(p, "", rep.URL) {

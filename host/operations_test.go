@@ -2,45 +2,60 @@ package host
 
 import (
 	"context"
+	"encoding/base64"
+	"maps"
+	"os"
+	"path/filepath"
+	"reflect"
 	"slices"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/refcache"
 )
 
-// TestEveryOperationHasAnEntry: the table of operations serves exactly the
-// operations protocol lists, so one added to protocol without an entry
-// (or an entry for one protocol does not know) fails here, instead of
-// being served without the person's controls.
+// TestEveryOperationHasAnEntry: the host's table serves exactly the rows
+// of protocol.Operations, each with the row's argument and result types,
+// so a row added without an entry (or an entry for an operation protocol
+// does not know, or a handler of other types than the row says) fails
+// here, instead of being served without the person's controls.
 func TestEveryOperationHasAnEntry(t *testing.T) {
-	for _, op := range protocol.Operations {
-		if _, ok := operations()[op]; !ok {
-			t.Errorf("operation %q has no entry in host/operations.go", op)
+	rows := map[string]bool{}
+	for _, row := range protocol.Operations() {
+		if rows[row.Name] {
+			t.Errorf("protocol.Operations has two rows for %q", row.Name)
+		}
+		rows[row.Name] = true
+		op, ok := operations()[row.Name]
+		if !ok {
+			t.Errorf("operation %q has no entry in host/operations.go", row.Name)
+			continue
+		}
+		if op.args != reflect.TypeFor[noArgs]() && op.args != row.Args {
+			t.Errorf("%s: the handler takes %v, the row says %v", row.Name, op.args, row.Args)
+		}
+		if res := op.result; res != row.Result && (res.Kind() != reflect.Pointer || res.Elem() != row.Result) {
+			t.Errorf("%s: the handler returns %v, the row says %v", row.Name, res, row.Result)
 		}
 	}
 	for op := range operations() {
-		if !slices.Contains(protocol.Operations, op) {
-			t.Errorf("host/operations.go serves %q, which protocol.Operations does not list", op)
+		if !rows[op] {
+			t.Errorf("host/operations.go serves %q, which protocol.Operations has no row for", op)
 		}
 	}
 }
 
-// TestOperationKinds pins the kind of each operation: the kind decides
-// which of the person's controls a request passes, so changing one is a
-// decision about the person's say, not a detail.
-func TestOperationKinds(t *testing.T) {
-	want := map[string]opKind{
-		protocol.OpHello: kindHost, protocol.OpStatus: kindHost,
-		protocol.OpPause: kindPerson, protocol.OpResume: kindPerson, protocol.OpLog: kindPerson, protocol.OpPolicy: kindPerson,
-		protocol.OpTabs: kindList, protocol.OpDownloads: kindList,
-		protocol.OpSnapshot: kindRead, protocol.OpScreenshot: kindRead, protocol.OpDialog: kindRead, protocol.OpWait: kindRead,
-		protocol.OpAct:    kindAction,
-		protocol.OpRecord: kindSession,
-	}
-	for op, k := range want {
-		if got := operations()[op].kind; got != k {
-			t.Errorf("%s is a %s operation, want %s", op, got, k)
+// TestEntriesAgreeWithTheRows: a row that reads a tab and does not act
+// has an entry that names the tab a request reads (its scope), which the
+// gate checks; a row that acts, lists or reads no page has none, as its
+// gate is the action pipeline, the handler's filter, or nothing.
+func TestEntriesAgreeWithTheRows(t *testing.T) {
+	for _, row := range protocol.Operations() {
+		want := row.Reads >= protocol.ReachTab && !row.Acts
+		if got := operations()[row.Name].scoped; got != want {
+			t.Errorf("%s: the entry names a tab: %v; its row (reads %s, acts %v) wants %v", row.Name, got, row.Reads, row.Acts, want)
 		}
 	}
 }
@@ -78,5 +93,124 @@ func TestWaitScope(t *testing.T) {
 				t.Errorf("waitScope(%+v) = %v, want %v", tc.args, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestTabActionsHaveTheirRequest: every action on a whole tab (its Ext in
+// protocol.Actions) is carried by the request performOnTab sends for it,
+// the one of that name.
+func TestTabActionsHaveTheirRequest(t *testing.T) {
+	for _, spec := range protocol.Actions {
+		if spec.InPage() || spec.Ext == string(protocol.ExtDialog) {
+			continue
+		}
+		var sent string
+		switch spec.Name {
+		case protocol.ActTabNew:
+			sent = string(protocol.ExtTabNew)
+		case protocol.ActTabSelect:
+			sent = string(protocol.ExtTabSelect)
+		default:
+			c, ok := tabCalls[spec.Name]
+			if !ok {
+				t.Errorf("the tab action %s has no request in tabCalls", spec.Name)
+				continue
+			}
+			sent = string(c)
+		}
+		if sent != spec.Ext {
+			t.Errorf("%s sends %q, protocol.Actions says %q", spec.Name, sent, spec.Ext)
+		}
+	}
+}
+
+// TestExtensionRequestsHaveAnEntry: the host answers exactly the requests
+// protocol.HostCalls lists, each through its typed entry.
+func TestExtensionRequestsHaveAnEntry(t *testing.T) {
+	got := slices.Sorted(maps.Keys(extensionRequests()))
+	want := slices.Sorted(slices.Values(protocol.HostRequests))
+	if !slices.Equal(got, want) {
+		t.Errorf("the host answers %v, protocol.HostCalls lists %v", got, want)
+	}
+}
+
+// TestExtensionCallsAreTyped: every request the host sends the extension
+// goes through callExt, extCall or extStart, which take a typed request of
+// protocol/extension.go, never a bare name: only port.go and extcall.go, where
+// those live, touch the port's untyped call.
+func TestExtensionCallsAreTyped(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") || name == "port.go" || name == "extcall.go" {
+			continue
+		}
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, bare := range []string{"port.call(", "port.start("} {
+			if strings.Contains(string(b), bare) {
+				t.Errorf("%s calls %s with a bare request name: use callExt, extCall or extStart", name, bare)
+			}
+		}
+	}
+}
+
+// TestGateHoldsAScopeToItsRow: a scope that reads more of a tab than its
+// row says, or a row that reads a tab with no tab named, is refused before
+// any handler runs, as an internal error, not served.
+func TestGateHoldsAScopeToItsRow(t *testing.T) {
+	h := &Host{}
+	row, _ := protocol.OperationNamed(protocol.OpDialog) // reads the tab's dialog only
+	tab := 3
+	if err := h.gate(context.Background(), row, readScope{&tab, readScreenshot}); protocol.AsError(err).Code != protocol.CodeInternal {
+		t.Errorf("a dialog read scoped as a screenshot: %v, want internal", err)
+	}
+	if err := h.gate(context.Background(), row, readScope{nil, readInfo}); protocol.AsError(err).Code != protocol.CodeInternal {
+		t.Errorf("a dialog read naming no tab: %v, want internal", err)
+	}
+	if got, ok := resultTab(&protocol.PDFResult{Tab: protocol.TabRef{ID: 7}}); !ok || got.ID != 7 {
+		t.Errorf("resultTab of a PDF = %v, %v", got, ok)
+	}
+	if _, ok := resultTab(&protocol.TabsResult{}); ok {
+		t.Error("resultTab found a tab in a tab list")
+	}
+}
+
+// TestPictureJudgedAgainWithItsFrames: a blocked frame that comes into a
+// page between the gate's check and the capture refuses the picture: the
+// gate judges the tab the result names again, with its frames, for a PDF
+// as for a screenshot (before, a PDF was judged again by its URL only).
+func TestPictureJudgedAgainWithItsFrames(t *testing.T) {
+	const top = "https://shop.example/cart"
+	var mu sync.Mutex
+	captured := false
+	c, _ := startGuardHostWith(t, "block pay.example\n", protocol.ExtensionHello{}, func(msg protocol.NativeMessage) (any, *protocol.Error) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch msg.Type {
+		case string(protocol.ExtDocuments):
+			return protocol.DocumentsReply{Documents: []protocol.LiveDocument{}}, nil
+		case string(protocol.ExtTabs):
+			return protocol.TabsResult{Tabs: []protocol.Tab{{ID: 5, URL: top, Title: "Shop", Active: true}}}, nil
+		case string(protocol.ExtFrames):
+			frames := []protocol.FrameInfo{{FrameID: 0, ParentFrameID: -1, DocumentID: "top", URL: top}}
+			if captured { // the frame came in while the picture was taken
+				frames = append(frames, protocol.FrameInfo{FrameID: 3, ParentFrameID: 0, DocumentID: "card", URL: "https://pay.example/card"})
+			}
+			return protocol.FramesReply{Frames: frames}, nil
+		case string(protocol.ExtPDF):
+			captured = true
+			return protocol.PDFReply{Tab: protocol.TabRef{ID: 5, URL: top, Title: "Shop"}, Data: base64.StdEncoding.EncodeToString([]byte("%PDF-1.4 card 4111"))}, nil
+		}
+		return nil, &protocol.Error{Code: protocol.CodeBadRequest, Message: "fake: " + msg.Type}
+	})
+	var res protocol.PDFResult
+	perr := call(t, c, protocol.OpPDF, protocol.PDFArgs{Tab: 5}, &res)
+	if perr == nil || perr.Code != protocol.CodePolicy || !strings.Contains(perr.Message, "frame 3, which is blocked") {
+		t.Errorf("a PDF that took in a blocked frame: %+v, %d bytes", perr, len(res.PDF))
 	}
 }

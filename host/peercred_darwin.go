@@ -7,5 +7,5 @@ func peerUIDOf(fd int) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	return int(cred.Uid), nil
+	return uidFromXucred(cred.Version, cred.Uid)
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-// personControls is the person's say over agents (docs/ARCHITECTURE.md, "The
+// personControls is the person's say over agents (docs/person.md, "The
 // person's controls"): the policy file in force, the pause switch, the
 // tabs shared with agents in the policy's shared mode, and the record of
 // what agents did. The host consults it before every agent request
@@ -290,48 +290,77 @@ func randomID() string {
 	return hex.EncodeToString(b)
 }
 
-// personRequest answers the popup's requests about the person's controls.
-func (h *Host) personRequest(ctx context.Context, msg protocol.NativeMessage) (any, error) {
-	u := h.person
-	switch msg.Type {
-	case protocol.HostSetPaused:
-		var p protocol.PausedParams
-		if err := json.Unmarshal(msg.Params, &p); err != nil {
-			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
+// extensionAnswer answers one request of the extension from its raw params.
+type extensionAnswer func(h *Host, ctx context.Context, raw json.RawMessage) (any, error)
+
+// answers is the entry of the request c: its params decode into c's type,
+// and the handler returns c's reply type.
+func answers[P, R any](_ protocol.HostCall[P, R], run func(h *Host, ctx context.Context, p P) (R, error)) extensionAnswer {
+	return func(h *Host, ctx context.Context, raw json.RawMessage) (any, error) {
+		var p P
+		if _, none := any(&p).(*protocol.NoParams); !none {
+			if err := json.Unmarshal(raw, &p); err != nil {
+				return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
+			}
 		}
-		h.log.Info("the person set the pause from the browser", "paused", p.Paused)
-		return u.setPaused(p.Paused, ""), nil
-	case protocol.HostSetShared:
-		var p protocol.SharedParams
-		if err := json.Unmarshal(msg.Params, &p); err != nil {
-			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
-		}
-		if p.Shared {
-			u.release(p.TabID) // a tab the person shares is theirs to share
-		}
-		u.share(p.TabID, p.Shared)
-		return u.state(), nil
-	case protocol.HostEndSession, protocol.HostAllowSession:
-		var p protocol.SessionParams
-		if err := json.Unmarshal(msg.Params, &p); err != nil {
-			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
-		}
-		return h.sessionAccess(msg.Type, p.Session)
-	case protocol.HostReleaseTab:
-		var p protocol.TabParams
-		if err := json.Unmarshal(msg.Params, &p); err != nil {
-			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
-		}
-		u.release(p.TabID)
-		return u.state(), nil
-	case protocol.HostPersonView:
-		var p protocol.PersonViewParams
-		if err := json.Unmarshal(msg.Params, &p); err != nil {
-			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%v", err)
-		}
-		return u.personView(p), nil
+		return run(h, ctx, p)
 	}
-	return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "unknown request %q", msg.Type)
+}
+
+// extensionRequests is the table of the extension's requests
+// (protocol.HostCalls: the popup's), one entry each; host/operations_test.go
+// holds it to the list.
+func extensionRequests() map[string]extensionAnswer {
+	extensionRequestsOnce.Do(func() { extensionRequestTable = buildExtensionRequests() })
+	return extensionRequestTable
+}
+
+var (
+	extensionRequestsOnce sync.Once
+	extensionRequestTable map[string]extensionAnswer
+)
+
+func buildExtensionRequests() map[string]extensionAnswer {
+	return map[string]extensionAnswer{
+		string(protocol.HostStatus): answers(protocol.HostStatus, func(h *Host, _ context.Context, _ protocol.NoParams) (protocol.Status, error) {
+			return h.status(), nil
+		}),
+		string(protocol.HostSnapshot): answers(protocol.HostSnapshot, func(h *Host, ctx context.Context, args protocol.SnapshotArgs) (protocol.Snapshot, error) {
+			snap, err := h.snapshot(asPerson(ctx), args)
+			if err != nil {
+				return protocol.Snapshot{}, err
+			}
+			return *snap, nil
+		}),
+		string(protocol.HostSetPaused): answers(protocol.HostSetPaused, func(h *Host, _ context.Context, p protocol.PausedParams) (protocol.PersonState, error) {
+			h.log.Info("the person set the pause from the browser", "paused", p.Paused)
+			return h.person.setPaused(p.Paused, ""), nil
+		}),
+		string(protocol.HostSetShared): answers(protocol.HostSetShared, func(h *Host, _ context.Context, p protocol.SharedParams) (protocol.PersonState, error) {
+			u := h.person
+			if p.Shared {
+				u.release(p.TabID) // a tab the person shares is theirs to share
+			}
+			u.share(p.TabID, p.Shared)
+			return u.state(), nil
+		}),
+		string(protocol.HostEndSession): answers(protocol.HostEndSession, func(h *Host, _ context.Context, p protocol.SessionParams) (protocol.PersonState, error) {
+			return h.sessionAccess(false, p.Session)
+		}),
+		string(protocol.HostAllowSession): answers(protocol.HostAllowSession, func(h *Host, _ context.Context, p protocol.SessionParams) (protocol.PersonState, error) {
+			return h.sessionAccess(true, p.Session)
+		}),
+		string(protocol.HostReleaseTab): answers(protocol.HostReleaseTab, func(h *Host, _ context.Context, p protocol.TabParams) (protocol.PersonState, error) {
+			h.person.release(p.TabID)
+			return h.person.state(), nil
+		}),
+		string(protocol.HostSaveRecording): answers(protocol.HostSaveRecording, func(h *Host, _ context.Context, p protocol.SaveRecordingParams) (protocol.SavedRecording, error) {
+			return h.saveRecording(p) // host/person_record.go
+		}),
+		string(protocol.HostPersonView): answers(protocol.HostPersonView, func(h *Host, _ context.Context, p protocol.PersonViewParams) (protocol.PersonView, error) {
+			return h.person.personView(p), nil
+		}),
+	}
 }
 
 // tellExtension sends the extension a notice about the person's controls
@@ -339,14 +368,14 @@ func (h *Host) personRequest(ctx context.Context, msg protocol.NativeMessage) (a
 // reply does not wait for them. Notices go out one at a time in the order
 // they were made, so a pause and the resume after it cannot arrive the
 // other way round.
-func (h *Host) tellExtension(ctx context.Context, typ string, params any) <-chan struct{} {
+func tellExtension[P, R any](ctx context.Context, h *Host, c protocol.ExtCall[P, R], params P) <-chan struct{} {
 	done := make(chan struct{})
 	h.notices.add(func() {
 		defer close(done)
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		if err := h.port.call(ctx, typ, params, nil); err != nil {
-			h.log.Warn("could not tell the extension", "request", typ, "err", err)
+		if err := extCall[P, R](ctx, h.port, c, params, nil); err != nil {
+			h.log.Warn("could not tell the extension", "request", string(c), "err", err)
 		}
 	})
 	return done

@@ -71,6 +71,33 @@ var errExtensionGone = protocol.Errorf(protocol.CodeNoBrowser, protocol.Boundary
 
 // call sends a request and waits for its reply, the context's end, or the
 // channel closing.
+// extCall is the one way the host sends the extension a request: typed by
+// the request's entry in protocol/extension.go, so its params and reply are
+// the types the extension's handler (extension/worker/router.js) is checked
+// against. A nil result discards the reply. ctx bounds the wait (callExt
+// adds the host's deadline).
+func extCall[P, R any](ctx context.Context, p *extensionPort, c protocol.ExtCall[P, R], params P, result *R) error {
+	if result == nil {
+		return p.call(ctx, string(c), params, nil)
+	}
+	return p.call(ctx, string(c), params, result)
+}
+
+// extStart is extCall in two halves: it sends c at once and returns the
+// wait for its reply, so several can be in flight in order (uploads).
+func extStart[P, R any](p *extensionPort, c protocol.ExtCall[P, R], params P) (func(ctx context.Context, result *R) error, error) {
+	wait, err := p.start(string(c), params)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context, result *R) error {
+		if result == nil {
+			return wait(ctx, nil)
+		}
+		return wait(ctx, result)
+	}, nil
+}
+
 func (p *extensionPort) call(ctx context.Context, typ string, params, result any) error {
 	wait, err := p.start(typ, params)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 	"github.com/grip-dev/grip/refcache"
 )
 
-// Reading one element's whole text (docs/ARCHITECTURE.md, "Reading one
+// Reading one element's whole text (docs/reading.md, "Reading one
 // element"): what a snapshot's line cuts, read in parts the size of the
 // budget. The element is named as an action names it — a ref, or a
 // snapshot line resolved to one (host/resolve.go) — and checked as an
@@ -72,14 +72,11 @@ func (h *Host) readElement(ctx context.Context, args protocol.ReadArgs) (*protoc
 	var rep protocol.ReadReply
 	params := protocol.ReadParams{TabID: e.Tab, DocumentID: e.Key.DocumentID, LocalID: e.Key.LocalID, From: args.From,
 		Max: min(budget*3+3, maxReadRunes)} // no line shows more than 3 runes a token
-	if err := h.callExt(ctx, protocol.ExtRead, params, &rep); err != nil {
+	if err := callExt(ctx, h, protocol.ExtRead, params, &rep); err != nil {
 		return nil, h.refineActError(err, actTarget{ref: ref})
 	}
 	// The page may have gone to a blocked site after the frames were
 	// judged (a child frame's document stays pinned, the top's may not).
-	if err := h.refuseBlockedTop(rep.Tab); err != nil {
-		return nil, err
-	}
 	readOn := "grip read " + ref
 	if args.Budget > 0 {
 		readOn += fmt.Sprintf(" --budget %d", args.Budget)

@@ -20,7 +20,7 @@ type readFake struct {
 }
 
 func (f *readFake) handle(msg protocol.NativeMessage) (any, *protocol.Error) {
-	if msg.Type != protocol.ExtRead {
+	if msg.Type != string(protocol.ExtRead) {
 		return f.guardFake.handle(msg)
 	}
 	var p protocol.ReadParams

@@ -30,7 +30,7 @@ func TestPausedActionsAreRecordedWithTheirTargets(t *testing.T) {
 	if e := lg.Entries[0]; e.Action != "click" || e.Target != "#buy" || e.Tab != 5 || e.Outcome != "paused" {
 		t.Errorf("the paused click is recorded as %+v, want #buy on tab 5", e)
 	}
-	if e := lg.Entries[1]; e.Action != "navigate" || e.Detail != "to https://shop.example/checkout" || e.Tab != 5 {
-		t.Errorf("the paused navigate is recorded as %+v, want its URL without the query, on tab 5", e)
+	if e := lg.Entries[1]; e.Action != "navigate" || e.Detail != "to https://shop.example/checkout?token=***" || e.Tab != 5 {
+		t.Errorf("the paused navigate is recorded as %+v, want its URL with the token masked, on tab 5", e)
 	}
 }

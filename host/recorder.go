@@ -3,19 +3,19 @@ package host
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/workflow"
 )
 
-// Recording workflows (docs/ARCHITECTURE.md, "Recorded workflows"): while
+// Recording workflows (docs/workflows.md, "Recorded workflows"): while
 // a session records, the action pipeline's last step (recordStep) turns
 // each action it did into a workflow step — its target as the agent saw it
 // (role, name, context, the frame's origin), its text or a {{NAME}}
@@ -32,6 +32,7 @@ type recorders struct {
 // recording is one session's.
 type recording struct {
 	file    string
+	force   bool // the start's --force: the CLI may replace file
 	session string
 	started time.Time
 	steps   []workflow.Step
@@ -53,6 +54,9 @@ func (r *recorders) get(session string) *recording {
 
 // record answers OpRecord.
 func (h *Host) record(ctx context.Context, args protocol.RecordArgs) (protocol.RecordResult, error) {
+	if args.Action == protocol.RecordStart && args.Person {
+		return h.recordPerson(ctx, args) // host/person_record.go
+	}
 	session := sessionOf(ctx)
 	r := &h.recorders
 	r.mu.Lock()
@@ -67,8 +71,8 @@ func (h *Host) record(ctx context.Context, args protocol.RecordArgs) (protocol.R
 		if r.by == nil {
 			r.by = map[string]*recording{}
 		}
-		r.by[session] = &recording{file: args.File, session: session, started: time.Now(), values: map[string]string{}}
-		return protocol.RecordResult{Recording: true, File: args.File}, nil
+		r.by[session] = &recording{file: args.File, force: args.Force, session: session, started: time.Now(), values: map[string]string{}}
+		return protocol.RecordResult{Recording: true, File: args.File, Force: args.Force}, nil
 	case protocol.RecordStop:
 		if cur == nil {
 			return protocol.RecordResult{}, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
@@ -76,7 +80,7 @@ func (h *Host) record(ctx context.Context, args protocol.RecordArgs) (protocol.R
 		}
 		delete(r.by, session)
 		w := cur.workflow()
-		return protocol.RecordResult{File: cur.file, Steps: len(cur.steps), Refused: cur.refused, Params: w.Params(), Text: workflow.Format(w)}, nil
+		return protocol.RecordResult{File: cur.file, Steps: len(cur.steps), Refused: cur.refused, Params: w.Params(), Text: workflow.Format(w), Force: cur.force}, nil
 	case protocol.RecordStatus, "":
 		if cur == nil {
 			return protocol.RecordResult{}, nil
@@ -90,7 +94,7 @@ func (h *Host) record(ctx context.Context, args protocol.RecordArgs) (protocol.R
 // workflow is the recording as a file's contents.
 func (rec *recording) workflow() *workflow.Workflow {
 	w := &workflow.Workflow{Steps: rec.steps, Comments: []string{
-		fmt.Sprintf("grip workflow, recorded %s (session %s)", rec.started.UTC().Format("2006-01-02 15:04 UTC"), rec.session),
+		fmt.Sprintf("recorded %s (session %s)", rec.started.UTC().Format("2006-01-02 15:04 UTC"), rec.session),
 		"Replay it with: grip replay FILE --param NAME=VALUE … (see the README, \"Recorded workflows\")",
 	}}
 	if ps := w.Params(); len(ps) > 0 {
@@ -128,99 +132,17 @@ func (h *Host) noteTarget(ctx context.Context, a *action) {
 	a.seen = s
 }
 
-// secretWords mark the name of a field whose text is a secret even when
-// the page does not say so (a password field the page shows as text),
-// whatever their case. Where start or end is set, the word must begin or
-// end at a word boundary (wordBoundary): "PIN code" is a secret's name,
-// "Spinner" is not.
-//
-// isSecretName reads them by hand, rather than with the regexp
-// `(?i)pass(word|code|phrase)?\b|\bpin\b|one[- ]?time|\botp\b|2fa|secret|token|\bcvc\b|\bcvv\b|security code`
-// whose alternatives they spell out (secretname_test.go holds the two
-// equal): linking package regexp alone costs every start of the binary,
-// whatever the command (docs/ARCHITECTURE.md, "The CLI's fixed cost").
-var secretWords = [...]struct {
-	word       string // lower case
-	start, end bool
-}{
-	{"pass", false, true},
-	{"password", false, true},
-	{"passcode", false, true},
-	{"passphrase", false, true},
-	{"pin", true, true},
-	{"onetime", false, false},
-	{"one-time", false, false},
-	{"one time", false, false},
-	{"otp", true, true},
-	{"2fa", false, false},
-	{"secret", false, false},
-	{"token", false, false},
-	{"cvc", true, true},
-	{"cvv", true, true},
-	{"security code", false, false},
-}
+// secretName matches the name of a field whose text is a secret even
+// when the page does not say so (a password field the page shows as
+// text), whatever its case: "PIN code" is a secret's name, "Spinner" is
+// not. Compiled on first use; the host runs in grip-host, whose start no
+// agent command pays (docs/cli-cost.md, "The CLI's fixed cost").
+var secretName = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)pass(word|code|phrase)?\b|\bpin\b|one[- ]?time|\botp\b|2fa|secret|token|\bcvc\b|\bcvv\b|security code`)
+})
 
-// isSecretName says whether a field's name holds one of secretWords.
-func isSecretName(name string) bool {
-	for i := range name { // at each rune, as a regexp reads UTF-8
-		for _, w := range secretWords {
-			if w.start && !wordBoundary(name, i) {
-				continue
-			}
-			if end, ok := foldedWordAt(name, i, w.word); ok && (!w.end || wordBoundary(name, end)) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// foldedWordAt says whether s holds word, in any case, at s[i], and where
-// it ends there.
-func foldedWordAt(s string, i int, word string) (end int, ok bool) {
-	for k := 0; k < len(word); k++ {
-		if i == len(s) {
-			return 0, false
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if foldToASCII(r) != rune(word[k]) {
-			return 0, false
-		}
-		i += size
-	}
-	return i, true
-}
-
-// foldToASCII lowers an ASCII letter, and maps the two other runes that
-// Unicode's simple case folding makes one with an ASCII letter, the long
-// s (ſ) and the Kelvin sign (K), to s and k: the case a regexp's (?i)
-// ignores.
-func foldToASCII(r rune) rune {
-	switch {
-	case 'A' <= r && r <= 'Z':
-		return r + 'a' - 'A'
-	case r == 'ſ':
-		return 's'
-	case r == '\u212A': // the Kelvin sign
-		return 'k'
-	}
-	return r
-}
-
-// wordBoundary says whether s[i] is a word boundary, as a regexp's \b: a
-// word character (an ASCII letter, digit or _) on one side only, the
-// text's ends counting as none. A byte of 0x80 or more is part of a
-// non-ASCII rune, or not UTF-8, which is no word character either, so the
-// bytes on each side say it.
-func wordBoundary(s string, i int) bool {
-	before := i > 0 && isWordByte(s[i-1])
-	after := i < len(s) && isWordByte(s[i])
-	return before != after
-}
-
-func isWordByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
-}
+// isSecretName says whether a field's name is a secret's (secretName).
+func isSecretName(name string) bool { return secretName().MatchString(name) }
 
 // recordRefused notes, while the session records, an action that was
 // refused: it is no step of the workflow.
@@ -235,6 +157,11 @@ func (h *Host) recordRefused(ctx context.Context) {
 // recordStep is the recorder's place in the pipeline: a workflow being
 // recorded gets each action that was done, with what the agent saw of its
 // target and what followed.
+// recording says whether the calling session is recording a workflow.
+func (h *Host) recording(ctx context.Context) bool {
+	return h.recorders.get(sessionOf(ctx)) != nil
+}
+
 func (h *Host) recordStep(ctx context.Context, a *action, res *protocol.ActionResult) {
 	rec := h.recorders.get(sessionOf(ctx))
 	if rec == nil || res == nil {
@@ -275,7 +202,7 @@ func (h *Host) recordStep(ctx context.Context, a *action, res *protocol.ActionRe
 	if a.spec.Name == protocol.ActFind {
 		// no effect to wait for
 	} else if after := res.Tab.URL; after != "" && workflow.PathOf(after) != workflow.PathOf(before) {
-		s.Effect.URL = rec.substitute(workflow.Literal(workflow.PathOf(after)))
+		s.Effect.URL = rec.substituteURL(workflow.PathOf(after))
 	} else if el, ok := salient(res.Changes.Appeared); ok {
 		s.Effect.Appears = rec.target(el)
 	}
@@ -286,21 +213,28 @@ func (h *Host) recordStep(ctx context.Context, a *action, res *protocol.ActionRe
 // where the agent named a parameter, else the text itself, with the
 // values of earlier parameters replaced by their placeholders.
 func (rec *recording) text(a *action, seen *seenTarget) string {
-	name := a.args.Param
 	secret := a.secret || (seen.el.Role != "" && isSecretName(seen.el.Name))
+	return rec.textOf(a.args.Text, a.args.Param, secret, seen.el.Name)
+}
+
+// textOf is a step's text: a {{NAME}} placeholder for a secret (named
+// after its field) or where a parameter was named, else the text itself,
+// with the values of earlier parameters replaced by their placeholders.
+func (rec *recording) textOf(text, param string, secret bool, field string) string {
+	name := param
 	if name == "" && secret {
-		name = workflow.ParamName(seen.el.Name)
+		name = workflow.ParamName(field)
 		if name == "VALUE" {
 			name = "SECRET"
 		}
 	}
 	if name != "" {
-		if a.args.Text != "" {
-			rec.values[a.args.Text] = name
+		if text != "" {
+			rec.values[text] = name
 		}
 		return "{{" + name + "}}"
 	}
-	return rec.substitute(workflow.Literal(a.args.Text))
+	return rec.substitute(workflow.Literal(text))
 }
 
 // target is an element as a step names it.
@@ -321,6 +255,30 @@ func (rec *recording) substitute(tpl string) string {
 	sort.Slice(values, func(i, j int) bool { return len(values[i]) > len(values[j]) })
 	for _, v := range values {
 		tpl = strings.ReplaceAll(tpl, workflow.Literal(v), "{{"+rec.values[v]+"}}")
+	}
+	return tpl
+}
+
+// substituteURL is a `then url` template of the URL a step went to: a
+// parameter's value in any of its URL forms (a wiki's page name with its
+// spaces as underscores, an escaped one) becomes its placeholder, which
+// a replay matches in the same forms (docs/workflows.md).
+func (rec *recording) substituteURL(raw string) string {
+	type form struct{ text, name string }
+	var forms []form
+	for v, name := range rec.values {
+		if len([]rune(v)) >= 3 {
+			for _, f := range workflow.URLForms(v) {
+				forms = append(forms, form{f, name})
+			}
+		}
+	}
+	sort.SliceStable(forms, func(i, j int) bool {
+		return len(forms[i].text) > len(forms[j].text) || len(forms[i].text) == len(forms[j].text) && forms[i].text < forms[j].text
+	})
+	tpl := workflow.Literal(raw)
+	for _, f := range forms {
+		tpl = strings.ReplaceAll(tpl, workflow.Literal(f.text), "{{"+f.name+"}}")
 	}
 	return tpl
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/grip-dev/grip/refcache"
 )
 
-// The target resolver (docs/ARCHITECTURE.md, "Locators"): a target written
+// The target resolver (docs/locators.md, "Locators"): a target written
 // the way a snapshot line reads an element ("button 'Save'", "button
 // 'Edit' in 'Meeting notes'") is found in a fresh read of the tab, across
 // its frames, and must be exactly one element; it then goes through the
@@ -43,21 +43,38 @@ func (h *Host) resolveLine(ctx context.Context, tab int, l locator.Line, origin 
 	}
 	// The agent sees nothing of this read: each element keeps the meaning
 	// it was last shown with.
-	raw, results, _, err := h.readTabFor(ctx, tab, protocol.SnapshotParams{Mode: mode, KeepSignatures: true, AllContexts: l.Context != ""}, nil)
-	if err != nil {
-		if d := openDialog(err); d != nil {
-			return "", protocol.Errorf(protocol.CodeNotActionable, protocol.BoundaryDocument,
-				"answer it first: grip dialog accept or grip dialog dismiss", "%s: the page shows a dialog (%s)", l, d.dialog.Type)
+	read := func(mode string) (protocol.SnapshotReply, []frames.FrameResult, error) {
+		raw, results, _, err := h.readTabFor(ctx, tab, protocol.SnapshotParams{Mode: mode, KeepSignatures: true, AllContexts: l.Context != ""}, nil)
+		if err != nil {
+			if d := openDialog(err); d != nil {
+				return raw, nil, protocol.Errorf(protocol.CodeNotActionable, protocol.BoundaryDocument,
+					"answer it first: grip dialog accept or grip dialog dismiss", "%s: the page shows a dialog (%s)", l, d.dialog.Type)
+			}
+			return raw, nil, err
 		}
+		if origin != "" {
+			results = slices.DeleteFunc(results, func(f frames.FrameResult) bool {
+				o, ok := policy.ParseOrigin(f.URL)
+				return !ok || o.String() != origin
+			})
+		}
+		return raw, results, nil
+	}
+	raw, results, err := read(mode)
+	if err != nil {
 		return "", err
 	}
-	if origin != "" {
-		results = slices.DeleteFunc(results, func(f frames.FrameResult) bool {
-			o, ok := policy.ParseOrigin(f.URL)
-			return !ok || o.String() != origin
-		})
-	}
 	found := frames.MatchLine(results, l.Role, l.Name, l.Context)
+	if len(found) == 0 && mode != protocol.ModeContent {
+		// A line of a content snapshot (a heading, a paragraph) names an
+		// element the interactive view leaves out, whichever snapshot the
+		// agent took last: it is looked for in a content read (a superset),
+		// which the tab's view then is (docs/locators.md, "Locators").
+		if craw, cresults, err := read(protocol.ModeContent); err == nil {
+			raw, results = craw, cresults
+			found = frames.MatchLine(results, l.Role, l.Name, l.Context)
+		}
+	}
 	switch len(found) {
 	case 0:
 		// Say which page was looked in: the element is often in another
@@ -91,11 +108,26 @@ func (h *Host) resolveLine(ctx context.Context, tab int, l locator.Line, origin 
 // them, each as its snapshot line, so the agent can pick one by ref.
 func ambiguous(l locator.Line, found []protocol.Element) error {
 	hint := "act on one of them by its ref"
-	if l.Context == "" {
+	// A context tells them apart only where theirs differ (Trac's two
+	// Search buttons have none: the hint would send the agent after one).
+	if l.Context == "" && contextsDiffer(found) {
 		hint += ", or add its context: \"" + l.String() + " in '…'\""
 	}
 	return protocol.Errorf(protocol.CodeAmbiguous, protocol.BoundaryNode, hint,
 		"%s names %d elements: %s", l, len(found), lines(found))
+}
+
+// contextsDiffer reports whether no two of els share a context and none
+// lacks one, so that a line with a context could name each.
+func contextsDiffer(els []protocol.Element) bool {
+	seen := make(map[string]bool, len(els))
+	for _, e := range els {
+		if e.Context == "" || seen[e.Context] {
+			return false
+		}
+		seen[e.Context] = true
+	}
+	return true
 }
 
 // lines lists elements as their snapshot lines, at most maxCandidates.

@@ -9,7 +9,7 @@ import (
 )
 
 // The rule of each frame of a tab under the person's policy
-// (docs/ARCHITECTURE.md, "The person's controls"): a cross-origin frame
+// (docs/person.md, "The person's controls"): a cross-origin frame
 // follows its own origin's rule, a frame with no origin of its own its
 // parent's.
 
@@ -27,7 +27,7 @@ type tabRules struct {
 // rule.
 func (h *Host) frameRules(ctx context.Context, p *policy.Policy, tab int) (*tabRules, error) {
 	var fr protocol.FramesReply
-	if err := h.callExt(ctx, protocol.ExtFrames, protocol.TabParams{TabID: tab}, &fr); err != nil {
+	if err := callExt(ctx, h, protocol.ExtFrames, protocol.TabParams{TabID: tab}, &fr); err != nil {
 		return nil, err
 	}
 	tr := rulesOf(p, fr.Frames)
@@ -59,7 +59,16 @@ func rulesOf(p *policy.Policy, infos []protocol.FrameInfo) *tabRules {
 			return p.DecideOrigin(o), o.String(), true
 		}
 		if id == 0 || f.ParentFrameID == -1 {
-			return p.Decide(f.URL), "", true // a top-level blank page: the default
+			if policy.Inherits(f.URL) {
+				// A top-level blank page: its creator's rule, which
+				// judgeBlankTop finds (a popup's opener); one nothing
+				// opened (a new tab) has the default.
+				return policy.Decision{Rule: p.DefaultRule}, "", true
+			}
+			return p.Decide(f.URL), "", true // chrome:, view-source: …
+		}
+		if !policy.Inherits(f.URL) {
+			return p.Decide(f.URL), "", true // no origin, none to take: blocked
 		}
 		return decide(f.ParentFrameID, depth+1)
 	}
@@ -81,7 +90,7 @@ func rulesOf(p *policy.Policy, infos []protocol.FrameInfo) *tabRules {
 	if d, ok := tr.byFrame[0]; ok {
 		tr.top, tr.topOrigin, tr.topDoc = d, tr.origins[0], byID[0].DocumentID
 	} else {
-		tr.top = p.Decide("")
+		tr.top = policy.Decision{Rule: p.DefaultRule} // no document yet: nothing to read
 	}
 	return tr
 }

@@ -5,10 +5,11 @@ import (
 	"testing"
 )
 
-// secretNameRegexp is the regexp isSecretName reads by hand (kept out of
-// the binary, docs/ARCHITECTURE.md, "The CLI's fixed cost"). A name it
-// matches that isSecretName missed would put a secret into a recording:
-// these tests hold the two equal, on a table and under fuzzing.
+// secretNameRegexp is the rule written down apart from recorder.go's
+// secretName, which reads it with Unicode's case folding (the long s ſ,
+// the Kelvin sign K). A name it matches that isSecretName missed would put
+// a secret into a recording: these tests hold the two equal, on a table
+// and under fuzzing.
 var secretNameRegexp = regexp.MustCompile(`(?i)pass(word|code|phrase)?\b|\bpin\b|one[- ]?time|\botp\b|2fa|secret|token|\bcvc\b|\bcvv\b|security code`)
 
 // secretNameCases are field names, each with whether it is a secret's.

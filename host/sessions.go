@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"time"
 
@@ -9,7 +10,7 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-// Sessions (docs/ARCHITECTURE.md, "Sessions"): every agent connection
+// Sessions (docs/sessions.md, "Sessions"): every agent connection
 // belongs to one, named in its hello. A session owns the tabs it opened
 // (and the tabs their pages opened); it may use those, the tabs the person
 // shared from the popup, and under tabs = all the person's other tabs —
@@ -234,14 +235,33 @@ func (u *personControls) checkTab(p *policy.Policy, s string, tab int) error {
 	case ok:
 		return nil
 	case owner != "":
-		return errNotYourTab(tab, owner)
+		return u.errNotYourTab(tab, owner)
 	}
 	return protocol.Errorf(protocol.CodePolicy, protocol.BoundaryPolicy,
 		"use a tab the person shared from the grip popup (\"Let agents use this tab\") or one you opened with grip tabs new; grip tabs lists them",
 		"tab %d is not shared with agents (or does not exist): tabs = shared in %s", tab, u.policy.File())
 }
 
-func errNotYourTab(tab int, owner string) error {
+// idle reports whether no connection of session s is open.
+func (u *personControls) idle(s string) bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	st := u.sessions[s]
+	return st == nil || st.conns == 0
+}
+
+// errNotYourTab refuses tab, owner's. When no connection of owner is
+// open, the owner may be this very agent under its old name (a restarted
+// grip mcp is a new session, docs/sessions.md "Sessions"): the refusal
+// says how to work in that session again.
+func (u *personControls) errNotYourTab(tab int, owner string) error {
+	if u.idle(owner) {
+		return protocol.Errorf(protocol.CodeNotYourTab, protocol.BoundarySession,
+			fmt.Sprintf("if session %[1]q was yours (a restarted grip mcp is a new session), work in it again: "+
+				"grip mcp --session %[1]s (or GRIP_SESSION=%[1]s in the MCP server's environment), grip --session %[1]s … for the CLI; "+
+				"else leave it alone: open your own tab with grip tabs new URL", owner),
+			"tab %d belongs to session %q, which has no agent connected now", tab, owner)
+	}
 	return protocol.Errorf(protocol.CodeNotYourTab, protocol.BoundarySession,
 		"leave it alone: open your own tab with grip tabs new URL, or use one grip tabs lists without an owner",
 		"tab %d belongs to session %q, another agent's", tab, owner)
@@ -338,12 +358,16 @@ func (u *personControls) seedSessions(hello protocol.ExtensionHello) {
 
 // sessionAccess answers the popup's HostEndSession and HostAllowSession: the
 // person ends a session's access, or lets an ended one back in.
-func (h *Host) sessionAccess(req, s string) (protocol.PersonState, error) {
+func (h *Host) sessionAccess(allow bool, s string) (protocol.PersonState, error) {
 	u := h.person
+	req := string(protocol.HostEndSession)
+	if allow {
+		req = string(protocol.HostAllowSession)
+	}
 	if s == "" {
 		return protocol.PersonState{}, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%s: no session named", req)
 	}
-	if req == protocol.HostAllowSession {
+	if allow {
 		u.allowSession(s)
 		h.log.Info("the person let a session back in from the browser", "session", s)
 	} else {
@@ -392,7 +416,7 @@ func (h *Host) foreignRef(ctx context.Context, ref uint64, err error) error {
 	}
 	if tab, ok := h.refs.TabOf(ref); ok {
 		if ok, owner := h.person.mayUse(h.person.policy.Current(), sessionOf(ctx), tab); !ok && owner != "" {
-			return errNotYourTab(tab, owner)
+			return h.person.errNotYourTab(tab, owner)
 		}
 	}
 	return err

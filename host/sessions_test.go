@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -104,5 +105,28 @@ func TestHelloSession(t *testing.T) {
 		if got := helloSession(protocol.Request{Op: protocol.OpHello, Args: raw}); got != want {
 			t.Errorf("hello session %q: %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A session's tab refused while no agent of it is connected (a restarted
+// grip mcp is a new session) says how to work in that session again; while
+// it is connected, to leave it alone.
+func TestNotYourTabNamesTheWayBack(t *testing.T) {
+	u := newTestControls()
+	u.own(1, "claude-code-4812", true)
+	all := &policy.Policy{Tabs: policy.TabsAll}
+	gone := protocol.AsError(u.checkTab(all, "claude-code-4990", 1))
+	if gone == nil || gone.Code != protocol.CodeNotYourTab || !strings.Contains(gone.Message, "no agent connected") ||
+		!strings.Contains(gone.Hint, "grip mcp --session claude-code-4812") || !strings.Contains(gone.Hint, "GRIP_SESSION=claude-code-4812") {
+		t.Errorf("the tab of a session with no connection: %+v", gone)
+	}
+	end := u.connect("claude-code-4812")
+	live := protocol.AsError(u.checkTab(all, "claude-code-4990", 1))
+	if live == nil || live.Code != protocol.CodeNotYourTab || strings.Contains(live.Hint, "--session") || !strings.Contains(live.Hint, "leave it alone") {
+		t.Errorf("the tab of a connected session: %+v", live)
+	}
+	end()
+	if err := protocol.AsError(u.checkTab(all, "claude-code-4990", 1)); err == nil || !strings.Contains(err.Hint, "--session claude-code-4812") {
+		t.Errorf("after its last connection closed: %+v", err)
 	}
 }

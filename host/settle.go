@@ -4,7 +4,7 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-// settle is the pipeline's place for settling (docs/ARCHITECTURE.md,
+// settle is the pipeline's place for settling (docs/settling.md,
 // "Settling"): it decides whether the read back of an action waits until
 // the page has settled — no frame changed what it shows for a quiet period
 // and none shows a busy indicator, within a bound. The waiting is done

@@ -15,9 +15,12 @@ import (
 	"github.com/grip-dev/grip/refcache"
 )
 
-// PDF prints a tab to PDF through the browser (docs/ARCHITECTURE.md,
+// PDF prints a tab to PDF through the browser (docs/devtools.md,
 // "Developer tools"). A PDF shows every frame, so its table entry refuses
-// a tab with a blocked frame, as a screenshot's does.
+// a tab with a blocked frame, as a screenshot's does, and it is judged
+// again once printed, frames included: a blocked frame that came in
+// between refuses it (the gate's gateAfter, host/gate.go). So are the
+// shaped screenshots.
 func (h *Host) PDF(ctx context.Context, args protocol.PDFArgs) (*protocol.PDFResult, error) {
 	tab, unlock, err := h.lockTab(ctx, args.Tab)
 	if err != nil {
@@ -25,10 +28,7 @@ func (h *Host) PDF(ctx context.Context, args protocol.PDFArgs) (*protocol.PDFRes
 	}
 	defer unlock()
 	var rep protocol.PDFReply
-	if err := h.callExt(ctx, protocol.ExtPDF, protocol.PDFParams{TabID: tab, Landscape: args.Landscape}, &rep); err != nil {
-		return nil, err
-	}
-	if err := h.refuseBlockedTop(rep.Tab); err != nil {
+	if err := callExt(ctx, h, protocol.ExtPDF, protocol.PDFParams{TabID: tab, Landscape: args.Landscape}, &rep); err != nil {
 		return nil, err
 	}
 	pdf, err := base64.StdEncoding.DecodeString(rep.Data)
@@ -59,6 +59,9 @@ func (h *Host) ScreenshotShape(ctx context.Context, args protocol.ScreenshotShap
 	case args.Target != "" && args.Refs:
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 			"take one: grip screenshot @eN, or grip screenshot --refs", "a screenshot of one element cannot also draw refs")
+	case args.Grid && args.Target == "":
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+			"name the element whose coordinates to draw: grip screenshot @eN --grid", "a grid is drawn over one element's screenshot")
 	case args.Target != "":
 		return h.elementShot(ctx, args)
 	case args.Refs:
@@ -91,17 +94,21 @@ func (h *Host) elementShot(ctx context.Context, args protocol.ScreenshotShapeArg
 	}
 	defer unlock()
 	var rep protocol.ShotReply
-	if err := h.callExt(ctx, protocol.ExtElementShot, protocol.ElementShotParams{TabID: e.Tab, DocumentID: e.Key.DocumentID, LocalID: e.Key.LocalID}, &rep); err != nil {
-		return nil, err
-	}
-	if err := h.refuseBlockedTop(rep.Tab); err != nil {
+	if err := callExt(ctx, h, protocol.ExtElementShot, protocol.ElementShotParams{TabID: e.Tab, DocumentID: e.Key.DocumentID, LocalID: e.Key.LocalID}, &rep); err != nil {
 		return nil, err
 	}
 	img, err := base64.StdEncoding.DecodeString(rep.Data)
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "", "screenshot is not base64: %v", err)
 	}
-	return &protocol.ShapeShot{Tab: rep.Tab, PNG: img, Width: int(rep.Width + 0.5), Height: int(rep.Height + 0.5), Clipped: rep.Clipped}, nil
+	shot := &protocol.ShapeShot{Tab: rep.Tab, PNG: img, Width: int(rep.Width + 0.5), Height: int(rep.Height + 0.5), Clipped: rep.Clipped,
+		Left: int(rep.Left + 0.5), Top: int(rep.Top + 0.5)}
+	if args.Grid {
+		if shot.PNG, shot.Grid, err = withGrid(img, shot.Width, shot.Height, shot.Left, shot.Top); err != nil {
+			return nil, err
+		}
+	}
+	return shot, nil
 }
 
 func (h *Host) refsShot(ctx context.Context, args protocol.ScreenshotShapeArgs) (*protocol.ShapeShot, error) {
@@ -147,10 +154,7 @@ func (h *Host) refsShot(ctx context.Context, args protocol.ScreenshotShapeArgs) 
 		}
 	}
 	var rep protocol.ShotReply
-	if err := h.callExt(ctx, protocol.ExtBoxesShot, protocol.BoxesShotParams{TabID: tab, Frames: want}, &rep); err != nil {
-		return nil, err
-	}
-	if err := h.refuseBlockedTop(rep.Tab); err != nil {
+	if err := callExt(ctx, h, protocol.ExtBoxesShot, protocol.BoxesShotParams{TabID: tab, Frames: want}, &rep); err != nil {
 		return nil, err
 	}
 	raw64, err := base64.StdEncoding.DecodeString(rep.Data)
@@ -189,7 +193,7 @@ func (h *Host) refsShot(ctx context.Context, args protocol.ScreenshotShapeArgs) 
 var labelColor = color.RGBA{R: 0xd0, G: 0x00, B: 0x90, A: 0xff}
 
 // drawRefs draws, over a copy of src, each ref's box outlined and its
-// label ("e12") at the box's top-left corner; scale is the image's pixels
+// label ("@e12", the ref as the agent writes it) at the box's top-left corner; scale is the image's pixels
 // per CSS px.
 func drawRefs(src image.Image, refs []protocol.DrawnRef, scale float64) *image.RGBA {
 	out := image.NewRGBA(src.Bounds())
@@ -206,7 +210,7 @@ func drawRefs(src image.Image, refs []protocol.DrawnRef, scale float64) *image.R
 		} {
 			draw.Draw(out, edge, fill, image.Point{}, draw.Src)
 		}
-		text := r.Ref[1:] // "e12"
+		text := r.Ref // "@e12", as every reply writes a ref
 		w := len(text)*6*glyph + glyph
 		h := 9 * glyph
 		lab := image.Rect(box.Min.X, box.Min.Y-h, box.Min.X+w, box.Min.Y)
@@ -223,6 +227,7 @@ func drawRefs(src image.Image, refs []protocol.DrawnRef, scale float64) *image.R
 
 // font5x7 has the characters of a ref label, one row of five dots a byte.
 var font5x7 = map[rune][7]byte{
+	'@': {0b01110, 0b10001, 0b10111, 0b10101, 0b10110, 0b10000, 0b01111},
 	'e': {0b00000, 0b00000, 0b01110, 0b10001, 0b11111, 0b10000, 0b01110},
 	'0': {0b01110, 0b10001, 0b10011, 0b10101, 0b11001, 0b10001, 0b01110},
 	'1': {0b00100, 0b01100, 0b00100, 0b00100, 0b00100, 0b00100, 0b01110},

@@ -4,91 +4,35 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/grip-dev/grip/internal/atomicfile"
 	"github.com/grip-dev/grip/protocol"
-	"github.com/grip-dev/grip/statedir"
 )
 
-// socketServer is the per-profile agent socket: 0700 folder, 0600 socket,
-// every peer's uid checked against ours.
+// socketServer is the per-profile agent socket: on Unix a 0700 folder and
+// a 0600 socket, every peer's uid checked against ours (socket_unix.go); on
+// Windows a named pipe only our SID may open, every client's token checked
+// (socket_windows.go).
 type socketServer struct {
 	path     string
 	infoPath string
-	ln       *net.UnixListener
+	ln       net.Listener
 
 	wg    sync.WaitGroup
 	mu    sync.Mutex
 	conns map[net.Conn]struct{} // guarded by mu
 }
 
-// SocketPath returns the socket of a profile in the runtime dir.
-func SocketPath(runtimeDir, profile string) string {
-	return filepath.Join(runtimeDir, profile+".sock")
-}
-
-// socketPathMax is the longest socket path goos takes: sockaddr_un's
-// sun_path holds 108 bytes on Linux and Windows, 104 on macOS and the
-// BSDs, the terminating NUL included.
-func socketPathMax(goos string) int {
-	switch goos {
-	case "linux", "android", "windows":
-		return 107
-	}
-	return 103
-}
-
 // InfoPath returns the file a host publishes beside its socket.
 func InfoPath(runtimeDir, profile string) string {
 	return filepath.Join(runtimeDir, profile+".json")
-}
-
-// listen opens the profile's socket. A leftover socket is dialled first:
-// if a live host answers it is left alone and we refuse to start; only a
-// dead one is replaced.
-func listen(runtimeDir, profile string) (*socketServer, error) {
-	if err := statedir.Ensure(runtimeDir); err != nil {
-		return nil, fmt.Errorf("host: runtime dir: %w", err)
-	}
-	path := SocketPath(runtimeDir, profile)
-	if limit := socketPathMax(runtime.GOOS); len(path) > limit {
-		// Else the bind fails with a bare "invalid argument".
-		return nil, fmt.Errorf("host: the socket path %s is %d bytes, more than the %d this OS allows: set %s to a shorter folder",
-			path, len(path), limit, statedir.EnvVar)
-	}
-	if _, err := os.Lstat(path); err == nil {
-		c, derr := net.DialTimeout("unix", path, time.Second)
-		if derr == nil {
-			c.Close()
-			return nil, fmt.Errorf("%w: %s answers", ErrHostRunning, path)
-		}
-		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("host: remove stale socket: %w", err)
-		}
-	}
-	// The umask makes the socket 0600 from birth, with no window in which
-	// another user could connect; the chmod below is belt and braces.
-	restore := setUmask(0o177)
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
-	restore()
-	if err != nil {
-		return nil, fmt.Errorf("host: listen on %s: %w", path, err)
-	}
-	ln.SetUnlinkOnClose(true)
-	if err := os.Chmod(path, 0o600); err != nil {
-		ln.Close()
-		return nil, err
-	}
-	return &socketServer{path: path, infoPath: InfoPath(runtimeDir, profile), ln: ln, conns: map[net.Conn]struct{}{}}, nil
 }
 
 // publish writes the host's info beside the socket, atomically, once the
@@ -128,7 +72,7 @@ func (s *socketServer) close() {
 
 func (s *socketServer) serve(ctx context.Context, h *Host) {
 	for {
-		c, err := s.ln.AcceptUnix()
+		c, err := s.ln.Accept()
 		if err != nil {
 			return
 		}
@@ -151,18 +95,6 @@ func (s *socketServer) serve(ctx context.Context, h *Host) {
 			s.mu.Unlock()
 		}()
 	}
-}
-
-// checkPeer refuses a client whose uid is not ours.
-func checkPeer(c *net.UnixConn) error {
-	uid, err := peerUID(c)
-	if err != nil {
-		return fmt.Errorf("cannot read the peer's credentials: %w", err)
-	}
-	if uid != os.Getuid() {
-		return fmt.Errorf("peer uid %d is not the owner %d", uid, os.Getuid())
-	}
-	return nil
 }
 
 // serveConn reads requests from one agent connection: the first must be a

@@ -1,3 +1,5 @@
+//go:build !windows
+
 package host
 
 import (
@@ -6,16 +8,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grip-dev/grip/internal/winpipe"
 	"github.com/grip-dev/grip/statedir"
 )
 
-// The socket an agent dials on each OS: the state root (statedir), its
-// run/ folder and <profile>.sock, grip's one name on every OS (a unix
-// socket on Windows too, AF_UNIX there since Windows 10 1803; no named
-// pipe), and whether it fits the OS's sockaddr_un. Windows and macOS rows
-// are checked here on Linux: they have never run.
+// The socket an agent dials on each Unix: the state root (statedir), its
+// run/ folder and <profile>.sock, and whether it fits the OS's
+// sockaddr_un. The macOS row is checked here on Linux. Windows has a
+// named pipe instead (TestPipeNamePerUser; socket_windows.go).
 func TestSocketPathPerOS(t *testing.T) {
-	const profile = "0123456789abcdef" // the extension's ids are 16 hex digits (extension/state.js)
+	const profile = "0123456789abcdef" // the extension's ids are 16 hex digits (extension/worker/state.js)
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	tests := []struct {
 		goos, home string
@@ -27,8 +29,6 @@ func TestSocketPathPerOS(t *testing.T) {
 		{"linux", "/home/u", map[string]string{"XDG_STATE_HOME": "/var/state/u"}, "/var/state/u/grip/run/0123456789abcdef.sock", 107},
 		{"freebsd", "/home/u", nil, "/home/u/.local/state/grip/run/0123456789abcdef.sock", 103},
 		{"darwin", "/Users/u", map[string]string{"XDG_STATE_HOME": "/ignored"}, "/Users/u/Library/Application Support/grip/run/0123456789abcdef.sock", 103},
-		{"windows", `C:\Users\u`, map[string]string{"LocalAppData": `C:\Users\u\AppData\Local`}, `C:\Users\u\AppData\Local\grip\run\0123456789abcdef.sock`, 107},
-		{"windows", `C:\Users\u`, nil, `C:\Users\u\AppData\Local\grip\run\0123456789abcdef.sock`, 107},
 	}
 	for _, tt := range tests {
 		t.Run(tt.goos, func(t *testing.T) {
@@ -36,11 +36,7 @@ func TestSocketPathPerOS(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sep := "/"
-			if tt.goos == "windows" {
-				sep = `\`
-			}
-			got := strings.Join([]string{root, "run", profile + ".sock"}, sep)
+			got := strings.Join([]string{root, "run", profile + ".sock"}, "/")
 			if got != tt.want {
 				t.Errorf("socket = %s, want %s", got, tt.want)
 			}
@@ -71,4 +67,29 @@ func TestListenRefusesALongSocketPath(t *testing.T) {
 		t.Fatalf("listen at %d bytes: %v", len(SocketPath(short, "0123456789abcdef")), err)
 	}
 	srv.ln.Close()
+}
+
+// On Windows the agents' socket is a named pipe named after the user's
+// runtime folder (%LocalAppData%\grip\run, statedir), so two users'
+// hosts of one profile never share a name; checked here on every OS.
+func TestPipeNamePerUser(t *testing.T) {
+	const profile = "0123456789abcdef"
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	pipe := func(home string, e map[string]string) string {
+		root, err := statedir.DefaultRoot("windows", home, env(e))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return winpipe.Name(root+`\run`, profile)
+	}
+	a := pipe(`C:\Users\Zoë`, map[string]string{"LocalAppData": `C:\Users\Zoë\AppData\Local`})
+	if b := pipe(`C:\Users\Zoë`, nil); b != a {
+		t.Errorf("the default %%LocalAppData%% gives %s, %%LocalAppData%% %s", b, a)
+	}
+	if b := pipe(`C:\Users\Bob`, nil); b == a {
+		t.Errorf("two users share %s", a)
+	}
+	if !strings.HasPrefix(a, `\\.\pipe\grip-`) || !strings.HasSuffix(a, "-"+profile) {
+		t.Errorf("pipe = %s", a)
+	}
 }

@@ -19,7 +19,12 @@ type tabQueues struct {
 	queues map[int]chan struct{} // guarded by mu; a one-slot semaphore per tab
 	epochs map[int]tabEpoch      // guarded by mu
 	views  map[int]tabView       // guarded by mu; what the agent was last shown of each tab
-	clock  uint64                // guarded by mu; the last epoch handed out
+	tops   map[int]string        // guarded by mu; the top document of each tab's last read
+	// went holds the lines of refs that left each tab's view, so a
+	// stale_ref can name the element of the same meaning that replaced
+	// one (host/stale.go); guarded by mu, at most wentMax a tab.
+	went  map[int]map[uint64]protocol.Element
+	clock uint64 // guarded by mu; the last epoch handed out
 }
 
 // tabView is what the agent was last shown of a tab: the elements of its
@@ -43,7 +48,8 @@ type tabEpoch struct {
 }
 
 func newTabQueues() *tabQueues {
-	return &tabQueues{queues: map[int]chan struct{}{}, epochs: map[int]tabEpoch{}, views: map[int]tabView{}}
+	return &tabQueues{queues: map[int]chan struct{}{}, epochs: map[int]tabEpoch{}, views: map[int]tabView{}, tops: map[int]string{},
+		went: map[int]map[uint64]protocol.Element{}}
 }
 
 // lock waits for the tab's turn; the returned func releases it.
@@ -91,7 +97,24 @@ func (q *tabQueues) forget(tab int) []uint64 {
 	delete(q.epochs, tab)
 	gone := slices.Sorted(maps.Keys(q.views[tab].elements))
 	delete(q.views, tab)
+	delete(q.tops, tab)
+	delete(q.went, tab)
 	return gone
+}
+
+// swapTop records the top document of a read of tab ("" when the top
+// frame did not answer: the last one known stays) and reports whether it
+// replaced another: the tab went to a new page, and every ref of the old
+// one went with it.
+func (q *tabQueues) swapTop(tab int, doc string) bool {
+	if doc == "" {
+		return false
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	prev := q.tops[tab]
+	q.tops[tab] = doc
+	return prev != "" && prev != doc
 }
 
 // lastMode is the mode of the tab's last read, "" when it was never read:
@@ -118,6 +141,9 @@ type shown struct {
 type viewDiff struct {
 	added, gone       []uint64
 	appeared, changed []protocol.Element
+	// navigated says the read is of a new top document: everything gone
+	// was the old page's.
+	navigated bool
 }
 
 // swapView records a read in mode as the tab's latest view and returns how
@@ -140,6 +166,16 @@ func (q *tabQueues) swapView(tab int, mode string, read []shown, urls map[int]st
 		}
 	}
 	q.views[tab] = cur
+	w := q.went[tab]
+	if w == nil || len(w) > wentMax {
+		w = map[uint64]protocol.Element{}
+		q.went[tab] = w
+	}
+	for ref, el := range prev.elements {
+		if _, ok := cur.elements[ref]; !ok {
+			w[ref] = el
+		}
+	}
 	q.mu.Unlock()
 	d := viewDiff{added: []uint64{}, gone: []uint64{}}
 	seen := make(map[uint64]bool, len(read))
@@ -170,7 +206,7 @@ func (q *tabQueues) swapView(tab int, mode string, read []shown, urls map[int]st
 // sameState reports whether an element still reads the same. Its context
 // counts: it comes and goes as another element with its role and name
 // appears or goes, and an agent that writes a target as the line reads
-// must know which lines now need it (docs/ARCHITECTURE.md, "Snapshot
+// must know which lines now need it (docs/snapshot.md, "Snapshot
 // format").
 func sameState(a, b protocol.Element) bool {
 	if a.Role != b.Role || a.Name != b.Name || a.Href != b.Href || a.Context != b.Context || !slices.Equal(a.States, b.States) {

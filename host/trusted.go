@@ -48,7 +48,7 @@ func (h *Host) trustedInput(ctx context.Context, tab int, args protocol.ActArgs,
 		}
 	}
 	var out protocol.CDPReply
-	if err := h.callExt(ctx, protocol.ExtCDP, p, &out); err != nil {
+	if err := callExt(ctx, h, protocol.ExtCDP, p, &out); err != nil {
 		return protocol.ActEffects{}, err
 	}
 	return out.ActEffects, nil
@@ -58,7 +58,7 @@ func (h *Host) trustedInput(ctx context.Context, tab int, args protocol.ActArgs,
 // between lines, a key (an editor takes a line break from the key, never
 // from text: Lexical put a raw newline inside a paragraph, or took nothing).
 // The extension lets the page draw a frame after each Enter before the
-// next line (extension/actions.js).
+// next line (extension/worker/actions.js).
 func textCommands(text string) []protocol.CDPCommand {
 	var cmds []protocol.CDPCommand
 	for i, line := range strings.Split(text, "\n") {
@@ -69,6 +69,40 @@ func textCommands(text string) []protocol.CDPCommand {
 			cmds = append(cmds, protocol.CDPCommand{Method: input.CommandInsertText, Params: input.InsertTextParams{Text: line}})
 		}
 	}
+	return cmds
+}
+
+// typeCommands types text key by key, as a person's keyboard does: a page
+// that reacts to keydown or keyup (a search box that suggests on keyup)
+// sees each key. A character no US keyboard has a key for (é, 中, an
+// emoji) is inserted as text, as an input method would; Enter between
+// lines is a key, as in textCommands. (Typing inserted each line as text,
+// and DokuWiki's quick search, listening to keyup, never searched.)
+func typeCommands(text string) []protocol.CDPCommand {
+	var cmds []protocol.CDPCommand
+	var run strings.Builder // characters with no key, inserted together
+	flush := func() {
+		if run.Len() > 0 {
+			cmds = append(cmds, protocol.CDPCommand{Method: input.CommandInsertText, Params: input.InsertTextParams{Text: run.String()}})
+			run.Reset()
+		}
+	}
+	for _, r := range text {
+		switch {
+		case r == '\n':
+			flush()
+			cmds = append(cmds, keyCommands("Enter", nil)...)
+		case r == ' ':
+			flush()
+			cmds = append(cmds, keyCommands("Space", nil)...)
+		case r > ' ' && r < 0x7f:
+			flush()
+			cmds = append(cmds, keyCommands(string(r), nil)...)
+		default:
+			run.WriteRune(r)
+		}
+	}
+	flush()
 	return cmds
 }
 
@@ -97,8 +131,10 @@ func trustedCommands(action string, x, y float64, text, key string, modifiers []
 		return append([]protocol.CDPCommand{move}, click(1)...), nil
 	case protocol.ActDblClick:
 		return append(append([]protocol.CDPCommand{move}, click(1)...), click(2)...), nil
-	case protocol.ActType, protocol.ActFill:
-		if text == "" && action == protocol.ActFill {
+	case protocol.ActType:
+		return typeCommands(text), nil
+	case protocol.ActFill:
+		if text == "" {
 			return keyCommands("Delete", nil), nil // the page selected everything: delete it
 		}
 		return textCommands(text), nil

@@ -16,10 +16,14 @@ func TestTrustedCommands(t *testing.T) {
 		want         []string // methods, and for key events their key
 	}{
 		{protocol.ActClick, "", []string{input.CommandDispatchMouseEvent, input.CommandDispatchMouseEvent, input.CommandDispatchMouseEvent}},
-		{protocol.ActType, "ab", []string{input.CommandInsertText}},
+		// Typing is keys, each down and up, as a person's keyboard sends
+		// them; what has no key on the keyboard is inserted as text.
+		{protocol.ActType, "ab", []string{input.CommandDispatchKeyEvent + " a", input.CommandDispatchKeyEvent + " a", input.CommandDispatchKeyEvent + " b", input.CommandDispatchKeyEvent + " b"}},
+		{protocol.ActType, "a é", []string{input.CommandDispatchKeyEvent + " a", input.CommandDispatchKeyEvent + " a", input.CommandDispatchKeyEvent + "  ", input.CommandDispatchKeyEvent + "  ", input.CommandInsertText}},
 		{protocol.ActFill, "x", []string{input.CommandInsertText}},
 		// Lines apart, Enter between them is a key, as a person types it.
-		{protocol.ActType, "a\nb", []string{input.CommandInsertText, input.CommandDispatchKeyEvent + " Enter", input.CommandDispatchKeyEvent + " Enter", input.CommandInsertText}},
+		{protocol.ActType, "a\nb", []string{input.CommandDispatchKeyEvent + " a", input.CommandDispatchKeyEvent + " a", input.CommandDispatchKeyEvent + " Enter", input.CommandDispatchKeyEvent + " Enter", input.CommandDispatchKeyEvent + " b", input.CommandDispatchKeyEvent + " b"}},
+		{protocol.ActFill, "a\nb", []string{input.CommandInsertText, input.CommandDispatchKeyEvent + " Enter", input.CommandDispatchKeyEvent + " Enter", input.CommandInsertText}},
 		{protocol.ActFill, "\n\nc", []string{input.CommandDispatchKeyEvent + " Enter", input.CommandDispatchKeyEvent + " Enter", input.CommandDispatchKeyEvent + " Enter", input.CommandDispatchKeyEvent + " Enter", input.CommandInsertText}},
 		// A fill with nothing deletes what the page selected.
 		{protocol.ActFill, "", []string{input.CommandDispatchKeyEvent + " Delete", input.CommandDispatchKeyEvent + " Delete"}},

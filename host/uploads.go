@@ -20,7 +20,7 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// An upload, step by step (docs/ARCHITECTURE.md, "Files in and out"): the
+// An upload, step by step (docs/files.md, "Files in and out"): the
 // CLI sends paths; the host, running as the same user, reads the files
 // here before anything reaches the browser, refusing a missing, unreadable
 // or too large one by name; then it streams the bytes to the worker in
@@ -45,7 +45,7 @@ type upload struct {
 //
 // It returns the resolved paths as far as they resolve, with the refusal
 // too: the record names the real files.
-func (h *Host) readUpload(paths []string) (*upload, []string, error) {
+func (h *Host) readUpload(ctx context.Context, paths []string) (*upload, []string, error) {
 	if len(paths) == 0 {
 		return nil, paths, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 			"usage: grip upload TARGET FILE...", "upload needs at least one file")
@@ -54,7 +54,7 @@ func (h *Host) readUpload(paths []string) (*upload, []string, error) {
 		return nil, paths, protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryPayload,
 			fmt.Sprintf("upload at most %d files at once", protocol.MaxUploadFiles), "%d files given", len(paths))
 	}
-	resolved, err := h.judgeUploads(paths)
+	resolved, err := h.judgeUploads(ctx, paths)
 	if err != nil {
 		return nil, resolved, err
 	}
@@ -96,10 +96,14 @@ func readResolved(resolved []string) (*upload, error) {
 }
 
 // judgeUploads resolves each path (links followed) and judges the real
-// file by the policy's upload-from (policy/uploads.go). It returns the
-// resolved paths — what the person's question and the record show — as
-// far as they resolve, even with the refusal.
-func (h *Host) judgeUploads(paths []string) ([]string, error) {
+// file by the policy's upload-from (policy/uploads.go). A file the browser
+// downloaded from a page agents may not learn of (a blocked site's, another
+// session's; host/downloads.go downloadJudge) is refused first, in the very
+// words of a file that does not exist, so that an upload cannot probe the
+// names of downloads an agent is not shown. It returns the resolved paths
+// — what the person's question and the record show — as far as they
+// resolve, even with the refusal.
+func (h *Host) judgeUploads(ctx context.Context, paths []string) ([]string, error) {
 	p := policy.Default()
 	file := "the policy file"
 	if h.person != nil {
@@ -115,8 +119,26 @@ func (h *Host) judgeUploads(paths []string) ([]string, error) {
 			return out, refuseFile("%s: not an absolute path", path)
 		}
 		r, err := filepath.EvalSymlinks(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return out, missingFile(path)
+		}
 		if err != nil {
 			return out, refuseFile("%s: %s", path, fileProblem(err))
+		}
+		if strings.HasSuffix(r, ".crdownload") {
+			// A download still running: whose it is shows only once
+			// Chrome names it, so none is sent.
+			return out, missingFile(path)
+		}
+		for _, at := range slices.Compact([]string{r, filepath.Clean(path)}) {
+			hidden, ok := h.hiddenDownloadAt(ctx, at)
+			if !ok {
+				return out, protocol.Errorf(protocol.CodeTimeout, protocol.BoundaryBrowser, "try the upload again",
+					"could not check %s against the browser's downloads", path)
+			}
+			if hidden {
+				return out, missingFile(path) // not yours to send reads as no such file
+			}
 		}
 		out[i] = r
 		if no := p.JudgeUpload(r, m); no != nil {
@@ -145,6 +167,14 @@ func lineNote(p *policy.Policy) string {
 func refuseFile(format string, args ...any) error {
 	return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 		"check the path; nothing was put into the page", format, args...)
+}
+
+// missingFile is the refusal of a file that does not exist — and, in the
+// same words, of one an agent may not send or learn of (a blocked site's
+// download): not_found, naming the path as the agent gave it.
+func missingFile(path string) error {
+	return protocol.Errorf(protocol.CodeNotFound, protocol.BoundaryPayload,
+		"check the path; nothing was put into the page", "%s: no such file", path)
 }
 
 func uploadTooLarge(path string) error {
@@ -256,7 +286,7 @@ func (h *Host) sendUpload(ctx context.Context, up *upload) error {
 				}
 				chunk := b[off:min(off+protocol.UploadChunkBytes, len(b))]
 				params := protocol.UploadChunkParams{Upload: up.spec.ID, File: i, Offset: int64(off), Data: base64.StdEncoding.EncodeToString(chunk)}
-				wait, err := h.port.start(protocol.ExtUploadChunk, params)
+				wait, err := extStart(h.port, protocol.ExtUploadChunk, params)
 				if err != nil {
 					return err
 				}
@@ -277,7 +307,7 @@ func (h *Host) sendUpload(ctx context.Context, up *upload) error {
 // requests, as the worker hands the bytes to the page first.
 func (h *Host) callAct(ctx context.Context, params protocol.ActParams, up *upload, res *protocol.ActReply) error {
 	if up == nil {
-		return h.callExt(ctx, protocol.ExtAct, params, res)
+		return callExt(ctx, h, protocol.ExtAct, params, res)
 	}
 	var total int64
 	for _, f := range up.spec.Files {
@@ -285,7 +315,7 @@ func (h *Host) callAct(ctx context.Context, params protocol.ActParams, up *uploa
 	}
 	ctx, cancel := context.WithTimeout(ctx, callTimeout+time.Duration(1+total>>20)*time.Second)
 	defer cancel()
-	return h.port.call(ctx, protocol.ExtAct, params, res)
+	return extCall(ctx, h.port, protocol.ExtAct, params, res)
 }
 
 // uploadDetail is what the person's question and the record of what

@@ -3,6 +3,7 @@
 package host
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,7 +63,7 @@ func TestUploadKeepsSecretsIn(t *testing.T) {
 		{"/proc/self/environ", []string{"/proc, the system's own files"}},
 		{"/etc/passwd", []string{"/etc"}},
 	} {
-		_, _, err := h.readUpload([]string{tt.path})
+		_, _, err := h.readUpload(context.Background(), []string{tt.path})
 		pe := protocol.AsError(err)
 		if err == nil || pe.Code != protocol.CodePolicy || pe.Boundary != protocol.BoundaryPolicy || pe.Hint == "" {
 			t.Errorf("%s: %v, want a policy refusal", tt.path, err)
@@ -74,12 +75,12 @@ func TestUploadKeepsSecretsIn(t *testing.T) {
 			}
 		}
 	}
-	up, _, err := h.readUpload([]string{filepath.Join(home, "Downloads/cv.pdf")})
+	up, _, err := h.readUpload(context.Background(), []string{filepath.Join(home, "Downloads/cv.pdf")})
 	if err != nil || string(up.data[0]) != "%PDF" || up.spec.Files[0].Name != "cv.pdf" {
 		t.Errorf("~/Downloads/cv.pdf: %v", err)
 	}
 	// The judged path is the real one: what the question and the record show.
-	real, err := h.judgeUploads([]string{link})
+	real, err := h.judgeUploads(context.Background(), []string{link})
 	if err == nil || real[0] != home+"/.ssh/id_rsa" {
 		t.Errorf("judgeUploads(link) = %q, %v", real, err)
 	}
@@ -93,7 +94,12 @@ func TestUploadKeepsSecretsIn(t *testing.T) {
 // link in place of a folder on its way — is refused, without blocking.
 func TestUploadSwappedAfterTheCheck(t *testing.T) {
 	home := fakeHome(t)
-	secret := filepath.Join(home, ".ssh/id_rsa")
+	// A name that is no secret by itself (a file named id_rsa is refused
+	// wherever it lies): what is judged is a plain file.
+	secret := filepath.Join(home, ".ssh/config")
+	if err := os.WriteFile(secret, []byte("Host *"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		name string
 		swap func(t *testing.T, file string)
@@ -122,7 +128,7 @@ func TestUploadSwappedAfterTheCheck(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "box")
 			os.Mkdir(dir, 0o700)
-			file := filepath.Join(dir, "id_rsa")
+			file := filepath.Join(dir, "config")
 			if err := os.WriteFile(file, []byte("fine"), 0o600); err != nil {
 				t.Fatal(err)
 			}
@@ -130,7 +136,7 @@ func TestUploadSwappedAfterTheCheck(t *testing.T) {
 			t.Cleanup(func() { testHookBeforeOpen = nil })
 			done := make(chan error, 1)
 			go func() {
-				_, _, err := (&Host{}).readUpload([]string{file})
+				_, _, err := (&Host{}).readUpload(context.Background(), []string{file})
 				done <- err
 			}()
 			select {
@@ -158,7 +164,7 @@ func TestUploadQuestionNamesTheRealFile(t *testing.T) {
 	home := fakeHome(t)
 	g := &guardFake{topURL: "https://shop.example/cart", answer: protocol.ConfirmReply{Allowed: true}}
 	c, _ := startGuardHostWith(t, "confirm shop.example\n", protocol.ExtensionHello{}, func(msg protocol.NativeMessage) (any, *protocol.Error) {
-		if msg.Type == protocol.ExtUploadChunk {
+		if msg.Type == string(protocol.ExtUploadChunk) {
 			return map[string]bool{"ok": true}, nil
 		}
 		return g.handle(msg)
@@ -208,14 +214,14 @@ func TestScreenshotJudgedAgainAfterTheCapture(t *testing.T) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch msg.Type {
-		case protocol.ExtFrames:
+		case string(protocol.ExtFrames):
 			framesAsked++
 			fr := []protocol.FrameInfo{{FrameID: 0, ParentFrameID: -1, DocumentID: "top", URL: g.topURL}}
 			if shots > 0 { // the blocked frame came in with the capture
 				fr = append(fr, protocol.FrameInfo{FrameID: 3, ParentFrameID: 0, DocumentID: "card", URL: "https://pay.example/card"})
 			}
 			return protocol.FramesReply{Frames: fr}, nil
-		case protocol.ExtScreenshot:
+		case string(protocol.ExtScreenshot):
 			shots++
 			return protocol.ScreenshotReply{Tab: protocol.TabRef{ID: 5, URL: g.topURL}, Data: "iVBORw0KGgo="}, nil
 		}
@@ -234,5 +240,66 @@ func TestScreenshotJudgedAgainAfterTheCapture(t *testing.T) {
 	perr = call(t, c2, protocol.OpScreenshot, protocol.ScreenshotArgs{Tab: 6}, nil)
 	if perr == nil || perr.Code != protocol.CodePaused || !strings.Contains(perr.Message, "front") {
 		t.Errorf("paused screenshot of a tab behind: %+v", perr)
+	}
+}
+
+// TestUploadOfABlockedSitesDownloadReadsAsMissing: a file the browser
+// downloaded from a blocked site — directly, through an allowed site's
+// redirect, or as an export a blocked page made — is never uploaded, and
+// the refusal reads word for word as the one of a file that does not
+// exist, so an agent cannot tell the two apart; a download of an allowed
+// site goes through.
+func TestUploadOfABlockedSitesDownloadReadsAsMissing(t *testing.T) {
+	home := fakeHome(t)
+	dl := filepath.Join(home, "Downloads")
+	files := map[string]protocol.Download{
+		"statement.csv":  {ID: 1, URL: "https://pay.example/statement.csv", Tab: 5},
+		"redirected.csv": {ID: 2, URL: "https://pay.example/r.csv", SourceURL: "https://shop.example/go?to=pay", Tab: 5},
+		"export.csv":     {ID: 3, URL: "data:text/csv,iban", Tab: 5, Pages: []string{"https://shop.example/cart", "https://pay.example/frame"}},
+		"nowhere.csv":    {ID: 4, URL: "data:text/csv,iban"},
+		"cart.csv":       {ID: 5, URL: "https://shop.example/cart.csv", Tab: 5},
+	}
+	g := &guardFake{topURL: "https://shop.example/cart"}
+	for name, d := range files {
+		d.Path, d.State = filepath.Join(dl, name), "complete"
+		g.downloads = append(g.downloads, d)
+		if err := os.WriteFile(d.Path, []byte("a,b\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, _ := startGuardHostWith(t, "block pay.example\n", protocol.ExtensionHello{}, func(msg protocol.NativeMessage) (any, *protocol.Error) {
+		if msg.Type == string(protocol.ExtUploadChunk) {
+			return map[string]bool{"ok": true}, nil
+		}
+		return g.handle(msg)
+	})
+	upload := func(path string) *protocol.Error {
+		return call(t, c, protocol.OpAct, protocol.ActArgs{Action: protocol.ActUpload, Target: "input[type=file]", Files: []string{path}}, nil)
+	}
+	missing := upload(filepath.Join(dl, "missing.csv"))
+	if missing == nil || missing.Code != protocol.CodeNotFound {
+		t.Fatalf("upload of a missing file: %v", missing)
+	}
+	same := func(perr *protocol.Error, path string) bool {
+		return perr != nil && perr.Code == missing.Code && perr.Boundary == missing.Boundary && perr.Hint == missing.Hint &&
+			strings.ReplaceAll(perr.Message, path, "PATH") == strings.ReplaceAll(missing.Message, filepath.Join(dl, "missing.csv"), "PATH")
+	}
+	if err := os.WriteFile(filepath.Join(dl, "Unconfirmed 812.crdownload"), []byte("a,b"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"statement.csv", "redirected.csv", "export.csv", "nowhere.csv", "Unconfirmed 812.crdownload"} {
+		path := filepath.Join(dl, name)
+		if perr := upload(path); !same(perr, path) {
+			t.Errorf("upload of %s: %+v, want the refusal of a missing file: %+v", name, perr, missing)
+		}
+	}
+	if perr := upload(filepath.Join(dl, "cart.csv")); perr != nil {
+		t.Errorf("upload of an allowed site's download: %v", perr)
+	}
+	g.mu.Lock()
+	acts := g.acts
+	g.mu.Unlock()
+	if acts != 1 {
+		t.Errorf("the page got %d uploads, want 1", acts)
 	}
 }

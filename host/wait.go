@@ -72,7 +72,7 @@ func (h *Host) wait(ctx context.Context, args protocol.WaitArgs) (*protocol.Acti
 	cctx, cancel := context.WithTimeout(ctx, timeout+callTimeout)
 	defer cancel()
 	var res protocol.WaitReply
-	if err := h.port.call(cctx, protocol.ExtWait, params, &res); err != nil {
+	if err := extCall(cctx, h.port, protocol.ExtWait, params, &res); err != nil {
 		return nil, err
 	}
 	// Met or not, a tab that went to a blocked site meanwhile tells
@@ -89,7 +89,7 @@ func (h *Host) wait(ctx context.Context, args protocol.WaitArgs) (*protocol.Acti
 		detail = args.Gone + " is gone"
 	}
 	var info protocol.TabRef
-	_ = h.callExt(ctx, protocol.ExtTabInfo, protocol.TabParams{TabID: tab}, &info)
+	_ = callExt(ctx, h, protocol.ExtTabInfo, protocol.TabParams{TabID: tab}, &info)
 	out := &protocol.ActionResult{OK: true, Tab: info, Detail: detail, Changes: protocol.Changes{URL: info.URL, Title: info.Title, Added: []string{}, Gone: []string{}}}
 	h.maskResult(out) // the page may have gone to a blocked site meanwhile
 	return out, nil

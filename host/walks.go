@@ -10,7 +10,7 @@ import (
 // kernel named it (protocol.ExtFrame.Walk), so that a re-read of a page that
 // has not changed comes back as "the same as walk W" and its elements are
 // not sent, decoded and copied between processes again
-// (docs/ARCHITECTURE.md, "Re-reading an unchanged page").
+// (docs/settling.md, "Re-reading an unchanged page").
 type walkStore struct {
 	mu    sync.Mutex
 	tabs  map[int]map[int]keptWalk // tab → frameId → its last walk; guarded by mu

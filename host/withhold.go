@@ -10,7 +10,7 @@ import (
 )
 
 // What the host withholds of a blocked page from every reply, whatever
-// operation carries it (docs/ARCHITECTURE.md, "The person's controls"):
+// operation carries it (docs/person.md, "The person's controls"):
 // a dialog is judged by the frame that opened it, not by the tab's top
 // page, and a wait is judged again when it ends, since the page may have
 // gone to a blocked site or taken in a blocked frame while it waited.
@@ -46,16 +46,20 @@ func (h *Host) withhold(res any, err error) (any, error) {
 			r.Dialog = withheldDialog(p, r.Dialog, r.Tab.URL)
 		}
 	case protocol.TabsResult:
-		blocked := map[int]bool{} // the tabs filterTabs found blocked
+		shown := map[int]string{} // each tab's URL as listed ("" when withheld)
 		for _, t := range r.Tabs {
-			blocked[t.ID] = t.Blocked
+			shown[t.ID] = t.URL
 		}
 		for i, t := range r.Tabs {
-			if !t.Blocked && t.Opener > 0 && policy.Inherits(t.URL) && blocked[t.Opener] {
-				// A blank page takes its opener's origin (judgeBlankTop).
-				r.Tabs[i].URL, r.Tabs[i].Title, r.Tabs[i].Blocked = "", "", true
-				t = r.Tabs[i]
+			if !t.Blocked && !t.Others && policy.Inherits(t.URL) {
+				// A blank page takes the origin of the document that
+				// opened it (host/openers.go).
+				if d, ok := openerRule(p, t, shown); ok && d.Rule == policy.Block {
+					r.Tabs[i].URL, r.Tabs[i].Title, r.Tabs[i].Blocked = "", "", true
+				}
 			}
+			r.Tabs[i].OpenedBy = nil // the host's to judge by, never an agent's
+			t = r.Tabs[i]
 			if t.Dialog == nil {
 				continue
 			}
@@ -100,7 +104,7 @@ func dialogRule(p *policy.Policy, d *protocol.Dialog, tabURL string) policy.Deci
 // allowed page. ok is false when the tab shows none.
 func (h *Host) dialogDecision(ctx context.Context, p *policy.Policy, tab int, tr *tabRules) (policy.Decision, bool) {
 	var rep protocol.DialogReply
-	if err := h.callExt(ctx, protocol.ExtDialog, protocol.DialogParams{TabID: tab, Action: protocol.DialogShow}, &rep); err != nil || rep.Dialog == nil {
+	if err := callExt(ctx, h, protocol.ExtDialog, protocol.DialogParams{TabID: tab, Action: protocol.DialogShow}, &rep); err != nil || rep.Dialog == nil {
 		return policy.Decision{}, false
 	}
 	if policy.Inherits(rep.Dialog.URL) && tr != nil {
@@ -156,42 +160,17 @@ func (h *Host) checkScreenshotStart(ctx context.Context, tab int) error {
 	return nil
 }
 
-// checkScreenshotEnd judges the tab again once the picture is taken: a
-// page that went to a blocked site, or a blocked frame that came in
-// between the gate's check and the capture, refuses the picture.
-func (h *Host) checkScreenshotEnd(ctx context.Context, tab int, shown protocol.TabRef) error {
-	if h.person == nil {
-		return nil
-	}
-	p := h.person.policy.Current()
-	if d := p.Decide(shown.URL); d.Rule == policy.Block {
-		return h.refuseBlocked(fmt.Sprintf("tab %d", tab), d)
-	}
-	tr, err := h.frameRules(ctx, p, tab)
-	if err != nil {
-		return protocol.Errorf(protocol.CodeTimeout, protocol.BoundaryBrowser, "take the screenshot again",
-			"could not check tab %d's frames after the screenshot: %s", tab, protocol.AsError(err).Message)
-	}
-	if tr.top.Rule == policy.Block {
-		return h.refuseBlocked(fmt.Sprintf("tab %d", tab), tr.top)
-	}
-	if id, d, ok := tr.blockedFrame(); ok {
-		return protocol.Errorf(protocol.CodePolicy, protocol.BoundaryPolicy,
-			"take a snapshot instead: it leaves the blocked frame out",
-			"a screenshot of tab %d would show its frame %d, which is blocked: %s of %s", tab, id, d.Why(), h.person.policy.File())
-	}
-	return nil
-}
-
 // judgeBlankTop judges a tab whose page has no origin of its own
-// (about:blank, a popup a page opened and wrote into) by the page that
-// opened it, failing to the stricter rule: such a document has its
-// opener's origin, so a blank window a blocked bank page wrote is the
-// bank's. A tab with an opener grip cannot judge is blocked; one with no
-// opener (the person's new tab) keeps the default.
+// (about:blank, a popup a page opened and wrote into) by the document that
+// opened it, as it was when it did (host/openers.go), failing to the
+// stricter rule: such a document has its opener's origin, so a blank
+// window a blocked bank page — or a blocked frame inside an allowed page —
+// wrote is the bank's, also once the opener moved on or closed. A tab
+// opened by a page grip cannot judge is blocked; one nothing opened (the
+// person's new tab) keeps the default.
 func (h *Host) judgeBlankTop(ctx context.Context, p *policy.Policy, tab int, infos []protocol.FrameInfo, tr *tabRules) {
-	if p.Trivial() || len(infos) == 0 {
-		return
+	if len(infos) == 0 {
+		return // also under a trivial policy: an opener of a built-in rule (file://) blocks
 	}
 	top := -1
 	for i, f := range infos {
@@ -203,25 +182,22 @@ func (h *Host) judgeBlankTop(ctx context.Context, p *policy.Policy, tab int, inf
 		return
 	}
 	var res protocol.TabsResult
-	if err := h.callExt(ctx, protocol.ExtTabs, protocol.TabsParams{}, &res); err != nil {
+	if err := callExt(ctx, h, protocol.ExtTabs, protocol.TabsParams{}, &res); err != nil {
 		return
 	}
-	opener, ok := 0, false
+	var self *protocol.Tab
 	urls := map[int]string{}
-	for _, t := range res.Tabs {
+	for i, t := range res.Tabs {
 		urls[t.ID] = t.URL
 		if t.ID == tab {
-			opener, ok = t.Opener, true
+			self = &res.Tabs[i]
 		}
 	}
-	if !ok || opener == 0 {
+	if self == nil {
 		return
 	}
-	d := policy.Decision{Rule: policy.Block, Builtin: "grip's built-in rule: a blank page opened by a page grip cannot judge is blocked"}
-	if u, open := urls[opener]; open && !policy.Inherits(u) {
-		d = p.Decide(u) // the opener's own page
-	}
-	if d.Rule <= tr.top.Rule {
+	d, opened := openerRule(p, *self, urls) // host/openers.go
+	if !opened || d.Rule <= tr.top.Rule {
 		return
 	}
 	tr.top = d

@@ -25,6 +25,10 @@ var (
 	// ErrSystemUnsupported means a system-wide install was asked for on an
 	// OS where Chrome does not install extensions listed by local files.
 	ErrSystemUnsupported = errors.New("install: grip install --system is not supported")
+	// ErrOtherInstall means a host manifest already there starts another
+	// grip binary (another install, another user's build): Install leaves
+	// it unless Options.Force.
+	ErrOtherInstall = errors.New("install: another grip install's host manifest is there")
 	// ErrLeftAlone marks a file Uninstall did not remove because someone
 	// else changed it since grip wrote it. It is a warning, not a failure:
 	// everything else was removed.

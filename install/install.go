@@ -68,8 +68,12 @@ type Options struct {
 	// them (installed or not), comma lists allowed. Empty means the browsers Detect finds (or
 	// none when UserDataDir is set).
 	Browsers []string
-	// UserDataDir is a custom --user-data-dir; its NativeMessagingHosts
-	// folder gets a manifest too (Linux and macOS).
+	// UserDataDir is a custom --user-data-dir. On Linux and macOS only its
+	// NativeMessagingHosts folder gets a manifest, the one file that
+	// profile's browser reads first: the default profile's manifest, which
+	// may start another grip, is left alone. On Windows, where every
+	// profile of a browser reads the browser's one registry key, it names
+	// Browsers' keys (which must then be given).
 	UserDataDir string
 	// HostPath is the absolute path of the grip binary the manifests name.
 	HostPath string
@@ -79,6 +83,14 @@ type Options struct {
 	// ExtensionID is the extension's ID; empty means derived from the key
 	// in ExtensionFS's manifest.json.
 	ExtensionID string
+	// ExtraExtensionIDs are more IDs the host manifests allow (`grip
+	// install --extension-id ID`: the Chrome Web Store's build of grip,
+	// whose ID is the store's). They are recorded in the receipt, from
+	// which the host learns it may serve them (AllowedExtensionIDs).
+	ExtraExtensionIDs []string
+	// Force replaces a host manifest that starts another grip binary
+	// (ErrOtherInstall otherwise).
+	Force bool
 	// DataDir is grip's data folder (statedir Data); the extension is
 	// written to DataDir/extension.
 	DataDir string
@@ -107,6 +119,8 @@ type Result struct {
 	// SystemExtensionID is the ID of the extension `grip install --system`
 	// installed on this machine, which the manifests allow as well.
 	SystemExtensionID string `json:"system_extension_id,omitempty"`
+	// ExtraExtensionIDs are the IDs --extension-id added.
+	ExtraExtensionIDs []string `json:"extra_extension_ids,omitempty"`
 	// Notes are things a person should know, e.g. a manifest that pointed
 	// at another binary and was replaced.
 	Notes []string `json:"notes,omitempty"`
@@ -160,10 +174,10 @@ func (o *Options) fill() error {
 // cache's own trimming delete.
 func CheckHostPath(p string) error {
 	if !filepath.IsAbs(p) {
-		return fmt.Errorf("%w: %q; run grip install from the installed binary, e.g. `go install ./cmd/grip && grip install`", ErrHostPathRelative, p)
+		return fmt.Errorf("%w: %q; run grip install from the installed binary, e.g. `go install ./cmd/grip ./cmd/grip-host && grip install`", ErrHostPathRelative, p)
 	}
 	if isGoBuildTemp(p) {
-		return fmt.Errorf("%w: Go deletes %s (when it exits, or when it trims its build cache), so the browser could not start it later; build grip first (`go install ./cmd/grip` or `go build -o ~/bin/grip ./cmd/grip`) and run `grip install` from that binary", ErrHostPathTemporary, p)
+		return fmt.Errorf("%w: Go deletes %s (when it exits, or when it trims its build cache), so the browser could not start it later; build grip first (`go install ./cmd/grip ./cmd/grip-host`, or `go build -o ~/bin/ ./cmd/grip ./cmd/grip-host`) and run `grip install` from that binary", ErrHostPathTemporary, p)
 	}
 	return nil
 }
@@ -217,19 +231,32 @@ func (o *Options) extensionID() (string, error) {
 	return o.ExtensionID, nil
 }
 
-// targets returns the manifest locations to write, and notes.
+// targets returns the manifest locations to write, and notes. A custom
+// --user-data-dir on Linux and macOS is the one location: its browser
+// reads it before the default profile's, and writing the default
+// profile's too would change what another profile (and maybe another
+// grip) starts.
 func (o *Options) targets() ([]Location, []string, error) {
 	browsers, err := expandBrowsers(o.Browsers)
 	if err != nil {
 		return nil, nil, err
 	}
 	var notes []string
-	custom := o.UserDataDir
-	if custom != "" && o.GOOS == "windows" {
-		notes = append(notes, "--user-data-dir is ignored on Windows: browsers there find native hosts through the registry whatever the profile folder")
-		custom = ""
+	if o.UserDataDir != "" {
+		if o.GOOS != "windows" {
+			loc, err := LocateUserDataDir(o.GOOS, o.UserDataDir)
+			if err != nil {
+				return nil, nil, err
+			}
+			return []Location{loc}, nil, nil
+		}
+		if len(browsers) == 0 {
+			return nil, nil, fmt.Errorf("%w: on Windows every profile of a browser reads the browser's one registry key; name the browser the profile --user-data-dir %s belongs to with --browser %s",
+				ErrBadOptions, o.UserDataDir, strings.Join(Browsers, "|"))
+		}
+		notes = append(notes, "on Windows every profile of "+strings.Join(browsers, ", ")+" reads the browser's one registry key, so this install serves all of them, not only --user-data-dir "+o.UserDataDir)
 	}
-	if len(browsers) == 0 && custom == "" {
+	if len(browsers) == 0 {
 		found, looked := Detect(o.GOOS, o.Home, o.Getenv)
 		if len(found) == 0 {
 			return nil, nil, fmt.Errorf("%w; looked in:\n  %s\nname one with --browser %s, or give the profile folder with --user-data-dir DIR",
@@ -246,15 +273,6 @@ func (o *Options) targets() ([]Location, []string, error) {
 			return nil, nil, err
 		}
 		locs = append(locs, loc)
-	}
-	if custom != "" {
-		loc, err := LocateUserDataDir(o.GOOS, custom)
-		if err != nil {
-			return nil, nil, err
-		}
-		if !slices.ContainsFunc(locs, func(l Location) bool { return l.File == loc.File }) {
-			locs = append(locs, loc)
-		}
 	}
 	return locs, notes, nil
 }
@@ -281,11 +299,19 @@ func Install(opt Options) (Result, error) {
 	// A user's manifest is read before the system-wide one, so it must
 	// also let the system-wide extension start the host.
 	ids := []string{id}
+	for _, extra := range opt.ExtraExtensionIDs {
+		if !manifest.ValidExtensionID(extra) {
+			return Result{}, fmt.Errorf("%w: --extension-id %q is not 32 letters a-p (chrome://extensions shows the ID on the extension's card)", ErrBadOptions, extra)
+		}
+		if !slices.Contains(ids, extra) {
+			ids = append(ids, extra)
+		}
+	}
 	var sysID string
 	if opt.GOOS == "linux" {
 		if sysID = SystemExtensionID(opt.SystemRoot); sysID == id {
 			sysID = ""
-		} else if sysID != "" {
+		} else if sysID != "" && !slices.Contains(ids, sysID) {
 			ids = append(ids, sysID)
 		}
 	}
@@ -304,6 +330,14 @@ func Install(opt Options) (Result, error) {
 	rec, _, err := ReadReceipt(opt.StateRoot)
 	if err != nil {
 		return Result{}, fmt.Errorf("%w (move it aside to start afresh)", err)
+	}
+	// Another install's manifest refuses the whole install before
+	// anything is written.
+	replaced := make([]string, len(locs))
+	for i, loc := range locs {
+		if replaced[i], err = otherInstall(loc, opt.HostPath, opt.Force); err != nil {
+			return Result{}, err
+		}
 	}
 
 	res := Result{
@@ -326,17 +360,21 @@ func Install(opt Options) (Result, error) {
 	}
 	files, err := writeTree(opt.ExtensionFS, res.ExtensionDir)
 	rec.ExtensionID, rec.ExtensionDir = id, res.ExtensionDir
+	rec.ExtraExtensionIDs = ids[1:]
+	if sysID != "" {
+		rec.ExtraExtensionIDs = slices.DeleteFunc(slices.Clone(rec.ExtraExtensionIDs), func(s string) bool { return s == sysID })
+	}
+	res.ExtraExtensionIDs = rec.ExtraExtensionIDs
 	rec.ExtensionFiles = files
 	if err != nil {
 		return res, save(fmt.Errorf("install: write extension to %s: %w", res.ExtensionDir, err))
 	}
 
-	for _, loc := range locs {
-		note, err := writeManifest(opt.GOOS, loc, data, &rec, opt.HostPath)
-		if note != "" {
-			res.Notes = append(res.Notes, note)
+	for i, loc := range locs {
+		if replaced[i] != "" {
+			res.Notes = append(res.Notes, replaced[i])
 		}
-		if err != nil {
+		if err := writeManifest(opt.GOOS, loc, data, &rec, opt.HostPath); err != nil {
 			return res, save(err)
 		}
 		res.Manifests = append(res.Manifests, loc.File)
@@ -344,24 +382,65 @@ func Install(opt Options) (Result, error) {
 	return res, save(nil)
 }
 
+// otherInstall checks what loc holds now. A manifest there that starts
+// another grip binary which still exists is another install's: it may be
+// replaced only with force, and the note says whose it was. On Windows the
+// registry key may name another file; that file is asked the same
+// question.
+func otherInstall(loc Location, hostPath string, force bool) (note string, err error) {
+	prev := []string{loc.File}
+	if loc.RegistryKey != "" {
+		if v, ok, err := registryDefault(loc.RegistryRoot, loc.RegistryKey); err == nil && ok && v != loc.File {
+			prev = append(prev, v)
+		}
+	}
+	for _, p := range prev {
+		other, ok := otherGrip(p, hostPath)
+		if !ok {
+			continue
+		}
+		where := p
+		if p != loc.File {
+			where = loc.Registry() + " (" + p + ")"
+		}
+		if _, serr := os.Stat(other); serr != nil {
+			note = fmt.Sprintf("replaced %s, which started %s (no longer there)", where, other)
+			continue
+		}
+		if beside(other, hostPath) {
+			note = fmt.Sprintf("%s started %s; it now starts %s beside it, which runs the host since grip was split in two", where, other, filepath.Base(hostPath))
+			continue
+		}
+		if !force {
+			return "", fmt.Errorf("%w: %s starts %s, not this grip (%s); run that grip's `grip uninstall` first, or pass --force to replace it",
+				ErrOtherInstall, where, other, hostPath)
+		}
+		note = fmt.Sprintf("replaced %s, which started %s (--force)", where, other)
+	}
+	return note, nil
+}
+
+// beside says whether other is the grip binary in hostPath's folder: a
+// manifest written before grip handed its host to grip-host named grip
+// itself, and that install is this one.
+func beside(other, hostPath string) bool {
+	base := strings.TrimSuffix(filepath.Base(other), ".exe")
+	return base == "grip" && filepath.Dir(other) == filepath.Dir(hostPath) && filepath.Base(hostPath) != filepath.Base(other)
+}
+
 // writeManifest writes one manifest (and its registry key) and records it.
-func writeManifest(goos string, loc Location, data []byte, rec *Receipt, hostPath string) (note string, err error) {
+func writeManifest(goos string, loc Location, data []byte, rec *Receipt, hostPath string) error {
 	dir := filepath.Dir(loc.File)
 	created := missingDirs(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("install: create %s: %w", dir, err)
+		return fmt.Errorf("install: create %s: %w", dir, err)
 	}
 	rec.addDirs(created)
 	old, err := os.ReadFile(loc.File)
 	same := err == nil && bytes.Equal(old, data)
-	if err == nil && !same {
-		if h, err := manifest.Parse(old); err == nil && h.Path != hostPath {
-			note = fmt.Sprintf("replaced %s, which started %s", loc.File, h.Path)
-		}
-	}
 	if fi, err := os.Stat(loc.File); !same || err != nil || (goos != "windows" && fi.Mode().Perm() != 0o644) {
 		if err := atomicfile.WriteFile(loc.File, data, 0o644); err != nil {
-			return note, fmt.Errorf("install: write %s: %w", loc.File, err)
+			return fmt.Errorf("install: write %s: %w", loc.File, err)
 		}
 	}
 	// Record before the registry write, so a failure there still leaves
@@ -369,10 +448,24 @@ func writeManifest(goos string, loc Location, data []byte, rec *Receipt, hostPat
 	rec.addManifest(ManifestRecord{Location: loc, HostPath: hostPath})
 	if loc.RegistryKey != "" {
 		if err := setRegistryDefault(loc.RegistryRoot, loc.RegistryKey, loc.File); err != nil {
-			return note, err
+			return err
 		}
 	}
-	return note, nil
+	return nil
+}
+
+// otherGrip reports the binary a grip host manifest at file starts when
+// that is not hostPath.
+func otherGrip(file, hostPath string) (string, bool) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", false
+	}
+	h, err := manifest.Parse(b)
+	if err != nil || h.Name != manifest.HostName || h.Path == hostPath {
+		return "", false
+	}
+	return h.Path, true
 }
 
 // missingDirs returns dir and those of its parents that do not exist,

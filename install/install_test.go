@@ -228,18 +228,23 @@ func TestUninstallRemovesExactlyWhatInstallWrote(t *testing.T) {
 	before := f.snapshot(t)
 
 	f.opt.Browsers = []string{"chrome", "brave"}
-	f.opt.UserDataDir = filepath.Join(f.home, "profiles", "test")
 	res, err := Install(f.opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Manifests) != 3 {
-		t.Fatalf("Manifests = %v, want chrome, brave and the custom dir", res.Manifests)
+	if len(res.Manifests) != 2 {
+		t.Fatalf("Manifests = %v, want chrome and brave", res.Manifests)
 	}
-	if want := filepath.Join(f.opt.UserDataDir, "NativeMessagingHosts", "dev.grip.host.json"); res.Manifests[2] != want {
-		t.Errorf("custom manifest = %s, want %s", res.Manifests[2], want)
+	custom := f.opt
+	custom.UserDataDir = filepath.Join(f.home, "profiles", "test")
+	if res, err = Install(custom); err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(custom.UserDataDir, "NativeMessagingHosts", "dev.grip.host.json"); len(res.Manifests) != 1 || res.Manifests[0] != want {
+		t.Errorf("custom manifests = %v, want only %s", res.Manifests, want)
 	}
 
+	f.opt.Browsers = nil
 	removed, err := Uninstall(f.opt)
 	if err != nil {
 		t.Fatal(err)
@@ -390,4 +395,147 @@ func TestDetect(t *testing.T) {
 			t.Errorf("windows found %v", f)
 		}
 	}
+}
+
+// A custom profile's install writes only what that profile's browser reads
+// (its user-data dir's NativeMessagingHosts): the default profile's
+// manifest, here one that starts another grip, is not touched, even with
+// --browser naming the profile's browser.
+func TestInstallCustomProfileLeavesTheDefaultProfile(t *testing.T) {
+	f := newFixture(t)
+	f.useBrowser(t, "chromium")
+	other := filepath.Join(filepath.Dir(f.opt.HostPath), "other-grip")
+	mustWrite(t, other, "#!/bin/sh\n", 0o755)
+	def := filepath.Join(f.home, ".config", "chromium", "NativeMessagingHosts", "dev.grip.host.json")
+	theirs := `{"name":"dev.grip.host","description":"grip","path":"` + other + `","type":"stdio","allowed_origins":["chrome-extension://` + testID + `/"]}`
+	mustWrite(t, def, theirs, 0o644)
+
+	f.opt.Browsers = []string{"chromium"}
+	f.opt.UserDataDir = filepath.Join(f.home, "profiles", "test")
+	res, err := Install(f.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(f.opt.UserDataDir, "NativeMessagingHosts", "dev.grip.host.json")
+	if len(res.Manifests) != 1 || res.Manifests[0] != want || len(res.Notes) != 0 {
+		t.Fatalf("Manifests = %v, notes %v; want only %s", res.Manifests, res.Notes, want)
+	}
+	if b, _ := os.ReadFile(def); string(b) != theirs {
+		t.Errorf("the default profile's manifest changed:\n%s", b)
+	}
+	if _, err := Uninstall(f.opt); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(def); string(b) != theirs {
+		t.Errorf("uninstall changed the default profile's manifest:\n%s", b)
+	}
+}
+
+// A manifest written by the grip of before the split (it named grip, which
+// now hands the host to the grip-host beside it) is this install's own:
+// replaced without --force, and the note says so.
+func TestInstallOverTheGripBesideIt(t *testing.T) {
+	f := newFixture(t)
+	f.opt.HostPath = filepath.Join(filepath.Dir(f.opt.HostPath), "grip-host")
+	mustWrite(t, f.opt.HostPath, "#!/bin/sh\n", 0o755)
+	old := filepath.Join(filepath.Dir(f.opt.HostPath), "grip")
+	mustWrite(t, chromeManifest(f), `{"name":"dev.grip.host","description":"grip","path":"`+old+`","type":"stdio","allowed_origins":["chrome-extension://`+testID+`/"]}`, 0o644)
+	f.opt.Browsers = []string{"chrome"}
+	res, err := Install(f.opt)
+	if err != nil {
+		t.Fatalf("Install over the manifest of the grip beside grip-host: %v", err)
+	}
+	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "grip-host beside it") {
+		t.Errorf("notes = %v, want one saying it now starts grip-host", res.Notes)
+	}
+	if h := readHost(t, chromeManifest(f)); h.Path != f.opt.HostPath {
+		t.Errorf("manifest starts %s, want %s", h.Path, f.opt.HostPath)
+	}
+}
+
+// A manifest that starts another grip binary is another install's:
+// replacing it needs Force, and the note says whose it was. One whose
+// binary is gone is replaced with a note.
+func TestInstallReplacesAnotherGripOnlyWithForce(t *testing.T) {
+	f := newFixture(t)
+	other := filepath.Join(filepath.Dir(f.opt.HostPath), "other-grip")
+	mustWrite(t, other, "#!/bin/sh\n", 0o755)
+	theirs := `{"name":"dev.grip.host","description":"grip","path":"` + other + `","type":"stdio","allowed_origins":["chrome-extension://` + testID + `/"]}`
+	mustWrite(t, chromeManifest(f), theirs, 0o644)
+	f.opt.Browsers = []string{"chrome"}
+
+	_, err := Install(f.opt)
+	if !errors.Is(err, ErrOtherInstall) || !strings.Contains(err.Error(), other) || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("Install over another grip's manifest: %v, want ErrOtherInstall naming %s and --force", err, other)
+	}
+	if b, _ := os.ReadFile(chromeManifest(f)); string(b) != theirs {
+		t.Fatalf("refused install still changed the manifest:\n%s", b)
+	}
+	// Refused before anything was written: no extension, no receipt.
+	if _, err := os.Lstat(f.state); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a refused install wrote %s (%v)", f.state, err)
+	}
+
+	f.opt.Force = true
+	res, err := Install(f.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0], other) {
+		t.Errorf("notes = %v, want one naming %s", res.Notes, other)
+	}
+	h := readHost(t, chromeManifest(f))
+	if h.Path != f.opt.HostPath {
+		t.Errorf("manifest starts %s, want %s", h.Path, f.opt.HostPath)
+	}
+
+	// The other binary gone: no --force needed.
+	mustWrite(t, chromeManifest(f), theirs, 0o644)
+	if err := os.Remove(other); err != nil {
+		t.Fatal(err)
+	}
+	f.opt.Force = false
+	if res, err = Install(f.opt); err != nil || len(res.Notes) != 1 || !strings.Contains(res.Notes[0], "no longer there") {
+		t.Errorf("over a gone grip's manifest: %v, notes %v", err, res.Notes)
+	}
+}
+
+// --extension-id adds an ID the manifests allow, recorded in the receipt
+// for the host (AllowedExtensionIDs); a malformed one is refused.
+func TestInstallExtraExtensionID(t *testing.T) {
+	f := newFixture(t)
+	f.opt.Browsers = []string{"chrome"}
+	const store = "abcdefghijklmnopabcdefghijklmnop"
+	f.opt.ExtraExtensionIDs = []string{store}
+	res, err := Install(f.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := readHost(t, chromeManifest(f))
+	if !slices.Equal(h.AllowedOrigins, []string{"chrome-extension://" + testID + "/", "chrome-extension://" + store + "/"}) {
+		t.Errorf("allowed_origins = %v", h.AllowedOrigins)
+	}
+	if !slices.Equal(res.ExtraExtensionIDs, []string{store}) {
+		t.Errorf("result's extra IDs = %v", res.ExtraExtensionIDs)
+	}
+	if got := AllowedExtensionIDs(f.state); !slices.Equal(got, []string{store}) {
+		t.Errorf("AllowedExtensionIDs = %v, want [%s]", got, store)
+	}
+	f.opt.ExtraExtensionIDs = []string{"not-an-id"}
+	if _, err := Install(f.opt); !errors.Is(err, ErrBadOptions) {
+		t.Errorf("bad --extension-id: %v, want ErrBadOptions", err)
+	}
+}
+
+func readHost(t *testing.T, file string) manifest.Host {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := manifest.Parse(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
 }

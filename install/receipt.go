@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/grip-dev/grip/manifest"
 )
 
 // ReceiptFile is the receipt's name in the state root.
@@ -20,6 +22,9 @@ type Receipt struct {
 	Version      int    `json:"version"`
 	ExtensionID  string `json:"extension_id"`
 	ExtensionDir string `json:"extension_dir"`
+	// ExtraExtensionIDs are the IDs `grip install --extension-id` added to
+	// the manifests; the host serves them too (AllowedExtensionIDs).
+	ExtraExtensionIDs []string `json:"extra_extension_ids,omitempty"`
 	// ExtensionFiles are slash paths relative to ExtensionDir.
 	ExtensionFiles []string         `json:"extension_files"`
 	Manifests      []ManifestRecord `json:"manifests"`
@@ -81,4 +86,22 @@ func (r *Receipt) addDirs(dirs []string) {
 			r.CreatedDirs = append(r.CreatedDirs, d)
 		}
 	}
+}
+
+// AllowedExtensionIDs returns the IDs `grip install --extension-id` added,
+// read from the receipt under stateRoot (the user's own state folder, which
+// only the user can write): a host Chrome starts learns from it that it
+// may serve the store's build of grip. Invalid entries are dropped.
+func AllowedExtensionIDs(stateRoot string) []string {
+	rec, ok, err := ReadReceipt(stateRoot)
+	if err != nil || !ok {
+		return nil
+	}
+	var out []string
+	for _, id := range rec.ExtraExtensionIDs {
+		if manifest.ValidExtensionID(id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }

@@ -8,23 +8,22 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"github.com/grip-dev/grip/internal/atomicfile"
+	"github.com/grip-dev/grip/internal/resumetoken"
 )
 
 // EnvLaunch is set in the environment of a browser `grip launch` starts,
 // and so of the host that browser starts: a JSON Launch. A browser started
 // any other way — the person's own — has none, and its host keeps the
-// person's rules (docs/ARCHITECTURE.md, "A browser grip launched").
+// person's rules (docs/person.md, "A browser grip launched").
 const EnvLaunch = "GRIP_LAUNCH"
 
 // ResumeTokenName is the file in a launched profile's folder that holds
 // the launcher's resume token (0600).
-const ResumeTokenName = "grip-resume.token"
+const ResumeTokenName = resumetoken.Name
 
 // Launch is what a launched browser's host is told of its launch.
 type Launch struct {
@@ -106,22 +105,6 @@ func WriteResumeToken(profileDir, token string) (string, error) {
 	return p, atomicfile.WriteFile(p, []byte(token+"\n"), 0o600)
 }
 
-// ReadResumeToken reads a token file, refusing one others may read: a
-// token anyone could have read proves nothing.
-func ReadResumeToken(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Mode().Perm()&0o077 != 0 && runtime.GOOS != "windows" {
-		return "", fmt.Errorf("%s may be read by other users (mode %v): it is no secret any more; relaunch with grip launch for a new one", path, st.Mode().Perm())
-	}
-	b := make([]byte, 256)
-	n, _ := f.Read(b)
-	tok := strings.TrimSpace(string(b[:n]))
-	if tok == "" {
-		return "", fmt.Errorf("%s is empty", path)
-	}
-	return tok, nil
-}
+// ReadResumeToken reads a token file, refusing one others may read
+// (resumetoken.Read).
+func ReadResumeToken(path string) (string, error) { return resumetoken.Read(path) }

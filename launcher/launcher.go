@@ -51,7 +51,7 @@ func defaultFinder() finder {
 	rel, _ := os.ReadFile("/etc/os-release")
 	return finder{
 		goos: runtime.GOOS, getenv: os.Getenv, lookPath: exec.LookPath,
-		isFile: isExecutableFile, locations: installLocations(runtime.GOOS, os.Getenv), osRelease: string(rel),
+		isFile: isExecutableFile, locations: append(registeredLocations(), installLocations(runtime.GOOS, os.Getenv)...), osRelease: string(rel),
 	}
 }
 
@@ -179,13 +179,27 @@ func PrepareProfile(dir, gripBin string) (extDir string, err error) {
 		return "", err
 	}
 	extDir = filepath.Join(dir, ExtensionDirName)
-	if err := os.RemoveAll(extDir); err != nil {
-		return "", err
-	}
-	if err := WriteExtension(extDir); err != nil {
+	if err := ReplaceExtension(extDir, extension.Files()); err != nil {
 		return "", err
 	}
 	return extDir, nil
+}
+
+// ReplaceExtension writes fsys, a build of the extension, over the
+// unpacked extension in dir, which a kept profile loads: its manifest's
+// version is moved on when the build differs from the one dir held
+// (extension.ForFolder), or Chrome would go on running the old build's
+// service worker.
+func ReplaceExtension(dir string, fsys fs.FS) error {
+	prev, _ := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	files, err := extension.ForFolder(fsys, prev)
+	if err != nil {
+		return err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	return writeFiles(dir, files)
 }
 
 // WriteHostManifest writes grip's host manifest, starting gripBin for the
@@ -214,8 +228,10 @@ func WriteHostManifest(profileDir, gripBin string) error {
 }
 
 // WriteExtension writes the embedded extension's files to dir.
-func WriteExtension(dir string) error {
-	files := extension.Files()
+func WriteExtension(dir string) error { return writeFiles(dir, extension.Files()) }
+
+// writeFiles writes files to dir.
+func writeFiles(dir string, files fs.FS) error {
 	return fs.WalkDir(files, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

@@ -228,10 +228,23 @@ func TestPrepareProfile(t *testing.T) {
 	if extDir != filepath.Join(dir, ExtensionDirName) {
 		t.Errorf("extDir = %q", extDir)
 	}
-	got, err := os.ReadFile(filepath.Join(extDir, "manifest.json"))
-	stamped, _ := fs.ReadFile(extension.Files(), "manifest.json") // carries grip's build
-	if err != nil || string(got) != string(stamped) {
-		t.Fatalf("extension manifest not written: %v", err)
+	type versions struct{ Version, VersionName string }
+	read := func(fsys fs.FS) versions {
+		t.Helper()
+		var v struct {
+			Version     string `json:"version"`
+			VersionName string `json:"version_name"`
+		}
+		b, err := fs.ReadFile(fsys, "manifest.json")
+		if err != nil || json.Unmarshal(b, &v) != nil {
+			t.Fatalf("extension manifest not written: %v %s", err, b)
+		}
+		return versions{v.Version, v.VersionName}
+	}
+	got, embedded := read(os.DirFS(extDir)), read(extension.Files())
+	// It carries grip's build, and a version of its own (extension.ForFolder).
+	if got.VersionName != embedded.VersionName || !strings.HasPrefix(got.Version, embedded.Version+".") {
+		t.Fatalf("extension manifest written %+v, the embedded one %+v", got, embedded)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "NativeMessagingHosts", manifest.FileName))
 	if err != nil {
@@ -255,6 +268,10 @@ func TestPrepareProfile(t *testing.T) {
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("stale extension file survived: %v", err)
+	}
+	// The same build keeps its version: Chrome keeps its worker, the same.
+	if again := read(os.DirFS(extDir)); again != got {
+		t.Errorf("the same build rewritten: %+v, was %+v", again, got)
 	}
 }
 

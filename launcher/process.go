@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -20,6 +23,11 @@ type Options struct {
 	Env        []string // added to this process's environment (GRIP_STATE_DIR=…)
 	URL        string   // the first tab's page; "" opens about:blank
 	Args       []string // more flags, after Flags
+	// WindowWidth and WindowHeight size the browser's window
+	// (--window-size); 0 leaves Chromium's own (780x437 headless, a
+	// phone's layout on many sites). grip launch gives DefaultWindowWidth
+	// by DefaultWindowHeight unless told otherwise.
+	WindowWidth, WindowHeight int
 	// Output receives the browser's stdout and stderr (Chromium logs
 	// there, and so do the hosts it starts). nil discards them. A file and
 	// not an io.Writer, so that no goroutine of this process copies it and
@@ -32,7 +40,23 @@ type Options struct {
 	// launch --no-sandbox), or the browser opens only grip's own pages
 	// (the test harness). Flags turns it off by itself where it cannot run.
 	NoSandbox bool
+	// DebugPort opens Chromium's remote debugging port on 127.0.0.1
+	// (--remote-debugging-port): 0 leaves it closed, AnyDebugPort lets
+	// Chromium pick one (DebugPortOf reads which). Whoever reaches the
+	// port drives the browser past grip's policy: grip launch opens it
+	// only when asked (docs/person.md, "A browser grip launched").
+	DebugPort int
 }
+
+// The window grip launch opens when not told a size: a desktop's, so that
+// sites show the layout a person at a computer sees.
+const DefaultWindowWidth, DefaultWindowHeight = 1280, 800
+
+// The screen a headless browser is given when its window is sized.
+const headlessScreenWidth, headlessScreenHeight = 1920, 1080
+
+// AnyDebugPort asks Chromium to pick a free debugging port.
+const AnyDebugPort = -1
 
 // Process is a running browser in its own process group.
 type Process struct {
@@ -70,6 +94,21 @@ func Start(ctx context.Context, opt Options) (*Process, error) {
 	why := NoSandboxReason(opt.NoSandbox)
 	if why != "" && !slices.Contains(args, NoSandboxFlag) {
 		args = append(args, NoSandboxFlag)
+	}
+	if opt.WindowWidth > 0 && opt.WindowHeight > 0 {
+		args = append(args, fmt.Sprintf("--window-size=%d,%d", opt.WindowWidth, opt.WindowHeight))
+		if !opt.Headed {
+			// A headless browser's screen is 800x600 unless told, and
+			// Chrome refuses a window mostly off it: a desktop's screen,
+			// or the window's size when larger, so grip resize can grow it.
+			args = append(args, fmt.Sprintf("--screen-info={0,0 %dx%d}", max(headlessScreenWidth, opt.WindowWidth), max(headlessScreenHeight, opt.WindowHeight)))
+		}
+	}
+	switch {
+	case opt.DebugPort == AnyDebugPort:
+		args = append(args, "--remote-debugging-port=0")
+	case opt.DebugPort > 0:
+		args = append(args, fmt.Sprintf("--remote-debugging-port=%d", opt.DebugPort))
 	}
 	args = append(append(args, opt.Args...), url)
 	cmd := exec.Command(opt.Path, args...)
@@ -181,4 +220,28 @@ func StopGroup(pid int, wait time.Duration) error {
 		_ = signalGroup(pid, true)
 	}
 	return nil
+}
+
+// DebugPortOf waits up to wait for the browser using profileDir to say
+// which debugging port it listens on (Chromium writes it to
+// PROFILE/DevToolsActivePort once the port is open) and returns it.
+func DebugPortOf(ctx context.Context, profileDir string, wait time.Duration) (int, error) {
+	path := filepath.Join(profileDir, "DevToolsActivePort")
+	deadline := time.Now().Add(wait)
+	for {
+		if b, err := os.ReadFile(path); err == nil {
+			first, _, _ := strings.Cut(string(b), "\n")
+			if port, err := strconv.Atoi(strings.TrimSpace(first)); err == nil && port > 0 {
+				return port, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return 0, fmt.Errorf("browser: no debugging port in %s after %v", path, wait)
+		}
+		select {
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }

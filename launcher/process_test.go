@@ -5,6 +5,7 @@ package launcher
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -91,6 +92,48 @@ func TestStartSandbox(t *testing.T) {
 		}
 		if (p.NoSandbox != "") != asked {
 			t.Errorf("asked %v: Process.NoSandbox = %q", asked, p.NoSandbox)
+		}
+	}
+}
+
+// DebugPortOf reads the port Chromium wrote, and says so when none came.
+func TestDebugPortOf(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := DebugPortOf(context.Background(), dir, 200*time.Millisecond); err == nil {
+		t.Fatal("no DevToolsActivePort file, yet a port")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "DevToolsActivePort"), []byte("40123\n/devtools/browser/x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	port, err := DebugPortOf(context.Background(), dir, time.Second)
+	if err != nil || port != 40123 {
+		t.Fatalf("DebugPortOf = %d, %v; want 40123", port, err)
+	}
+}
+
+// The debugging port is on the command line only when asked for.
+func TestStartDebugPortOnlyWhenAsked(t *testing.T) {
+	bin, err := exec.LookPath("true")
+	if err != nil {
+		t.Skip("no true(1)")
+	}
+	for _, c := range []struct {
+		port int
+		want string
+	}{{0, ""}, {AnyDebugPort, "--remote-debugging-port=0"}, {9333, "--remote-debugging-port=9333"}} {
+		p, err := Start(context.Background(), Options{Path: bin, ProfileDir: t.TempDir(), DebugPort: c.port})
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-p.Done()
+		got := ""
+		for _, a := range p.Args {
+			if strings.HasPrefix(a, "--remote-debugging-port") {
+				got = a
+			}
+		}
+		if got != c.want {
+			t.Errorf("DebugPort %d: flag %q, want %q", c.port, got, c.want)
 		}
 	}
 }

@@ -85,7 +85,11 @@ func quoted(s string) (text, rest string, ok bool) {
 				return "", "", false
 			}
 			i++
-			b.WriteByte(s[i])
+			if s[i] == 'n' {
+				b.WriteByte('\n') // a line break, as a snapshot line writes it
+			} else {
+				b.WriteByte(s[i])
+			}
 		case '\'':
 			return b.String(), s[i+1:], true
 		default:

@@ -1,4 +1,4 @@
-// Package locator parses the targets of actions (docs/ARCHITECTURE.md,
+// Package locator parses the targets of actions (docs/locators.md,
 // "Locators"): a ref "@eN",
 // a CSS selector in the top frame, or a chain "sel >>> sel >>> …" where
 // every segment but the last selects an iframe. Everything the host can
@@ -104,7 +104,7 @@ func Parse(s string) (Locator, error) {
 		case seg[0] == '@':
 			return Locator{}, refuse(where+" is "+quote(seg)+": a chain cannot hold a ref, a ref already names one node in one frame",
 				hintAlone)
-		case bareRef(seg):
+		case IsBareRef(seg):
 			msg := where + " " + quote(seg) + " looks like a ref without its @"
 			hint := "did you mean @" + seg + "?"
 			if chain {
@@ -171,8 +171,13 @@ func parseRef(s string) (uint64, error) {
 	return n, nil
 }
 
-// bareRef reports whether s is e[1-9][0-9]*: a ref that lost its @.
-func bareRef(s string) bool {
+// IsBareRef reports whether s is e[1-9][0-9]*: a ref that lost its @, as
+// Playwright-style refs come (e3; e0 and e07 are not refs). A locator
+// refuses it with a hint; the MCP layer alone reads it as "@e3", since
+// models trained on Playwright MCP send it. Checked by hand rather than
+// with a regexp: linking package regexp alone costs every start of the
+// binary, whatever the command (docs/cli-cost.md, "The CLI's fixed cost").
+func IsBareRef(s string) bool {
 	return len(s) >= 2 && s[0] == 'e' && s[1] != '0' && allDigits(s[1:])
 }
 

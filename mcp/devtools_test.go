@@ -17,9 +17,9 @@ func devtoolsHost(t *testing.T, h *harness, got map[string]any) {
 		got[op] = args
 		switch op {
 		case protocol.OpConsole:
-			return protocol.ConsoleResult{Text: "Console of tab 3\n[error] boom ×2"}, nil
+			return protocol.ConsoleResult{Text: "Console of tab 3\n[error] boom ×2\n(4 below error not shown: grip console --level warning --tab 3)"}, nil
 		case protocol.OpNetwork:
-			return protocol.NetworkResult{Text: "Network of tab 3\n#4 GET 200 fetch 1 kB 5 ms http://a.example/x\n(2 successful static resources not shown: grip network --all)"}, nil
+			return protocol.NetworkResult{Text: "Network of tab 3\n#4 GET 200 fetch 1 kB 5 ms http://a.example/x\n(2 successful static resources not shown: grip network --all --tab 3)\n(a response body: grip network --body ID)"}, nil
 		case protocol.OpNetworkBody:
 			return protocol.NetworkBody{ID: 4, URL: "http://a.example/x", Status: 200, MimeType: "application/json", Bytes: 7, Body: []byte(`{"a":1}`), Text: `{"a":1}`}, nil
 		case protocol.OpEval:
@@ -34,17 +34,20 @@ func devtoolsHost(t *testing.T, h *harness, got map[string]any) {
 }
 
 func TestDevtoolsTools(t *testing.T) {
-	h := newHarness(t)
+	dir := filepath.Join(t.TempDir(), "output")
+	h := newHarnessWith(t, Options{OutputDir: dir})
 	got := map[string]any{}
 	devtoolsHost(t, h, got)
-	if out := text(h.callTool(t, "browser_console_messages", map[string]any{"level": "error", "tab": 3})); !strings.Contains(out, "boom ×2") {
-		t.Errorf("console: %q", out)
+	if out := text(h.callTool(t, "browser_console_messages", map[string]any{"level": "error", "tab": 3})); !strings.Contains(out, "boom ×2") ||
+		!strings.Contains(out, "not shown: level: warning)") || strings.Contains(out, "grip ") || strings.Contains(out, "--") {
+		t.Errorf("console speaks of the CLI, not the tool: %q", out)
 	}
 	if a, _ := got[protocol.OpConsole].(protocol.ConsoleArgs); a.Level != "error" || a.Tab != 3 {
 		t.Errorf("console args %+v", got[protocol.OpConsole])
 	}
-	out := text(h.callTool(t, "browser_network_requests", map[string]any{"includeStatic": false}))
-	if !strings.Contains(out, "#4 GET 200") || !strings.Contains(out, "includeStatic: true") || strings.Contains(out, "grip network --all") {
+	out := text(h.callTool(t, "browser_network_requests", map[string]any{"includeStatic": false, "tab": 3}))
+	if !strings.Contains(out, "#4 GET 200") || !strings.Contains(out, "not shown: includeStatic: true)") ||
+		!strings.Contains(out, "browser_network_requests with the request's id") || strings.Contains(out, "grip ") || strings.Contains(out, "--") {
 		t.Errorf("network list speaks of the CLI, not the tool: %q", out)
 	}
 	if out := text(h.callTool(t, "browser_network_requests", map[string]any{"id": 4})); !strings.Contains(out, `{"a":1}`) || !strings.Contains(out, "#4") {
@@ -59,9 +62,8 @@ func TestDevtoolsTools(t *testing.T) {
 	if a, _ := got[protocol.OpEval].(protocol.EvalArgs); !strings.Contains(a.Expression, "() => document.title") || !strings.Contains(a.Expression, "typeof") {
 		t.Errorf("evaluate sends %q: the function is not called", a.Expression)
 	}
-	dir := t.TempDir()
 	pdf := filepath.Join(dir, "p.pdf")
-	if out := text(h.callTool(t, "browser_pdf_save", map[string]any{"filename": pdf})); !strings.Contains(out, pdf) {
+	if out := text(h.callTool(t, "browser_take_screenshot", map[string]any{"pdf": true, "filename": "p.pdf"})); !strings.Contains(out, pdf) {
 		t.Errorf("pdf: %q", out)
 	}
 	if b, err := os.ReadFile(pdf); err != nil || !strings.HasPrefix(string(b), "%PDF") {
@@ -76,5 +78,19 @@ func TestDevtoolsTools(t *testing.T) {
 	}
 	if out := text(h.callTool(t, "browser_take_screenshot", map[string]any{"refs": true})); !strings.Contains(out, "1 refs drawn: @e2") {
 		t.Errorf("refs screenshot: %q", out)
+	}
+}
+
+// An agent used to Playwright MCP's tools may give only element, their
+// description of the target: the refusal says where the target goes.
+func TestElementAloneIsToldToUseRef(t *testing.T) {
+	h := newHarness(t)
+	res := h.callTool(t, "browser_click", map[string]any{"element": "button 'Create ticket'"})
+	if msg := text(res); !res.IsError || !strings.HasPrefix(msg, "bad_request") || !strings.Contains(msg, "put the target in ref") {
+		t.Errorf("click with element alone: %s", msg)
+	}
+	res = h.callTool(t, "browser_click", map[string]any{})
+	if msg := text(res); !res.IsError || strings.Contains(msg, "put the target in ref") {
+		t.Errorf("click with nothing: %s", msg)
 	}
 }

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -15,16 +14,15 @@ import (
 // open (the action and snapshot texts carry it, refusals say so).
 
 type dialogIn struct {
-	Accept     bool   `json:"accept" jsonschema:"true to accept (OK, Leave), false to dismiss (Cancel, Stay)"`
-	PromptText string `json:"promptText,omitempty" jsonschema:"The answer to a prompt dialog, when accepting it"`
-	Tab        int    `json:"tab,omitempty" jsonschema:"Tab id (default: the active tab)"`
+	Accept     bool   `json:"accept" jsonschema:"true: OK, Leave; false: Cancel, Stay"`
+	PromptText string `json:"promptText,omitempty" jsonschema:"A prompt's answer"`
+	tabIn
 }
 
 func (s *Server) addDialogTools() {
-	addTool(s, &Tool{Name: "browser_handle_dialog", Title: "Handle a dialog",
-		Description: "Answer the alert, confirm, prompt or beforeunload dialog the tab shows; while one is open the page can do nothing else. " +
-			"The result says what the page did next, like an action's." + pageText},
-		func(p map[string]*Schema) { p["tab"].Minimum = ptr(1.0) }, s.handleDialog)
+	addTool(s, &Tool{Name: "browser_handle_dialog", ops: []string{protocol.OpAct},
+		Description: "Answer the dialog (alert, confirm, prompt, beforeunload) the tab shows; the page waits for it." + actReply},
+		nil, s.handleDialog)
 }
 
 func (s *Server) handleDialog(ctx context.Context, in dialogIn) (*CallToolResult, error) {
@@ -53,27 +51,13 @@ var toolWords = sync.OnceValue(func() *strings.Replacer { // on first use, not a
 		"answer it first: grip dialog accept|dismiss", "answer it first with browser_handle_dialog",
 		"nothing to answer; grip dialog shows the one open", "nothing to answer: every tool's result (and browser_tabs) names a dialog once one opens",
 		"(grip wait or grip snapshot to read it)", "(browser_wait_for or browser_snapshot to read it)",
-		"grip policy URL says which rule", "browser_policy with the url says which rule",
-		"allows grip resume when the browser asks them", "allows browser_resume when the browser asks them",
+		"grip policy URL says which rule", "browser_status with show: policy and the url says which rule",
+		"allows grip resume when the browser asks them", "allows browser_pause with resume: true when the browser asks them",
 	)
 })
 
 // tabNotes is what the tab list adds after a tab's URL: the tab that
 // opened it, the dialog it shows, the session that owns it.
 func tabNotes(t protocol.Tab) string {
-	var notes []string
-	if t.Opener > 0 {
-		notes = append(notes, "opened by tab "+strconv.Itoa(t.Opener))
-	}
-	if t.Dialog != nil {
-		notes = append(notes, frames.DialogLine(t.Dialog))
-	}
-	out := ""
-	if len(notes) > 0 {
-		out = " (" + strings.Join(notes, "; ") + ")"
-	}
-	if t.Owner != "" {
-		out += " · session " + t.Owner
-	}
-	return out
+	return frames.TabNotes(t, frames.NotesLayout{Open: " (", Close: ")", Opener: "opened by tab %d", Owner: " · session "})
 }

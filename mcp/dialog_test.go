@@ -52,3 +52,12 @@ func TestResultsNameDialogsForTools(t *testing.T) {
 		t.Errorf("tab list:\n%s", got)
 	}
 }
+
+// TestDownloadTextAsTheCLISaysIt: a running download's line gives its
+// total as `grip downloads` does (frames.Download, their one renderer).
+func TestDownloadTextAsTheCLISaysIt(t *testing.T) {
+	d := protocol.Download{ID: 5, State: protocol.DownloadInProgress, Bytes: 512, Total: 2048, Tab: 9, URL: "http://x.test/f"}
+	if got, want := downloadText(d), "5: in_progress, 512 of 2048 bytes, tab 9 · (no file yet) · http://x.test/f"; got != want {
+		t.Errorf("downloadText = %q, want %q", got, want)
+	}
+}

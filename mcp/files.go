@@ -7,41 +7,28 @@ import (
 	"strings"
 	"time"
 
+	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/protocol"
 )
 
 // The tools for files going into a page and coming out of it
-// (docs/ARCHITECTURE.md, "Files in and out"); browser_wait_for also waits
+// (docs/files.md, "Files in and out"); browser_wait_for also waits
 // for a download.
 
 type uploadIn struct {
 	target
-	Paths []string `json:"paths" jsonschema:"Paths on this machine (absolute, or relative to the folder grip mcp runs in); several only if the input allows several"`
+	Paths []string `json:"paths" jsonschema:"Paths on this machine (absolute, or from grip mcp's folder)"`
 	actOpts
 }
 
-type downloadsIn struct {
-	Limit int `json:"limit,omitempty" jsonschema:"List at most this many downloads, newest first (default 20)"`
-	Tab   int `json:"tab,omitempty" jsonschema:"Only the downloads of this tab id (and those grip cannot tie to a tab)"`
-}
-
-// addFileTools registers browser_file_upload and browser_downloads.
+// addFileTools registers browser_file_upload; browser_status lists the
+// downloads (show: downloads).
 func addFileTools(s *Server) {
-	addTool(s, &Tool{Name: "browser_file_upload", Title: "Upload files",
-		Description: "Put files into a file input as a person picking them would (the page's input and change handlers see them). " +
-			"ref may name the input, or the button or label a site shows in front of a hidden one. " +
-			"Missing or unreadable files are refused before anything is touched; at most 50 MiB together." + actReply},
+	addTool(s, &Tool{Name: "browser_file_upload", ops: []string{protocol.OpAct},
+		Description: "Put files into a file input (or the button or label in front of a hidden one) as a person picking them would; missing files are refused before anything is touched; at most 50 MiB." + actReply},
 		func(p map[string]*Schema) {
-			actTweaks(p)
 			p["paths"].MinItems = ptr(1)
 		}, s.fileUpload)
-	addTool(s, &Tool{Name: "browser_downloads", Title: "Downloads", Annotations: &ToolAnnotations{ReadOnlyHint: true},
-		Description: "List the browser's downloads, newest first: id, state, size, the tab that started it, the file's full path on this machine and its URL. " +
-			"To wait for one a click starts, use browser_wait_for with download: true."},
-		func(p map[string]*Schema) {
-			p["limit"].Minimum = ptr(1.0)
-			p["tab"].Minimum = ptr(1.0)
-		}, s.downloads)
 }
 
 func (s *Server) fileUpload(ctx context.Context, in uploadIn) (*CallToolResult, error) {
@@ -63,7 +50,7 @@ func (s *Server) fileUpload(ctx context.Context, in uploadIn) (*CallToolResult, 
 	return s.act(ctx, args, fmt.Sprintf("Uploaded %s into %s", strings.Join(names, ", "), named(args.Target, in.Element)))
 }
 
-func (s *Server) downloads(ctx context.Context, in downloadsIn) (*CallToolResult, error) {
+func (s *Server) downloads(ctx context.Context, in statusIn) (*CallToolResult, error) {
 	res, err := s.ops.Downloads(ctx, protocol.DownloadsArgs{Limit: in.Limit, Tab: in.Tab})
 	if err != nil {
 		return nil, err
@@ -80,19 +67,12 @@ func (s *Server) downloads(ctx context.Context, in downloadsIn) (*CallToolResult
 
 // downloadText describes one download on one line.
 func downloadText(d protocol.Download) string {
-	state := d.State
-	if d.Error != "" {
-		state += " (" + d.Error + ")"
-	}
+	p := frames.Download(d)
 	tab := ""
-	if d.Tab != 0 {
-		tab = fmt.Sprintf(", tab %d", d.Tab)
+	if p.Tab != 0 {
+		tab = fmt.Sprintf(", tab %d", p.Tab)
 	}
-	path := d.Path
-	if path == "" {
-		path = "(no file yet)"
-	}
-	return fmt.Sprintf("%d: %s, %d bytes%s · %s · %s", d.ID, state, d.Bytes, tab, path, d.URL)
+	return fmt.Sprintf("%d: %s, %s%s · %s · %s", d.ID, p.State, p.Size, tab, p.Path, d.URL)
 }
 
 // waitDownload waits for the next download to finish; the reply's

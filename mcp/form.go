@@ -14,25 +14,26 @@ import (
 // ordinary grip action (fill, select, check), with the same checks; the
 // first refusal stops the form and says which fields were set before it.
 
+// Only ref and value are required: name is for the reply, and a field
+// without a type is set as its role says (fieldType), so Playwright MCP's
+// calls and shorter ones both work.
 type formField struct {
-	Name  string `json:"name" jsonschema:"The field's name, for the reply only"`
-	Type  string `json:"type" jsonschema:"textbox, checkbox, radio, combobox or slider"`
-	Ref   string `json:"ref" jsonschema:"The field (a target, see Targets in the instructions)"`
-	Value string `json:"value" jsonschema:"textbox and slider: the new value; checkbox and radio: true or false; combobox: the option's label or value"`
+	Name  string `json:"name,omitempty" jsonschema:"For the reply only"`
+	Type  string `json:"type,omitempty" jsonschema:"Default: the field's role"`
+	Ref   string `json:"ref" jsonschema:"Target"`
+	Value string `json:"value" jsonschema:"checkbox, radio: true or false; combobox: an option's label or value"`
 }
 
 type fillFormIn struct {
-	Fields []formField `json:"fields" jsonschema:"The fields to set, in order"`
-	Tab    int         `json:"tab,omitempty" jsonschema:"Tab id (default: the refs' tab, else the active one)"`
+	Fields []formField `json:"fields" jsonschema:"In order"`
+	tabIn
 }
 
 func addFormTool(s *Server) {
-	addTool(s, &Tool{Name: "browser_fill_form", Title: "Fill a form",
-		Description: "Set several form fields in one call: text fields and sliders are filled (replacing what they hold), checkboxes and radios checked or unchecked, comboboxes (native or custom) set to an option. " +
-			"The reply lists the fields' new lines and what else changed. The first field refused stops the call; the error says which fields were set before it." + pageText},
+	addTool(s, &Tool{Name: "browser_fill_form", ops: []string{protocol.OpAct, protocol.OpRead},
+		Description: "Set several fields in one call (fill, check, select); the first refused stops it, saying which were set." + actReply},
 		func(p map[string]*Schema) {
 			p["fields"].MinItems = ptr(1)
-			p["tab"].Minimum = ptr(1.0)
 			if f := p["fields"].Items; f != nil && f.Properties["type"] != nil {
 				f.Properties["type"].Enum = []any{"textbox", "checkbox", "radio", "combobox", "slider"}
 			}
@@ -41,7 +42,7 @@ func addFormTool(s *Server) {
 
 // formAction is the grip action that sets one field.
 func formAction(f formField, tab int) (protocol.ActArgs, error) {
-	args := actArgs("", target{Ref: f.Ref}, actOpts{Tab: tab}, false)
+	args := actArgs("", target{Ref: f.Ref}, actOpts{tabIn: tabIn{tab}}, false)
 	switch f.Type {
 	case "textbox", "slider":
 		args.Action, args.Text = protocol.ActFill, f.Value
@@ -68,14 +69,51 @@ func formAction(f formField, tab int) (protocol.ActArgs, error) {
 	return args, nil
 }
 
+// formTypes maps the roles a form's fields have to the type that sets
+// them (formAction).
+var formTypes = map[string]string{
+	"textbox": "textbox", "searchbox": "textbox", "spinbutton": "textbox", "slider": "slider",
+	"combobox": "combobox", "listbox": "combobox", "checkbox": "checkbox", "switch": "checkbox", "radio": "radio",
+}
+
+// fieldType is the type of a field given without one: its role, as the
+// host has its line (the ref's last snapshot line, or the page's now).
+func (s *Server) fieldType(ctx context.Context, f formField, tab int) (string, error) {
+	res, err := s.ops.Read(ctx, protocol.ReadArgs{Target: normRef(f.Ref), Tab: tab, Budget: 1})
+	if err != nil {
+		return "", err
+	}
+	role := res.Line
+	if i := strings.IndexByte(role, '['); i >= 0 {
+		role = role[i+1:]
+	}
+	if i := strings.IndexAny(role, " ]"); i >= 0 {
+		role = role[:i]
+	}
+	t, ok := formTypes[role]
+	if !ok {
+		return "", protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+			"give the field a type (textbox, checkbox, radio, combobox, slider), or use browser_click or browser_type on it",
+			"field %s: a %s is not a form field", named(normRef(f.Ref), f.Name), res.Line)
+	}
+	return t, nil
+}
+
 func (s *Server) fillForm(ctx context.Context, in fillFormIn) (*CallToolResult, error) {
 	if len(in.Fields) == 0 {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "pass fields: [{name, type, ref, value}]", "no fields to fill")
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "pass fields: [{ref, value}], each with an optional name and type", "no fields to fill")
 	}
 	// Every field is checked before any is set: a typo in the last one
 	// must not leave the form half filled.
 	all := make([]protocol.ActArgs, len(in.Fields))
 	for i, f := range in.Fields {
+		if f.Type == "" {
+			t, err := s.fieldType(ctx, f, in.Tab)
+			if err != nil {
+				return nil, err
+			}
+			f.Type = t
+		}
 		args, err := formAction(f, in.Tab)
 		if err != nil {
 			return nil, err

@@ -7,23 +7,19 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-// browser_handoff (docs/ARCHITECTURE.md, "Handing a step to the person").
+// browser_handoff (docs/sessions.md, "Handing a step to the person").
 
 type handoffIn struct {
-	Why     string  `json:"why" jsonschema:"What the person should do, in one sentence they will read in a notification, e.g. 'Solve the CAPTCHA on the sign-up form, then press Done'"`
-	Tab     int     `json:"tab,omitempty" jsonschema:"Tab id (default: this session's tab)"`
-	Timeout float64 `json:"timeout,omitempty" jsonschema:"Seconds to wait for the person (default 300, at most 600)"`
+	Why string `json:"why" jsonschema:"One sentence for their notification: 'Solve the CAPTCHA, then press Done'"`
+	tabIn
+	Timeout float64 `json:"timeout,omitempty" jsonschema:"Seconds (default 300)"`
 }
 
 func addHandoffTool(s *Server) {
-	addTool(s, &Tool{Name: "browser_handoff", Title: "Hand a step to the person",
-		Description: "Ask the person at the browser to do one step themselves, then carry on: a CAPTCHA or 'I am not a robot' check, " +
-			"a two-factor or one-time code, a login or password, a payment or purchase to confirm, anything that needs their judgement or their secrets. " +
-			"They get a notification and the grip popup shows why, with Done and Refuse; this call returns when they answer. " +
-			"Done: what changed on the tab (as an action's reply). Refuse or no answer in time: not_confirmed — then stop and ask them, do not try the step yourself."},
+	addTool(s, &Tool{Name: "browser_handoff", ops: []string{protocol.OpHandoff},
+		Description: "Ask the person to do one step themselves (a CAPTCHA, a one-time code, a login, a payment, their judgement) and wait for their Done: the reply is what changed. not_confirmed (refused, no answer): stop and ask them; never try it yourself."},
 		func(p map[string]*Schema) {
 			p["why"].MinLength = ptr(1)
-			p["tab"].Minimum = ptr(1.0)
 			p["timeout"].Minimum = ptr(1.0)
 			p["timeout"].Maximum = ptr(600.0)
 		}, s.handoff)

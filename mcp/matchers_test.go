@@ -4,10 +4,12 @@ import (
 	"regexp"
 	"slices"
 	"testing"
+
+	"github.com/grip-dev/grip/locator"
 )
 
 // The hand-written matchers of server.go are the regexps they replaced
-// (kept out of the binary, docs/ARCHITECTURE.md, "The CLI's fixed cost"):
+// (kept out of the binary, docs/cli-cost.md, "The CLI's fixed cost"):
 // these tests hold each equal to its regexp, on a table and under fuzzing.
 var (
 	publicRefRegexp     = regexp.MustCompile(`^@?e[1-9][0-9]*$`)
@@ -15,7 +17,7 @@ var (
 	readOnTrailerRegexp = regexp.MustCompile(`\(grip snapshot((?: --[a-z]+ [^ )]+)*)\)|grip snapshot shows it as it is now`)
 )
 
-// refCases are texts for isBareRef and isPublicRef, with what each is.
+// refCases are texts for locator.IsBareRef and isPublicRef, with what each is.
 var refCases = []struct {
 	in           string
 	bare, public bool
@@ -50,8 +52,8 @@ var refCases = []struct {
 
 func TestRefMatchers(t *testing.T) {
 	for _, c := range refCases {
-		if got := isBareRef(c.in); got != c.bare {
-			t.Errorf("isBareRef(%q) = %v, want %v", c.in, got, c.bare)
+		if got := locator.IsBareRef(c.in); got != c.bare {
+			t.Errorf("locator.IsBareRef(%q) = %v, want %v", c.in, got, c.bare)
 		}
 		if got := isPublicRef(c.in); got != c.public {
 			t.Errorf("isPublicRef(%q) = %v, want %v", c.in, got, c.public)
@@ -63,8 +65,8 @@ func TestRefMatchers(t *testing.T) {
 // checkRefMatchers fails where a ref matcher and its regexp disagree on s.
 func checkRefMatchers(t *testing.T, s string) {
 	t.Helper()
-	if got, want := isBareRef(s), bareRefRegexp.MatchString(s); got != want {
-		t.Errorf("isBareRef(%q) = %v, the regexp says %v", s, got, want)
+	if got, want := locator.IsBareRef(s), bareRefRegexp.MatchString(s); got != want {
+		t.Errorf("locator.IsBareRef(%q) = %v, the regexp says %v", s, got, want)
 	}
 	if got, want := isPublicRef(s), publicRefRegexp.MatchString(s); got != want {
 		t.Errorf("isPublicRef(%q) = %v, the regexp says %v", s, got, want)

@@ -10,38 +10,53 @@ import (
 	"github.com/grip-dev/grip/protocol"
 )
 
-// The tools of grip's own state and the person's controls: status, pause,
-// resume, the log of what agents did, the policy.
+// The tools of grip's own state and the person's controls:
+// browser_status (grip status, log, policy, downloads: all read-only) and
+// browser_pause (grip pause, resume).
 
-type logIn struct {
-	Tab   int `json:"tab,omitempty" jsonschema:"Only this tab's actions"`
-	Limit int `json:"limit,omitempty" jsonschema:"The latest N actions (default 50)"`
+// statusIn is browser_status' input: grip's state, or with show one of
+// the other listings.
+type statusIn struct {
+	Show  string `json:"show,omitempty" jsonschema:"log: this session's actions; policy: the person's rules for agents; downloads: id, state, size, tab, location, URL"`
+	URL   string `json:"url,omitempty" jsonschema:"policy: the rule this URL falls under"`
+	Tab   int    `json:"tab,omitempty" jsonschema:"log, downloads: only this tab's"`
+	Limit int    `json:"limit,omitempty" jsonschema:"log, downloads: at most this many, newest (default 50, 20)"`
 }
 
-type policyIn struct {
-	URL string `json:"url,omitempty" jsonschema:"A URL: say which rule of the person's policy it falls under"`
+type pauseIn struct {
+	Resume bool `json:"resume,omitempty" jsonschema:"Ask the person to let agents act again instead; waits for their answer"`
 }
 
-type noIn struct{}
-
-// addPersonTools registers browser_status, browser_pause, browser_resume,
-// browser_log and browser_policy.
+// addPersonTools registers browser_status and browser_pause.
 func (s *Server) addPersonTools() {
-	ro := &ToolAnnotations{ReadOnlyHint: true}
-	addTool(s, &Tool{Name: "browser_status", Title: "grip status", Annotations: ro,
-		Description: "grip's own state: the host's version and the extension's, refs in use, the last snapshot, recent errors."}, nil, s.status)
-	addTool(s, &Tool{Name: "browser_pause", Title: "Pause agents",
-		Description: "Pause every agent's actions in this browser (reads go on) until they are resumed: by the person, or in a headless browser grip launch started by whoever launched it (the reply says how)."}, nil, s.pause)
-	addTool(s, &Tool{Name: "browser_resume", Title: "Resume agents",
-		Description: "Ask the person, in the browser, to let agents act again; it waits for their answer (refused at once in a headless browser grip launch started, where no one can answer)."}, nil, s.resume)
-	addTool(s, &Tool{Name: "browser_log", Title: "What agents did", Annotations: ro,
-		Description: "The record of agents' actions in this browser (never typed text), oldest first."},
-		func(p map[string]*Schema) { p["tab"].Minimum = ptr(1.0); p["limit"].Minimum = ptr(0.0) }, s.agentLog)
-	addTool(s, &Tool{Name: "browser_policy", Title: "The person's policy", Annotations: ro,
-		Description: "The person's policy for agents in this browser (sites blocked, read-only, or asking before each action), and which rule a URL falls under."}, nil, s.policy)
+	addTool(s, &Tool{Name: "browser_status", ops: []string{protocol.OpStatus, protocol.OpLog, protocol.OpPolicy, protocol.OpDownloads},
+		Description: "grip's state (versions, refs, errors, output_dir: see Files), or another listing (show)."},
+		func(p map[string]*Schema) {
+			p["show"].Enum = []any{"log", "policy", "downloads"}
+			p["limit"].Minimum = ptr(0.0)
+		}, s.statusTool)
+	addTool(s, &Tool{Name: "browser_pause", ops: []string{protocol.OpPause, protocol.OpResume},
+		Description: "Pause every agent's actions in this browser (reads go on) until resumed: by the person, or in a headless browser grip launch started by whoever launched it (the reply says how)."}, nil, s.pause)
 }
 
-func (s *Server) status(ctx context.Context, _ noIn) (*CallToolResult, error) {
+// statusTool answers browser_status: the status, or the listing show names.
+func (s *Server) statusTool(ctx context.Context, in statusIn) (*CallToolResult, error) {
+	if in.URL != "" && in.Show != "policy" || (in.Tab != 0 || in.Limit != 0) && in.Show != "log" && in.Show != "downloads" {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+			"url goes with show: policy; tab and limit with show: log or downloads", "browser_status: a parameter of another show")
+	}
+	switch in.Show {
+	case "log":
+		return s.agentLog(ctx, in)
+	case "policy":
+		return s.policy(ctx, in)
+	case "downloads":
+		return s.downloads(ctx, in) // mcp/files.go
+	}
+	return s.status(ctx)
+}
+
+func (s *Server) status(ctx context.Context) (*CallToolResult, error) {
 	st, err := s.ops.Status(ctx)
 	if err != nil {
 		return nil, err
@@ -57,10 +72,14 @@ func (s *Server) status(ctx context.Context, _ noIn) (*CallToolResult, error) {
 	for _, e := range st.LastErrors {
 		text += "recent error: " + e + "\n"
 	}
+	text += s.outputDirLine(ctx)
 	return textResult(text), nil
 }
 
-func (s *Server) pause(ctx context.Context, _ noIn) (*CallToolResult, error) {
+func (s *Server) pause(ctx context.Context, in pauseIn) (*CallToolResult, error) {
+	if in.Resume {
+		return s.resume(ctx)
+	}
 	st, err := s.ops.Pause(ctx)
 	if err != nil {
 		return nil, err
@@ -79,14 +98,14 @@ func pauseText(by, lift string) string {
 	return "Agents are paused " + who + ": every action is refused until the pause is lifted (" + lift + ")"
 }
 
-func (s *Server) resume(ctx context.Context, _ noIn) (*CallToolResult, error) {
+func (s *Server) resume(ctx context.Context) (*CallToolResult, error) {
 	if _, err := s.ops.Resume(ctx); err != nil {
 		return nil, err
 	}
 	return textResult("The person allowed agents to act again.\n"), nil
 }
 
-func (s *Server) agentLog(ctx context.Context, in logIn) (*CallToolResult, error) {
+func (s *Server) agentLog(ctx context.Context, in statusIn) (*CallToolResult, error) {
 	limit := in.Limit
 	if limit == 0 {
 		limit = 50
@@ -100,12 +119,12 @@ func (s *Server) agentLog(ctx context.Context, in logIn) (*CallToolResult, error
 		b.WriteString(actlog.Line(e) + "\n")
 	}
 	if b.Len() == 0 {
-		b.WriteString("No agent actions recorded.\n")
+		b.WriteString("No actions of this session recorded.\n")
 	}
 	return textResult(b.String()), nil
 }
 
-func (s *Server) policy(ctx context.Context, in policyIn) (*CallToolResult, error) {
+func (s *Server) policy(ctx context.Context, in statusIn) (*CallToolResult, error) {
 	res, err := s.ops.Policy(ctx, protocol.PolicyArgs{URL: in.URL})
 	if err != nil {
 		return nil, err

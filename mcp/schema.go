@@ -15,7 +15,7 @@ import (
 // sees the arguments. grip writes its own rather than linking a JSON
 // Schema library: that library's package init (reflection over its own
 // schema type, a regexp) ran in every start of the one grip binary, about
-// a quarter of the CLI's instructions (docs/ARCHITECTURE.md, "The CLI's
+// a quarter of the CLI's instructions (docs/cli-cost.md, "The CLI's
 // fixed cost").
 type Schema struct {
 	Type        string             `json:"type,omitempty"`

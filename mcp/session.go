@@ -6,12 +6,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
-	"slices"
 	"sync"
 
 	"github.com/grip-dev/grip/protocol"
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // maxMessage bounds one incoming message. Tool arguments are refs, text
@@ -19,75 +18,102 @@ import (
 // buffered.
 const maxMessage = 4 << 20
 
-// errTooLong is a line longer than maxMessage (skipped up to its end).
-var errTooLong = errors.New("message longer than 4 MiB")
-
-// session is one client on one stdio pair: it reads requests in order,
-// runs tool calls concurrently (so that ping and cancellation are
-// answered while a wait runs) and writes each reply as one line.
-type session struct {
-	srv *Server
-	out io.Writer
-
-	wmu sync.Mutex // serialises writes to out
-
-	mu         sync.Mutex
-	clientName string                        // from initialize; guarded by mu
-	calls      map[string]context.CancelFunc // tool calls in flight by id; guarded by mu
-	wg         sync.WaitGroup                // tool calls in flight
-}
-
 // Serve runs the MCP server for one client speaking newline-delimited
-// JSON-RPC on in/out, until the client closes in (nil) or ctx is done
-// (ctx's error). Tool calls still running when in closes are cancelled
-// and waited for.
+// JSON-RPC on in/out (the SDK's stdio transport), until the client closes
+// in (nil) or ctx is done (ctx's error). Tool calls still running when in
+// closes are cancelled.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	defer s.closeCaller()
 	s.shown(protocol.TabRef{}) // a new client has been told of no tab
-	ctx, cancel := context.WithCancel(ctx)
-	ss := &session{srv: s, out: out, calls: map[string]context.CancelFunc{}}
-	defer func() {
-		cancel()     // ends the tool calls still running,
-		ss.wg.Wait() // and their replies are written before Serve returns
-	}()
+	w := &lineWriter{w: out}
+	err := s.sdkServer().Run(ctx, &sdk.IOTransport{
+		Reader: io.NopCloser(messages(in, w)), Writer: w, MaxLineLength: -1, // messages bounds them
+	})
+	if ctx.Err() == nil && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe)) {
+		return nil
+	}
+	return err
+}
 
-	lines := make(chan []byte)
-	readErr := make(chan error, 1)
+// lineWriter serialises the SDK's reply lines and messages' refusals on
+// out; closing it leaves out to whoever opened it.
+type lineWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lineWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (*lineWriter) Close() error { return nil }
+
+// messages passes the lines of in that are JSON objects on to the SDK and
+// answers the rest itself: the SDK ends the whole session on a line it
+// cannot parse (a batch, a stray word, a line over maxMessage), where a
+// JSON-RPC server refuses that one message and goes on.
+func messages(in io.Reader, w io.Writer) io.Reader {
+	pr, pw := io.Pipe()
 	go func() {
 		r := bufio.NewReaderSize(in, 64<<10)
 		for {
 			line, err := readLine(r)
-			if errors.Is(err, errTooLong) {
-				ss.reply(json.RawMessage("null"), nil, &rpcError{codeInvalidRequest, err.Error()})
+			msg := bytes.TrimSpace(line)
+			switch {
+			case errors.Is(err, errTooLong):
+				refuse(w, nil, codeInvalidRequest, err.Error())
 				continue
-			}
-			if len(bytes.TrimSpace(line)) > 0 {
-				select {
-				case lines <- line:
-				case <-ctx.Done():
-					return
+			case len(msg) == 0:
+			case msg[0] == '[':
+				refuse(w, nil, codeInvalidRequest, "batches are not supported: send one message per line")
+			case msg[0] != '{' || !json.Valid(msg):
+				refuse(w, nil, codeParseError, "not a JSON-RPC message: send one JSON object per line")
+			case !version2(msg):
+				var m struct{ ID json.RawMessage }
+				_ = json.Unmarshal(msg, &m)
+				refuse(w, m.ID, codeInvalidRequest, `jsonrpc must be "2.0"`)
+			default:
+				if _, werr := pw.Write(append(msg, '\n')); werr != nil {
+					return // the SDK stopped reading
 				}
 			}
 			if err != nil {
-				readErr <- err
+				pw.CloseWithError(err)
 				return
 			}
 		}
 	}()
-	for {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case err := <-readErr:
-			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
-				return nil
-			}
-			return err
-		case line := <-lines:
-			ss.handle(ctx, line)
-		}
-	}
+	return pr
 }
+
+// JSON-RPC's error codes for what messages refuses.
+const (
+	codeParseError     = -32700
+	codeInvalidRequest = -32600
+)
+
+// version2 says whether msg, a JSON object, says it is JSON-RPC 2.0.
+func version2(msg []byte) bool {
+	var m struct {
+		JSONRPC string `json:"jsonrpc"`
+	}
+	return json.Unmarshal(msg, &m) == nil && m.JSONRPC == "2.0"
+}
+
+// refuse writes the error reply to the message with this id (nil: none
+// could be read).
+func refuse(w io.Writer, id json.RawMessage, code int, message string) {
+	if len(id) == 0 || !json.Valid(id) {
+		id = json.RawMessage("null")
+	}
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": message}})
+	_, _ = w.Write(append(b, '\n'))
+}
+
+// errTooLong is a line longer than maxMessage (skipped up to its end).
+var errTooLong = errors.New("message longer than 4 MiB")
 
 // readLine reads one line without its newline; a line longer than
 // maxMessage is skipped to its end and reported as errTooLong.
@@ -112,134 +138,44 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 	}
 }
 
-// handle answers one message. Requests other than tools/call are answered
-// in order, here; tools/call runs on its own goroutine.
-func (ss *session) handle(ctx context.Context, line []byte) {
-	var msg rpcMessage
-	if err := json.Unmarshal(line, &msg); err != nil {
-		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 && trimmed[0] == '[' {
-			ss.reply(json.RawMessage("null"), nil, &rpcError{codeInvalidRequest, "batches are not supported: send one message per line"})
-			return
+// sdkServer is the SDK's server with grip's tools and instructions. The
+// SDK answers initialize, ping, tools/list and cancellation; grip's
+// handlers check and decode each call's arguments themselves
+// (addTool), against the schemas the SDK lists.
+func (s *Server) sdkServer() *sdk.Server {
+	srv := sdk.NewServer(&sdk.Implementation{Name: s.info.Name, Title: s.info.Title, Version: s.info.Version},
+		&sdk.ServerOptions{Instructions: instructions})
+	for _, t := range s.tools {
+		h := s.handlers[t.Name]
+		st := &sdk.Tool{Name: t.Name, Title: t.Title, Description: t.Description, InputSchema: t.InputSchema}
+		if t.Annotations != nil {
+			// A read-only tool changes nothing, so calling it again changes
+			// nothing either. (The SDK writes idempotentHint always.)
+			st.Annotations = &sdk.ToolAnnotations{ReadOnlyHint: t.Annotations.ReadOnlyHint, IdempotentHint: t.Annotations.ReadOnlyHint}
 		}
-		ss.reply(json.RawMessage("null"), nil, &rpcError{codeParseError, "not a JSON-RPC message: " + err.Error()})
-		return
+		srv.AddTool(st, func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			name := "" // the host records who acted
+			if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
+				name = p.ClientInfo.Name
+			}
+			return h(context.WithValue(ctx, clientNameKey{}, name), req.Params.Arguments), nil
+		})
 	}
-	notification := len(msg.ID) == 0 || string(msg.ID) == "null"
-	if msg.Method == "" {
-		return // a response: grip sends no requests, so there is nothing to match
-	}
-	if notification {
-		if msg.Method == "notifications/cancelled" {
-			var p cancelledParams
-			if json.Unmarshal(msg.Params, &p) == nil {
-				ss.cancel(string(p.RequestID))
+	srv.AddReceivingMiddleware(renamedTools)
+	return srv
+}
+
+// renamedTools answers a call of a tool of an earlier release with a tool
+// error naming the new call, which the model reads, rather than the SDK's
+// "unknown tool".
+func renamedTools(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if call, ok := req.(*sdk.CallToolRequest); ok && call.Params != nil {
+			if now, old := renamed[call.Params.Name]; old {
+				return toolError(protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+					"use "+now, "%s is now %s", call.Params.Name, now)), nil
 			}
 		}
-		return // notifications/initialized and the rest need nothing
+		return next(ctx, method, req)
 	}
-	if msg.JSONRPC != "2.0" {
-		ss.reply(msg.ID, nil, &rpcError{codeInvalidRequest, `jsonrpc must be "2.0"`})
-		return
-	}
-	switch msg.Method {
-	case "initialize":
-		var p initializeParams
-		if err := json.Unmarshal(msg.Params, &p); err != nil {
-			ss.reply(msg.ID, nil, &rpcError{codeInvalidParams, "initialize: " + err.Error()})
-			return
-		}
-		if p.ClientInfo != nil {
-			ss.mu.Lock()
-			ss.clientName = p.ClientInfo.Name
-			ss.mu.Unlock()
-		}
-		version := protocolVersions[0]
-		if slices.Contains(protocolVersions, p.ProtocolVersion) {
-			version = p.ProtocolVersion
-		}
-		ss.reply(msg.ID, initializeResult{
-			ProtocolVersion: version,
-			Capabilities:    map[string]any{"tools": map[string]any{}},
-			ServerInfo:      ss.srv.info,
-			Instructions:    instructions,
-		}, nil)
-	case "ping", "logging/setLevel":
-		ss.reply(msg.ID, struct{}{}, nil)
-	case "tools/list":
-		ss.reply(msg.ID, listToolsResult{Tools: ss.srv.tools}, nil)
-	case "resources/list":
-		ss.reply(msg.ID, map[string]any{"resources": []any{}}, nil)
-	case "resources/templates/list":
-		ss.reply(msg.ID, map[string]any{"resourceTemplates": []any{}}, nil)
-	case "prompts/list":
-		ss.reply(msg.ID, map[string]any{"prompts": []any{}}, nil)
-	case "tools/call":
-		var p callToolParams
-		if err := json.Unmarshal(msg.Params, &p); err != nil {
-			ss.reply(msg.ID, nil, &rpcError{codeInvalidParams, "tools/call: " + err.Error()})
-			return
-		}
-		h, ok := ss.srv.handlers[p.Name]
-		if !ok {
-			ss.reply(msg.ID, nil, &rpcError{codeInvalidParams, fmt.Sprintf("unknown tool %q: tools/list names the tools", p.Name)})
-			return
-		}
-		ss.startCall(ctx, msg.ID, h, p.Arguments)
-	default:
-		ss.reply(msg.ID, nil, &rpcError{codeMethodNotFound, fmt.Sprintf("method %q is not supported by grip", msg.Method)})
-	}
-}
-
-// startCall runs a tool call on its own goroutine, cancellable by the
-// client's notifications/cancelled. A cancelled call gets no reply, as the
-// specification asks.
-func (ss *session) startCall(ctx context.Context, id json.RawMessage, h toolHandler, args json.RawMessage) {
-	key := string(id)
-	ctx, cancel := context.WithCancel(ctx)
-	ss.mu.Lock()
-	if _, dup := ss.calls[key]; dup {
-		ss.mu.Unlock()
-		cancel()
-		ss.reply(id, nil, &rpcError{codeInvalidRequest, "a call with this id is still running"})
-		return
-	}
-	ss.calls[key] = cancel
-	name := ss.clientName
-	ss.mu.Unlock()
-	ctx = context.WithValue(ctx, clientNameKey{}, name) // the host records who acted
-	ss.wg.Go(func() {
-		res := h(ctx, args)
-		ss.mu.Lock()
-		_, live := ss.calls[key]
-		delete(ss.calls, key)
-		ss.mu.Unlock()
-		cancel()
-		if live {
-			ss.reply(id, res, nil)
-		}
-	})
-}
-
-// cancel stops the tool call with this id, if it still runs.
-func (ss *session) cancel(key string) {
-	ss.mu.Lock()
-	cancel := ss.calls[key]
-	delete(ss.calls, key)
-	ss.mu.Unlock()
-	if cancel != nil {
-		cancel()
-	}
-}
-
-// reply writes one response line. A write error means the client is gone;
-// the read side then ends the session.
-func (ss *session) reply(id json.RawMessage, result any, rerr *rpcError) {
-	b, err := json.Marshal(rpcResponse{JSONRPC: "2.0", ID: id, Result: result, Error: rerr})
-	if err != nil {
-		b, _ = json.Marshal(rpcResponse{JSONRPC: "2.0", ID: id, Error: &rpcError{-32603, "grip could not encode its reply: " + err.Error()}})
-	}
-	b = append(b, '\n')
-	ss.wmu.Lock()
-	defer ss.wmu.Unlock()
-	_, _ = ss.out.Write(b)
 }

@@ -4,78 +4,84 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/grip-dev/grip/internal/privatefile"
+	"github.com/grip-dev/grip/outdir"
 	"github.com/grip-dev/grip/protocol"
 	"github.com/grip-dev/grip/workflow"
 )
 
-// The tools of recorded workflows (docs/ARCHITECTURE.md, "Recorded
-// workflows"): browser_record writes what this session does as a workflow
-// file; browser_replay runs one with no model.
+// browser_record (docs/workflows.md, "Recorded workflows"): start,
+// stop and status write what this session does as a workflow file (grip
+// record); replay runs one with no model (grip replay).
+
+// actReplay is browser_record's action that replays a file.
+const actReplay = "replay"
 
 type recordIn struct {
-	Action string `json:"action" jsonschema:"start, stop or status"`
-	File   string `json:"file,omitempty" jsonschema:"start: the workflow file to write when the recording stops (a new file; absolute, or relative to the folder grip mcp runs in)"`
-}
-
-type replayIn struct {
-	File   string            `json:"file" jsonschema:"The workflow file to run"`
-	Params map[string]string `json:"params,omitempty" jsonschema:"The values of the workflow's {{NAME}} placeholders, by name"`
-	Tab    int               `json:"tab,omitempty" jsonschema:"Tab id to replay in (default: the active tab)"`
+	Action string `json:"action"`
+	File   string `json:"file,omitempty" jsonschema:"start, replay: the workflow's file (see Files)"`
+	// Person waits for the person's Done at most
+	// protocol.DefaultPersonRecordTimeoutMS (ten minutes).
+	Person bool              `json:"person,omitempty" jsonschema:"start: the person shows it; saved at their Done"`
+	Params map[string]string `json:"params,omitempty" jsonschema:"replay: the values of its {{NAME}} placeholders"`
+	tabIn
 }
 
 func addWorkflowTools(s *Server) {
-	addTool(s, &Tool{Name: "browser_record", Title: "Record a workflow",
-		Description: "Record what you do from now on as a workflow file a person can read, edit and run again with no model (browser_replay, or grip replay FILE). " +
-			"start with a file, act as usual, then stop: every action is written with its target as the snapshot showed it and what followed. " +
-			"A secret field's text is written as a {{NAME}} placeholder, never the text; give param on browser_type or browser_fill to make any other text a placeholder too."},
+	addTool(s, &Tool{Name: "browser_record", ops: []string{protocol.OpRecord, protocol.OpSnapshot, protocol.OpAct, protocol.OpWait},
+		Description: "Record what you do from start to stop as a workflow file a person can read and run with no model; secrets become {{NAME}} placeholders (param on browser_type makes one). " +
+			"replay runs one; at the first step the page no longer matches it stops and answers replay_diverged with what it expected and the closest elements (live refs): take over there."},
 		func(p map[string]*Schema) {
-			p["action"].Enum = []any{protocol.RecordStart, protocol.RecordStop, protocol.RecordStatus}
+			p["action"].Enum = []any{protocol.RecordStart, protocol.RecordStop, protocol.RecordStatus, actReplay}
 		}, s.recordTool)
-	addTool(s, &Tool{Name: "browser_replay", Title: "Replay a workflow",
-		Description: "Run a recorded workflow file step by step with no model: each step finds its element as recorded, runs every check a ref gets, acts and waits for the recorded effect. " +
-			"At the first step the page no longer matches it stops, does nothing more, and answers replay_diverged with the step, what it expected and the closest elements the page shows (their refs are live): take over from there."},
-		func(p map[string]*Schema) { p["tab"].Minimum = ptr(1.0) }, s.replayTool)
 }
 
 func (s *Server) recordTool(ctx context.Context, in recordIn) (*CallToolResult, error) {
+	if in.Person && in.Action != protocol.RecordStart {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "person is for action: start", "%s takes no person", in.Action)
+	}
+	if in.Action == actReplay {
+		return s.replayTool(ctx, in)
+	}
+	if in.Params != nil || in.Tab != 0 {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "params and tab are for action: replay", "%s takes no params or tab", in.Action)
+	}
 	args := protocol.RecordArgs{Action: in.Action}
 	switch in.Action {
 	case protocol.RecordStart:
 		if strings.TrimSpace(in.File) == "" {
 			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "pass file: \"statement.grip\"", "start needs a file")
 		}
-		abs, err := filepath.Abs(in.File)
+		d, err := s.outputDir(ctx)
 		if err != nil {
-			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "give an absolute path", "%s: %v", in.File, err)
+			return nil, err
 		}
-		if _, err := os.Lstat(abs); err == nil {
-			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
-				"choose a new file name", "%s already exists; grip does not overwrite files", abs)
+		err = d.CheckNew(in.File)
+		args.File = d.File(in.File)
+		d.Close()
+		if err != nil {
+			return nil, err
 		}
-		args.File = abs
+		if in.Person {
+			args.Person = true
+		}
 	case protocol.RecordStop, protocol.RecordStatus:
 	default:
-		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "use start, stop or status", "unknown action %q", in.Action)
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "use start, stop, status or replay", "unknown action %q", in.Action)
 	}
 	res, err := s.ops.Record(ctx, args)
 	if err != nil {
 		return nil, err
 	}
 	switch {
-	case in.Action == protocol.RecordStop:
-		if err := privatefile.WriteNew(res.File, []byte(res.Text)); err != nil {
-			if errors.Is(err, fs.ErrExist) {
-				return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%s appeared while recording; the workflow was not written", res.File)
-			}
+	case in.Action == protocol.RecordStop || args.Person:
+		path, err := s.saveRecording(ctx, res.File, res.Text)
+		if err != nil {
 			return nil, err
 		}
-		msg := fmt.Sprintf("Wrote %d steps to %s.", res.Steps, res.File)
+		msg := fmt.Sprintf("Wrote %d steps to %s.", res.Steps, path)
 		if len(res.Params) > 0 {
 			msg += " Parameters: " + strings.Join(res.Params, ", ") + "."
 		}
@@ -89,12 +95,51 @@ func (s *Server) recordTool(ctx context.Context, in recordIn) (*CallToolResult, 
 	return textResult("Not recording.\n"), nil
 }
 
-func (s *Server) replayTool(ctx context.Context, in replayIn) (*CallToolResult, error) {
-	text, err := os.ReadFile(in.File)
+// saveRecording writes a stopped recording into the output folder, by the
+// name its start gave. A recording the session's CLI started with a path
+// elsewhere is written there by that path's last name, never to the path:
+// the MCP server writes nowhere else.
+func (s *Server) saveRecording(ctx context.Context, file, text string) (string, error) {
+	d, err := s.outputDir(ctx)
 	if err != nil {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "give the file browser_record wrote", "%v", err)
+		return "", err
+	}
+	defer d.Close()
+	name := filepath.Base(file)
+	path, err := d.WriteNew(name, []byte(text))
+	if errors.Is(err, protocol.ErrBadRequest) && filepath.Dir(file) == d.Path() && outdir.CheckName(name) == nil {
+		return "", protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "", "%s appeared while recording; the workflow was not written", file)
+	}
+	if err != nil {
+		return "", fmt.Errorf("the workflow was not written: %w", err)
+	}
+	return path, nil
+}
+
+// replayTool runs a workflow file of the output folder: a regular file,
+// not a link, at most workflow.MaxFile bytes, whose first line says it is
+// a workflow. A refusal quotes nothing of a file that is not one.
+func (s *Server) replayTool(ctx context.Context, in recordIn) (*CallToolResult, error) {
+	if strings.TrimSpace(in.File) == "" {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "pass file: the workflow's name", "replay needs a file")
+	}
+	d, err := s.outputDir(ctx)
+	if err != nil {
+		return nil, err
+	}
+	text, err := d.ReadFile(in.File, workflow.MaxFile)
+	d.Close()
+	if errors.Is(err, protocol.ErrTooLarge) {
+		return nil, protocol.Errorf(protocol.CodeTooLarge, protocol.BoundaryPayload, "give the file browser_record wrote", "%s: %v", in.File, workflow.ErrTooLarge)
+	}
+	if err != nil {
+		return nil, err
 	}
 	w, err := workflow.Parse(strings.NewReader(string(text)))
+	if errors.Is(err, workflow.ErrNotWorkflow) {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+			"give the file browser_record wrote", "%s: %v", in.File, err)
+	}
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "fix that line of the file", "%s: %v", in.File, err)
 	}

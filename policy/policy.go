@@ -3,7 +3,7 @@
 // (block, read, confirm, act, script) and a few settings, parsed into a Policy
 // that decides the rule of any URL. Store keeps the policy in force and
 // reloads the file when it changes, keeping the last good policy when an
-// edit does not parse. docs/ARCHITECTURE.md, "The person's controls",
+// edit does not parse. docs/person.md, "The person's controls",
 // says how the host applies it.
 //
 // The format, line by line:
@@ -310,15 +310,43 @@ func (d Decision) Why() string {
 // popup, where the person allows actions and lifts a pause.
 const BuiltinExtensionPages = "grip's built-in rule: extension pages (grip's own popup, password managers, wallets) are never open to agents"
 
-// Decide returns the rule of rawURL. A URL with no origin of its own
-// (about:blank, data:, javascript:) gets the default here; callers that
-// know the frame's parent use Inherits and the parent's decision instead.
+// Decide returns the rule of rawURL, failing closed: a URL whose site the
+// policy cannot place is blocked (BuiltinUnplaced), and so is a document
+// with no origin of its own (about:blank, srcdoc, data:, an opaque blob:),
+// whose rule is its creator's: callers that know the creator (a frame's
+// parent, a popup's opener) use Inherits and the creator's decision
+// instead. A view-source: page is the page it shows.
 func (p *Policy) Decide(rawURL string) Decision {
+	if inner, ok := viewSource(rawURL); ok {
+		return p.Decide(inner)
+	}
 	o, ok := ParseOrigin(rawURL)
 	if !ok {
-		return Decision{Rule: p.DefaultRule}
+		if Inherits(rawURL) {
+			return Decision{Rule: Block, Builtin: BuiltinNoOrigin}
+		}
+		return Decision{Rule: Block, Builtin: BuiltinUnplaced}
 	}
 	return p.DecideOrigin(o)
+}
+
+// BuiltinNoOrigin is why a document with no origin of its own is blocked
+// when what created it is not known.
+const BuiltinNoOrigin = "grip's built-in rule: a document with no origin of its own (about:blank, srcdoc, data:, blob:) is judged by the page that created it, and blocked when that page is not known"
+
+// BuiltinUnplaced is why a URL whose site the policy cannot tell is
+// blocked: Chrome's own pages, view-source: and devtools: views, a
+// javascript: URL, a scheme Chrome would rewrite before loading
+// (localhost:8080/ reads as the scheme "localhost").
+const BuiltinUnplaced = "grip's built-in rule: a URL whose site grip cannot tell (chrome:, devtools:, view-source:, filesystem:, javascript:, or a scheme Chrome rewrites, as it reads localhost:8080/ as http://localhost:8080/) is closed to agents"
+
+// viewSource returns the URL a view-source: URL shows.
+func viewSource(rawURL string) (string, bool) {
+	s := strings.TrimSpace(rawURL)
+	if len(s) > len("view-source:") && strings.EqualFold(s[:len("view-source:")], "view-source:") {
+		return s[len("view-source:"):], true
+	}
+	return "", false
 }
 
 // DecideOrigin returns the rule of an origin.
@@ -329,10 +357,14 @@ func (p *Policy) DecideOrigin(o Origin) Decision {
 	if o.Scheme == "file" {
 		return p.decideFile() // policy/local.go
 	}
+	web := webSchemes[o.Scheme]
 	best := -1
 	var d Decision
 	for i := range p.Entries {
 		e := &p.Entries[i]
+		if !web && e.Pattern.Scheme != o.Scheme {
+			continue // the browser's own pages open only to a rule naming their scheme
+		}
 		s, ok := e.Pattern.match(o)
 		if !ok {
 			continue
@@ -342,10 +374,13 @@ func (p *Policy) DecideOrigin(o Origin) Decision {
 			d = Decision{Rule: e.Rule, Entry: e}
 		}
 	}
-	if best < 0 {
+	switch {
+	case best >= 0:
+		return d
+	case web, browserBlank[o.String()]:
 		return Decision{Rule: p.DefaultRule}
 	}
-	return d
+	return Decision{Rule: Block, Builtin: BuiltinUnplaced}
 }
 
 // Origin is a URL's scheme, host and port, normalised: lower case, no
@@ -366,14 +401,39 @@ func (o Origin) String() string {
 	return s
 }
 
+// webSchemes are the schemes of sites, which the policy's patterns name;
+// any other scheme with a host (chrome://settings, devtools://…) is the
+// browser's own and blocked (BuiltinUnplaced) unless a rule names that
+// scheme ("read chrome://version"), as file:// is.
+var webSchemes = map[string]bool{"http": true, "https": true, "ws": true, "wss": true, "ftp": true}
+
+// browserBlank are the browser's pages that show nothing of a site of
+// their own: the new tab page a person opens, and the error page of a
+// load that failed. Agents start from them (navigate, tabs new) under the
+// default rule, as from a blank tab.
+var browserBlank = map[string]bool{
+	"chrome://newtab": true, "chrome://new-tab-page": true, "chrome://new-tab-page-third-party": true,
+	"chrome-search://local-ntp": true, "chrome-error://chromewebdata": true,
+}
+
 var defaultPorts = map[string]string{"http": "80", "https": "443", "ws": "80", "wss": "443", "ftp": "21"}
 
-// Inherits reports whether a frame at rawURL has no origin of its own and
-// takes its parent's: about:blank, about:srcdoc, data:, javascript:, an
-// empty URL.
+// Inherits reports whether a document at rawURL has no origin of its own
+// and takes the one of the document that created it: about:blank,
+// about:srcdoc, data:, a blob: of an opaque origin, an empty URL. Other
+// URLs without an origin (chrome:, javascript:, unknown schemes) inherit
+// nothing: Decide blocks them.
 func Inherits(rawURL string) bool {
-	_, ok := ParseOrigin(rawURL)
-	return !ok
+	s := strings.ToLower(strings.TrimSpace(rawURL))
+	switch {
+	case s == "", s == "about:blank", strings.HasPrefix(s, "about:blank?"), strings.HasPrefix(s, "about:blank#"),
+		s == "about:srcdoc", strings.HasPrefix(s, "data:"):
+		return true
+	case strings.HasPrefix(s, "blob:"):
+		_, ok := ParseOrigin(s)
+		return !ok
+	}
+	return false
 }
 
 // ParseOrigin returns the origin of rawURL; false for a URL with none of

@@ -147,9 +147,24 @@ var decideCases = []struct {
 	{"file:///etc/passwd", Block, "line 10"},
 	{"blob:https://bank.example/1234-5678", Block, "line 2"},
 	{"chrome-extension://abcdefghijklmnopabcdefghijklmnop/popup.html", Block, "built-in"},
-	{"about:blank", Act, "the default (act)"},
-	{"data:text/html,hi", Act, "the default"},
-	{"", Act, "the default"},
+	// Fail closed: a document with no origin of its own is its creator's,
+	// which Decide does not know; a URL whose site it cannot tell is
+	// blocked; a view-source: page is the page it shows.
+	{"about:blank", Block, "judged by the page that created it"},
+	{"data:text/html,hi", Block, "judged by the page that created it"},
+	{"", Block, "judged by the page that created it"},
+	{"localhost:8080/home.html", Block, "cannot tell"},
+	{"javascript:alert(1)", Block, "cannot tell"},
+	{"chrome://settings/passwords", Block, "cannot tell"},
+	{"devtools://devtools/bundled/inspector.html", Block, "cannot tell"},
+	{"filesystem:localhost:8080/temporary/x", Block, "cannot tell"},
+	{"view-source:https://bank.example/", Block, "line 2"},
+	{"view-source:https://docs.work.example/", Act, "line 9"},
+	{"view-source:localhost:8080/", Block, "cannot tell"},
+	{"view-source:file:///etc/passwd", Block, "line 10"},
+	{"VIEW-SOURCE:view-source:https://bank.example/", Block, "line 2"},
+	{"chrome://newtab/", Act, "the default"},
+	{"chrome-error://chromewebdata/", Act, "the default"},
 }
 
 func TestDecide(t *testing.T) {
@@ -164,6 +179,20 @@ func TestDecide(t *testing.T) {
 				t.Errorf("Decide(%q) = %s by %s, want %s by …%s…", tc.url, d.Rule, d.Why(), tc.rule, tc.why)
 			}
 		})
+	}
+}
+
+// TestBrowserPagesOpenOnlyByName: the browser's own pages are blocked,
+// by "*" too, unless a rule names their scheme.
+func TestBrowserPagesOpenOnlyByName(t *testing.T) {
+	for src, want := range map[string]Rule{"": Block, "act *\n": Block, "read chrome://version\n": Read, "act chrome://*\n": Act} {
+		p, err := Parse([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := p.Decide("chrome://version/"); d.Rule != want {
+			t.Errorf("%q: chrome://version is %s by %s, want %s", src, d.Rule, d.Why(), want)
+		}
 	}
 }
 
@@ -242,9 +271,41 @@ func TestParseOrigin(t *testing.T) {
 			t.Errorf("ParseOrigin(%q) = %q, %v; want %q", in, o.String(), ok, want)
 		}
 	}
-	for _, in := range []string{"about:blank", "about:srcdoc", "data:,x", "javascript:void(0)", "", "nonsense", "mailto:a@b.c"} {
+	for _, in := range []string{"about:blank", "about:srcdoc", "data:,x", "", "blob:null/1234"} {
 		if !Inherits(in) {
 			t.Errorf("Inherits(%q) = false", in)
+		}
+	}
+	// No origin, and none to take: Decide blocks them.
+	for _, in := range []string{"javascript:void(0)", "nonsense", "mailto:a@b.c", "localhost:8080/", "view-source:http://a.example/", "blob:http://a.example/1"} {
+		if Inherits(in) {
+			t.Errorf("Inherits(%q) = true", in)
+		}
+	}
+}
+
+// TestDecideNavigation: only what Chrome loads as written is judged by the
+// policy; any scheme it rewrites or shows another site through is blocked.
+func TestDecideNavigation(t *testing.T) {
+	p, err := Parse([]byte(decidePolicy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for u, want := range map[string]Rule{
+		"":                                       Act, // a blank tab: the default
+		"about:blank":                            Act,
+		"https://docs.work.example/":             Act,
+		"https://bank.example/":                  Block,
+		"file:///etc/passwd":                     Block,
+		"localhost:8080/home.html":               Block,
+		"view-source:https://docs.work.example/": Block,
+		"chrome://newtab/":                       Block,
+		"javascript:alert(1)":                    Block,
+		"data:text/html,hi":                      Block,
+		"about:srcdoc":                           Block,
+	} {
+		if d := p.DecideNavigation(u); d.Rule != want {
+			t.Errorf("DecideNavigation(%q) = %s by %s, want %s", u, d.Rule, d.Why(), want)
 		}
 	}
 }

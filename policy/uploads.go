@@ -9,7 +9,7 @@ import (
 )
 
 // Uploads send local files to a site, so the policy also says which
-// files may leave the machine that way (docs/ARCHITECTURE.md, "Files in
+// files may leave the machine that way (docs/files.md, "Files in
 // and out"): the setting
 //
 //	upload-from = ~/Downloads, /srv/share
@@ -20,8 +20,13 @@ import (
 // ~/.aws, ~/.netrc…), grip's own state folder, /proc, /sys, /dev and
 // /etc — are still refused unless an upload-from folder is at or inside
 // them: `upload-from = ~` does not open ~/.ssh, `upload-from = ~/.ssh`
-// does. Paths are judged resolved, links followed, so a link cannot
-// smuggle a file out of the folders named.
+// does. So are, wherever they lie (a copy under /tmp or ~/Downloads
+// included), a browser's profile (Local State; Preferences beside Cookies
+// or Login Data; prefs.js beside cookies.sqlite…) and a credential store (.ssh, .aws,
+// .config/gcloud, .azure, .kube, .gnupg, .docker, keyrings, Kerberos
+// caches krb5cc_*, .netrc, .pgpass, private keys…): secrets.go. Paths are
+// judged resolved, links followed, so a link cannot smuggle a file out of
+// the folders named.
 
 // UploadFromKey is the setting's name in the file.
 const UploadFromKey = "upload-from"
@@ -146,7 +151,7 @@ func (p *Policy) JudgeUpload(resolved string, m Machine) *UploadRefusal {
 		}
 		ok := true
 		for _, c := range closed {
-			if !within(d, c.dir) {
+			if !c.openedBy(d, closed) {
 				ok = false
 			}
 		}
@@ -174,8 +179,31 @@ func (p *Policy) uploadFromShown(m Machine) []string {
 	return strings.Split(s, ", ")
 }
 
-// closedPlace is a place where secrets are kept.
-type closedPlace struct{ dir, name string }
+// closedPlace is a place where secrets are kept: a folder, or a file
+// (file: a private key, a Kerberos cache).
+type closedPlace struct {
+	dir, name string
+	file      bool
+}
+
+// openedBy reports whether the upload-from folder d opens c: d is at or
+// inside it; or c is a file and d a folder holding it that lies inside
+// another closed folder (upload-from = ~/.ssh opens ~/.ssh/id_rsa, while
+// the temp folder does not open a Kerberos cache in it).
+func (c closedPlace) openedBy(d string, all []closedPlace) bool {
+	if within(d, c.dir) {
+		return true
+	}
+	if !c.file || !within(c.dir, d) {
+		return false
+	}
+	for _, o := range all {
+		if !o.file && within(d, o.dir) {
+			return true
+		}
+	}
+	return false
+}
 
 // closedPlaces are the places kept closed that path is in.
 func closedPlaces(path string, m Machine) []closedPlace {
@@ -185,24 +213,25 @@ func closedPlaces(path string, m Machine) []closedPlace {
 		if rel, err := filepath.Rel(home, path); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
 			first := strings.Split(rel, string(filepath.Separator))[0]
 			if strings.HasPrefix(first, ".") {
-				out = append(out, closedPlace{filepath.Join(home, first), "~/" + first + ", a hidden folder or file of the home folder"})
+				out = append(out, closedPlace{dir: filepath.Join(home, first), name: "~/" + first + ", a hidden folder or file of the home folder"})
 			}
 		}
 	}
 	if m.State != "" {
 		if st := resolveDir(m.State); within(path, st) {
-			out = append(out, closedPlace{st, st + ", grip's own state folder"})
+			out = append(out, closedPlace{dir: st, name: st + ", grip's own state folder"})
 		}
 	}
 	if m.Profile != "" {
 		if pd := resolveDir(m.Profile); within(path, pd) {
-			out = append(out, closedPlace{pd, pd + ", the browser's own profile folder"})
+			out = append(out, closedPlace{dir: pd, name: pd + ", the browser's own profile folder"})
 		}
 	}
+	out = append(out, secretPlaces(path)...) // policy/secrets.go
 	if runtime.GOOS != "windows" {
 		for _, sys := range []string{"/proc", "/sys", "/dev", "/etc"} {
 			if d := resolveDir(sys); within(path, d) {
-				out = append(out, closedPlace{d, sys + ", the system's own files"})
+				out = append(out, closedPlace{dir: d, name: sys + ", the system's own files"})
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -118,5 +119,73 @@ func TestLaunchedProfileClosed(t *testing.T) {
 	}
 	if r := p.JudgeUpload(filepath.Join(tmp, "report.pdf"), m); r != nil {
 		t.Errorf("a file beside the profile: %v", r)
+	}
+}
+
+// TestUploadKeepsProfilesAndCredentialStoresIn: a browser's profile and a
+// credential store are refused wherever they lie — in the temp folder and
+// in ~/Downloads, both upload-from folders by default — unless upload-from
+// names them; the files beside them are not.
+func TestUploadKeepsProfilesAndCredentialStoresIn(t *testing.T) {
+	home, tmp := t.TempDir(), t.TempDir()
+	m := Machine{Home: home, Temp: tmp, State: filepath.Join(home, ".local/state/grip")}
+	files := []string{
+		"chrome/Local State", "chrome/Default/Cookies", "chrome/Default/Login Data", "chrome/Default/Preferences",
+		"firefox/abc.default/cookies.sqlite", "firefox/abc.default/prefs.js",
+		"recipes/Cookies", "recipes/pancakes.txt", "copied/Default/Preferences", "copied/Default/History",
+		"krb5cc_1000", "backup/.aws/credentials", "backup/.ssh/known_hosts", "backup/.config/gcloud/credentials.db",
+		"backup/.kube/config", "backup/.azure/accessTokens.json", "backup/.docker/config.json", "backup/id_ed25519",
+		"login.keyring", "ok/report.pdf",
+	}
+	for _, f := range append(files, "../"+filepath.Base(home)+"/Downloads/.netrc", "../"+filepath.Base(home)+"/Downloads/.pgpass") {
+		p := filepath.Join(tmp, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := Default()
+	for _, tt := range []struct {
+		path, why string
+	}{
+		{filepath.Join(tmp, "chrome/Default/Cookies"), "a browser's"},
+		{filepath.Join(tmp, "chrome/Default/Preferences"), "a browser's profile folder"},
+		{filepath.Join(tmp, "chrome/Local State"), "a browser's profile folder"},
+		{filepath.Join(tmp, "firefox/abc.default/prefs.js"), "a browser's profile folder"},
+		{filepath.Join(tmp, "copied/Default/History"), "a browser's profile folder"},
+		{filepath.Join(tmp, "recipes/Cookies"), "a browser's cookies"},
+		{filepath.Join(tmp, "krb5cc_1000"), "Kerberos"},
+		{filepath.Join(tmp, "backup/.aws/credentials"), "AWS"},
+		{filepath.Join(tmp, "backup/.ssh/known_hosts"), "SSH"},
+		{filepath.Join(tmp, "backup/.config/gcloud/credentials.db"), "Google Cloud"},
+		{filepath.Join(tmp, "backup/.kube/config"), "Kubernetes"},
+		{filepath.Join(tmp, "backup/.azure/accessTokens.json"), "Azure"},
+		{filepath.Join(tmp, "backup/.docker/config.json"), "Docker"},
+		{filepath.Join(tmp, "backup/id_ed25519"), "private key"},
+		{filepath.Join(tmp, "login.keyring"), "keyring"},
+		{filepath.Join(home, "Downloads/.netrc"), ".netrc"},
+		{filepath.Join(home, "Downloads/.pgpass"), "PostgreSQL"},
+	} {
+		r := p.JudgeUpload(tt.path, m)
+		if r == nil || !strings.Contains(r.Why, tt.why) {
+			t.Errorf("%s: %v, want a refusal saying %q", tt.path, r, tt.why)
+		}
+	}
+	for _, f := range []string{"ok/report.pdf", "recipes/pancakes.txt"} {
+		if r := p.JudgeUpload(filepath.Join(tmp, f), m); r != nil {
+			t.Errorf("a file beside them is refused: %v", r)
+		}
+	}
+	// Named by upload-from, a store opens, as ~/.ssh does.
+	named, err := Parse([]byte("upload-from = " + filepath.Join(tmp, "chrome") + ", " + filepath.Join(tmp, "krb5cc_1000") + "\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"chrome/Default/Cookies", "krb5cc_1000"} {
+		if r := named.JudgeUpload(filepath.Join(tmp, f), m); r != nil {
+			t.Errorf("%s, named by upload-from: %v", f, r)
+		}
 	}
 }

@@ -54,8 +54,12 @@ type Action struct {
 	// --trusted; the others stay synthetic in trusted mode.
 	Trusted bool
 	// To says the action takes a second element, ActArgs.To, after the
-	// first: drag's drop target.
+	// first: drag's drop target, and a drop point inside it (ActArgs.ToAt).
 	To bool
+	// At says the action takes a point inside its target (ActArgs.At):
+	// the canvas app's click, or where a drag's press starts (a shape on a
+	// canvas), docs/drawings.md, "Drawings and canvases".
+	At bool
 	// Ext is the extension request of an action on a whole tab; empty for
 	// actions the kernel runs in the page.
 	Ext string
@@ -65,9 +69,9 @@ type Action struct {
 
 // Actions is every action, in the order the usage text lists them.
 var Actions = []Action{
-	{Name: ActClick, Target: TargetRequired, Trusted: true, Help: "click an element"},
-	{Name: ActDblClick, Target: TargetRequired, Trusted: true, Help: "double-click an element"},
-	{Name: ActHover, Target: TargetRequired, Trusted: true, Help: "move the mouse over an element"},
+	{Name: ActClick, Target: TargetRequired, Trusted: true, At: true, Help: "click an element"},
+	{Name: ActDblClick, Target: TargetRequired, Trusted: true, At: true, Help: "double-click an element"},
+	{Name: ActHover, Target: TargetRequired, Trusted: true, At: true, Help: "move the mouse over an element"},
 	{Name: ActFocus, Target: TargetRequired, Help: "focus an element"},
 	{Name: ActType, Target: TargetRequired, Text: "TEXT", Trusted: true, Help: "type after what the field holds"},
 	{Name: ActFill, Target: TargetRequired, Text: "TEXT", Trusted: true, Help: "replace what the field holds"},
@@ -77,17 +81,17 @@ var Actions = []Action{
 	{Name: ActPress, Target: TargetOptional, Text: "KEY", Trusted: true, Help: "Enter, Tab, Escape, ArrowDown, Control+A…"},
 	{Name: ActScroll, Target: TargetOptional, Help: "scroll the page by a screen, an element into view, or a list's or grid's content (--up)"},
 	{Name: ActFind, Target: TargetOptional, Text: "TEXT", Help: "bring an element into view by its text: scroll the page, or the list TARGET (--in), step by step until one says TEXT"},
-	{Name: ActDrag, Target: TargetRequired, To: true, Help: "drag an element onto another (HTML5 drag and drop, or pointer-driven sortables)"},
+	{Name: ActDrag, Target: TargetRequired, To: true, At: true, Help: "drag an element onto another (HTML5 drag and drop, or pointer-driven sortables); --at, --to, --to-offset: points inside them"},
 	{Name: ActUpload, Target: TargetRequired, Files: true, Help: "put files into a file input, or the button or label in front of one"},
-	{Name: ActNavigate, Text: "URL", Ext: ExtNavigate, Help: "open a URL in the tab"},
-	{Name: ActBack, Ext: ExtBack, Help: "go back in the tab's history"},
-	{Name: ActForward, Ext: ExtForward, Help: "go forward in the tab's history"},
-	{Name: ActReload, Ext: ExtReload, Help: "reload the tab"},
-	{Name: ActTabNew, Text: "URL", Ext: ExtTabNew, Help: "open a tab"},
-	{Name: ActTabClose, Ext: ExtTabClose, Help: "close a tab"},
-	{Name: ActTabSelect, Ext: ExtTabSelect, Help: "make a tab the active one"},
-	{Name: ActDialogAccept, Text: "TEXT", Ext: ExtDialog, Help: "accept the tab's dialog (TEXT answers a prompt)"},
-	{Name: ActDialogDismiss, Ext: ExtDialog, Help: "dismiss the tab's dialog"},
+	{Name: ActNavigate, Text: "URL", Ext: string(ExtNavigate), Help: "open a URL in the tab"},
+	{Name: ActBack, Ext: string(ExtBack), Help: "go back in the tab's history"},
+	{Name: ActForward, Ext: string(ExtForward), Help: "go forward in the tab's history"},
+	{Name: ActReload, Ext: string(ExtReload), Help: "reload the tab"},
+	{Name: ActTabNew, Text: "URL", Ext: string(ExtTabNew), Help: "open a tab"},
+	{Name: ActTabClose, Ext: string(ExtTabClose), Help: "close a tab"},
+	{Name: ActTabSelect, Ext: string(ExtTabSelect), Help: "make a tab the active one"},
+	{Name: ActDialogAccept, Text: "TEXT", Ext: string(ExtDialog), Help: "accept the tab's dialog (TEXT answers a prompt)"},
+	{Name: ActDialogDismiss, Ext: string(ExtDialog), Help: "dismiss the tab's dialog"},
 }
 
 // LookupAction returns the action called name.

@@ -1,6 +1,6 @@
 package protocol
 
-// Developer tools under the person's policy (docs/ARCHITECTURE.md,
+// Developer tools under the person's policy (docs/devtools.md,
 // "Developer tools"): the socket operations, their arguments and results,
 // and the extension requests behind them.
 
@@ -16,13 +16,13 @@ const (
 
 // Requests to the extension.
 const (
-	ExtConsole     = "console"      // TabParams → ConsoleReply
-	ExtNetwork     = "network"      // TabParams → NetworkReply
-	ExtNetworkBody = "network_body" // NetworkBodyParams → NetworkBodyReply
-	ExtEvaluate    = "evaluate"     // EvaluateParams → EvalReply
-	ExtPDF         = "pdf"          // PDFParams → PDFReply
-	ExtElementShot = "element_shot" // ElementShotParams → ShotReply
-	ExtBoxesShot   = "boxes_shot"   // BoxesShotParams → ShotReply
+	ExtConsole     ExtCall[TabParams, ConsoleReply]             = "console"
+	ExtNetwork     ExtCall[TabParams, NetworkReply]             = "network"
+	ExtNetworkBody ExtCall[NetworkBodyParams, NetworkBodyReply] = "network_body"
+	ExtEvaluate    ExtCall[EvaluateParams, EvalReply]           = "evaluate"
+	ExtPDF         ExtCall[PDFParams, PDFReply]                 = "pdf"
+	ExtElementShot ExtCall[ElementShotParams, ShotReply]        = "element_shot"
+	ExtBoxesShot   ExtCall[BoxesShotParams, ShotReply]          = "boxes_shot"
 )
 
 // Console levels, the most severe first. A level asked for includes the
@@ -259,6 +259,10 @@ type ScreenshotShapeArgs struct {
 	Tab    int    `json:"tab,omitempty"`
 	Target string `json:"target,omitempty"`
 	Refs   bool   `json:"refs,omitempty"`
+	// Grid draws coordinates over an element's screenshot: lines every
+	// ShapeShot.Grid CSS pixels, labelled with their distance from the
+	// element's top-left corner, the coordinates click --at takes.
+	Grid bool `json:"grid,omitempty"`
 }
 
 // ElementShotParams are the params of ExtElementShot.
@@ -299,7 +303,11 @@ type ShotReply struct {
 	Width   float64 `json:"width"`
 	Height  float64 `json:"height"`
 	Clipped bool    `json:"clipped,omitempty"`
-	Boxes   []Box   `json:"boxes,omitempty"`
+	// Left and Top say where a clipped element's image starts, in CSS
+	// pixels from the element's top-left corner.
+	Left  float64 `json:"left,omitempty"`
+	Top   float64 `json:"top,omitempty"`
+	Boxes []Box   `json:"boxes,omitempty"`
 }
 
 // DrawnRef is a ref a refs screenshot labels, and where (CSS px).
@@ -315,11 +323,17 @@ type DrawnRef struct {
 // element's: its box, or the part of it in the viewport when Clipped), and
 // for a refs screenshot the refs drawn and the snapshot they come from.
 type ShapeShot struct {
-	Tab      TabRef     `json:"tab"`
-	PNG      []byte     `json:"png"`
-	Width    int        `json:"width"`
-	Height   int        `json:"height"`
-	Clipped  bool       `json:"clipped,omitempty"`
+	Tab     TabRef `json:"tab"`
+	PNG     []byte `json:"png"`
+	Width   int    `json:"width"`
+	Height  int    `json:"height"`
+	Clipped bool   `json:"clipped,omitempty"`
+	// Grid is the step of the coordinate lines drawn (ScreenshotShapeArgs.Grid),
+	// in CSS pixels; Left and Top where the image starts in the element's
+	// box when it is clipped.
+	Grid     int        `json:"grid,omitempty"`
+	Left     int        `json:"left,omitempty"`
+	Top      int        `json:"top,omitempty"`
 	Refs     []DrawnRef `json:"refs,omitempty"`
 	Snapshot *Snapshot  `json:"snapshot,omitempty"`
 }

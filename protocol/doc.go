@@ -11,7 +11,7 @@
 //
 // The error type here crosses both wires: every refusal carries a machine
 // code, the boundary that refused, and a hint for the agent
-// (docs/ARCHITECTURE.md, "Errors").
+// (docs/errors.md, "Errors").
 package protocol
 
 // Version is the protocol version spoken on the agent socket and in the

@@ -9,7 +9,7 @@ import (
 // Code is a machine-readable error code.
 type Code string
 
-// The error codes (docs/ARCHITECTURE.md, "Errors"). Anything unknown maps
+// The error codes (docs/errors.md, "Errors"). Anything unknown maps
 // to CodeInternal.
 const (
 	CodeStaleRef        Code = "stale_ref"
@@ -25,7 +25,7 @@ const (
 	CodeBadRequest      Code = "bad_request"
 	CodeTimeout         Code = "timeout"
 	CodeInternal        Code = "internal"
-	// The person's controls (docs/ARCHITECTURE.md, "The person's controls").
+	// The person's controls (docs/person.md, "The person's controls").
 	CodePaused       Code = "paused"        // the person paused agents
 	CodePolicy       Code = "policy"        // the person's policy file refuses it
 	CodeNotConfirmed Code = "not_confirmed" // the person denied, or did not answer in time
@@ -40,21 +40,21 @@ const (
 	CodeNotFound  Code = "not_found"
 	CodeAmbiguous Code = "ambiguous"
 	// CodeReplayDiverged: a recorded workflow's step no longer matches the
-	// page; nothing after it was done (docs/ARCHITECTURE.md, "Recorded
+	// page; nothing after it was done (docs/workflows.md, "Recorded
 	// workflows").
 	CodeReplayDiverged Code = "replay_diverged"
 	// CodeNotYourTab: the tab belongs to another agent session
-	// (docs/ARCHITECTURE.md, "The person's controls").
+	// (docs/person.md, "The person's controls").
 	CodeNotYourTab Code = "not_your_tab"
 	// CodeSessionEnded: the person ended the session's access from the
-	// popup (docs/ARCHITECTURE.md, "Sessions").
+	// popup (docs/sessions.md, "Sessions").
 	CodeSessionEnded Code = "session_ended"
 )
 
 // Boundary names the check that refused an operation.
 type Boundary string
 
-// The boundaries of the checks in the page (docs/ARCHITECTURE.md, "Acting
+// The boundaries of the checks in the page (docs/acting.md, "Acting
 // on a ref"), plus the ones outside the page: the wire
 // (payload), the host's ref table (ref) and the browser connection.
 const (

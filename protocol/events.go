@@ -1,8 +1,8 @@
 package protocol
 
 // What an action does besides acting on its element, and the JavaScript
-// dialogs a page shows (docs/ARCHITECTURE.md, "What an action did" and
-// "Dialogs"): the types both wires carry for them.
+// dialogs a page shows (docs/effects.md, "What an action did" and
+// docs/dialogs.md, "Dialogs"): the types both wires carry for them.
 
 // Dialog is a JavaScript dialog (alert, confirm, prompt, beforeunload) a
 // tab shows and waits on. DefaultPrompt is a prompt's suggested answer.
@@ -43,7 +43,7 @@ type ExtNavigation struct {
 	Error   string `json:"error,omitempty"`
 }
 
-// ActEffects is what the extension saw an action do (extension/effects.js):
+// ActEffects is what the extension saw an action do (extension/worker/effects.js):
 // a dialog it opened, the navigation it started, the tabs it opened, the
 // windows the browser blocked, its own tab closing.
 type ActEffects struct {

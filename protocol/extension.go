@@ -10,40 +10,40 @@ import (
 // Result are the types below, encoded as JSON. ExtCalls and HostCalls pair
 // each name with its types; `go generate ./protocol` writes them, the error
 // codes and boundaries and the event kinds into extension/protocol.d.ts,
-// against which tsc checks the worker's handlers (extension/router.js),
+// against which tsc checks the worker's handlers (extension/worker/router.js),
 // its messages (native-port.js) and every refusal it or the kernel builds.
-// docs/ARCHITECTURE.md, "Wire formats", follows one request through both
+// docs/wire.md, "Wire formats", follows one request through both
 // sides and says how to add one.
 
 //go:generate go run ./internal/tsgen/cmd
 
 // Requests the host sends the extension; each has an ID and gets one reply.
 const (
-	ExtTabs       = "tabs"       // TabsParams → TabsResult
-	ExtTabInfo    = "tab_info"   // TabParams → TabRef
-	ExtSnapshot   = "snapshot"   // SnapshotParams → SnapshotReply
-	ExtAct        = "act"        // ActParams → ActReply
-	ExtWait       = "wait"       // WaitParams → WaitReply
-	ExtCDP        = "cdp"        // CDPParams → CDPReply
-	ExtNavigate   = "navigate"   // TabParams (URL set) → TabReply
-	ExtBack       = "back"       // TabParams → TabReply
-	ExtForward    = "forward"    // TabParams → TabReply
-	ExtReload     = "reload"     // TabParams → TabReply
-	ExtTabNew     = "tab_new"    // TabParams (URL, no tab) → Tab
-	ExtTabClose   = "tab_close"  // TabParams → TabReply
-	ExtTabSelect  = "tab_select" // TabParams → TabRef
-	ExtScreenshot = "screenshot" // TabParams → ScreenshotReply
-	ExtDocuments  = "documents"  // no params → DocumentsReply
-	ExtPing       = "ping"       // no params → OKReply
-	ExtDialog     = "dialog"     // DialogParams → DialogReply
+	ExtTabs       ExtCall[TabsParams, TabsResult]        = "tabs"
+	ExtTabInfo    ExtCall[TabParams, TabRef]             = "tab_info"
+	ExtSnapshot   ExtCall[SnapshotParams, SnapshotReply] = "snapshot"
+	ExtAct        ExtCall[ActParams, ActReply]           = "act"
+	ExtWait       ExtCall[WaitParams, WaitReply]         = "wait"
+	ExtCDP        ExtCall[CDPParams, CDPReply]           = "cdp"
+	ExtNavigate   ExtCall[TabParams, TabReply]           = "navigate" // URL set
+	ExtBack       ExtCall[TabParams, TabReply]           = "back"
+	ExtForward    ExtCall[TabParams, TabReply]           = "forward"
+	ExtReload     ExtCall[TabParams, TabReply]           = "reload"
+	ExtTabNew     ExtCall[TabParams, Tab]                = "tab_new" // URL, no tab: a new tab in the session's group
+	ExtTabClose   ExtCall[TabParams, TabReply]           = "tab_close"
+	ExtTabSelect  ExtCall[TabParams, TabRef]             = "tab_select"
+	ExtScreenshot ExtCall[TabParams, ScreenshotReply]    = "screenshot"
+	ExtDocuments  ExtCall[NoParams, DocumentsReply]      = "documents"
+	ExtPing       ExtCall[NoParams, OKReply]             = "ping"
+	ExtDialog     ExtCall[DialogParams, DialogReply]     = "dialog"
 
-	ExtUploadChunk  = "upload_chunk"  // UploadChunkParams → {ok}
-	ExtDownloads    = "downloads"     // DownloadsParams → DownloadsReply
-	ExtDownloadWait = "download_wait" // DownloadWaitParams → Download
+	ExtUploadChunk  ExtCall[UploadChunkParams, OKReply]      = "upload_chunk"
+	ExtDownloads    ExtCall[DownloadsParams, DownloadsReply] = "downloads"
+	ExtDownloadWait ExtCall[DownloadWaitParams, Download]    = "download_wait"
 
 	// ExtParseURL reads a URL an agent gave the way the browser will load
 	// it (host/navigate.go): the href it canonicalises to, or bad_request.
-	ExtParseURL = "parse_url" // TabParams (URL) → ParseURLReply
+	ExtParseURL ExtCall[TabParams, ParseURLReply] = "parse_url"
 )
 
 // Call is one request of the contract: its name and the Go types of its
@@ -54,50 +54,70 @@ type Call struct {
 	Reply  reflect.Type
 }
 
-func call[P, R any](name string) Call {
+// ExtCall is a request the host sends the extension, typed by its params
+// P and its reply R: each constant below is one, so the name and its types
+// are said once, and the host's callExt (host/extcall.go) takes a P and returns
+// an R for it.
+type ExtCall[P, R any] string
+
+// HostCall is a request the extension sends the host (the popup's), typed
+// the same way; the host's handlers of them (host/person.go) take its P
+// and return its R.
+type HostCall[P, R any] string
+
+// Spec is the request with its types, as ExtCalls lists it.
+func (c ExtCall[P, R]) Spec() Call { return spec[P, R](string(c)) }
+
+// Spec is the request with its types, as HostCalls lists it.
+func (c HostCall[P, R]) Spec() Call { return spec[P, R](string(c)) }
+
+func spec[P, R any](name string) Call {
 	return Call{Name: name, Params: reflect.TypeFor[P](), Reply: reflect.TypeFor[R]()}
 }
 
 // ExtCalls is every request the extension must answer, with its types. A
-// new request: its constant above, its types, an entry here, then
-// `go generate ./protocol` and a handler in extension/router.js (tsc fails
-// until there is one).
+// new request: its constant (an ExtCall of its params and reply types), an
+// entry here, then `go generate ./protocol` and a handler in
+// extension/worker/router.js (tsc fails until there is one; TestEveryNameIsListed
+// until the entry is here).
 var ExtCalls = []Call{
-	call[TabsParams, TabsResult](ExtTabs),
-	call[TabParams, TabRef](ExtTabInfo),
-	call[SnapshotParams, SnapshotReply](ExtSnapshot),
-	call[ActParams, ActReply](ExtAct),
-	call[WaitParams, WaitReply](ExtWait),
-	call[CDPParams, CDPReply](ExtCDP),
-	call[TabParams, TabReply](ExtNavigate),
-	call[TabParams, TabReply](ExtBack),
-	call[TabParams, TabReply](ExtForward),
-	call[TabParams, TabReply](ExtReload),
-	call[TabParams, Tab](ExtTabNew),
-	call[TabParams, TabReply](ExtTabClose),
-	call[TabParams, TabRef](ExtTabSelect),
-	call[TabParams, ScreenshotReply](ExtScreenshot),
-	call[NoParams, DocumentsReply](ExtDocuments),
-	call[NoParams, OKReply](ExtPing),
-	call[DialogParams, DialogReply](ExtDialog),
-	call[TabParams, FramesReply](ExtFrames),
-	call[PausedParams, OKReply](ExtPaused),
-	call[ConfirmParams, ConfirmReply](ExtConfirm),
-	call[ActedParams, OKReply](ExtActed),
-	call[TabParams, OKReply](ExtShareTab),
-	call[UploadChunkParams, OKReply](ExtUploadChunk),
-	call[DownloadsParams, DownloadsReply](ExtDownloads),
-	call[DownloadWaitParams, Download](ExtDownloadWait),
-	call[TabParams, ParseURLReply](ExtParseURL),
+	ExtTabs.Spec(),
+	ExtTabInfo.Spec(),
+	ExtSnapshot.Spec(),
+	ExtAct.Spec(),
+	ExtWait.Spec(),
+	ExtCDP.Spec(),
+	ExtNavigate.Spec(),
+	ExtBack.Spec(),
+	ExtForward.Spec(),
+	ExtReload.Spec(),
+	ExtTabNew.Spec(),
+	ExtTabClose.Spec(),
+	ExtTabSelect.Spec(),
+	ExtScreenshot.Spec(),
+	ExtDocuments.Spec(),
+	ExtPing.Spec(),
+	ExtDialog.Spec(),
+	ExtFrames.Spec(),
+	ExtPaused.Spec(),
+	ExtConfirm.Spec(),
+	ExtActed.Spec(),
+	ExtShareTab.Spec(),
+	ExtUploadChunk.Spec(),
+	ExtDownloads.Spec(),
+	ExtDownloadWait.Spec(),
+	ExtParseURL.Spec(),
 	// Developer tools: protocol/devtools.go.
-	call[TabParams, ConsoleReply](ExtConsole),
-	call[TabParams, NetworkReply](ExtNetwork),
-	call[NetworkBodyParams, NetworkBodyReply](ExtNetworkBody),
-	call[EvaluateParams, EvalReply](ExtEvaluate),
-	call[PDFParams, PDFReply](ExtPDF),
-	call[ElementShotParams, ShotReply](ExtElementShot),
-	call[BoxesShotParams, ShotReply](ExtBoxesShot),
-	call[ReadParams, ReadReply](ExtRead), // protocol/read.go
+	ExtConsole.Spec(),
+	ExtNetwork.Spec(),
+	ExtNetworkBody.Spec(),
+	ExtEvaluate.Spec(),
+	ExtPDF.Spec(),
+	ExtElementShot.Spec(),
+	ExtBoxesShot.Spec(),
+	ExtRead.Spec(),         // protocol/read.go
+	ExtResize.Spec(),       // protocol/resize.go
+	ExtRecordPerson.Spec(), // protocol/person_record.go
 }
 
 // ExtRequests lists the names of ExtCalls.
@@ -106,14 +126,15 @@ var ExtRequests = callNames(ExtCalls)
 // HostCalls is every request the extension may send the host (the popup's),
 // with its types.
 var HostCalls = []Call{
-	call[NoParams, Status](HostStatus),
-	call[SnapshotArgs, Snapshot](HostSnapshot),
-	call[PausedParams, PersonState](HostSetPaused),
-	call[SharedParams, PersonState](HostSetShared),
-	call[PersonViewParams, PersonView](HostPersonView),
-	call[SessionParams, PersonState](HostEndSession),
-	call[SessionParams, PersonState](HostAllowSession),
-	call[TabParams, PersonState](HostReleaseTab),
+	HostStatus.Spec(),
+	HostSnapshot.Spec(),
+	HostSetPaused.Spec(),
+	HostSetShared.Spec(),
+	HostPersonView.Spec(),
+	HostEndSession.Spec(),
+	HostAllowSession.Spec(),
+	HostReleaseTab.Spec(),
+	HostSaveRecording.Spec(), // protocol/person_record.go
 }
 
 func callNames(calls []Call) []string {
@@ -159,8 +180,8 @@ const (
 // Requests the extension sends the host for its popup; the host answers
 // with MsgReply.
 const (
-	HostStatus   = "status"   // no params → Status
-	HostSnapshot = "snapshot" // SnapshotArgs → Snapshot
+	HostStatus   HostCall[NoParams, Status]       = "status"
+	HostSnapshot HostCall[SnapshotArgs, Snapshot] = "snapshot"
 )
 
 // EventKind names an event the extension reports.
@@ -220,6 +241,10 @@ type SnapshotParams struct {
 	// for this tab: a frame whose page has not changed since one of them
 	// answers Same, without its elements (extension/kernel/reread.js).
 	Known []string `json:"known,omitempty"`
+	// SaidSince asks each frame what the app said since then (wall clock,
+	// Unix ms: when the action began): the read after an action sets it
+	// (ExtFrame.Said, docs/effects.md, "What the app said").
+	SaidSince int64 `json:"saidSince,omitempty"`
 }
 
 // SnapshotReply is the extension's answer to ExtSnapshot: one entry per frame
@@ -258,6 +283,22 @@ type ExtFrame struct {
 	// those of Walk, which the request said the host holds.
 	Walk string `json:"walk,omitempty"`
 	Same bool   `json:"same,omitempty"`
+	// Alive are the local ids of elements still in the document that this
+	// read did not list (another mode listed them, or they are hidden):
+	// their refs stay valid, for a ref is stale only when its element left
+	// the page (docs/identity.md, "Identity").
+	Alive []int `json:"alive,omitempty"`
+	// Said is what the frame's page said since SnapshotParams.SaidSince.
+	Said []ExtSaid `json:"said,omitempty"`
+}
+
+// ExtSaid is one thing a page said: an alert's, a status or live region's,
+// a flash's text, or a field's validation message (ID: the field's local
+// id, when the kernel gave it one).
+type ExtSaid struct {
+	Role string `json:"role"`
+	Text string `json:"text"`
+	ID   int    `json:"id,omitempty"`
 }
 
 // ExtElement is one element as the kernel reports it. ID is its local id in
@@ -303,6 +344,10 @@ type ActParams struct {
 	// as the first: ToLocalID for a ref, ToChain for a CSS chain.
 	ToLocalID int      `json:"toLocalId,omitempty"`
 	ToChain   []string `json:"toChain,omitempty"`
+	// At is the point inside the element where the action lands, ToAt
+	// the drop point inside the drop target (ActArgs.At, ActArgs.ToAt).
+	At   *Spot `json:"at,omitempty"`
+	ToAt *Spot `json:"toAt,omitempty"`
 	// Upload names the files an upload puts into the element, sent before
 	// in upload_chunk requests.
 	Upload *Upload `json:"upload,omitempty"`
@@ -354,7 +399,7 @@ type WaitParams struct {
 // was read (SnapshotParams.Settle), after how long, and, when it did not,
 // the busy indicator it still showed, or that it is live: it had been
 // changing without a pause since well before the action, so its quiet was
-// not waited for (docs/ARCHITECTURE.md, "Settling").
+// not waited for (docs/settling.md, "Settling").
 type SettleReply struct {
 	Settled bool   `json:"settled"`
 	MS      int    `json:"ms"`

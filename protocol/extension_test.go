@@ -2,6 +2,7 @@ package protocol_test
 
 import (
 	"bytes"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -35,7 +36,7 @@ func readExtensionFile(t *testing.T, name string) string {
 // sends. (tsc checks the same against protocol.d.ts, and each handler's
 // params and reply too; this test needs no tsc.)
 func TestRouterHandlesExactlyExtRequests(t *testing.T) {
-	src := readExtensionFile(t, "router.js")
+	src := readExtensionFile(t, "worker/router.js")
 	m := regexp.MustCompile(`(?s)\nconst handlers = \{\n(.*?)\n\};\n`).FindStringSubmatch(src)
 	if m == nil {
 		t.Fatal("router.js has no `const handlers = {…};` table")
@@ -103,6 +104,10 @@ func TestEveryNameIsListed(t *testing.T) {
 				list := ""
 				if id, ok := v.Type.(*ast.Ident); ok && lists[id.Name] != nil {
 					list = id.Name
+				} else if g, ok := v.Type.(*ast.IndexListExpr); ok && fmt.Sprint(g.X) == "ExtCall" {
+					list = "Ext" // a typed request: ExtCall[P, R]
+				} else if ok && fmt.Sprint(g.X) == "HostCall" {
+					list = "Host"
 				} else if v.Type == nil && len(v.Names) == 1 {
 					for _, prefix := range []string{"Ext", "Host"} {
 						if strings.HasPrefix(v.Names[0].Name, prefix) {
@@ -153,7 +158,7 @@ func strs[S ~string](list []S) []string {
 // the worker sends (tsc refuses any other kind; this checks none is
 // missing).
 func TestEventKindsAreSent(t *testing.T) {
-	src := readExtensionFile(t, "background.js")
+	src := readExtensionFile(t, "worker/background.js")
 	var got []string
 	for _, m := range regexp.MustCompile(`notifyHost\('([a-z_]+)'`).FindAllStringSubmatch(src, -1) {
 		got = append(got, m[1])

@@ -2,7 +2,7 @@ package protocol
 
 // Uploads and downloads: the types both wires use for files going into a
 // page (`grip upload`) and coming out of it (`grip downloads`,
-// `grip wait --download`). docs/ARCHITECTURE.md, "Files in and out",
+// `grip wait --download`). docs/files.md, "Files in and out",
 // follows both.
 
 // MaxUploadBytes bounds the files of one upload together: the host holds
@@ -77,8 +77,12 @@ type Download struct {
 	// these, URL and Tab, and sends neither to agents (host/downloads.go).
 	SourceURL string `json:"source_url,omitempty"`
 	Referrer  string `json:"referrer,omitempty"`
+	// Pages are the documents that started it, as they were when it
+	// started: the tab's page and the frame's. Judged with the rest and
+	// never sent to agents: the tab may have moved on since.
+	Pages []string `json:"pages,omitempty"`
 	// Tab is the tab that started it, 0 when grip cannot tell
-	// (docs/ARCHITECTURE.md, "Files in and out").
+	// (docs/files.md, "Files in and out").
 	Tab     int    `json:"tab,omitempty"`
 	Mime    string `json:"mime,omitempty"`
 	Started string `json:"started,omitempty"` // RFC 3339, Chrome's clock
@@ -105,6 +109,9 @@ type DownloadsParams struct {
 	Since  float64 `json:"since,omitempty"`
 	TabID  int     `json:"tabId,omitempty"`
 	Oldest bool    `json:"oldest,omitempty"`
+	// Path asks for the downloads saved at this path (an upload's file),
+	// whatever their age.
+	Path string `json:"path,omitempty"`
 }
 
 // DownloadsReply answers DownloadsParams.

@@ -2,7 +2,7 @@ package protocol
 
 // What a find (ActFind) and a scroll of a long list carry between the
 // host and the kernel, and what their replies tell the agent
-// (docs/ARCHITECTURE.md, "Long lists").
+// (docs/long-lists.md, "Long lists").
 
 // FindState carries one find across the kernel calls it takes: each call
 // scrolls for a slice of the injection deadline and says where it stopped.
@@ -28,6 +28,10 @@ type FindReply struct {
 	// IDs are the local ids of the element found and of those inside it,
 	// in document order.
 	IDs []int `json:"ids,omitempty"`
+	// Around are the local ids of the elements around the one found,
+	// nearest first: the reply names the first the agent's view lists
+	// when it lists none of IDs (a word inside a paragraph).
+	Around []int `json:"around,omitempty"`
 	// Where says where the scroller stood when the slice ended.
 	Where string `json:"where,omitempty"`
 }

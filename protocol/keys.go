@@ -1,6 +1,6 @@
 package protocol
 
-// The keys press takes (docs/ARCHITECTURE.md, "Wire formats"). The host
+// The keys press takes (docs/wire.md, "Wire formats"). The host
 // parses the agent's "Control+Shift+A" once (host/keys.go) into a key
 // named here or one character, and modifiers named here, and sends both in
 // ActParams.Key and ActParams.Modifiers: the kernel reads them as they

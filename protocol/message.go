@@ -33,15 +33,8 @@ const (
 	OpDownloads  = "downloads"
 )
 
-// Operations is every socket operation. The host serves each through one
-// entry of its table of operations (a test checks that it has one for
-// each of these and no other), and the client's retry rules name them.
-var Operations = []string{
-	OpHello, OpStatus, OpTabs, OpSnapshot, OpAct, OpWait, OpScreenshot, OpDialog, OpDownloads,
-	OpPause, OpResume, OpLog, OpPolicy, OpRecord,
-	OpConsole, OpNetwork, OpNetworkBody, OpEval, OpPDF, OpScreenshotShape,
-	OpHandoff, OpRead, OpCancel,
-}
+// Operations (protocol/operations.go) is the table of every socket
+// operation, with its types and what it reads, acts on and changes.
 
 // HelloArgs opens every socket connection; a protocol mismatch is refused.
 type HelloArgs struct {
@@ -83,7 +76,7 @@ type HostInfo struct {
 }
 
 // LaunchedBrowser is what a host knows of a browser `grip launch`
-// started (docs/ARCHITECTURE.md, "A browser grip launched").
+// started (docs/person.md, "A browser grip launched").
 type LaunchedBrowser struct {
 	// ProfileDir is the browser's --user-data-dir: its host manifest is
 	// in ProfileDir/NativeMessagingHosts.
@@ -130,7 +123,9 @@ type SnapshotInfo struct {
 	Omitted        int `json:"omitted"`
 }
 
-// Tab is one browser tab as `grip tabs` lists it.
+// Tab is one browser tab as `grip tabs` lists it. Its msgpack codec is
+// written out in protocol/hotcodec.go: a field added here goes there too
+// (TestHotCodecsAreTheLibrarys fails until it does).
 type Tab struct {
 	ID       int    `json:"id"`
 	URL      string `json:"url"`
@@ -142,6 +137,12 @@ type Tab struct {
 	Blocked bool `json:"blocked,omitempty"`
 	// Opener is the tab whose page opened this one (a link, a popup).
 	Opener int `json:"opener,omitempty"`
+	// OpenedBy are the URLs of the document that opened this tab and of
+	// its tab's page, as they were when it opened: a blank popup has that
+	// document's origin, and is judged by it however the opener moves on
+	// (host/withhold.go judgeBlankTop). The host never sends them to
+	// agents.
+	OpenedBy []string `json:"opened_by,omitempty"`
 	// Dialog is the JavaScript dialog the tab shows, if grip saw it open.
 	Dialog *Dialog `json:"dialog,omitempty"`
 	// Owner is the session that owns the tab ("" for the person's own).
@@ -149,6 +150,14 @@ type Tab struct {
 	// title are that agent's work, not this one's (Others is set).
 	Owner  string `json:"owner,omitempty"`
 	Others bool   `json:"others,omitempty"`
+	// OwnerIdle says no agent of Owner's session is connected now (a
+	// restarted grip mcp is a new session): the list says how to work in
+	// it again. Set with Others.
+	OwnerIdle bool `json:"owner_idle,omitempty"`
+	// Default marks the session's default tab: the one a command without
+	// --tab acts on (README, "Which tab"), which need not be the tab the
+	// browser shows in front (Active).
+	Default bool `json:"default,omitempty"`
 }
 
 // TabsResult answers OpTabs.
@@ -174,7 +183,7 @@ type SnapshotArgs struct {
 	// TextOnly leaves Snapshot.Frames out of the reply: a client that
 	// shows only the text (the plain CLI, MCP) would decode every element
 	// for nothing, and each command is a new process that pays for it
-	// (docs/ARCHITECTURE.md, "The CLI's fixed cost").
+	// (docs/cli-cost.md, "The CLI's fixed cost").
 	TextOnly bool `json:"text_only,omitempty"`
 	// Since is set by a reader that leaves out the header lines it has
 	// (the MCP server: frames.SnapshotTextSince), with the tab it was last
@@ -277,7 +286,11 @@ type ActArgs struct {
 	Target string `json:"target,omitempty"`
 	// To is the second element of an action that takes two (drag: where
 	// to drop), a locator like Target, in the same document.
-	To   string `json:"to,omitempty"`
+	To string `json:"to,omitempty"`
+	// At is a point inside Target where a click, double click or hover
+	// lands (grip click @e4 --at 120,80); ToAt the drop point inside To.
+	At   *Spot  `json:"at,omitempty"`
+	ToAt *Spot  `json:"to_at,omitempty"`
 	Tab  int    `json:"tab,omitempty"`
 	Text string `json:"text,omitempty"`
 	// Files are the paths of an upload, absolute: the host reads them.
@@ -320,6 +333,9 @@ type Changes struct {
 	// More is the command that reads on where the lines were cut, set
 	// with Omitted: "grip snapshot --after @e10 --tab 5".
 	More string `json:"more,omitempty"`
+	// Navigated says the tab is on a new page: Gone is every ref of the
+	// old one, which the text reply says in one line.
+	Navigated bool `json:"navigated,omitempty"`
 }
 
 // DefaultChangesBudget is the token allowance of an action reply's element
@@ -362,6 +378,20 @@ type ActionResult struct {
 	// the list instead of a line for each of its rows (protocol/find.go).
 	Found []Element    `json:"found,omitempty"`
 	List  *ListSummary `json:"list,omitempty"`
+	// Said is what the app said in answer to the action: text that
+	// appeared or changed in alerts, status and live regions, flashes and
+	// toasts, and the validation messages of the fields it touched or a
+	// submit refused, in page order, each cut short.
+	Said []Said `json:"said,omitempty"`
+}
+
+// Said is one thing the app said: Role is the element's (alert, status,
+// log, live, flash) or validation, for a field's message; Ref names that
+// field when it has one.
+type Said struct {
+	Role string `json:"role"`
+	Text string `json:"text"`
+	Ref  string `json:"ref,omitempty"`
 }
 
 // WaitArgs are the arguments of OpWait; exactly one condition is set.
@@ -422,7 +452,7 @@ type ExtensionHello struct {
 }
 
 // OpRecord starts and stops the recording of a session's actions as a
-// workflow (docs/ARCHITECTURE.md, "Recorded workflows").
+// workflow (docs/workflows.md, "Recorded workflows").
 const OpRecord = "record" // RecordArgs → RecordResult
 
 // Recording actions of RecordArgs.
@@ -437,6 +467,15 @@ const (
 type RecordArgs struct {
 	Action string `json:"action"`
 	File   string `json:"file,omitempty"`
+	// Force (start; grip record start FILE --force) lets the CLI replace
+	// File, a regular file, at stop. grip mcp never sets it.
+	Force bool `json:"force,omitempty"`
+	// Person (start; grip record start FILE --person, MCP browser_record
+	// with person) asks the person to show the task in their own tab: the
+	// start waits for their Done and answers as a stop does, or
+	// not_confirmed when they refuse or TimeoutMS passes (0: the default).
+	Person    bool `json:"person,omitempty"`
+	TimeoutMS int  `json:"timeoutMs,omitempty"`
 }
 
 // RecordResult says whether the session is recording, into which file,
@@ -451,4 +490,6 @@ type RecordResult struct {
 	Refused int      `json:"refused,omitempty"`
 	Params  []string `json:"params,omitempty"`
 	Text    string   `json:"text,omitempty"`
+	// Force is the start's Force.
+	Force bool `json:"force,omitempty"`
 }

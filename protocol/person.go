@@ -1,6 +1,6 @@
 package protocol
 
-// The person's controls over agents (docs/ARCHITECTURE.md, "The person's
+// The person's controls over agents (docs/person.md, "The person's
 // controls"): the pause switch, the policy file, the record of what agents
 // did, tabs shared with agents, and actions that wait for the person's
 // Allow. The socket operations an agent or the CLI may call, then the
@@ -16,23 +16,26 @@ const (
 
 // Requests the host sends the extension for the person's controls.
 const (
-	ExtFrames   = "frames"    // TabParams → FramesReply: the tab's frames with their URLs
-	ExtPaused   = "paused"    // PausedParams → {ok}: the pause changed at the host (grip pause)
-	ExtConfirm  = "confirm"   // ConfirmParams → ConfirmReply: ask the person
-	ExtActed    = "acted"     // ActedParams → {ok}: an agent acted on a tab (the badge)
-	ExtShareTab = "share_tab" // TabParams (tab, session) → {ok}: an agent's action opened this tab: its session owns it
+	ExtFrames   ExtCall[TabParams, FramesReply]      = "frames"    // the tab's frames with their URLs
+	ExtPaused   ExtCall[PausedParams, OKReply]       = "paused"    // the pause changed at the host (grip pause)
+	ExtConfirm  ExtCall[ConfirmParams, ConfirmReply] = "confirm"   // ask the person
+	ExtActed    ExtCall[ActedParams, OKReply]        = "acted"     // an agent acted on a tab (the badge)
+	ExtShareTab ExtCall[TabParams, OKReply]          = "share_tab" // an agent's action opened this tab (tab, session): its session owns it
 )
 
 // Requests the extension sends the host for the person's controls (the
 // popup's buttons).
 const (
-	HostSetPaused  = "set_paused" // PausedParams → PersonState
-	HostSetShared  = "set_shared" // SharedParams → PersonState
-	HostPersonView = "user_view"  // PersonViewParams → PersonView
+	HostSetPaused  HostCall[PausedParams, PersonState]    = "set_paused"
+	HostSetShared  HostCall[SharedParams, PersonState]    = "set_shared"
+	HostPersonView HostCall[PersonViewParams, PersonView] = "user_view"
 )
 
 // HostRequests lists every request the extension may send the host.
-var HostRequests = []string{HostStatus, HostSnapshot, HostSetPaused, HostSetShared, HostPersonView, HostEndSession, HostAllowSession, HostReleaseTab}
+// A literal, not callNames(HostCalls): plain data costs no start
+// (TestEveryNameIsListed holds the two equal).
+var HostRequests = []string{string(HostStatus), string(HostSnapshot), string(HostSetPaused), string(HostSetShared),
+	string(HostPersonView), string(HostEndSession), string(HostAllowSession), string(HostReleaseTab), string(HostSaveRecording)}
 
 // FrameInfo is one frame of a tab as the browser lists it.
 type FrameInfo struct {
@@ -96,7 +99,7 @@ type ActedParams struct {
 // ResumeArgs lift the pause. Without a token the person is asked in the
 // browser; Token is the resume token of a browser grip launch started
 // (its profile's grip-resume.token), which lifts it there without asking:
-// that browser's launcher stands for its person (docs/ARCHITECTURE.md, "A
+// that browser's launcher stands for its person (docs/person.md, "A
 // browser grip launched").
 type ResumeArgs struct {
 	Token string `json:"token,omitempty"`
@@ -155,6 +158,9 @@ type RuleDecision struct {
 type LogArgs struct {
 	Tab   int `json:"tab,omitempty"`
 	Limit int `json:"limit,omitempty"`
+	// All asks for every session's entries (grip log --all, the person's
+	// shell); without it a session is shown its own. grip mcp never sets it.
+	All bool `json:"all,omitempty"`
 }
 
 // LogEntry is one action an agent asked for (see package actlog). It

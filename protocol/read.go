@@ -1,8 +1,8 @@
 package protocol
 
-// Reading one element's whole text (docs/ARCHITECTURE.md, "Reading one
+// Reading one element's whole text (docs/reading.md, "Reading one
 // element"): the socket operation behind `grip read` and MCP
-// `browser_read`, and the extension request behind it.
+// `browser_snapshot {ref}`, and the extension request behind it.
 
 // OpRead reads the whole text of one element, in parts the size of the
 // budget.
@@ -10,7 +10,7 @@ const OpRead = "read" // ReadArgs → ReadResult
 
 // ExtRead asks the kernel of the element's document for a part of its
 // text.
-const ExtRead = "read" // ReadParams → ReadReply
+const ExtRead ExtCall[ReadParams, ReadReply] = "read"
 
 // ReadArgs are the arguments of OpRead.
 type ReadArgs struct {

@@ -1,6 +1,6 @@
 package protocol
 
-// Sessions (docs/ARCHITECTURE.md, "Sessions"): every agent connection
+// Sessions (docs/sessions.md, "Sessions"): every agent connection
 // belongs to one; a session owns the tabs it opened, and the person can
 // end its access from the popup. The handoff hands one step of a task to
 // the person and waits for them.
@@ -53,15 +53,14 @@ type SessionView struct {
 // Requests the extension sends the host about sessions (the popup, and
 // the tab groups the person rearranges).
 const (
-	// HostEndSession: SessionParams → PersonState. The person ended the
-	// session's access: its later requests are refused.
-	HostEndSession = "end_session"
-	// HostAllowSession: SessionParams → PersonState. The person let an
-	// ended session back in.
-	HostAllowSession = "allow_session"
-	// HostReleaseTab: TabParams → PersonState. The person took a tab out
-	// of its session's group: it is theirs now.
-	HostReleaseTab = "release_tab"
+	// HostEndSession: the person ended the session's access: its later
+	// requests are refused.
+	HostEndSession HostCall[SessionParams, PersonState] = "end_session"
+	// HostAllowSession: the person let an ended session back in.
+	HostAllowSession HostCall[SessionParams, PersonState] = "allow_session"
+	// HostReleaseTab: the person took a tab out of its session's group:
+	// it is theirs now.
+	HostReleaseTab HostCall[TabParams, PersonState] = "release_tab"
 )
 
 // SessionParams names a session.

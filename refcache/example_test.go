@@ -23,7 +23,7 @@ func ExampleAllocator_Replace() {
 	// Output:
 	// @e1 [1]
 	// @e1 []
-	// stale_ref: @e1 is stale: its element is no longer on the page (take a new snapshot with grip snapshot)
+	// stale_ref: @e1 is stale: its element is no longer on the page (take a new snapshot with grip snapshot and use the ref it gives)
 }
 
 func ExampleParseRef() {

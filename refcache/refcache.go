@@ -1,5 +1,5 @@
 // Package refcache hands out grip's public element refs (@e1, @e2, …) and
-// remembers which element each one names (docs/ARCHITECTURE.md, "Identity").
+// remembers which element each one names (docs/identity.md, "Identity").
 //
 // An element is known by its identity key (documentId, frameId, localId): the
 // document Chrome reports for the frame, the frame, and the id the in-page
@@ -195,8 +195,17 @@ type Allocator struct {
 	// alone holds MaxActive entries; Save reports it once.
 	overflow error
 
+	// closed are the tabs InvalidateTab was told of, so that a ref of one
+	// says its tab was closed; oldest first in closedOrder, at most
+	// maxClosedTabs of them (Chrome does not reuse tab ids in a session).
+	closed      map[int]bool
+	closedOrder []int
+
 	ledger *ledger // nil for New
 }
+
+// maxClosedTabs bounds the closed tabs remembered for Resolve's wording.
+const maxClosedTabs = 1024
 
 // New returns an allocator that lives in memory only: Save and Close do
 // nothing.
@@ -221,25 +230,29 @@ func newAllocator() *Allocator {
 // inactive. refs[i] is obs[i]'s ref, or 0 when obs[i] is new and no number
 // could be reserved on disk (Save returns why).
 func (a *Allocator) Replace(tab int, obs []Observed) (refs []uint64, d Diff) {
-	return a.update(tab, obs, true, nil)
+	return a.update(tab, obs, true, nil, nil)
 }
 
-// ReplaceRead is Replace for a snapshot some of whose documents did not
-// answer (busy, loading): the entries of the documents in unread keep
-// their state, since nothing is known of them, and every other entry of
-// tab that obs does not contain becomes inactive.
-func (a *Allocator) ReplaceRead(tab int, obs []Observed, unread map[string]bool) (refs []uint64, d Diff) {
-	return a.update(tab, obs, true, unread)
+// ReplaceRead is Replace for a snapshot as the page answered it: the
+// entries of the documents in unread (busy, loading) keep their state,
+// since nothing is known of them; the active entries whose keys are in
+// alive stay active, for the page says their elements are still in it
+// although this read did not list them (a read in another mode, a hidden
+// element); every other entry of tab that obs does not contain becomes
+// inactive. So a ref goes stale exactly when its element left the page
+// (docs/identity.md, "Identity").
+func (a *Allocator) ReplaceRead(tab int, obs []Observed, unread map[string]bool, alive map[Key]bool) (refs []uint64, d Diff) {
+	return a.update(tab, obs, true, unread, alive)
 }
 
 // Merge records a partial snapshot of a tab: it adds and refreshes the
 // elements in obs and expires nothing. refs[i] is obs[i]'s ref, or 0 as
 // for Replace.
 func (a *Allocator) Merge(tab int, obs []Observed) (refs []uint64, d Diff) {
-	return a.update(tab, obs, false, nil)
+	return a.update(tab, obs, false, nil, nil)
 }
 
-func (a *Allocator) update(tab int, obs []Observed, full bool, unread map[string]bool) (refs []uint64, d Diff) {
+func (a *Allocator) update(tab int, obs []Observed, full bool, unread map[string]bool, alive map[Key]bool) (refs []uint64, d Diff) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.seq++
@@ -290,8 +303,8 @@ func (a *Allocator) update(tab int, obs []Observed, full bool, unread map[string
 			s := &a.slots[idx]
 			if s.active && s.tab == tab && !a.seen.has(idx) {
 				a.seen.set(idx) // a slot may be listed twice
-				if unread[a.docs[s.doc].id] {
-					fresh = append(fresh, idx) // not read: kept as it was
+				if doc := a.docs[s.doc].id; unread[doc] || (len(alive) > 0 && alive[Key{DocumentID: doc, FrameID: s.frame, LocalID: s.local}]) {
+					fresh = append(fresh, idx) // not read, or still on the page: kept as it was
 					continue
 				}
 				gone = append(gone, idx)
@@ -501,6 +514,17 @@ func (a *Allocator) InvalidateTab(tab int) (gone []uint64) {
 		return nil
 	}
 	delete(a.tabs, tab)
+	if a.closed == nil {
+		a.closed = map[int]bool{}
+	}
+	if !a.closed[tab] {
+		a.closed[tab] = true
+		a.closedOrder = append(a.closedOrder, tab)
+		if len(a.closedOrder) > maxClosedTabs {
+			delete(a.closed, a.closedOrder[0])
+			a.closedOrder = a.closedOrder[1:]
+		}
+	}
 	a.seq++
 	var idxs []uint32
 	for _, idx := range tl.slots {
@@ -516,7 +540,7 @@ func (a *Allocator) InvalidateTab(tab int) (gone []uint64) {
 }
 
 // resolveHint tells the agent how to get a ref that works.
-const resolveHint = "take a new snapshot with grip snapshot"
+const resolveHint = "take a new snapshot with grip snapshot and use the ref it gives"
 
 // Resolve returns the entry of an active ref. A ref that was never handed
 // out or has been forgotten is refused with unknown_ref; one that is kept
@@ -535,6 +559,10 @@ func (a *Allocator) Resolve(ref uint64) (Entry, error) {
 	}
 	s := &a.slots[idx]
 	if !s.active {
+		if a.closed[s.tab] {
+			return Entry{}, protocol.Errorf(protocol.CodeStaleRef, protocol.BoundaryRef, "take a snapshot of an open tab (grip tabs lists them)",
+				"%s is stale: its tab was closed", FormatRef(ref))
+		}
 		return Entry{}, protocol.Errorf(protocol.CodeStaleRef, protocol.BoundaryRef, resolveHint,
 			"%s is stale: its element is no longer on the page", FormatRef(ref))
 	}
@@ -737,7 +765,7 @@ func (b *bitset) reset() { clear(b.w) }
 
 // TabOf returns the tab a ref was handed out for, stale or not, while the
 // allocator still knows it: a ref of another session's tab is refused as
-// that, before whether it is stale is said (docs/ARCHITECTURE.md,
+// that, before whether it is stale is said (docs/sessions.md,
 // "Sessions").
 func (a *Allocator) TabOf(ref uint64) (int, bool) {
 	a.mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -336,7 +337,7 @@ func TestResolveEntry(t *testing.T) {
 func TestReplaceReadKeepsUnreadDocuments(t *testing.T) {
 	a := New()
 	a.Replace(1, []Observed{ob("top", 0, 1, "button", "Pay"), ob("card", 3, 1, "textbox", "Card number")})
-	_, d := a.ReplaceRead(1, []Observed{ob("top", 0, 1, "button", "Pay")}, map[string]bool{"card": true})
+	_, d := a.ReplaceRead(1, []Observed{ob("top", 0, 1, "button", "Pay")}, map[string]bool{"card": true}, nil)
 	if len(d.Gone) != 0 {
 		t.Fatalf("gone %v after a read the card frame did not answer", d.Gone)
 	}
@@ -345,7 +346,7 @@ func TestReplaceReadKeepsUnreadDocuments(t *testing.T) {
 	}
 	checkInvariants(t, a)
 	// Read again with the card: the same ref, nothing added.
-	refs, d := a.ReplaceRead(1, []Observed{ob("top", 0, 1, "button", "Pay"), ob("card", 3, 1, "textbox", "Card number")}, nil)
+	refs, d := a.ReplaceRead(1, []Observed{ob("top", 0, 1, "button", "Pay"), ob("card", 3, 1, "textbox", "Card number")}, nil, nil)
 	if fmt.Sprint(refs) != "[1 2]" || len(d.Added)+len(d.Gone) != 0 {
 		t.Fatalf("the card answering again: refs %v, %+v", refs, d)
 	}
@@ -494,4 +495,42 @@ func bytesPerEntry(n int) float64 {
 	live, _, _ := a.Stats()
 	runtime.KeepAlive(a)
 	return float64(after.HeapAlloc-before.HeapAlloc) / float64(live)
+}
+
+// A read that does not list an element the page still holds (a read in
+// another mode, a hidden element) keeps its ref active; once the page no
+// longer has it, the next read makes it stale.
+func TestReplaceReadKeepsAliveElements(t *testing.T) {
+	a := New()
+	a.Replace(1, []Observed{ob("top", 0, 1, "button", "Save"), ob("top", 0, 2, "text", "Issue #12 is open")})
+	_, d := a.ReplaceRead(1, []Observed{ob("top", 0, 1, "button", "Save")}, nil, map[Key]bool{{DocumentID: "top", FrameID: 0, LocalID: 2}: true})
+	if len(d.Gone) != 0 {
+		t.Fatalf("gone %v after a read that left out an element still on the page", d.Gone)
+	}
+	if e := mustResolve(t, a, 2); !e.Active {
+		t.Fatalf("the text's ref after an interactive read: %+v", e)
+	}
+	checkInvariants(t, a)
+	if _, d = a.ReplaceRead(1, []Observed{ob("top", 0, 1, "button", "Save")}, nil, nil); fmt.Sprint(d.Gone) != "[2]" {
+		t.Fatalf("the text removed from the page: %+v", d)
+	}
+	wantRefused(t, a, 2, protocol.CodeStaleRef)
+	checkInvariants(t, a)
+}
+
+// A ref of a closed tab says so; one whose element left the page says that.
+func TestStaleSaysWhy(t *testing.T) {
+	a := New()
+	a.Replace(1, []Observed{ob("d1", 0, 1, "button", "Save")})
+	a.Replace(2, []Observed{ob("d2", 0, 1, "button", "Send"), ob("d2", 0, 2, "button", "Undo")})
+	a.Replace(2, []Observed{ob("d2", 0, 1, "button", "Send")})
+	a.InvalidateTab(1)
+	_, err := a.Resolve(1)
+	if err == nil || !strings.Contains(err.Error(), "its tab was closed") {
+		t.Errorf("a closed tab's ref: %v", err)
+	}
+	_, err = a.Resolve(3)
+	if err == nil || !strings.Contains(err.Error(), "no longer on the page") {
+		t.Errorf("a removed element's ref: %v", err)
+	}
 }

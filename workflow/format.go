@@ -2,6 +2,7 @@ package workflow
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -13,6 +14,24 @@ import (
 // MaxLine is the longest line Parse reads; a longer one is an error.
 const MaxLine = 64 << 10
 
+// Header is a workflow file's first line. Parse reads only a file that
+// starts with it, so a file that is not a workflow (a token, an
+// environment, a key) is refused without a word of it being read back,
+// and a shell or editor that opens a workflow sees a comment first
+// (docs/workflows.md, "Recorded workflows").
+const Header = "# grip workflow"
+
+// MaxFile is the largest workflow file Read reads.
+const MaxFile = 4 << 20
+
+// ErrNotWorkflow is a file whose first line is not Header. Its message
+// quotes nothing of the file.
+var ErrNotWorkflow = errors.New("the file does not start with the line \"" + Header + "\", so grip does not read it as a workflow " +
+	"(a workflow recorded before grip wrote that line: add it as the file's first line)")
+
+// ErrTooLarge is a workflow file larger than MaxFile.
+var ErrTooLarge = fmt.Errorf("the file is larger than %d bytes, more than a workflow holds", MaxFile)
+
 // ParseError is a line that does not read as a step.
 type ParseError struct {
 	Line int
@@ -22,19 +41,26 @@ type ParseError struct {
 func (e *ParseError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
 
 // Quote writes a template (see Literal) as the file quotes text: in single
-// quotes, with ' and \ escaped and a literal brace as \{. Control
-// characters, which would break the one-step-per-line format, are written
-// as \n, \t or \u{…}.
+// quotes, with \ escaped as \\, a literal brace as \{ and a quote as
+// \u{27}, never \': no byte of a value can end the quote for a shell
+// that sources the file by mistake, inside whose single quotes nothing
+// but ' is special. Control characters, which would break the
+// one-step-per-line format, are written as \n, \t or \u{…}; so are the
+// ':' of "vim:", "vi:", "ex:" and "Variables:" and the '*' of "-*-", which
+// an editor could read as a modeline or a file-variables line.
 func Quote(s string) string {
 	var b strings.Builder
 	b.WriteByte('\'')
-	for _, r := range s {
+	for i, r := range s {
 		switch {
 		case r == literalBrace:
 			b.WriteString(`\{`)
-		case r == '\'' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
+		case r == '\'':
+			b.WriteString(`\u{27}`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == ':' && editorWord(s[:i]), r == '*' && strings.HasSuffix(s[:i], "-") && strings.HasPrefix(s[i+1:], "-"):
+			fmt.Fprintf(&b, `\u{%x}`, r)
 		case r == '\n':
 			b.WriteString(`\n`)
 		case r == '\t':
@@ -49,9 +75,47 @@ func Quote(s string) string {
 	return b.String()
 }
 
-// Format writes w as a file: its comments, then a line per step.
+// editorWord says whether before ends with a word an editor reads a
+// modeline or file-variables line by when a ':' follows it: vi, vim, ex,
+// Vim's versioned vim600 or vim>700 (any case), or Emacs' "Variables".
+func editorWord(before string) bool {
+	i := len(before)
+	for i > 0 && isWordByte(before[i-1]) {
+		i--
+	}
+	w := strings.ToLower(before[i:])
+	if w == "vi" || w == "vim" || w == "ex" || strings.HasSuffix(w, "variables") {
+		return true
+	}
+	v, ok := strings.CutPrefix(w, "vim")
+	v = strings.TrimLeft(v, "<=>")
+	return ok && v != "" && strings.Trim(v, "0123456789") == ""
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '<' || c == '=' || c == '>'
+}
+
+// bareWord keeps a word the file writes without quotes (a role, an
+// origin) to letters, digits and - _ . : / [ ] @ +, none of which a shell
+// reads as more than text in the middle of a word; any other rune becomes
+// '_', so the step no longer matches the page and replay stops there
+// rather than a shell reading it.
+func bareWord(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z', '0' <= r && r <= '9', strings.ContainsRune("-_.:/[]@+", r):
+			return r
+		}
+		return '_'
+	}, s)
+}
+
+// Format writes w as a file: the Header line, its comments, then a line
+// per step.
 func Format(w *Workflow) string {
 	var b strings.Builder
+	b.WriteString(Header + "\n")
 	for _, c := range w.Comments {
 		b.WriteString("# ")
 		b.WriteString(strings.Map(func(r rune) rune {
@@ -86,7 +150,7 @@ func FormatStep(s Step) string {
 		}
 	}
 	if s.Origin != "" {
-		parts = append(parts, "at", s.Origin)
+		parts = append(parts, "at", bareWord(s.Origin))
 	}
 	switch {
 	case s.Effect.URL != "":
@@ -97,13 +161,31 @@ func FormatStep(s Step) string {
 	return strings.Join(parts, " ")
 }
 
-// Parse reads a workflow file. Blank lines and lines starting with # are
-// comments; the comments before the first step are kept.
+// Read reads a workflow file of at most MaxFile bytes from r and parses
+// it; a larger one is ErrTooLarge, read no further.
+func Read(r io.Reader) (*Workflow, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxFile {
+		return nil, ErrTooLarge
+	}
+	return Parse(strings.NewReader(string(b)))
+}
+
+// Parse reads a workflow file: its first line is Header (else
+// ErrNotWorkflow, before any other line is read). Blank lines and lines
+// starting with # are comments; the comments before the first step are
+// kept.
 func Parse(r io.Reader) (*Workflow, error) {
 	w := &Workflow{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), MaxLine)
-	n := 0
+	if !sc.Scan() || strings.TrimRight(strings.TrimPrefix(strings.TrimSuffix(sc.Text(), "\r"), "\ufeff"), " \t") != Header { // a BOM an editor added is not a difference
+		return nil, ErrNotWorkflow
+	}
+	n := 1
 	for sc.Scan() {
 		n++
 		line := strings.TrimSpace(strings.TrimSuffix(sc.Text(), "\r"))
@@ -273,7 +355,7 @@ func ParseStep(line string) (Step, error) {
 			s.Text, s.HasText = p.next().text, true
 		case "at":
 			o := p.next()
-			if o.text == "" || o.quoted || keywords[o.text] {
+			if o.text == "" || o.quoted || keywords[o.text] || bareWord(o.text) != o.text {
 				return Step{}, fmt.Errorf("at takes the origin of the target's frame: at https://app.example")
 			}
 			s.Origin = o.text
@@ -336,6 +418,9 @@ func (p *stepParser) target() (Target, bool, error) {
 		return Target{}, false, nil
 	}
 	role := p.next().text
+	if bareWord(role) != role {
+		return Target{}, false, fmt.Errorf("a role is letters, digits and - _ . : / [ ] @ +")
+	}
 	if role == "css" {
 		if !p.peekQuoted() {
 			return Target{}, false, fmt.Errorf("css takes a quoted selector: css '#save'")

@@ -68,6 +68,8 @@ func TestParseStepRefuses(t *testing.T) {
 		{`fill textbox 'A' with 'x\u{zz}'`, "bad \\u escape"},
 		{`'click' button`, "starts with its verb"},
 		{`click but'ton`, "quote must start"},
+		{`click but$(x)ton 'Save'`, "a role is"},
+		{`click button 'Save' at https://a$(x)`, "origin"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.line, func(t *testing.T) {
@@ -88,21 +90,21 @@ func TestParseFile(t *testing.T) {
 	if len(w.Steps) != 2 || w.Steps[0].Line != 4 || w.Steps[1].Line != 6 {
 		t.Fatalf("steps %+v", w.Steps)
 	}
-	if want := []string{"grip workflow", "parameters: EMAIL"}; !reflect.DeepEqual(w.Comments, want) {
+	if want := []string{"parameters: EMAIL"}; !reflect.DeepEqual(w.Comments, want) {
 		t.Fatalf("comments %q, want %q", w.Comments, want)
 	}
 	if got := w.Params(); !reflect.DeepEqual(got, []string{"EMAIL"}) {
 		t.Fatalf("params %q", got)
 	}
-	_, err = Parse(strings.NewReader("navigate 'https://a.example/'\nclick\n"))
+	_, err = Parse(strings.NewReader(Header + "\nnavigate 'https://a.example/'\nclick\n"))
 	var pe *ParseError
-	if !errors.As(err, &pe) || pe.Line != 2 {
-		t.Fatalf("a bad second line: %v, want a ParseError on line 2", err)
+	if !errors.As(err, &pe) || pe.Line != 3 {
+		t.Fatalf("a bad third line: %v, want a ParseError on line 3", err)
 	}
-	if _, err := Parse(strings.NewReader("# only comments\n")); err == nil {
+	if _, err := Parse(strings.NewReader(Header + "\n# only comments\n")); err == nil {
 		t.Fatal("a file with no steps parsed")
 	}
-	if _, err := Parse(strings.NewReader("click css '" + strings.Repeat("x", MaxLine) + "'\n")); err == nil || !strings.Contains(err.Error(), "longer") {
+	if _, err := Parse(strings.NewReader(Header + "\nclick css '" + strings.Repeat("x", MaxLine) + "'\n")); err == nil || !strings.Contains(err.Error(), "longer") {
 		t.Fatalf("an over-long line: %v", err)
 	}
 }
@@ -149,7 +151,8 @@ func FuzzParse(f *testing.F) {
 	for _, tc := range stepTests {
 		f.Add(tc.line)
 	}
-	f.Add("# c\nnavigate 'x'\n\nclick button 'a\\'b'")
+	f.Add(Header + "\n# c\nnavigate 'x'\n\nclick button 'a\\'b'")
+	f.Add(Header + "\ntype textbox 'a' with '\\u{27};touch PWNED;#'")
 	f.Fuzz(func(t *testing.T, text string) {
 		w, err := Parse(strings.NewReader(text))
 		if err != nil {

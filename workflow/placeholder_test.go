@@ -9,7 +9,7 @@ import (
 )
 
 // placeholderRegexp is the regexp placeholderAt reads by hand (kept out of
-// the binary, docs/ARCHITECTURE.md, "The CLI's fixed cost"): these tests
+// the binary, docs/cli-cost.md, "The CLI's fixed cost"): these tests
 // hold the two equal, on a table and under fuzzing.
 var placeholderRegexp = regexp.MustCompile(`\{\{([A-Za-z][A-Za-z0-9_]*)\}\}`)
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -144,6 +145,21 @@ func (r *replayer) run(ctx context.Context) (*protocol.ActionResult, error) {
 	if s.HasText {
 		args.Text = r.expand(s.Text)
 	}
+	if s.Verb == protocol.ActUpload {
+		// An upload's text is the file to put in, a parameter's value
+		// (the person's own file was never named: docs/workflows.md,
+		// "Recorded workflows"); the host reads it by an absolute path.
+		path := strings.TrimSpace(args.Text)
+		if path == "" {
+			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+				"pass the file with --param NAME=/path/to/file", "the upload names no file")
+		}
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "give an absolute path", "%s: %v", path, err)
+		}
+		args.Text, args.Files = "", []string{abs}
+	}
 	res, err := r.b.Act(ctx, args)
 	if err != nil {
 		if e := protocol.AsError(err); slices.Contains(divergent, e.Code) {
@@ -171,18 +187,16 @@ func (r *replayer) effect(ctx context.Context, res *protocol.ActionResult) error
 	switch {
 	case e.URL != "":
 		want := r.expand(e.URL)
-		if urlMatches(res.Tab.URL, want) || urlMatches(res.Changes.URL, want) {
+		match := URLPattern(e.URL, r.params)
+		if match.MatchString(res.Tab.URL) || match.MatchString(res.Changes.URL) {
 			return nil
 		}
-		if _, err := r.b.Wait(ctx, protocol.WaitArgs{Tab: tab, URL: want, TimeoutMS: int(r.timeout.Milliseconds())}); err != nil {
-			if protocol.AsError(err).Code != protocol.CodeTimeout {
-				return err
-			}
-			at := cmp.Or(res.Changes.URL, res.Tab.URL)
-			r.diverged = &Divergence{Step: r.n, Line: r.step.Line, Text: FormatStep(r.step),
-				Expected: "the page to go to " + want, Found: "the page stayed at " + cmp.Or(at, "a page grip may not name")}
+		now, err := r.waitURL(ctx, tab, want, match)
+		if err == nil || protocol.AsError(err).Code != protocol.CodeTimeout {
 			return err
 		}
+		r.diverged = r.wentElsewhere(want, res, now)
+		return err
 	case !e.Appears.IsZero():
 		want := r.target(e.Appears)
 		if slices.ContainsFunc(res.Changes.Appeared, func(el protocol.Element) bool { return matches(el, want) }) {
@@ -217,6 +231,59 @@ func (r *replayer) effect(ctx context.Context, res *protocol.ActionResult) error
 	return nil
 }
 
+// waitURL waits, within the step's timeout, for the tab's URL to match:
+// a template with no placeholder is wait --url's own condition; one with
+// placeholders (which may show in any of their URL forms) is polled. It
+// returns the URL the tab shows at the end, "" when unknown.
+func (r *replayer) waitURL(ctx context.Context, tab int, want string, match *URLRule) (string, error) {
+	if !strings.Contains(r.step.Effect.URL, "{{") {
+		_, err := r.b.Wait(ctx, protocol.WaitArgs{Tab: tab, URL: want, TimeoutMS: int(r.timeout.Milliseconds())})
+		if err != nil && protocol.AsError(err).Code == protocol.CodeTimeout {
+			return r.tabURL(ctx, tab), err
+		}
+		return "", err
+	}
+	deadline := time.Now().Add(r.timeout)
+	for {
+		now := r.tabURL(ctx, tab)
+		if match.MatchString(now) {
+			return now, nil
+		}
+		if !time.Now().Before(deadline) {
+			return now, protocol.Errorf(protocol.CodeTimeout, protocol.BoundaryTask, "", "the page did not go to %s", want)
+		}
+		if _, err := r.b.Wait(ctx, protocol.WaitArgs{Tab: tab, MS: 200}); err != nil {
+			return now, err
+		}
+	}
+}
+
+// tabURL is the URL the tab shows now, "" when grip may not name it.
+func (r *replayer) tabURL(ctx context.Context, tab int) string {
+	snap, err := r.b.Snapshot(ctx, protocol.SnapshotArgs{Tab: tab, Budget: 1})
+	if err != nil {
+		return ""
+	}
+	return snap.Tab.URL
+}
+
+// wentElsewhere is the divergence of a step whose action was done but
+// whose page did not go to want: it says where the page is (moved or
+// stayed), and that the action itself is not to be done again.
+func (r *replayer) wentElsewhere(want string, res *protocol.ActionResult, now string) *Divergence {
+	after := cmp.Or(res.Changes.URL, res.Tab.URL)
+	at := cmp.Or(now, after)
+	went := res.Changes.Navigated || (now != "" && after != "" && PathOf(now) != PathOf(after))
+	d := &Divergence{Step: r.n, Line: r.step.Line, Text: FormatStep(r.step), Expected: "the page to go to " + want}
+	if !went {
+		d.Found = fmt.Sprintf("the %s was done, and the page stayed at %s", r.step.Verb, cmp.Or(at, "a page grip may not name"))
+		return d
+	}
+	d.Found = fmt.Sprintf("the %s was done, and the page went to %s instead", r.step.Verb, cmp.Or(at, "a page grip may not name"))
+	d.Hint = fmt.Sprintf("step %d's %s was done: do not do it again. Read the page it went to; if it is the right one, go on from step %d, else take over from there (or record the workflow again)", r.n, r.step.Verb, r.n+1)
+	return d
+}
+
 // diverge records the divergence at the step's target, with the closest
 // candidates the page shows.
 func (r *replayer) diverge(ctx context.Context, want Target, expected string, e *protocol.Error) {
@@ -241,11 +308,6 @@ func showsOrigin(snap *protocol.Snapshot, origin string) bool {
 		}
 	}
 	return false
-}
-
-// urlMatches is wait --url's rule: the URL equals or contains want.
-func urlMatches(got, want string) bool {
-	return got != "" && (got == want || strings.Contains(got, want))
 }
 
 // matches reports whether el is the element t names.

@@ -4,8 +4,11 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/grip-dev/grip/protocol"
 )
@@ -46,7 +49,7 @@ func (b *fakeBrowser) Snapshot(context.Context, protocol.SnapshotArgs) (*protoco
 
 func mustParse(t *testing.T, text string) *Workflow {
 	t.Helper()
-	w, err := Parse(strings.NewReader(text))
+	w, err := Parse(strings.NewReader(Header + "\n" + text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +135,7 @@ func TestReplayStopsAtTheFirstStepThatDoesNotMatch(t *testing.T) {
 		t.Fatalf("done %d, acted %d times: nothing may run after the divergence", res.Done, len(b.acts))
 	}
 	d := res.Diverged
-	if d == nil || d.Step != 4 || d.Line != 4 || d.Code != protocol.CodeNotFound || !strings.Contains(d.Expected, "button 'Sign in'") {
+	if d == nil || d.Step != 4 || d.Line != 5 || d.Code != protocol.CodeNotFound || !strings.Contains(d.Expected, "button 'Sign in'") {
 		t.Fatalf("divergence %+v", d)
 	}
 	if len(d.Candidates) == 0 || !strings.Contains(d.Candidates[0], "@e6") && !strings.Contains(d.Candidates[0], "@e4") {
@@ -194,5 +197,90 @@ func TestReplayPassesThePersonsRefusals(t *testing.T) {
 	res, err := Replay(context.Background(), b, mustParse(t, "back\nback\n"), Options{})
 	if e := protocol.AsError(err); e.Code != protocol.CodePaused || !strings.Contains(e.Message, "step 1") || res.Diverged != nil || res.Done != 0 {
 		t.Fatalf("err %v, result %+v", err, res)
+	}
+}
+
+// TestReplaySaysWhereThePageWentAndThatTheStepWasDone: a click whose page
+// went elsewhere than recorded is not "stayed": the divergence names the
+// page it went to, says the click was done, and tells the agent not to do
+// it again. A page that did stay says so.
+func TestReplaySaysWhereThePageWentAndThatTheStepWasDone(t *testing.T) {
+	w := mustParse(t, "click button 'Save page' then url 'https://wiki.example/index.php/Notes_1'\n")
+	timeout := func(protocol.WaitArgs) (*protocol.ActionResult, error) {
+		return nil, protocol.Errorf(protocol.CodeTimeout, protocol.BoundaryTask, "", "condition not met")
+	}
+	b := &fakeBrowser{top: "https://wiki.example/index.php/Notes_8", wait: timeout}
+	b.act = func(protocol.ActArgs) (*protocol.ActionResult, error) {
+		return &protocol.ActionResult{OK: true, Tab: protocol.TabRef{ID: 7, URL: "https://wiki.example/index.php/Notes_8"},
+			Changes: protocol.Changes{URL: "https://wiki.example/index.php/Notes_8", Navigated: true}}, nil
+	}
+	res, err := Replay(context.Background(), b, w, Options{})
+	if !errors.Is(err, protocol.ErrReplayDiverged) || res.Diverged == nil {
+		t.Fatalf("err %v, result %+v", err, res)
+	}
+	d := res.Diverged
+	if strings.Contains(d.Found, "stayed") || !strings.Contains(d.Found, "went to https://wiki.example/index.php/Notes_8") || !strings.Contains(d.Found, "click was done") {
+		t.Fatalf("found %q", d.Found)
+	}
+	if !strings.Contains(d.Hint, "do not do it again") || !strings.Contains(err.Error(), "do not do it again") {
+		t.Fatalf("hint %q, error %v", d.Hint, err)
+	}
+	// The page went after the reply: the tab's URL now tells.
+	b = &fakeBrowser{top: "https://wiki.example/index.php/Notes_8", lastURL: "https://wiki.example/index.php?title=Notes_8&action=edit", wait: timeout}
+	if res, _ = Replay(context.Background(), b, w, Options{}); res.Diverged == nil || !strings.Contains(res.Diverged.Found, "went to https://wiki.example/index.php/Notes_8") {
+		t.Fatalf("result %+v", res.Diverged)
+	}
+	// It stayed: it says so, with no hint that it went.
+	b = &fakeBrowser{top: "https://wiki.example/index.php?title=Notes_8&action=edit", lastURL: "https://wiki.example/index.php?title=Notes_8&action=edit", wait: timeout}
+	if res, _ = Replay(context.Background(), b, w, Options{}); res.Diverged == nil || !strings.Contains(res.Diverged.Found, "stayed at") || res.Diverged.Hint != "" {
+		t.Fatalf("result %+v", res.Diverged)
+	}
+}
+
+// TestReplayMatchesAPlaceholderInTheURLInItsURLForms: a `then url` with
+// {{PAGE}} matches the page name as a wiki writes it in its path (spaces as
+// underscores) or escaped; another page's name does not match.
+func TestReplayMatchesAPlaceholderInTheURLInItsURLForms(t *testing.T) {
+	w := mustParse(t, "click button 'Save page' then url 'https://wiki.example/index.php/{{PAGE}}'\n")
+	params := map[string]string{"PAGE": "Meeting notes 2026-12-08"}
+	for _, at := range []string{"https://wiki.example/index.php/Meeting_notes_2026-12-08", "https://wiki.example/index.php/Meeting%20notes%202026-12-08"} {
+		b := &fakeBrowser{lastURL: at}
+		if _, err := Replay(context.Background(), b, w, Options{Params: params}); err != nil {
+			t.Fatalf("at %s: %v", at, err)
+		}
+	}
+	// The page gets there after the reply: it is waited for.
+	b := &fakeBrowser{lastURL: "https://wiki.example/index.php?title=Meeting_notes_2026-12-08&action=edit"}
+	b.wait = func(protocol.WaitArgs) (*protocol.ActionResult, error) {
+		b.top = "https://wiki.example/index.php/Meeting_notes_2026-12-08"
+		return &protocol.ActionResult{OK: true}, nil
+	}
+	if _, err := Replay(context.Background(), b, w, Options{Params: params}); err != nil {
+		t.Fatal(err)
+	}
+	// Another page's name is a divergence.
+	b = &fakeBrowser{lastURL: "https://wiki.example/index.php/Meeting_notes_2026-12-01", top: "https://wiki.example/index.php/Meeting_notes_2026-12-01"}
+	res, err := Replay(context.Background(), b, w, Options{Params: params, EffectTimeout: time.Millisecond})
+	if !errors.Is(err, protocol.ErrReplayDiverged) || res.Diverged == nil {
+		t.Fatalf("err %v, result %+v", err, res)
+	}
+}
+
+// An upload step's parameter is its file: sent as the upload's one file,
+// absolute (the host reads it from another folder), with no text.
+func TestReplayUploadsTheParametersFile(t *testing.T) {
+	b := &fakeBrowser{}
+	w := mustParse(t, "upload button 'Receipt' with '{{RECEIPT}}' at https://app.example\n")
+	if _, err := Replay(context.Background(), b, w, Options{Tab: 7, Params: map[string]string{"RECEIPT": "receipts/march.pdf"}}); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := filepath.Abs("receipts/march.pdf")
+	if len(b.acts) != 1 || b.acts[0].Action != protocol.ActUpload || b.acts[0].Text != "" || !slices.Equal(b.acts[0].Files, []string{want}) {
+		t.Fatalf("the upload was sent as %+v, want Files [%s] and no text", b.acts, want)
+	}
+	b = &fakeBrowser{}
+	_, err := Replay(context.Background(), b, w, Options{Tab: 7, Params: map[string]string{"RECEIPT": "  "}})
+	if e := protocol.AsError(err); e.Code != protocol.CodeBadRequest || !strings.Contains(e.Message, "names no file") || len(b.acts) != 0 {
+		t.Fatalf("an upload with a blank file: %v, %d acts", err, len(b.acts))
 	}
 }

@@ -1,4 +1,4 @@
-// Package workflow is grip's recorded workflows (docs/ARCHITECTURE.md,
+// Package workflow is grip's recorded workflows (docs/workflows.md,
 // "Recorded workflows"): what an agent did once, as a text file a person
 // can read, edit and review — one step per line — and its replay with no
 // model, which stops at the first step the page no longer matches instead
@@ -26,6 +26,7 @@ package workflow
 
 import (
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -101,9 +102,9 @@ func (t Target) String() string {
 		return "css " + Quote(t.CSS)
 	}
 	if t.Name == "" && t.Context == "" {
-		return t.Role
+		return bareWord(t.Role)
 	}
-	return t.Locator()
+	return Target{Role: bareWord(t.Role), Name: t.Name, Context: t.Context}.Locator()
 }
 
 // Effect is what a step waits for after it acts.
@@ -122,7 +123,7 @@ func (e Effect) IsZero() bool { return e.URL == "" && e.Appears.IsZero() }
 // letters, digits and underscores, starting with a letter. It is the
 // regexp `\{\{([A-Za-z][A-Za-z0-9_]*)\}\}` read by hand (placeholder_test.go
 // holds them equal): every grip start links this package, and linking
-// package regexp alone costs every start (docs/ARCHITECTURE.md, "The
+// package regexp alone costs every start (docs/cli-cost.md, "The
 // CLI's fixed cost").
 func placeholderAt(s string, i int) int {
 	if !strings.HasPrefix(s[i:], "{{") {
@@ -251,4 +252,68 @@ func ParamName(field string) string {
 		return "VALUE"
 	}
 	return b.String()
+}
+
+// URLForms are the ways a parameter's value shows in a URL: as typed,
+// percent-escaped as a path or a query writes it, and with its spaces as
+// underscores (a wiki's page names). A recording writes `then url` with
+// the placeholder wherever one of them shows, and a replay matches the
+// placeholder with any of them (docs/workflows.md).
+func URLForms(v string) []string {
+	under := strings.ReplaceAll(v, " ", "_")
+	forms := []string{v, url.PathEscape(v), url.QueryEscape(v), under, url.PathEscape(under)}
+	slices.SortStableFunc(forms, func(a, b string) int { return len(b) - len(a) })
+	return slices.Compact(forms)
+}
+
+// URLPattern is the rule a `then url` template is matched by, as wait
+// --url matches: the URL contains the template, each placeholder standing
+// for one of its value's URLForms. Every placeholder must have a value.
+func URLPattern(tpl string, params map[string]string) *URLRule {
+	r := &URLRule{}
+	unbrace := func(s string) string { return strings.ReplaceAll(s, string(literalBrace), "{") }
+	done := 0
+	for _, p := range placeholders(tpl) {
+		r.literals = append(r.literals, unbrace(tpl[done:p[0]]))
+		r.forms = append(r.forms, URLForms(params[tpl[p[0]+2:p[1]-2]]))
+		done = p[1]
+	}
+	r.literals = append(r.literals, unbrace(tpl[done:]))
+	return r
+}
+
+// URLRule is a `then url` template ready to match: literals[0], one of
+// forms[0], literals[1], … in a row, anywhere in the URL. (By hand, not
+// regexp: grip, which replays, links no regexp; cmd/grip/deps_*.txt.)
+type URLRule struct {
+	literals []string   // one more than forms
+	forms    [][]string // each placeholder's URLForms
+}
+
+// MatchString says whether url holds the template with each placeholder
+// in one of its forms.
+func (r *URLRule) MatchString(url string) bool {
+	for start := 0; start <= len(url); start++ {
+		if r.matchAt(url, start, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchAt says whether url from i matches the rule's parts from k on.
+func (r *URLRule) matchAt(url string, i, k int) bool {
+	if !strings.HasPrefix(url[i:], r.literals[k]) {
+		return false
+	}
+	i += len(r.literals[k])
+	if k == len(r.forms) {
+		return true
+	}
+	for _, f := range r.forms[k] {
+		if strings.HasPrefix(url[i:], f) && r.matchAt(url, i+len(f), k+1) {
+			return true
+		}
+	}
+	return false
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"syscall"
 	"time"
 
 	"github.com/grip-dev/grip/client"
@@ -48,12 +47,7 @@ func runTimed(argv, env []string, keepOutput bool) (execResult, error) {
 		return execResult{}, fmt.Errorf("%s: %w: %s", argv[0], err, bytes.TrimSpace(errb.Bytes()))
 	}
 	r := execResult{MS: ms}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.UserMS = float64(ru.Utime.Nano()) / 1e6
-		r.SysMS = float64(ru.Stime.Nano()) / 1e6
-		r.MaxRSS = ru.Maxrss
-		r.MinFlt = ru.Minflt
-	}
+	addUsage(&r, cmd.ProcessState)
 	if keepOutput {
 		r.Stdout, r.Stderr = out.String(), errb.String()
 	}

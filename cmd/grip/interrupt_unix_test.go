@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,15 +17,22 @@ import (
 
 // An agent command that only asks the host leaves Ctrl-C to its default
 // (a signal handler costs every start a goroutine and a thread;
-// docs/ARCHITECTURE.md, "The CLI's fixed cost"): interrupted while it
+// docs/cli-cost.md, "The CLI's fixed cost"): interrupted while it
 // waits for a browser, it dies of the signal. grip mcp, which owns a
-// server loop, ends on it as a normal way for an MCP server to end.
+// server loop, ends on it as a normal way for an MCP server to end: grip
+// hands it to grip-host by execve, so the signal reaches the server in the
+// same process.
 func TestCtrlCIsTheDefaultForAgentCommands(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "grip")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "grip")
+	for _, b := range [][2]string{{bin, "."}, {filepath.Join(dir, "grip-host"), "../grip-host"}} {
+		if out, err := exec.Command("go", "build", "-o", b[0], b[1]).CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", b[1], err, out)
+		}
 	}
 	state := t.TempDir() // no host publishes here: the commands wait
+	var stdin io.WriteCloser
+	var stdout io.Reader
 	start := func(args ...string) (*exec.Cmd, *bufio.Reader) {
 		t.Helper()
 		cmd := exec.Command(bin, args...)
@@ -33,11 +41,15 @@ func TestCtrlCIsTheDefaultForAgentCommands(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		stdin, err := cmd.StdinPipe() // open until the end: grip mcp reads it
+		if stdout, err = cmd.StdoutPipe(); err != nil {
+			t.Fatal(err)
+		}
+		in, err := cmd.StdinPipe() // open until the end: grip mcp reads it
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { stdin.Close() })
+		stdin = in
+		t.Cleanup(func() { in.Close() })
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +83,13 @@ func TestCtrlCIsTheDefaultForAgentCommands(t *testing.T) {
 	}
 
 	mcp, _ := start("mcp")
-	time.Sleep(300 * time.Millisecond) // its handler is set before it reads stdin
+	// Its handler is set before it reads stdin: once it answers, it is.
+	if _, err := io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || !strings.Contains(line, `"id":1`) {
+		t.Fatalf("grip mcp answered initialize with %q, %v", line, err)
+	}
 	if err := interrupt(mcp); err != nil {
 		t.Errorf("grip mcp after Ctrl-C: %v, want a normal end", err)
 	}

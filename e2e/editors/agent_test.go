@@ -155,7 +155,15 @@ func observe[T any](a *agent, expr string) T {
 // frame later), failing with what it last saw.
 func eventually[T comparable](a *agent, expr string, want T) {
 	a.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	eventuallyWithin(a, 5*time.Second, expr, want)
+}
+
+// eventuallyWithin is eventually with its own bound: for what the app
+// does on its own time before a task begins (a notebook's kernel starting,
+// which on a loaded machine takes longer than any reply should).
+func eventuallyWithin[T comparable](a *agent, bound time.Duration, expr string, want T) {
+	a.t.Helper()
+	deadline := time.Now().Add(bound)
 	for {
 		got := observe[T](a, expr)
 		if got == want {

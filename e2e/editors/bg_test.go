@@ -24,7 +24,7 @@ func TestEditorsTakeLinesInBackgroundTab(t *testing.T) {
 			front := newAgent(t)
 			front.open("/codemirror6.html", "[textbox 'Script'")
 			// An agent's own tab is kept drawing in the background (focus
-			// emulation and a screencast: docs/ARCHITECTURE.md, "Sessions"),
+			// emulation and a screencast: docs/sessions.md, "Sessions"),
 			// so it may read visible; either way the lines must arrive.
 			t.Logf("the editor's background tab reads %s", observe[string](a, "document.visibilityState"))
 			a.must("fill", "--tab", fmt.Sprint(a.tab), box, "one\ntwo")

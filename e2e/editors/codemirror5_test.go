@@ -41,3 +41,14 @@ func TestCodeMirror5(t *testing.T) {
 	}
 	eventually(a, "cm.getValue()", "x = 21\nprint(double(x))  # 42")
 }
+
+// CodeMirror 5 made from a textarea hides that textarea, which keeps the
+// name (phpMyAdmin's SQL box): the editor's own textarea is named by it.
+func TestCodeMirror5FromTextArea(t *testing.T) {
+	a := newAgent(t)
+	snap := a.open("/codemirror5-query.html", "[textbox")
+	q := ref(t, snap, "[textbox")
+	if l := lineOf(snap, q); !strings.Contains(l, "[textbox 'SQL query'") {
+		t.Errorf("the query box's line is %q, want it named by its textarea", l)
+	}
+}

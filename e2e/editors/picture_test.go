@@ -75,7 +75,7 @@ func TestNotebookRepliesKeepThePictureTrue(t *testing.T) {
 			a.openURLWait("[textbox]")
 			// The kernel starts on its own time and says so in notices that
 			// fade: the task starts once it is connected and they are gone.
-			eventually(a, "!!(window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel && Jupyter.notebook.kernel.is_connected())", true)
+			eventuallyWithin(a, 60*time.Second, "!!(window.Jupyter && Jupyter.notebook && Jupyter.notebook.kernel && Jupyter.notebook.kernel.is_connected())", true)
 			if err := picture.WaitIdle(t.Context(), c, tab, 15*time.Second); err != nil {
 				t.Fatal(err)
 			}

@@ -12,8 +12,8 @@ import (
 // every href; the text shows it only where the name does not say where
 // the link goes.
 func TestLinksShowWhereTheyGoWhereTheNameDoesNot(t *testing.T) {
-	a := open(t, "/testdata/links.html")
-	snap := a.until("link", "Documentation")
+	a := suite.Open(t, "/testdata/links.html")
+	snap := a.Until("link", "Documentation")
 	for _, want := range []string{
 		"[link 'here' href='/docs/install.html']",
 		"[link 'Read more' href='/notes/security.html']",
@@ -27,7 +27,7 @@ func TestLinksShowWhereTheyGoWhereTheNameDoesNot(t *testing.T) {
 		}
 	}
 	var js protocol.Snapshot
-	if err := json.Unmarshal([]byte(a.must("snapshot", "--tab", a.tab, "--json")), &js); err != nil {
+	if err := json.Unmarshal([]byte(a.Must("snapshot", "--tab", a.Tab, "--json")), &js); err != nil {
 		t.Fatal(err)
 	}
 	hrefs := map[string]string{}
@@ -36,8 +36,8 @@ func TestLinksShowWhereTheyGoWhereTheNameDoesNot(t *testing.T) {
 			hrefs[e.Name] = e.Href
 		}
 	}
-	if got := hrefs["Documentation"]; got != env.Origin1+"/docs/" {
-		t.Errorf("--json href of Documentation = %q, want %q", got, env.Origin1+"/docs/")
+	if got := hrefs["Documentation"]; got != suite.Env.Origin1+"/docs/" {
+		t.Errorf("--json href of Documentation = %q, want %q", got, suite.Env.Origin1+"/docs/")
 	}
 	if got := hrefs["About us"]; got != "https://example.org/about" {
 		t.Errorf("--json href of About us = %q", got)

@@ -3,6 +3,8 @@ package widgets_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/grip-dev/grip/internal/apptest"
 )
 
 // Custom selects keep a native <select> out of sight and show a control
@@ -28,33 +30,33 @@ func TestWrappedSelects(t *testing.T) {
 		{"bootstrap-select", "/testdata/bootstrap-select.html", "Sauce", "Mustard", "Relish", "$('#sauce').selectpicker('val')", "Relish"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			a := open(t, c.page)
-			snap := a.until("combobox", c.field)
-			box := a.find(snap, "combobox", c.field)
-			if box.name != c.field {
-				t.Errorf("the combobox is named %q, want %q (its select's label)", box.name, c.field)
+			a := suite.Open(t, c.page)
+			snap := a.Until("combobox", c.field)
+			box := a.Find(snap, "combobox", c.field)
+			if box.Name != c.field {
+				t.Errorf("the combobox is named %q, want %q (its select's label)", box.Name, c.field)
 			}
 			value := ""
-			if i := strings.Index(box.rest, "value='"); i >= 0 {
-				value = box.rest[i+len("value='"):]
+			if i := strings.Index(box.Rest, "value='"); i >= 0 {
+				value = box.Rest[i+len("value='"):]
 				value = value[:strings.Index(value, "'")]
 			}
 			if value != c.before {
 				t.Errorf("before the choice the combobox's value is %q, want %q: %+v", value, c.before, box)
 			}
-			for _, e := range elements(snap) {
-				if e.role == "combobox" && e.name == "" {
+			for _, e := range apptest.Elements(snap) {
+				if e.Role == "combobox" && e.Name == "" {
 					t.Errorf("an unnamed combobox is listed (the hidden select?): %+v\n%s", e, snap)
 				}
 			}
-			out := a.must("select", box.ref, c.pick)
+			out := a.Must("select", box.Ref, c.pick)
 			if !strings.Contains(out, "selected '"+c.pick+"'") {
 				t.Errorf("select's reply does not say what it chose:\n%s", out)
 			}
-			if got := eval[string](a, c.read); got != c.want {
+			if got := apptest.Eval[string](a, c.read); got != c.want {
 				t.Fatalf("%s = %q, want %q", c.read, got, c.want)
 			}
-			if after := a.find(a.snapshot(), "combobox", c.field); !strings.Contains(after.rest, "value='"+c.pick+"'") {
+			if after := a.Find(a.Snapshot(), "combobox", c.field); !strings.Contains(after.Rest, "value='"+c.pick+"'") {
 				t.Errorf("after the choice the combobox reads %+v, want value=%q", after, c.pick)
 			}
 		})

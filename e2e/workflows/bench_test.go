@@ -14,7 +14,8 @@ import (
 )
 
 // tenSteps is a ten-step workflow on testdata/ten.html, as recorded.
-const tenSteps = `fill textbox 'Week' with '{{WEEK}}'
+const tenSteps = workflow.Header + `
+fill textbox 'Week' with '{{WEEK}}'
 fill textbox 'Team' with 'Platform'
 fill textbox 'Shipped' with 'the importer'
 fill textbox 'Blocked' with 'nothing'

@@ -16,7 +16,7 @@ import (
 // behindTab opens url in a tab of the person's behind the one in front,
 // the person's own tab an agent works on without bringing it forward,
 // and returns its id once grip lists it. No session owns it, so grip gives
-// its page no focus emulation (docs/ARCHITECTURE.md, "Background work"):
+// its page no focus emulation (docs/sessions.md, "Background work"):
 // the browser tells it of no focus change.
 func behindTab(t *testing.T, url string) string {
 	t.Helper()
@@ -84,7 +84,7 @@ func TestTiddlyWikiSearchOpensWhileTyping(t *testing.T) {
 	if !got.Open || !slices.Contains(got.Links, "Groceries") {
 		t.Fatalf("after typing the wiki's search has %+v; want its dropdown open, listing Groceries", got)
 	}
-	if !strings.Contains(out, "matches' expanded]") || !strings.Contains(out, "[link 'Groceries']") {
+	if !strings.Contains(out, "matches' expanded]") || !strings.Contains(out, "[link 'Groceries' in 'Title matches']") {
 		t.Errorf("the type's reply does not show the open dropdown:\n%s", out)
 	}
 
@@ -98,7 +98,7 @@ func TestTiddlyWikiSearchOpensWhileTyping(t *testing.T) {
 		protocol.ActionResult
 		Error *protocol.Error `json:"error"`
 	}
-	if code := env.GripJSON(t, &res, "click", refOf(t, out, "[link 'Groceries']")); code != 0 {
+	if code := env.GripJSON(t, &res, "click", refOf(t, out, "[link 'Groceries' in 'Title matches']")); code != 0 {
 		t.Fatalf("click on the result: exit %d %+v", code, res.Error)
 	}
 	story := browsertest.Eval[[]string](t, env, w.url, `$tw.wiki.getTiddlerList('$:/StoryList')`)

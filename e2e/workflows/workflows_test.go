@@ -289,6 +289,43 @@ func (w *wiki) waitTiddler(t *testing.T, title string) string {
 	}
 }
 
+// waitSynced waits until the wiki's page in e has saved to the server all
+// it holds: TiddlyWiki's syncer ($tw.syncer) has no change left unsaved and
+// no save under way. A tiddler the page does not hold then, the server
+// does not get (no interval to wait out).
+func (w *wiki) waitSynced(t *testing.T, e *browsertest.Env) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !browsertest.Eval[bool](t, e, w.url, `(() => { const s = $tw.syncer; return !!s && !s.isDirty() && s.numTasksInProgress === 0; })()`) {
+		if time.Now().After(deadline) {
+			t.Fatal("the wiki's page still has changes to save 30 s on")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// draftText reads, through the wiki's HTTP API, the text of the draft the
+// server holds of a tiddler being edited to be called title.
+func (w *wiki) draftText(t *testing.T, title string) (text string, ok bool) {
+	t.Helper()
+	resp, err := http.Get(w.url + "recipes/default/tiddlers.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var list []map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
+		t.Fatalf("the wiki's tiddler list: %v", err)
+	}
+	for _, td := range list {
+		if td["draft.title"] == title {
+			name, _ := td["title"].(string)
+			return w.tiddler(t, name)
+		}
+	}
+	return "", false
+}
+
 // TestTiddlyWikiWorkflow: on a real application, an agent creates a
 // tiddler with a title and a text it marks as parameters; the workflow
 // replays with other values and the wiki saves the new tiddler; after the
@@ -343,7 +380,12 @@ func TestTiddlyWikiWorkflow(t *testing.T) {
 		t.Fatalf("replay with the button hidden: exit %d, %+v", code, res)
 	}
 	t.Logf("diverged: %+v", res.Diverged)
-	time.Sleep(time.Second) // the syncer's interval: what it would save, it has
+	// What the wiki would save, it has: the replay's draft, with the text
+	// it typed, and nothing more.
+	w.waitSynced(t, env)
+	if text, ok := w.draftText(t, "Third"); !ok || text != "never saved" {
+		t.Fatalf("the server holds no draft of the replay's tiddler with its text (%v, %q)", ok, text)
+	}
 	if _, ok := w.tiddler(t, "Third"); ok {
 		t.Fatal("the tiddler was saved although the replay stopped before confirming it")
 	}

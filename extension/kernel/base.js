@@ -1,6 +1,6 @@
 // @ts-check
 // The in-page kernel, part 1 of the files listed in KERNEL_FILES
-// (extension/kernel-files.js): the worker injects them in order into a document's
+// (extension/worker/kernel-files.js): the worker injects them in order into a document's
 // isolated world, where the page cannot see them. This one makes the object
 // every later file adds its part to, globalThis.__gripKernel__, a new one
 // each time: a re-injection replaces whatever an older build left. Here:

@@ -90,7 +90,24 @@
     });
   }
 
+  /** The ids of elements still in the document that a read did not list
+   * (listed holds the ids it did): their refs stay live whatever a read in
+   * another mode leaves out, for a ref means "this element while it is on
+   * the page" (docs/identity.md, "Identity").
+   * @param {{id: number}[]} listed @returns {number[]} */
+  function aliveUnlisted(listed) {
+    /** @type {Set<number>} */
+    const seen = new Set();
+    for (let i = 0; i < listed.length; i++) seen.add(listed[i].id);
+    /** @type {number[]} */
+    const out = [];
+    cache.byId.forEach((el, id) => {
+      if (!seen.has(id) && el && el.isConnected) out.push(id);
+    });
+    return out;
+  }
+
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    openCache, idFor, idOf, elementOf, sigOf, setSig, pruneCache,
+    openCache, idFor, idOf, elementOf, sigOf, setSig, pruneCache, aliveUnlisted,
   }));
 })();

@@ -7,7 +7,7 @@
   const K = globalThis.__gripKernel__;
   const { fail, fold, quote, attr, idFor, setSig, hiddenReason, isHiddenAttr, isVisible,
     inputType, roleOf, controlRole, wrappedSelect, standInOptions, nameOf, checkedOf, valueText, describe, brief, actionable,
-    done, fireChange, clickAt, setValue, inputEvent, focusAsPerson } = K;
+    done, fireChange, clickAt, setValue, inputEvent, focusAsPerson, keyEvent, keyInit, NO_MODS } = K;
 
   /** @param {Element} el @param {number} id @param {string} want */
   function selectIn(el, id, want) {
@@ -19,10 +19,8 @@
         opts.find((o) => fold(o.label || o.text) === w) ||
         opts.find((o) => fold(o.label || o.text).toLowerCase() === w.toLowerCase());
       if (!match) {
-        const labels = opts.slice(0, 10).map((o) => quote(fold(o.label || o.text)));
         return fail('not_actionable', 'actionability', 'no option ' + quote(want) + ' in ' + brief(el) +
-          '; options: ' + labels.join(', ') + (opts.length > 10 ? ' … (' + (opts.length - 10) + ' more)' : ''),
-          'give an option label or value');
+          '; options: ' + selectLabels(s), 'give an option label or value');
       }
       if (match.disabled || (match.parentElement && match.parentElement.localName === 'optgroup' &&
         /** @type {HTMLOptGroupElement} */ (match.parentElement).disabled)) {
@@ -73,9 +71,22 @@
     };
     const now = role === 'listbox' ? pick() : null;
     if (now) return now;
-    const first = actionable(el, true);
-    if ('error' in first) return first;
-    clickAt(el, first.point, 1);
+    // A popup already open is not clicked again: its toggle would close it
+    // (an OOUI dropdown left open by someone else) and grip would look for
+    // the option in a closed menu.
+    const wasOpen = attr(el, 'aria-expanded') === 'true';
+    if (!wasOpen) {
+      const first = actionable(el, true);
+      if ('error' in first) return first;
+      clickAt(el, first.point, 1);
+    }
+    /** A refusal leaves the widget as it was found: the popup grip opened
+     * is closed again (docs/widgets.md, *Widgets*).
+     * @param {any} r */
+    const refuse = (r) => {
+      if (!wasOpen) closePopup(el);
+      return r;
+    };
     return new Promise((resolve) => {
       const t0 = Date.now();
       let typed = false;
@@ -84,7 +95,7 @@
       const tick = () => {
         try {
           const r = el.isConnected ? pick() : fail('stale_ref', 'node', 'the element was removed while opening it');
-          if (r) { resolve(r); return; }
+          if (r) { resolve(r.error && el.isConnected ? refuse(r) : r); return; }
           if (!typed && Date.now() - t0 > SEARCH_MS && searchable(el)) {
             // Not among the options shown: a searchable combobox lists
             // only some (Tom Select's maxOptions, remote data) until one
@@ -102,9 +113,13 @@
               inputEvent(el, 'input', 'deleteContentBackward', null, false);
               if (!names.length) names = shown;
             }
-            resolve(fail('not_actionable', 'actionability', 'no option ' + quote(want) + ' in ' + brief(el) +
-              (names.length ? '; options: ' + names.join(', ') : '; no options appeared after opening it'),
-              'give the option text as shown'));
+            // A control standing in for a hidden select has its whole list
+            // there, not only the options its menu shows now.
+            const wrapped = wrappedSelect(el, roleOf(el));
+            const all = wrapped ? selectLabels(wrapped) : '';
+            resolve(refuse(fail('not_actionable', 'actionability', 'no option ' + quote(want) + ' in ' + brief(el) +
+              (all ? '; options: ' + all : names.length ? '; options: ' + names.join(', ') : '; no options appeared after opening it'),
+              'give the option text as shown')));
             return;
           }
           setTimeout(tick, 50);
@@ -123,6 +138,28 @@
   // How long the options shown after opening are looked through before a
   // searchable combobox gets the option's text typed into it.
   const SEARCH_MS = 250;
+
+  /** The first labels of a native select's options, and how many more.
+   * @param {HTMLSelectElement} s */
+  function selectLabels(s) {
+    const opts = Array.from(s.options);
+    const labels = opts.slice(0, 10).map((o) => quote(fold(o.label || o.text)));
+    return labels.join(', ') + (opts.length > 10 ? ' … (' + (opts.length - 10) + ' more)' : '');
+  }
+
+  /** Closes the popup of el that grip opened: Escape, as a person closes
+   * one, then a second click on el if it still says it is expanded (a
+   * toggle that ignores the key).
+   * @param {Element} el */
+  function closePopup(el) {
+    if (!el.isConnected || attr(el, 'aria-expanded') !== 'true') return;
+    const esc = keyInit('Escape');
+    keyEvent(el, 'keydown', esc, NO_MODS);
+    keyEvent(el, 'keyup', esc, NO_MODS);
+    if (attr(el, 'aria-expanded') !== 'true') return;
+    const at = actionable(el, true);
+    if (!('error' in at)) clickAt(el, at.point, 1);
+  }
 
   /** Whether el is a combobox one types into to filter its options.
    * @param {Element} el */

@@ -1,6 +1,6 @@
 // @ts-check
 // Context for elements an agent could not otherwise tell apart
-// (docs/ARCHITECTURE.md, "Snapshot format"): where a role and name repeat
+// (docs/snapshot.md, "Snapshot format"): where a role and name repeat
 // in this document, each such element gets the name of its nearest named
 // container — a row, a list item, a dialog, a form, a region — or the
 // heading of the nearest section that has one. The host decides, over all
@@ -15,6 +15,7 @@
   /** Contexts are short: they only have to tell repeats apart. */
   const CONTEXT_MAX = 40;
   const HEADINGS = 'h1, h2, h3, h4, h5, h6, [role="heading"]';
+  const CHILD_HEADINGS = HEADINGS.split(', ').map((h) => ':scope > ' + h).join(', ');
   const SKIP_TEXT = new Set(['button', 'a', 'input', 'select', 'textarea', 'script', 'style', 'svg']);
 
   /** @param {Element} el @returns {string} */
@@ -39,20 +40,56 @@
     return '';
   }
 
+  /** A heading's text as a context: without the controls it holds, as
+   * MediaWiki's "Details[edit]" is the section "Details", and without the
+   * brackets and bars left around them; a heading that is all link (a
+   * post's title) is its text. @param {Element} h @returns {string} */
+  function headingText(h) {
+    let own = '';
+    const tw = document.createTreeWalker(h, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+      acceptNode: (n) => n.nodeType === 1 && (SKIP_TEXT.has(/** @type {Element} */ (n).localName) || /** @type {Element} */ (n).hasAttribute('role'))
+        && n !== h ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+    });
+    for (let n = tw.nextNode(); n; n = tw.nextNode()) if (n.nodeType === 3) own += n.nodeValue || '';
+    own = fold(own).replace(/^[\s[\]()|·•:-]+|[\s[\]()|·•:-]+$/g, '');
+    return own || textOf(h, { checkVis: true });
+  }
+
   /** The heading el holds, if any, as text. @param {Element} el */
   function headingIn(el) {
     const h = el.querySelector(HEADINGS);
-    return h ? textOf(h, { checkVis: true }) : '';
+    return h ? headingText(h) : '';
   }
 
-  /** The name el gives the elements inside it, or ''.
+  /** In a box whose headings are its children's siblings (an article's
+   * flat sections: h2, p, p, h2, p), the section of el is the last
+   * heading before it. @param {Element[]} heads in document order
    * @param {Element} el @returns {string} */
+  function sectionOf(heads, el) {
+    let found = '';
+    for (const h of heads) {
+      if (h === el || h.contains(el) || (h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)) found = headingText(h);
+      else break;
+    }
+    return found;
+  }
+
+  /** The name el gives the elements inside it, or '', or, for a box of
+   * flat sections, its headings (contextIn picks the one before).
+   * @param {Element} el @returns {string|{heads: Element[]}} */
   function ownContext(el) {
     const tag = el.localName;
     const role = roleAttr(el);
     const labelled = () => (attr(el, 'aria-label') || attr(el, 'aria-labelledby') ? nameOf(el, role || 'region') : '');
     if (tag === 'dialog' || role === 'dialog' || role === 'alertdialog') return labelled() || headingIn(el);
-    if (tag === 'tr' || role === 'row') return leadText(el);
+    if (tag === 'tr' || role === 'row') {
+      // A row whose only text is its header's link (Django admin's
+      // "Groups | Add | Change") is named by that header.
+      const lead = leadText(el);
+      if (lead) return lead;
+      const head = el.querySelector('th, [role=rowheader]');
+      return head ? textOf(head, { checkVis: true }) : '';
+    }
     if (tag === 'li' || role === 'listitem' || role === 'treeitem') return labelled() || headingIn(el) || leadText(el);
     if (tag === 'form' || role === 'form' || tag === 'section' || tag === 'article' || tag === 'aside' || tag === 'nav' ||
       tag === 'fieldset' || role === 'region' || role === 'group' || role === 'tabpanel' || role === 'article') {
@@ -60,10 +97,39 @@
       return labelled() || (legend ? fold(legend.textContent || '') : '') || headingIn(el);
     }
     if (tag === 'body' || tag === 'html') return '';
-    // Any other box that starts with a heading is that heading's section.
+    // A heading is the context of what it holds (the edit link of
+    // MediaWiki's "Details[edit]").
+    if (el.matches(HEADINGS)) return headingText(el);
+    // Any other box that starts with a heading is that heading's section,
+    // or, with more headings in it, sections (sectionOf).
     const first = el.firstElementChild;
-    if (first && first.matches(HEADINGS)) return textOf(first, { checkVis: true });
+    if (first && first.matches(HEADINGS)) {
+      const heads = [...el.querySelectorAll(CHILD_HEADINGS)];
+      return heads.length > 1 ? { heads } : headingText(first);
+    }
+    // A card whose controls come before its one heading (Trac's reports:
+    // Delete and Edit, then the report's title) is that heading's too.
+    if (first) {
+      const heads = el.querySelectorAll(CHILD_HEADINGS);
+      if (heads.length === 1) return headingText(heads[0]);
+    }
+    // A box that says what its links are before them ("Trace: start »
+    // wiki", "You are here: Home › Docs") is named by that.
+    const lead = leadText(el);
+    if (lead.length <= 30 && /\S:$/.test(lead)) return lead.slice(0, -1);
     return '';
+  }
+
+  /** ownContext as text for the element el inside n. @param {Element} n @param {Element} el
+   * @param {Map<Node, string|{heads: Element[]}>} memo @returns {string} */
+  function contextIn(n, el, memo) {
+    let c = memo.get(n);
+    if (c === undefined) {
+      c = ownContext(n);
+      if (typeof c === 'string') c = cut(fold(c), CONTEXT_MAX);
+      memo.set(n, c);
+    }
+    return typeof c === 'string' ? c : cut(fold(sectionOf(c.heads, el)), CONTEXT_MAX);
   }
 
   /**
@@ -81,18 +147,14 @@
       const k = r.role + '\u0000' + r.name;
       count.set(k, (count.get(k) || 0) + 1);
     }
-    /** @type {Map<Node, string>} */
+    /** @type {Map<Node, string|{heads: Element[]}>} */
     const memo = new Map();
     for (const r of out) {
       if (!all && (count.get(r.role + '\u0000' + r.name) || 0) < 2) continue;
       const el = elementOf(r.id);
       if (!el) continue;
       for (let n = flatParent(el); n && n.nodeType === 1; n = flatParent(n)) {
-        let c = memo.get(n);
-        if (c === undefined) {
-          c = cut(fold(ownContext(/** @type {Element} */ (n))), CONTEXT_MAX);
-          memo.set(n, c);
-        }
+        const c = contextIn(/** @type {Element} */ (n), el, memo);
         if (c && c !== r.name) {
           r.ctx = c;
           break;
@@ -101,5 +163,18 @@
     }
   }
 
-  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ addContexts }));
+  /** Where el is, for a reply that names it alone (a find): the name of
+   * its nearest named container or section, or ''.
+   * @param {Element} el @returns {string} */
+  function contextOf(el) {
+    /** @type {Map<Node, string|{heads: Element[]}>} */
+    const memo = new Map();
+    for (let n = flatParent(el); n && n.nodeType === 1; n = flatParent(n)) {
+      const c = contextIn(/** @type {Element} */ (n), el, memo);
+      if (c) return c;
+    }
+    return '';
+  }
+
+  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ addContexts, contextOf }));
 })();

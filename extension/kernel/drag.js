@@ -13,7 +13,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { fail, flatParent, containsFlat, brief, actionable, done, mouse, pointer, hoverAt, describe, setSig } = K;
+  const { fail, flatParent, containsFlat, brief, actionable, actionableAt, underPoint, done, mouse, pointer, hoverAt, describe, setSig } = K;
 
   // Moves between the two ends, and the pause between two of them (ms).
   const STEPS = 8;
@@ -61,24 +61,44 @@
     return { x: Math.round(x * 100) / 100, y: Math.round(y * 100) / 100 };
   }
 
+  /** The point from inside el, checked again once the drop target was
+   * brought into view, or null when it left the view.
+   * @param {Element} el @param {protocol.Spot} from */
+  function recheck(el, from) {
+    const again = actionableAt(el, from, true, '');
+    return 'error' in again ? null : again;
+  }
+
   /** Drags src onto dst. Both were checked for staleness and meaning;
    * here for actionability (each visible, enabled, not covered, and both
    * in the viewport at once), then the drag.
-   * @param {Element} src @param {number} srcId @param {Element} dst @param {number} dstId */
-  function doDrag(src, srcId, dst, dstId) {
-    const a = actionable(src, true);
+   * A drop point (toAt) inside dst is checked as a point action's is
+   * (acts.js actionableAt): inside its box, in view, not covered by
+   * anything outside it, not in another frame.
+   * @param {Element} src @param {number} srcId @param {Element} dst @param {number} dstId
+   * A point inside src (from) is where the press starts, checked the same
+   * way.
+   * @param {protocol.Spot|null} toAt @param {protocol.Spot|null} [from] */
+  function doDrag(src, srcId, dst, dstId, toAt, from) {
+    const a = from ? actionableAt(src, from, true, '') : actionable(src, true);
     if ('error' in a) return a;
-    const b = actionable(dst, false);
-    if ('error' in b) { b.error.message = 'the drop target: ' + b.error.message; return b; }
+    const b = toAt ? actionableAt(dst, toAt, false, 'the drop target: ') : actionable(dst, false);
+    if ('error' in b) {
+      if (!toAt) b.error.message = 'the drop target: ' + b.error.message;
+      return b;
+    }
     // Bringing the target into view may have moved the source out of it.
-    const p1 = centre(src);
-    if (!p1 || !containsFlat(src, under(p1.x, p1.y, document.documentElement))) {
+    const at = from ? recheck(src, from) : null;
+    const p1 = at ? at.point : from ? null : centre(src);
+    if (!p1 || !containsFlat(src, under(p1.x, p1.y, document.documentElement)) && !from) {
       return fail('not_actionable', 'actionability', 'the element and the drop target are not in the viewport together',
         'scroll so that both show, or drag in two steps through an element between them');
     }
     const p2 = b.point;
-    const what = brief(src) + ' onto ' + brief(dst);
-    return run(src, dst, p1, p2).then((how) => {
+    const what = brief(src) + ' onto ' + brief(dst) + (toAt ? ' ' + underPoint(null, toAt, /** @type {{hit: Element}} */ (/** @type {unknown} */ (b)).hit) : '');
+    // From a point, the press lands on what is under it (a see-through
+    // layer over a canvas takes it, as it takes a click).
+    return run(at ? at.hit : src, dst, p1, p2).then((how) => {
       if (how.error) return how;
       if (dst.isConnected) setSig(dstId, describe(dst).sig);
       const reply = { ok: true, detail: 'dragged ' + what + ' (' + how.mode + ')' };

@@ -6,7 +6,7 @@
 // element takes input that way, the text such an editor draws (its lines in
 // the order they show, without a gutter of line numbers), and text given to
 // an EditContext the way the browser gives it a key's text. See
-// docs/ARCHITECTURE.md, *Rich-text and code editors*.
+// docs/acting.md, *Rich-text and code editors*.
 (() => {
   'use strict';
 

@@ -116,7 +116,7 @@
           inputEvent(el, 'input', 'deleteContentBackward', null, false);
         }
       }
-      if (text) insertInto(el, text, 'insertText');
+      if (text) pasteInto(el, text);
     } else {
       caretToEnd(el);
       for (const ch of text) typeKey(el, kind, ch);
@@ -131,7 +131,7 @@
       // email or number field has no selection: the end).
       const caret = typeof i.selectionEnd === 'number' ? i.selectionEnd : got.length;
       reply.detail = want !== null && got !== want ? 'the page changed the value to ' + excerpt(got, firstDifference(got, want), DIFF_LEAD)
-        : 'value is now ' + excerpt(got, caret, CARET_LEAD);
+        : 'value is now ' + (replace ? excerpt(got, 0, 0) : excerpt(got, caret, CARET_LEAD));
     } else if (want !== null && got !== want) {
       reply.detail = 'the page did not keep the typed secret as is';
     }
@@ -139,6 +139,32 @@
     // placeholder (host/recorder.go).
     if (secret) reply.secret = true;
     return done(el, id, reply);
+  }
+
+  // The keys of a paste: Control, then V with it held.
+  const CTRL = { ctrl: true, shift: false, alt: false, meta: false };
+  const KEY_CONTROL = { key: 'Control', code: 'ControlLeft', keyCode: 17 };
+  const KEY_V = { key: 'v', code: 'KeyV', keyCode: 86 };
+
+  /** A fill's text put in as a person's paste puts it: Control+V's keys,
+   * the paste event with the text on its clipboard, then the insertion
+   * (insertFromPaste) unless the page took the paste itself, so a form
+   * that validates only on keyup or paste sees its field filled
+   * (docs/acting.md, "Acting on a ref"). A page that cancels the
+   * key gets the text typed in as before.
+   * @param {Element} el @param {string} text */
+  function pasteInto(el, text) {
+    keyEvent(el, 'keydown', KEY_CONTROL, CTRL);
+    if (keyEvent(el, 'keydown', KEY_V, CTRL)) {
+      const dt = new DataTransfer();
+      dt.setData('text/plain', text);
+      const ev = new ClipboardEvent('paste', { bubbles: true, cancelable: true, composed: true, clipboardData: dt });
+      if (el.dispatchEvent(ev)) insertInto(el, text, 'insertFromPaste');
+    } else {
+      insertInto(el, text, 'insertText');
+    }
+    keyEvent(el, 'keyup', KEY_V, CTRL);
+    keyEvent(el, 'keyup', KEY_CONTROL, NO_MODS);
   }
 
   /** One character typed into an input or textarea: its keys, and the
@@ -180,11 +206,11 @@
     const changed = replace && now !== visibleText(text);
     // Typing goes at the end of the editor's text.
     const detail = changed ? 'the editor changed the text to ' + excerpt(now, firstDifference(now, visibleText(text)), DIFF_LEAD)
-      : 'text is now ' + excerpt(now, now.length, CARET_LEAD);
+      : 'text is now ' + (replace ? excerpt(now, 0, 0) : excerpt(now, now.length, CARET_LEAD));
     return done(el, id, { ok: true, detail });
   }
 
-  // What a reply shows of a long value (docs/ARCHITECTURE.md, "Acting on a
+  // What a reply shows of a long value (docs/acting.md, "Acting on a
   // ref"): at most SHOW_MAX characters, from about CARET_LEAD before the
   // caret (where typing left it: what the agent just typed, at the end of
   // a long textarea) or DIFF_LEAD before the first character a page
@@ -197,7 +223,7 @@
    * around at, which begins lead characters before it where it can.
    * @param {string} text @param {number} at @param {number} lead @returns {string} */
   function excerpt(text, at, lead) {
-    if (text.length <= SHOW_MAX) return quote(text);
+    if (text.length <= SHOW_MAX) return escaped(quote(text));
     const room = SHOW_MAX - 2; // the marks
     let start = Math.max(0, Math.min(at - lead, text.length - room));
     let end = Math.min(text.length, start + room);
@@ -205,7 +231,13 @@
     if (start > 0 && isLow(text.charCodeAt(start))) start++;
     if (end < text.length && isLow(text.charCodeAt(end))) end--;
     const part = (start > 0 ? '…' : '') + text.slice(start, end) + (end < text.length ? '…' : '');
-    return quote(part) + ' (' + text.length + ' characters)';
+    return escaped(quote(part)) + ' (' + text.length + ' characters)';
+  }
+
+  /** A quoted value with its line breaks and tabs written as escapes, so
+   * a reply's line stays one line. @param {string} q */
+  function escaped(q) {
+    return q.replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
   }
 
   /** @param {number} c */

@@ -1,5 +1,5 @@
 // @ts-check
-// Uploads in the page (docs/ARCHITECTURE.md, "Files in and out"). The
+// Uploads in the page (docs/files.md, "Files in and out"). The
 // worker hands an upload's bytes over in pieces (op 'stage', base64); the
 // act 'upload' then builds File objects from them, puts them into a file
 // input through a DataTransfer, as a file picker would, and fires input

@@ -1,7 +1,7 @@
 // @ts-check
 // Finding an element by what it says (grip find TEXT [--in @eN]), and
 // where a long list stands (listView), for the replies of find and scroll
-// (docs/ARCHITECTURE.md, "Long lists"). A find scrolls the list, or the
+// (docs/long-lists.md, "Long lists"). A find scrolls the list, or the
 // page, step by step; after each step it waits for the page to render what
 // came into view (its DOM changes, then two quiet frames), never a fixed
 // sleep; it stops at the first element whose text holds TEXT, brings that
@@ -11,7 +11,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { fold, cut, quote, fail, idFor, idOf, brief, hiddenReason, scrollerOf } = K;
+  const { fold, cut, quote, fail, idFor, idOf, brief, hiddenReason, scrollerOf, isVisible, nameOf, roleOf, contextOf } = K;
 
   // One call's share of the injection deadline (10 s, inject.js): a find
   // that takes longer answers `more` with where it stands, and the host
@@ -80,6 +80,60 @@
       if (!next) return at === root ? null : at;
       at = next;
     }
+  }
+
+  // Where a text no element shows may be: a control's name, value or
+  // placeholder.
+  const NAMED = 'input, textarea, select, button, [aria-label], [aria-labelledby], [placeholder], [title], img[alt]';
+
+  /** The first shown element under root whose accessible name, then
+   * value, then placeholder holds needle, or null: a find for what no
+   * element's text says (a field's label, what it holds).
+   * @param {Element} root @param {string} needle @returns {Element|null} */
+  function matchNamed(root, needle) {
+    const all = Array.from(root.querySelectorAll(NAMED)).filter((e) => !hiddenReason(e) && isVisible(e));
+    /** @type {((e: Element) => string)[]} */
+    const by = [
+      (e) => nameOf(e, roleOf(e)),
+      (e) => { const v = /** @type {any} */ (e).value; return typeof v === 'string' && /** @type {any} */ (e).type !== 'password' ? v : ''; },
+      (e) => e.getAttribute('placeholder') || '',
+    ];
+    for (const f of by) {
+      for (const e of all) if (fold(f(e) || '').toLowerCase().includes(needle)) return e;
+    }
+    return null;
+  }
+
+  // The roles an agent names a control by.
+  const NAMEABLE = 'button, a[href], input, select, textarea, summary, [role], [onclick], [tabindex]';
+
+  /** The refusal of a CSS target that matches nothing, worded as the
+   * refusal of a line that matches nothing (not_found). A bare word
+   * ("Edit") is CSS for a tag no page has: say how to write what the
+   * agent likely meant, with the elements that say it.
+   * @param {string} selector @param {string} [what] the element it was
+   *   to name (the drop target), when not the action's own */
+  function noMatch(selector, what) {
+    const of = what ? ' for ' + what : '';
+    const word = selector.trim();
+    if (/^[A-Za-z][\w-]*$/.test(word) && !document.getElementsByTagName(word).length) {
+      const needle = word.toLowerCase();
+      /** @type {string[]} */
+      const found = [];
+      for (const e of document.querySelectorAll(NAMEABLE)) {
+        if (found.length >= 5 || hiddenReason(e)) continue;
+        const d = K.describe(e);
+        if (d.name && d.name.toLowerCase().includes(needle)) {
+          const line = '"' + d.role + ' ' + quote(d.name) + '"';
+          if (!found.includes(line)) found.push(line);
+        }
+      }
+      return fail('not_found', 'node', 'no element matches ' + quote(word) + of + ': a bare word is read as CSS (a tag name)' +
+        (found.length ? '; elements that say it: ' + found.join(', ') : ''),
+      'name an element as its snapshot line reads, e.g. "button ' + quote(word) + '", or by its ref; grip find ' + word + ' looks for the text');
+    }
+    return fail('not_found', 'node', 'no element matches CSS ' + quote(word) + of,
+      'check the selector, or name the element as its snapshot line reads or by its ref (grip snapshot lists them)');
   }
 
   /** The item of a list that m is part of: the nearest row, option or list
@@ -284,25 +338,35 @@
     const before = list ? idsInside(list, false) : [];
     const t0 = performance.now();
     for (;;) {
-      const m = matchIn(root, needle);
+      const m = matchIn(root, needle) || matchNamed(root, needle);
       if (m) {
-        let item = itemOf(m, root);
+        // In a list, the row it is in; on the page, the smallest element
+        // that holds it, never a wrapper of the page.
+        let item = list ? itemOf(m, root) : m;
         item.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
         await rendered(list || root);
         // The list may have drawn its rows anew as it came into view.
         if (!item.isConnected) {
-          const again = matchIn(root, needle);
+          const again = matchIn(root, needle) || matchNamed(root, needle);
           if (!again) return fail('stale_ref', 'node', 'the element saying ' + quote(text) + ' went away as it came into view', 'run grip find again');
-          item = itemOf(again, root);
+          item = list ? itemOf(again, root) : again;
         }
         const ids = [idFor(item)];
         const inner = item.getElementsByTagName('*');
         for (let i = 0; i < inner.length && ids.length < FOUND_MAX; i++) ids.push(idFor(inner[i]));
+        // The elements around it, nearest first: the host names the first
+        // the agent's view lists when it lists none of these.
+        /** @type {number[]} */
+        const around = [];
+        for (let p = item.parentElement; p && p !== document.body && p !== document.documentElement && around.length < 8; p = p.parentElement) around.push(idFor(p));
         const after = st.steps ? ' after ' + st.steps + (st.steps === 1 ? ' step' : ' steps') : '';
+        const shows = K.textOf(item, { checkVis: true }) || nameOf(item, roleOf(item));
+        const ctx = contextOf(item);
         return {
           ok: true,
-          detail: 'found ' + quote(cut(K.textOf(item, { checkVis: true }), 60)) + after + (sc ? ', ' + whereOf(sc, el) : ''),
-          find: { state: st, found: true, ids },
+          detail: 'found ' + brief(item) + (shows && !brief(item).includes(quote(cut(shows, 60))) ? ' saying ' + quote(cut(shows, 60)) : '') +
+            (ctx && ctx !== fold(shows || '') ? ' in ' + quote(ctx) : '') + after + (sc ? ', ' + whereOf(sc, el) : ''),
+          find: { state: st, found: true, ids, around },
           ...(list && sc ? { list: listReply(list, sc, before) } : {}),
         };
       }
@@ -344,5 +408,5 @@
     }
   }
 
-  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ find, listView, listReply, idsInside, rendered }));
+  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ find, listView, listReply, idsInside, rendered, noMatch }));
 })();

@@ -1,5 +1,5 @@
 // @ts-check
-// Focus as a person gives it (docs/ARCHITECTURE.md, "Acting on a ref").
+// Focus as a person gives it (docs/acting.md, "Acting on a ref").
 // The browser fires focus and blur events only in a page that has the
 // focus: the tab in front of a focused window, or a session's tab under
 // the debugger's focus emulation ("Background work"). Anywhere else

@@ -1,7 +1,8 @@
 // @ts-check
 // What an icon shows, in words, for a control the page left unnamed
-// (docs/ARCHITECTURE.md, "Snapshot format"): the icon its class names in
-// the icon sets' own naming (fa-trash, bi bi-x, tc-image-close-button), the
+// (docs/snapshot.md, "Snapshot format"): the icon its class names in
+// the icon sets' own naming (fa-trash, bi bi-x, tc-image-close-button),
+// where that element draws a picture, the
 // symbol a sprite's <use> points at, and the text an icon font draws as a
 // picture (Material Icons' ligatures: "more_vert"). names.js reads these
 // only where the accessibility tree's own rules give no name, so each is
@@ -30,9 +31,20 @@
   /** The icon that el's class names, in words ('trash', 'close'), or '':
    * a token of an icon set (fa-trash, bi-x, mdi-delete, lucide-trash-2;
    * its modifiers such as fa-fw skipped), else one marked as an icon's
-   * (icon-NAME, NAME-icon, tc-image-NAME-button).
+   * (icon-NAME, NAME-icon, tc-image-NAME-button). Only where el draws a
+   * picture (drawsPicture): a class names what the page shows, never a
+   * name of its own — a class on a box that draws nothing (a stylesheet
+   * that did not load, a layout word such as logo-image on an empty link)
+   * names nothing.
    * @param {Element} el */
   function iconWord(el) {
+    const w = classWord(el);
+    return w && drawsPicture(el) ? w : '';
+  }
+
+  /** The icon word el's classes spell, whether or not it is drawn.
+   * @param {Element} el */
+  function classWord(el) {
     const cls = attr(el, 'class');
     if (!cls) return '';
     const tokens = cls.toLowerCase().trim().split(/\s+/);
@@ -51,6 +63,27 @@
       }
     }
     return '';
+  }
+
+  const SVG_NS = 'http://www.w3.org/2000/svg';
+
+  /** Whether el draws a picture a person sees: an SVG element, a glyph
+   * written in its text, or an image or text its style draws (an icon
+   * font's ::before, a sprite's background, a mask).
+   * @param {Element} el */
+  function drawsPicture(el) {
+    if (el.namespaceURI === SVG_NS) return true;
+    if (/\S/.test(el.textContent || '')) return true;
+    try {
+      const cs = getComputedStyle(el);
+      if (cs.backgroundImage !== 'none' || (cs.maskImage && cs.maskImage !== 'none') ||
+        (/** @type {any} */ (cs).webkitMaskImage && /** @type {any} */ (cs).webkitMaskImage !== 'none')) return true;
+      for (const pseudo of ['::before', '::after']) {
+        const c = getComputedStyle(el, pseudo).content;
+        if (c && c !== 'none' && c !== 'normal' && c !== '""' && c !== "''") return true;
+      }
+    } catch (_) { /* no style: not rendered */ }
+    return false;
   }
 
   /** An icon's name as words: 'close-button' → 'close', 'arrow-left' →

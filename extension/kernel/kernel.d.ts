@@ -1,5 +1,5 @@
 // Types of the in-page kernel, for tsc only (never injected): the object
-// the files in KERNEL_FILES (extension/kernel-files.js) build on the isolated
+// the files in KERNEL_FILES (extension/worker/kernel-files.js) build on the isolated
 // world's globalThis, one part per file, in that order. Each file takes
 // what it uses from the files before it. A test checks that each file adds
 // exactly the names listed under it here.
@@ -12,12 +12,14 @@ type Signature = {
   tag: string; type: string; role: string; name: string; href: string; action: string; checked: string; selected: string;
 };
 type RefCache = { byNode: WeakMap<Element, number>; byId: Map<number, Element>; next: number; sig: Map<number, Signature> };
+/** What a snapshot walk collects for a re-read (snapshot.js, reread.js). */
+type WalkFound = { unseen: Element[]; pruned: Element[]; hosts: Element[]; els: Element[]; sigs: Signature[]; ws: string[][] };
 type Reported = { id: number; role: string; name: string; value?: string; states?: string[]; href?: string; ctx?: string };
 type Point = { x: number; y: number };
 type KeyInit = { key: string; code: string; keyCode: number };
 type Modifiers = { ctrl: boolean; shift: boolean; alt: boolean; meta: boolean };
 type EditKind = 'input' | 'textarea' | 'editable' | 'context' | '';
-type TextOptions = { stopBlocks?: boolean; checkVis?: boolean; inLabel?: boolean; skip?: Node; shown?: boolean };
+type TextOptions = { stopBlocks?: boolean; checkVis?: boolean; inLabel?: boolean; skip?: Node; shown?: boolean; noLinks?: boolean; lines?: boolean };
 // Chrome's EditContext API, which TypeScript's DOM library does not have yet.
 interface EditContext extends EventTarget {
   readonly text: string; readonly selectionStart: number; readonly selectionEnd: number;
@@ -53,6 +55,7 @@ interface GripKernel {
   sigOf(id: number): Signature | undefined;
   setSig(id: number, sig: Signature): void;
   pruneCache(): void;
+  aliveUnlisted(listed: { id: number }[]): number[];
 
   // tree.js
   SKIP_WALK: Set<string>;
@@ -67,6 +70,8 @@ interface GripKernel {
   hiddenReason(el: Element): string;
   isVisible(el: Element): boolean;
   noBox(el: Element): boolean;
+  clippedShut(el: Element): boolean;
+  areaBox(el: Element): Element | null;
 
   // roles.js
   CONTROL_ROLES: Set<string>;
@@ -98,6 +103,7 @@ interface GripKernel {
   labelsOf(el: Element): Element[];
   labelName(el: Element): string;
   nameOf(el: Element, role: string): string;
+  cellName(el: Element): string;
   nameInferred(): boolean;
   labelledByAria(el: Element): boolean;
   ownText(el: Element): string;
@@ -138,6 +144,18 @@ interface GripKernel {
   widgetStates(el: Element, role: string): string[];
   isControlRole(role: string): boolean;
 
+  // drawings.js
+  isDrawingRoot(el: Element): boolean;
+  drawingRole(el: Element): string;
+  drawingName(el: Element, role: string): string;
+  drawnStart(el: Element, cursor: string, parentCursor: string): boolean;
+  drawingOf(el: Element): Element | null;
+  isDrawnPart(el: Element): boolean;
+  hasParts(root: Element): boolean;
+  partName(el: Element): string;
+  boxState(el: Element): string;
+  canvasShown(el: Element): boolean;
+
   // states.js
   FORM_TAGS: Set<string>;
   isSecret(el: Element): boolean;
@@ -150,12 +168,12 @@ interface GripKernel {
   brief(el: Element): string;
 
   // snapshot.js
-  snapshot(mode: string, keepSignatures: boolean, allContexts?: boolean, found?: { unseen: Element[]; pruned: Element[]; hosts: Element[] }): {
+  snapshot(mode: string, keepSignatures: boolean, allContexts?: boolean, found?: WalkFound): {
     url: string; title: string; elements: Reported[]; stats: { nodes: number; ms: number; reread?: boolean };
   };
 
   // reread.js
-  reread(mode: string, keepSignatures: boolean, allContexts: boolean, known?: unknown): ReturnType<GripKernel['snapshot']> & { walk?: string; same?: boolean };
+  reread(mode: string, keepSignatures: boolean, allContexts: boolean, known?: unknown): ReturnType<GripKernel['snapshot']> & { walk?: string; same?: boolean; alive?: number[] };
 
   // probe.js
   probe(r: { text?: string; id?: number }): { textFound: boolean; present: boolean };
@@ -165,13 +183,20 @@ interface GripKernel {
   readText(el: Element, r: { from?: number; max?: number }): { text: string; total: number; secret?: boolean; secrets?: number };
 
   // context.js
+  contextOf(el: Element): string;
   addContexts(out: { id: number; role: string; name: string; ctx?: string }[], elementOf: (id: number) => Element | undefined, all?: boolean): void;
 
   // settle.js
   trackChanges(): unknown;
+  changesFromHere(): void;
   settleState(r?: { ago?: number }): { sinceChange: number; busy: string; animating: number; live?: boolean; still?: boolean };
   endingAnimations(): { anim: Animation; ms: number }[];
   nextChange(r: { ms?: number }): Promise<{ changed: boolean }>;
+
+  // said.js
+  saidBaseline(): void;
+  saidMark(el: Element | null, action: string): void;
+  saidSince(since: number): { role: string; text: string; id?: number }[];
 
   // frames.js
   frameIndexOf(r: { selector?: string }): { index: number } | Failure;
@@ -181,6 +206,9 @@ interface GripKernel {
   done(el: Element, id: number, reply: any): any;
   labelOf(el: Element, hit: Element): boolean;
   occluder(hit: Element): Element;
+  hitAt(x: number, y: number): Element | null;
+  actionableAt(el: Element, spot: protocol.Spot, needEnabled: boolean, what: string): { point: Point; hit: Element } | Failure;
+  underPoint(el: Element | null, spot: protocol.Spot, hit: Element): string;
 
   // trusted.js
   /** The mark the worker last set in this document (setMark), to find
@@ -209,7 +237,9 @@ interface GripKernel {
 
   // pointer.js
   hoverAt(el: Element, pt: Point): void;
-  clickAt(el: Element, pt: Point, detail: number): void;
+  clickAt(el: Element, pt: Point, detail: number, at?: boolean): void;
+  activate(el: Element, pt: Point, detail: number, at: boolean): void;
+  drawnTarget(el: Element, pt: Point): Element;
   focusable(e: Element): boolean;
 
   // richtext.js
@@ -240,7 +270,7 @@ interface GripKernel {
   setChecked(el: Element, id: number, want: boolean, pt: Point): any;
 
   // drag.js
-  doDrag(src: Element, srcId: number, dst: Element, dstId: number): any;
+  doDrag(src: Element, srcId: number, dst: Element, dstId: number, toAt: protocol.Spot | null, from?: protocol.Spot | null): any;
 
   // find.js
   find(el: Element | null, r: { text?: string; find?: any }): Promise<any>;
@@ -248,6 +278,7 @@ interface GripKernel {
   listReply(list: Element, sc: Element, before: number[]): any | undefined;
   idsInside(list: Element, assign: boolean): number[];
   rendered(root: Element): Promise<void>;
+  noMatch(selector: string, what?: string): { error: GripError };
 
   // scroll.js
   scrollPage(fy: number, fx: number): void;
@@ -261,9 +292,64 @@ interface GripKernel {
   fileInputFor(el: Element): HTMLInputElement | Failure;
   uploadInto(el: Element, id: number, r: { upload?: { id?: unknown; files?: unknown } }): any;
 
+  // listen.js
+  listen(r: { rec?: string }): { ok: boolean };
+
   // run.js
-  run(req: any): any;
+  run(req: KernelRequest): any;
 }
 
-// The kernel's object on the isolated world's globalThis (base.js makes it).
-declare var __gripKernel__: GripKernel | undefined;
+// The kernel's calls, the worker→page boundary: each op with the request
+// the worker sends (runKernel, runInDocument: extension/worker/inject.js) and the
+// kernel's reply. run.js's handler table is typed by KernelHandlers, so tsc
+// fails on an op without a handler, a handler without an op, or a call
+// whose fields its op does not take; extension's TestKernelCallsHaveHandlers
+// compares the two lists without tsc. A new call: its row here, its handler
+// in run.js.
+/** The kernel's read: the walk, as one JSON string when asked asJSON. */
+type SnapshotReply = string | (ReturnType<GripKernel['reread']> & { settle?: ReturnType<GripKernel['settleState']>; said?: ReturnType<GripKernel['saidSince']> });
+
+interface KernelCalls {
+  snapshot: {
+    req: { mode?: string; keepSignatures?: boolean; asJSON?: boolean; settle?: boolean; allContexts?: boolean; known?: unknown; saidSince?: number };
+    reply: SnapshotReply;
+  };
+  act: {
+    req: {
+      action?: string; text?: string; value?: string; key?: string; modifiers?: string[]; trusted?: boolean;
+      id?: number; selector?: string; toId?: number; toSelector?: string; find?: unknown;
+      at?: protocol.Spot; toAt?: protocol.Spot;
+      upload?: { id?: unknown; files?: unknown }; waited?: boolean;
+    };
+    reply: any;
+  };
+  settle: { req: { ago?: number }; reply: ReturnType<GripKernel['settleState']> };
+  nextChange: { req: { ms?: number }; reply: Promise<{ changed: boolean }> };
+  mark: { req: { mark?: string }; reply: { ok: boolean } };
+  probe: { req: { text?: string; id?: number }; reply: { textFound: boolean; present: boolean } };
+  watch: { req: { text?: string; gone?: boolean; id?: number; ms?: number }; reply: Promise<{ met: boolean }> };
+  frameIndex: { req: { selector?: string }; reply: { index: number } | Failure };
+  stage: { req: { upload?: unknown; file?: unknown; data?: unknown }; reply: { ok: boolean } | Failure };
+  read: {
+    req: { id?: number; from?: number; max?: number };
+    reply: (ReturnType<GripKernel['readText']> & { role: string; name: string }) | Failure;
+  };
+  listen: { req: { rec?: string }; reply: { ok: boolean } };
+}
+// What listen.js tells the worker of one step of the person's
+// (protocol.PersonStep's fields that the page knows).
+type PersonTarget = { role: string; name: string; ctx?: string };
+type PersonStepMsg = {
+  verb: string; target?: PersonTarget; to?: PersonTarget; text?: string; hasText?: boolean; secret?: boolean; file?: boolean;
+};
+type KernelOp = keyof KernelCalls;
+/** One request to the kernel: its op and that op's fields. */
+type KernelRequest = { [K in KernelOp]: { op: K } & KernelCalls[K]['req'] }[KernelOp];
+/** run.js's table: one handler per op, on its request, returning its reply
+ * or a refusal. */
+type KernelHandlers = { [K in KernelOp]: (r: KernelCalls[K]['req']) => KernelCalls[K]['reply'] | Failure | Promise<Failure | Awaited<KernelCalls[K]['reply']>> };
+
+// The kernel's object on the isolated world's globalThis. base.js, the first
+// file injected, makes it, so every later file finds it there: typed as
+// always present, not `| undefined` (which made each use a strict error).
+declare var __gripKernel__: GripKernel;

@@ -7,7 +7,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { fail, quote, hasAttr, idOf, SKIP_WALK, shadowOf, deepActive, isHiddenAttr, isVisible, inputType,
+  const { fail, quote, activate, hasAttr, idOf, SKIP_WALK, shadowOf, deepActive, isHiddenAttr, isVisible, inputType,
     BUTTON_INPUTS, brief, actionable, done, KEYS, keyInit, keyEvent, inputEvent, focusable, editKind, setValue,
     selectAllIn, insertInto, implicitSubmit, scrollPage, editableText, editableBreak, editableDelete,
     contextKey, editContextInput, focusAsPerson } = K;
@@ -83,12 +83,20 @@
     }
     keyEvent(target, 'keyup', k, m);
     // Space activates buttons on key up.
-    if (k.key === ' ' && plain && activatesOnSpace(target)) /** @type {HTMLElement} */ (target).click();
+    if (k.key === ' ' && plain && activatesOnSpace(target)) activateByKey(target);
     /** @type {any} */
     const reply = { ok: true };
     if (detail) reply.detail = detail;
     if (el && typeof id === 'number') return done(el, id, reply);
     return reply;
+  }
+
+  /** A key's activation of t: click() where it has one, else the click
+   * event at its centre (an SVG link has no click(), pointer.js).
+   * @param {Element} t */
+  function activateByKey(t) {
+    const b = t.getBoundingClientRect();
+    activate(t, { x: (b.left + b.right) / 2, y: (b.top + b.bottom) / 2 }, 1, false);
   }
 
   /** @param {Element} t */
@@ -124,7 +132,7 @@
       const ln = t.localName;
       if (ln === 'button' || ln === 'summary' || ((ln === 'a' || ln === 'area') && hasAttr(t, 'href')) ||
         (ln === 'input' && BUTTON_INPUTS.has(inputType(t)))) {
-        /** @type {HTMLElement} */ (t).click();
+        activateByKey(t);
         return 'activated ' + brief(t);
       }
       return '';

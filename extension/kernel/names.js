@@ -32,7 +32,7 @@
   /** @type {string[]} */
   const tParts = [];
   let tLen = 0;
-  let tStop = false, tVis = false, tLabel = false, tShown = false;
+  let tStop = false, tVis = false, tLabel = false, tShown = false, tNoLinks = false, tLines = false;
   /** @type {Node|null} */
   let tSkip = null;
 
@@ -42,7 +42,9 @@
    * @param {TextOptions} opt skip: a node left out with its subtree (an
    *   editor's own hidden input, whose label is no text of the editor's);
    *   shown: what a person sees, parts hidden from assistive technology
-   *   included, icons in words (icons.js)
+   *   included, icons in words (icons.js); lines: its line breaks kept
+   *   (preformatted text: a diff's "-old" and "+new" stay lines, which
+   *   the host writes as \n in its quote)
    */
   function textOf(n, opt) {
     // Not re-entrant: nothing textChildren calls comes back here.
@@ -50,13 +52,22 @@
     tLen = 0;
     tStop = !!opt.stopBlocks; tVis = !!opt.checkVis; tLabel = !!opt.inLabel; tSkip = opt.skip || null;
     tShown = !!opt.shown;
+    tNoLinks = !!opt.noLinks;
+    tLines = !!opt.lines;
     // A name read from text is the page's: nameOf marks its own guesses
     // after its last read.
     inferred = false;
     textChildren(n);
     const s = tParts.length === 1 ? tParts[0] : tParts.join('');
     tParts.length = 0;
-    return fold(s);
+    return tLines ? foldLines(s) : fold(s);
+  }
+
+  /** s folded within its lines: runs of other whitespace to one space,
+   * the spaces around a line break and blank lines past one dropped.
+   * @param {string} s */
+  function foldLines(s) {
+    return s.replace(/[^\S\n]+/g, ' ').replace(/ ?\n ?/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
   }
 
   /** @param {Node} c */
@@ -78,6 +89,7 @@
     if (tVis && !isVisible(e) && (noBox(e) || !e.firstElementChild)) return;
     if (tStop && (PROSE_TAGS.has(ln) || HEADING_TAGS.has(ln) || TEXT_ROLES.has(declaredRole(e)))) return;
     if (tLabel && CONTROL_TAGS_IN_LABEL.has(ln)) return;
+    if (tNoLinks && ln === 'a' && hasAttr(e, 'href')) return;
     if (ln === 'img' || ln === 'area' || (ln === 'input' && inputType(e) === 'image')) {
       const alt = attr(e, 'aria-label') || attr(e, 'alt') || '';
       if (alt) { tParts.push(' ', alt, ' '); tLen += alt.length; }
@@ -94,8 +106,10 @@
       if (title) { tParts.push(' ', title, ' '); tLen += title.length; return; }
       if (tShown && ln === 'use') { push(useWord(e)); return; }
     }
+    if (tLines && ln === 'br') { tParts.push('\n'); return; }
     const block = BLOCKISH.has(ln) || (tVis && apart(e));
-    if (block) tParts.push(' ');
+    const apartBy = tLines ? '\n' : ' ';
+    if (block) tParts.push(apartBy);
     const mark = tParts.length;
     textChildren(e);
     // A part with no text says its title (accname's last step), or what
@@ -105,7 +119,7 @@
       if (title && title.trim()) push(title);
       else if (tShown) push(iconWord(e));
     }
-    if (block) tParts.push(' ');
+    if (block) tParts.push(apartBy);
   }
 
   /** Whether e, an inline tag right after text, shows apart from it: a
@@ -230,6 +244,20 @@
     return index.get(el) || [];
   }
 
+  /** Whether every link in label stands inside its text, with words on
+   * both sides, rather than leading or ending it. @param {Element} label
+   * @param {string} full the label's text, links included */
+  function linkInSentence(label, full) {
+    const links = label.querySelectorAll('a[href]');
+    for (let i = 0; i < links.length; i++) {
+      const lt = textOf(links[i], { checkVis: true, inLabel: true });
+      if (!lt) continue;
+      const at = full.indexOf(lt);
+      if (at <= 0 || at + lt.length >= full.length) return false;
+    }
+    return true;
+  }
+
   /** Labels of a labelable control (label[for] and wrapping label), without
    * the text of controls inside them.
    * @param {Element} el */
@@ -239,10 +267,87 @@
     /** @type {string[]} */
     const out = [];
     for (let i = 0; i < labels.length; i++) {
-      const t = textOf(labels[i], { checkVis: true, inLabel: true });
+      // A link beside a label's words ("Password Lost password") is a
+      // control of its own, not part of the field's name, unless it is all
+      // the label says; one inside its sentence ("You may use
+      // WikiFormatting here.") is a word of it.
+      const full = textOf(labels[i], { checkVis: true, inLabel: true });
+      const t = (labels[i].querySelector('a[href]') && !linkInSentence(labels[i], full) &&
+        textOf(labels[i], { checkVis: true, inLabel: true, noLinks: true })) || full;
       if (t) out.push(t);
     }
     return out.join(' ');
+  }
+
+  // The fields a fieldset's legend may name, when it holds only one.
+  const TEXT_FIELDS = 'textarea, select, input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=submit])' +
+    ':not([type=reset]):not([type=button]):not([type=image]):not([type=file])';
+
+  // An access-key hint a title ends with: DokuWiki's "[F]" on its search
+  // box, "Edit this page [E]" on its buttons.
+  const KEY_HINT = /\s*\[([^\]\s]{1,3})\]$/;
+
+  /** el's title as a name, without the access-key hint it ends with: a
+   * title that is only the hint ("[F]") names nothing, so the placeholder
+   * after it does (Chrome itself names such a box "[F]", which tells an
+   * agent nothing). @param {Element} el @returns {string} */
+  function titleName(el) {
+    const t = fold(attr(el, 'title') || '');
+    const m = KEY_HINT.exec(t);
+    const key = attr(el, 'accesskey');
+    if (m && (t === m[0].trim() || (key && m[1].toLowerCase() === key.trim().toLowerCase()))) return t.slice(0, m.index);
+    return t;
+  }
+
+  const HEADINGS_SEL = 'h1,h2,h3,h4,h5,h6,[role=heading]';
+
+  /** Whether el is a field a person sees as one, not an editor's tiny
+   * input proxy (Ace's textarea is a few px, under its drawn lines).
+   * @param {Element} el */
+  function shownField(el) {
+    const r = el.getBoundingClientRect();
+    return r.width >= 20 && r.height >= 10;
+  }
+
+  /** The text of the heading just before a field nothing names (DokuWiki's
+   * page editor under "Edit page"), when no other field lies between them
+   * and the heading's parent holds the field; '' for none.
+   * @param {Element} el */
+  function headingBefore(el) {
+    let h = null;
+    for (const c of document.querySelectorAll(HEADINGS_SEL)) {
+      if (c.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) h = c;
+      else break;
+    }
+    if (!h || !h.parentElement || !h.parentElement.contains(el)) return '';
+    const range = document.createRange();
+    range.setStartAfter(h);
+    range.setEndBefore(el);
+    for (const f of h.parentElement.querySelectorAll(TEXT_FIELDS)) {
+      if (f !== el && range.intersectsNode(f)) return '';
+    }
+    return fold(textOf(h, { checkVis: true }));
+  }
+
+  /** The name of a field with nothing better: the legend of the fieldset
+   * it is the one text field of (a notes box under "Notes"), or, for the
+   * textarea CodeMirror 5 takes input through, the name of the textarea
+   * the editor was made from (fromTextArea hides it just before the
+   * editor's box, keeping its label and aria-label); '' for none.
+   * @param {Element} el */
+  function fieldContextName(el) {
+    const cm = el.localName === 'textarea' ? el.closest('.CodeMirror') : null;
+    if (cm) {
+      const orig = cm.previousElementSibling;
+      if (orig && orig.localName === 'textarea' && orig !== el) {
+        const n = labelName(orig) || fold(attr(orig, 'title') || attr(orig, 'placeholder') || '');
+        if (n) return n;
+      }
+    }
+    const fs = el.closest('fieldset');
+    if (!fs || fs.querySelectorAll(TEXT_FIELDS).length !== 1) return '';
+    const legend = fs.querySelector('legend');
+    return legend && legend.closest('fieldset') === fs ? fold(textOf(legend, { checkVis: true, inLabel: true })) : '';
   }
 
   // What an editor's hidden input says of its caret at the end of its
@@ -318,11 +423,11 @@
       // An icon font's glyph alone names nothing: the control is named by what it shows.
       if (t && withoutGlyphs(t).trim()) return cut(t, NAME_MAX);
     } else if (TEXT_ROLES.has(role)) {
-      const t = textOf(el, { checkVis: true, stopBlocks: true });
+      const t = textOf(el, { checkVis: true, stopBlocks: true, lines: tag === 'pre' });
       if (t) return cut(t, NAME_MAX);
     }
-    const title = attr(el, 'title');
-    if (title && fold(title)) return cut(fold(title), NAME_MAX);
+    const title = titleName(el);
+    if (title) return cut(title, NAME_MAX);
     const ph = attr(el, 'placeholder') || attr(el, 'aria-placeholder');
     if (ph && fold(ph)) {
       // An editor drops its aria-placeholder once text hides it (Slate):
@@ -335,7 +440,25 @@
       if (e) return cut(e, NAME_MAX);
     }
     if (FIELD_ROLES.has(role)) {
-      const h = headerName(el);
+      const h = headerName(el, false);
+      if (h) {
+        inferred = true;
+        return cut(h, NAME_MAX);
+      }
+      // The heading before names only a field one types into: a box to
+      // tick is named by what its row shows (below), not the list's title.
+      const f = fieldContextName(el) || (el.matches(TEXT_FIELDS) && shownField(el) && !el.closest('.CodeMirror, .ace_editor, .cm-editor') ? headingBefore(el) : '');
+      if (f) {
+        inferred = true;
+        return cut(f, NAME_MAX);
+      }
+    }
+    if (role === 'gridcell' || (role === 'cell' && (hasAttr(el, 'tabindex') || /** @type {HTMLElement} */ (el).isContentEditable))) {
+      // A cell that shows nothing of its own (an amount drawn as a field,
+      // an empty cell to click) is named by its column and row headers; a
+      // plain table's empty cell is not (Trac's empty 'Milestone:' value
+      // read as if it said 'Milestone:').
+      const h = headerName(el, true);
       if (h) {
         inferred = true;
         return cut(h, NAME_MAX);
@@ -428,11 +551,12 @@
    * the table's last header row, or the first row when it holds only
    * header cells; in an ARIA grid, its columnheaders by aria-colindex or
    * position). Admin tools label the fields of an editable table this
-   * way and no other; '' when el is not in a table cell.
-   * @param {Element} el */
-  function headerName(el) {
-    const cell = el.closest(CELL);
-    if (!cell || cell === el) return '';
+   * way and no other; '' when el is not in a table cell. With self, el
+   * is the cell itself.
+   * @param {Element} el @param {boolean} self */
+  function headerName(el, self) {
+    const cell = self ? el : el.closest(CELL);
+    if (!cell || (cell === el && !self)) return '';
     const ids = attr(cell, 'headers');
     if (ids) {
       const t = textOfIds(cell, ids);
@@ -464,6 +588,15 @@
     const colHead = ch && ch !== cell ? cut(textOf(ch, { checkVis: true, inLabel: true }), HEADER_MAX) : '';
     if (isColumnHeader(cell)) rowHead = '';
     return rowHead && colHead ? rowHead + ' / ' + colHead : rowHead || colHead;
+  }
+
+  /** The name the headers of its table give el when it shows none of its
+   * own (a cell, or a clickable inside one); '' outside a table. Marks
+   * the name inferred. @param {Element} el */
+  function cellName(el) {
+    const h = headerName(el, el.matches(CELL));
+    inferred = !!h;
+    return cut(h, NAME_MAX);
   }
 
   /** The cells of a table row (its own, not a nested table's).
@@ -623,5 +756,6 @@
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
     textOf, selectValue, forgetLabels, setWalkRoot, labelsOf, labelName, nameOf, nameInferred, labelledByAria, ownText, hasOwnText,
+    cellName,
   }));
 })();

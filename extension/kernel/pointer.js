@@ -1,11 +1,15 @@
 // @ts-check
 // The mouse, synthetically: hover (over/enter/move), click (the pointer and
-// mouse sequence, then click()) and what a real press does to focus.
+// mouse sequence, then the click itself) and what a real press does to focus.
+// An HTML element gets click(), which runs its activation behaviour; an SVG
+// or MathML element has no click(), so it gets the click event a person's
+// press dispatches, at the point, on the deepest part of it under the point
+// (docs/drawings.md, "Drawings and canvases").
 (() => {
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { hasAttr, flatParent, inputType, isEditingHost, FORM_TAGS, mouse, pointer, focusAsPerson, blurAsPerson } = K;
+  const { hasAttr, flatParent, containsFlat, inputType, isEditingHost, FORM_TAGS, mouse, pointer, focusAsPerson, blurAsPerson } = K;
 
   /** @param {Element} el @param {{x: number, y: number}} pt */
   function hoverAt(el, pt) {
@@ -17,16 +21,41 @@
     el.dispatchEvent(mouse('mousemove', pt, 0, 0));
   }
 
-  /** @param {Element} el @param {{x: number, y: number}} pt @param {number} detail */
-  function clickAt(el, pt, detail) {
-    if (detail === 1) hoverAt(el, pt);
-    const down = el.dispatchEvent(pointer('pointerdown', pt, 1));
+  /** The press and release at pt, then the click. at says the point was
+   * the agent's (a point action): the click event carries it, as a
+   * person's does, instead of click()'s zero coordinates.
+   * @param {Element} el @param {{x: number, y: number}} pt @param {number} detail @param {boolean} [at] */
+  function clickAt(el, pt, detail, at) {
+    const t = drawnTarget(el, pt);
+    if (detail === 1) hoverAt(t, pt);
+    const down = t.dispatchEvent(pointer('pointerdown', pt, 1));
     let focusOk = true;
-    if (down) focusOk = el.dispatchEvent(mouse('mousedown', pt, detail, 1));
-    if (focusOk) focusOnPress(el);
-    el.dispatchEvent(pointer('pointerup', pt, 0));
-    if (down) el.dispatchEvent(mouse('mouseup', pt, detail, 0));
-    /** @type {HTMLElement} */ (el).click();
+    if (down) focusOk = t.dispatchEvent(mouse('mousedown', pt, detail, 1));
+    if (focusOk) focusOnPress(t);
+    t.dispatchEvent(pointer('pointerup', pt, 0));
+    if (down) t.dispatchEvent(mouse('mouseup', pt, detail, 0));
+    activate(t, pt, detail, at === true);
+  }
+
+  /** Where a press on el lands: el itself when it is an HTML element (the
+   * events go to the element acted on, as they always have); for an SVG or
+   * MathML element, the deepest part of it under pt (a group's rect or
+   * text), which is what a person's press hits and what a drawing's
+   * handlers test.
+   * @param {Element} el @param {{x: number, y: number}} pt @returns {Element} */
+  function drawnTarget(el, pt) {
+    if (typeof (/** @type {any} */ (el)).click === 'function') return el;
+    const hit = K.hitAt(pt.x, pt.y);
+    return hit && containsFlat(el, hit) ? hit : el;
+  }
+
+  /** The click itself: click() where the element has it (its activation
+   * behaviour: a link followed, a box checked), else the event.
+   * @param {Element} el @param {{x: number, y: number}} pt @param {number} detail @param {boolean} at */
+  function activate(el, pt, detail, at) {
+    const h = /** @type {any} */ (el);
+    if (!at && typeof h.click === 'function') { h.click(); return; }
+    el.dispatchEvent(mouse('click', pt, detail, 0));
   }
 
   /** What a real mouse press does to focus: the nearest focusable element at
@@ -61,5 +90,5 @@
     return !!h.isContentEditable && isEditingHost(e);
   }
 
-  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ hoverAt, clickAt, focusable }));
+  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ hoverAt, clickAt, activate, drawnTarget, focusable }));
 })();

@@ -1,5 +1,5 @@
 // @ts-check
-// The whole text of one element, for `grip read` (docs/ARCHITECTURE.md,
+// The whole text of one element, for `grip read` (docs/reading.md,
 // "Reading one element"): what a snapshot's line cuts at a hundred
 // characters, as the page shows it — blocks on lines of their own, table
 // cells apart, preformatted text as it is — through open shadow roots,

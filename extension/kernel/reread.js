@@ -1,5 +1,5 @@
 // @ts-check
-// Re-reads of a page that has not changed (docs/ARCHITECTURE.md, "Re-reading
+// Re-reads of a page that has not changed (docs/settling.md, "Re-reading
 // an unchanged page"): an agent reads the same page again and again between
 // small actions, and most re-reads find nothing changed. The last walk's
 // result is kept per document, with what it found, and given again when
@@ -28,7 +28,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { snapshot, shadowOf, isVisible, noBox, idOf, sigOf, setSig, elementOf, widgetStates, signatureOf } = K;
+  const { snapshot, shadowOf, isVisible, noBox, idOf, sigOf, setSig, widgetStates, aliveUnlisted } = K;
 
   // The events of changes a MutationObserver does not see, listened for in
   // the capture phase at the window (non-bubbling ones included).
@@ -75,11 +75,12 @@
   /** What of a reported element changes with no mutation and no event
    * seen yet: a control's value and checked state (set by a script), and
    * the states of layout — where a scrolling widget stands (its scroll
-   * event comes with the next frame), a clickable's cursor.
-   * @param {Element} el @param {string} role */
-  function propsOf(el, role) {
+   * event comes with the next frame), a clickable's cursor. states: el's
+   * widget states, when the walk has just read them.
+   * @param {Element} el @param {string} role @param {string[]} [states] */
+  function propsOf(el, role, states) {
     const e = /** @type {any} */ (el);
-    const ws = widgetStates(el, role);
+    const ws = states || widgetStates(el, role);
     const w = ws.length ? ws.join(' ') : '';
     switch (el.localName) {
       case 'input':
@@ -140,7 +141,7 @@
    * on changed, else walked and kept; walk names it. When the caller holds
    * that walk's elements (known lists it), they are left out: same.
    * @param {string} mode @param {boolean} keepSignatures @param {boolean} allContexts @param {unknown} [known]
-   * @returns {ReturnType<GripKernel['snapshot']> & {walk?: string, same?: boolean}}
+   * @returns {ReturnType<GripKernel['snapshot']> & {walk?: string, same?: boolean, alive?: number[]}}
    */
   function reread(mode, keepSignatures, allContexts, known) {
     const t0 = performance.now();
@@ -158,8 +159,9 @@
       const r = k.result;
       const same = Array.isArray(known) && known.indexOf(k.walk) >= 0;
       const stats = { nodes: r.stats.nodes, ms: Math.round((performance.now() - t0) * 100) / 100, reread: true };
-      return same ? { url: location.href, title: document.title, elements: [], walk: k.walk, same, stats }
-        : { url: location.href, title: document.title, elements: r.elements, walk: k.walk, stats };
+      const alive = aliveUnlisted(r.elements);
+      return same ? { url: location.href, title: document.title, elements: [], alive, walk: k.walk, same, stats }
+        : { url: location.href, title: document.title, elements: r.elements, alive, walk: k.walk, stats };
     }
     kept = null;
     // Start observing afresh: until its records are delivered (the end of
@@ -171,8 +173,8 @@
       observed = new WeakSet();
       observe(document);
     }
-    /** @type {{unseen: Element[], pruned: Element[], hosts: Element[]}} */
-    const found = { unseen: [], pruned: [], hosts: [] };
+    /** @type {WalkFound} */
+    const found = { unseen: [], pruned: [], hosts: [], els: [], sigs: [], ws: [] };
     const result = snapshot(mode, keepSignatures, allContexts, found);
     for (const h of found.hosts) {
       const sr = shadowOf(h);
@@ -180,21 +182,24 @@
     }
     /** @type {KeptElement[]} */
     const list = [];
-    for (const r of result.elements) {
-      const el = elementOf(r.id);
-      // The meaning the element has now, which a walk without
-      // keepSignatures sets (the kept one may be what the agent saw before).
-      if (el) list.push({ el, role: r.role, sig: signatureOf(el, r.role, r.name), props: propsOf(el, r.role) });
+    // The meaning each element has now, which a walk without
+    // keepSignatures sets (the kept one may be what the agent saw before):
+    // the walk's, one for each element of the reply, in its order.
+    for (let i = 0; i < result.elements.length; i++) {
+      const el = found.els[i];
+      const r = result.elements[i];
+      list.push({ el, role: r.role, sig: found.sigs[i], props: propsOf(el, r.role, found.ws[i]) });
     }
     // A walk that ran while the page changed (a mutation between its
     // start and now) is not kept.
-    if (obs && obs.takeRecords().length) return result;
+    const alive = aliveUnlisted(result.elements);
+    if (obs && obs.takeRecords().length) return { ...result, alive };
     const walk = INSTANCE + '.' + ++walks;
     const next = { key, walk, refs: /** @type {any} */ (globalThis).__gripRefCache__, result, kept: list, unseen: found.unseen,
       pruned: found.pruned, hosts: found.hosts, shadows: found.hosts.map((h) => shadowOf(h)), sheets: '', view: viewOf() };
     kept = next;
     next.sheets = sheetsOf();
-    return { ...result, walk };
+    return { ...result, alive, walk };
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ reread }));

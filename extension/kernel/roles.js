@@ -113,6 +113,10 @@
         return 'heading';
       case 'img':
         return 'img';
+      case 'canvas':
+        // No ARIA role: grip's own, so that an app drawn in a canvas is
+        // listed and acted on at a point (drawings.js).
+        return 'canvas';
       case 'th':
         return attr(el, 'scope') === 'row' ? 'rowheader' : 'columnheader';
       case 'td':

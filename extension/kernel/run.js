@@ -1,32 +1,39 @@
 // @ts-check
 // The kernel's entry point, K.run(req), last of the files: one request in
-// this document, one JSON-able reply (or, for a custom listbox `select`, a
-// Promise of one). Requests: {op:'snapshot', mode, keepSignatures, asJSON, known},
-// {op:'act', id|selector, action, …}, {op:'probe', text?, id?},
-// {op:'watch', text?, gone?, id?, ms} (a Promise),
-// {op:'settle'}, {op:'nextChange', ms} (a Promise); a snapshot with
-// settle: true carries the document's settle state too.
-// {op:'frameIndex', selector}, {op:'mark', mark},
-// {op:'stage', upload, file, data}, {op:'read', id, from, max}.
+// this document, one JSON-able reply (or a Promise of one: watch,
+// nextChange, some acts). The requests and their replies are the table
+// KernelCalls in kernel.d.ts; HANDLERS below has one handler per op.
 (() => {
   'use strict';
 
   const K = globalThis.__gripKernel__;
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
-    isDisabled, describe, brief, reread, probe, watch, frameIndexOf, actionable, done, hoverAt, clickAt,
+    isDisabled, describe, brief, reread, probe, watch, frameIndexOf, actionable, actionableAt, underPoint, done, hoverAt, clickAt, drawnTarget,
     mouse, editKind, readyToType, typeInto, selectIn, checkable, setChecked, doScroll, find, doPress, doDrag,
-    setMark, stageUpload, uploadInto, trackChanges, settleState, nextChange, endingAnimations, readText,
-    focusAsPerson } = K;
+    setMark, stageUpload, uploadInto, settleState, nextChange, endingAnimations, readText,
+    focusAsPerson, saidMark, saidSince, changesFromHere, noMatch, listen } = K;
 
   // The actions the page carries out: protocol/actions.go lists the same
   // ones as in-page actions (a test compares the two lists).
   const NEEDS_NODE = new Set(['click', 'dblclick', 'hover', 'focus', 'type', 'fill', 'select', 'check', 'uncheck', 'drag', 'upload']);
   const KNOWN = new Set([...NEEDS_NODE, 'press', 'scroll', 'find']);
 
+  /** The element an act request names, if it can be found (no checks:
+   * act makes them). @param {any} r @returns {Element|null} */
+  function actedOn(r) {
+    if (typeof r.id === 'number') return elementOf(r.id) || null;
+    if (typeof r.selector === 'string' && r.selector.trim()) {
+      try { return document.querySelector(r.selector); } catch (_) { return null; }
+    }
+    return null;
+  }
+
   /** An action on one element, every boundary checked in order: the node
    * (still there), its meaning (the signature the agent saw), its
    * actionability, then the act.
-   * @param {any} r */
+   * @param {any} r
+   * @returns {any} KernelCalls' act reply: a result, a refusal, or a
+   * promise of one once the page stops moving */
   function act(r) {
     const action = String(r.action || '');
     if (!KNOWN.has(action)) return fail('bad_request', 'node', 'unknown action ' + quote(action));
@@ -39,13 +46,13 @@
     if (typeof r.id === 'number') {
       id = r.id;
       el = elementOf(id) || null;
-      if (!el) return fail('stale_ref', 'node', 'the element is no longer in the page', 'take a new snapshot');
-      if (!el.isConnected) return fail('stale_ref', 'node', 'the element was removed from the page', 'take a new snapshot');
+      // One wording for both (the host adds the ref and the next step).
+      if (!el || !el.isConnected) return fail('stale_ref', 'node', 'its element is no longer on the page', 'take a new snapshot');
     } else if (typeof r.selector === 'string' && r.selector.trim()) {
       try { el = document.querySelector(r.selector); } catch (_) {
         return fail('invalid_locator', 'node', 'invalid selector ' + quote(r.selector));
       }
-      if (!el) return fail('not_actionable', 'node', 'no element matches ' + quote(r.selector), 'check the selector or take a snapshot');
+      if (!el) return noMatch(r.selector);
       id = idFor(el);
     } else if (NEEDS_NODE.has(action)) {
       return fail('bad_request', 'node', action + ' needs an element (id or selector)');
@@ -65,8 +72,15 @@
         const changed = meaningChanged(to.el, to.id, action, 'the drop target: ');
         if (changed) return changed;
       }
-      if (to.el === node) return fail('bad_request', 'node', 'the element cannot be dropped on itself', 'name another element as the drop target');
-      return doDrag(node, id, to.el, to.id);
+      const toAt = r.toAt && typeof r.toAt === 'object' ? r.toAt : null;
+      const from = r.at && typeof r.at === 'object' ? r.at : null;
+      // Within one element only from one point of it to another (a shape
+      // moved on a canvas, a range chosen on a drawn sheet).
+      if (to.el === node && !(toAt && from)) {
+        return fail('bad_request', 'node', 'the element cannot be dropped on itself',
+          'name another element as the drop target, or give both points inside it: --at X,Y and --to-offset X,Y');
+      }
+      return doDrag(node, id, to.el, to.id, toAt, from);
     }
 
     if (action === 'scroll') return doScroll(node, r);
@@ -87,7 +101,12 @@
       focusAsPerson(node);
       return done(node, id, { ok: true });
     }
-    const check = actionable(node, needEnabled);
+    // A point the agent chose inside the element (a canvas app): checked
+    // there, and the press lands on what is under it.
+    const spot = r.at && typeof r.at === 'object' && (action === 'click' || action === 'dblclick' || action === 'hover') ? r.at : null;
+    // (A drag's point was taken above.)
+    if (r.at && !spot) return fail('bad_request', 'node', action + ' takes no point inside its element');
+    const check = spot ? actionableAt(node, spot, needEnabled, '') : actionable(node, needEnabled);
     if ('error' in check) {
       // A page still moving (a dialog sliding in, a panel fading out) is
       // acted on once it stops, as a person would wait for it: bounded,
@@ -96,6 +115,7 @@
       return check;
     }
     const pt = check.point;
+    if (spot) return actAt(node, id, action, spot, pt, /** @type {{hit: Element}} */ (/** @type {unknown} */ (check)).hit, trusted);
 
     if (action === 'type' || action === 'fill') {
       const kind = editKind(node);
@@ -121,7 +141,14 @@
       return { ok: true, id, point: pt };
     }
 
-    // d. act
+    // d. act. Checks above may have waited (an animation, a scroll): a
+    // frame removed or replaced meanwhile has a document with no window,
+    // where a press dispatches to no handler at all, so it is refused,
+    // never reported done. The dispatch below is synchronous, so nothing
+    // detaches the frame between this check and the press.
+    if (node && !node.ownerDocument.defaultView) {
+      return fail('document_changed', 'node', 'the frame was removed or replaced before the action could land', 'take a new snapshot');
+    }
     switch (action) {
       case 'click':
         clickAt(node, pt, 1);
@@ -129,10 +156,10 @@
       case 'dblclick':
         clickAt(node, pt, 1);
         clickAt(node, pt, 2);
-        node.dispatchEvent(mouse('dblclick', pt, 2, 0));
+        drawnTarget(node, pt).dispatchEvent(mouse('dblclick', pt, 2, 0));
         return done(node, id, { ok: true });
       case 'hover':
-        hoverAt(node, pt);
+        hoverAt(drawnTarget(node, pt), pt);
         return done(node, id, { ok: true });
       case 'type':
       case 'fill':
@@ -146,9 +173,32 @@
     return fail('bad_request', 'node', 'unknown action ' + quote(action));
   }
 
+  /** A click, double click or hover at the agent's point: the events go
+   * to what is under it (inside the element, checked), with the point's
+   * coordinates; the reply names what was under it and in which frame.
+   * @param {Element} node @param {number} id @param {string} action @param {protocol.Spot} spot
+   * @param {{x: number, y: number}} pt @param {Element} hit @param {boolean} trusted */
+  function actAt(node, id, action, spot, pt, hit, trusted) {
+    const detail = underPoint(node, spot, hit);
+    if (trusted) return { ok: true, id, point: pt, detail };
+    if (action === 'hover') {
+      hoverAt(hit, pt);
+    } else {
+      clickAt(hit, pt, 1, true);
+      if (action === 'dblclick') {
+        clickAt(hit, pt, 2, true);
+        hit.dispatchEvent(mouse('dblclick', pt, 2, 0));
+      }
+    }
+    return done(node, id, { ok: true, detail });
+  }
+
   /** How long an action waits for a moving page to stop before it is
-   * refused as it stands (docs/ARCHITECTURE.md, "Acting on a ref"). */
+   * refused as it stands (docs/acting.md, "Acting on a ref"). */
   const STILL_MS = 2000;
+  /** How long the read back after an action waits, at most, for the
+   * page's next frame (nextFrame). */
+  const NEXT_FRAME_MS = 100;
 
   /** Whether the page is animating: a CSS animation or transition that
    * will end runs, which is how dialogs, drawers and tiddlers slide into
@@ -182,8 +232,7 @@
   function nodeOf(localId, selector, what) {
     if (typeof localId === 'number') {
       const el = elementOf(localId);
-      if (!el) return fail('stale_ref', 'node', what + ' is no longer in the page', 'take a new snapshot');
-      if (!el.isConnected) return fail('stale_ref', 'node', what + ' was removed from the page', 'take a new snapshot');
+      if (!el || !el.isConnected) return fail('stale_ref', 'node', what + ' is no longer on the page', 'take a new snapshot');
       return { el, id: localId };
     }
     if (typeof selector === 'string' && selector.trim()) {
@@ -191,7 +240,7 @@
       try { el = document.querySelector(selector); } catch (_) {
         return fail('invalid_locator', 'node', 'invalid selector ' + quote(selector));
       }
-      if (!el) return fail('not_actionable', 'node', 'no element matches ' + quote(selector) + ' for ' + what, 'check the selector or take a snapshot');
+      if (!el) return noMatch(selector, what);
       return { el, id: idFor(el) };
     }
     return fail('bad_request', 'node', 'no ' + what + ' was named');
@@ -229,58 +278,80 @@
     return { ...readText(found.el, r), role: d.role, name: d.name };
   }
 
-  /** Runs one request in this document and returns its reply; nothing it
-   * throws escapes (an internal error is a reply too).
-   * @param {any} req @returns {any} */
+  /** A snapshot of this document, as the snapshot call asks for it. A
+   * plain read starts no watch of the page's changes: an action does, and
+   * the read back after it asks how it settled (settle.js). A page that is
+   * only read keeps no observer, whose records of a long re-render would
+   * be held until it ends. From the last walk when the page has not
+   * changed since (reread.js).
+   * @param {KernelCalls['snapshot']['req']} req @returns {SnapshotReply} */
+  function readNow(req) {
+    const result = /** @type {any} */ (reread(req.mode === 'content' ? 'content' : 'interactive', req.keepSignatures === true,
+        req.allContexts === true, req.known));
+    if (req.settle === true) result.settle = settleState();
+    // The read after an action: what the app said since it began (said.js).
+    if (typeof req.saidSince === 'number' && req.saidSince > 0) result.said = saidSince(req.saidSince);
+    // One string crosses from the page to the worker far faster than
+    // thousands of small objects cloned one by one (bench/: 74 vs 250 ms
+    // at 5,000 elements).
+    return req.asJSON === true ? JSON.stringify(result) : result;
+  }
+
+  /** Resolves at this document's next animation frame, after the
+   * callbacks the page asked for before it, or after NEXT_FRAME_MS on a
+   * page too busy to draw one. @returns {Promise<void>} */
+  function nextFrame() {
+    return new Promise((resolve) => {
+      const t = setTimeout(resolve, NEXT_FRAME_MS);
+      requestAnimationFrame(() => { clearTimeout(t); resolve(); });
+    });
+  }
+
+  /** The kernel's calls, one handler per op of KernelCalls (kernel.d.ts).
+   * @type {KernelHandlers} */
+  const HANDLERS = {
+    snapshot(req) {
+      // The read back after an action comes after the page's next frame:
+      // apps that answer input in an animation frame (Chart.js, most
+      // drawn apps) have answered by then, and what they changed is seen
+      // as a change to settle after, not missed (docs/settling.md,
+      // "Settling"). A hidden document draws no frames: read at once.
+      if (req.settle === true && document.visibilityState === 'visible') return nextFrame().then(() => readNow(req));
+      return readNow(req);
+    },
+    act(req) {
+      changesFromHere();
+      saidMark(actedOn(req), String(req.action || ''));
+      const out = act(req);
+      if (out instanceof Promise) {
+        return out.catch((e) => fail('internal', 'document', String((e && e.message) || e)));
+      }
+      return out;
+    },
+    settle: (req) => settleState(req),
+    nextChange: (req) => nextChange(req),
+    mark: (req) => setMark(req),
+    probe: (req) => probe(req),
+    watch: (req) => watch(req),
+    frameIndex: (req) => frameIndexOf(req),
+    stage: (req) => stageUpload(req),
+    read: (req) => read(req),
+    listen: (req) => listen(req),
+  };
+
+  /** Runs one request in this document through its handler and returns
+   * its reply; nothing it throws escapes (an internal error is a reply too).
+   * @param {KernelRequest} req @returns {any} */
   function run(req) {
     try {
       if (!req || typeof req !== 'object') return fail('bad_request', 'document', 'request must be an object');
+      const op = /** @type {KernelOp} */ (req.op);
+      if (!Object.hasOwn(HANDLERS, op)) return fail('bad_request', 'document', 'unknown op ' + quote(String(req.op)));
       // Per call: the cache as the document holds it now, no labels read
       // before the page changed.
       openCache();
       forgetLabels();
-      switch (req.op) {
-        case 'snapshot': {
-          // A plain read starts no watch of the page's changes: an action
-          // does (below), and the read back after it asks how it settled
-          // (settle.js). A page that is only read keeps no observer, whose
-          // records of a long re-render would be held until it ends.
-          // From the last walk when the page has not changed since (reread.js).
-          const result = /** @type {any} */ (reread(req.mode === 'content' ? 'content' : 'interactive', req.keepSignatures === true,
-            req.allContexts === true, req.known));
-          if (req.settle === true) result.settle = settleState();
-          // One string crosses from the page to the worker far faster than
-          // thousands of small objects cloned one by one (bench/: 74 vs 250 ms
-          // at 5,000 elements).
-          return req.asJSON === true ? JSON.stringify(result) : result;
-        }
-        case 'act': {
-          trackChanges();
-          const out = act(req);
-          if (out instanceof Promise) {
-            return out.catch((e) => fail('internal', 'document', String((e && e.message) || e)));
-          }
-          return out;
-        }
-        case 'settle':
-          return settleState(req);
-        case 'nextChange':
-          return nextChange(req);
-        case 'mark':
-          return setMark(req);
-        case 'probe':
-          return probe(req);
-        case 'watch':
-          return watch(req);
-        case 'frameIndex':
-          return frameIndexOf(req);
-        case 'stage':
-          return stageUpload(req);
-        case 'read':
-          return read(req);
-        default:
-          return fail('bad_request', 'document', 'unknown op ' + quote(String(req.op)));
-      }
+      return /** @type {(r: object) => any} */ (HANDLERS[op])(req);
     } catch (e) {
       const err = /** @type {any} */ (e);
       return fail('internal', 'document', String((err && err.message) || err));

@@ -1,9 +1,9 @@
 // @ts-check
-// Whether the page has settled after an action (docs/ARCHITECTURE.md,
+// Whether the page has settled after an action (docs/settling.md,
 // "Settling"): a MutationObserver kept per document notes when the page
 // last changed what it shows, and settleState answers at once how long ago
 // that was and whether a busy indicator shows. The timing is the worker's
-// (extension/settle.js): timers in a background tab fire at most once a
+// (extension/worker/settle.js): timers in a background tab fire at most once a
 // second, the worker's do not. nextChange answers at the next change, so
 // the worker waits on a busy page by events, never by polling.
 (() => {
@@ -25,12 +25,22 @@
   const BUSY_SELECTOR = '[aria-busy="true"], progress:not([value]), [role="progressbar"]:not([aria-valuenow])';
   const STATUS_SELECTOR = '[role="status"], [role="alert"], output';
   const WORKING = /(…|\.\.\.)$|^(loading|saving|working|please wait|processing|uploading|searching)\b/i;
+  // Any element that appeared or changed since the action began and says
+  // it is working ("Loading...", "Please wait"), or is a spinner by its
+  // class: apps show these in plain elements, with no role.
+  // The word alone, or followed by a few words and dots ("Loading
+  // issues…"); not a title that begins with it ("Loading dock schedule").
+  const FRESH_WORKING = /^(loading|saving|working|please wait|processing|uploading|searching|submitting|sending|updating|refreshing|fetching)(\.{0,3}|…|\s[^.…]{0,40}(…|\.\.\.?))$/i;
+  const SPINNER_WORDS = /^(spinner|spin|spinning|loader|loading|throbber|busy)$/;
+  const SPINNER_SELECTOR = '[class*="spin" i], [class*="load" i], [class*="throbber" i], [class*="busy" i]';
+  /** How many changed elements are kept to look at. */
+  const MAX_FRESH = 64;
 
   // A live page (a dashboard, a feed, a clock) changes what it shows at a
   // rhythm and is never quiet: waiting for quiet is waiting for the bound,
   // on every action. A document that has changed at least every RUN_GAP_MS
   // for LIVE_RUN_MS before the action began is live; the worker reads it
-  // after one such beat (extension/settle.js LIVE_READ_MS) and says it is
+  // after one such beat (extension/worker/settle.js LIVE_READ_MS) and says it is
   // still changing.
   const RUN_GAP_MS = 250;
   const LIVE_RUN_MS = 1000;
@@ -39,7 +49,10 @@
    * object: a kernel injected again (a new build) takes the old one over
    * instead of leaving a second observer behind. runFrom is when the
    * current run of changes began (no gap of RUN_GAP_MS since).
-   * @typedef {{obs: MutationObserver, last: number, runFrom: number, roots: WeakSet<Node>, list: Node[]}} Tracker */
+   * fresh are the elements that appeared or changed since the current
+   * action began (the newest MAX_FRESH), where a loading message shows.
+   * scripts are the scripts seen loading, by URL, with when first seen.
+   * @typedef {{obs: MutationObserver, last: number, runFrom: number, roots: WeakSet<Node>, list: Node[], fresh: Element[], scripts: Map<string, number>}} Tracker */
   /** @type {any} */
   const G = globalThis;
 
@@ -50,6 +63,7 @@
     /** @type {Tracker|undefined} */
     const have = G.__gripChanges__;
     if (have) {
+      if (!have.scripts) have.scripts = new Map();
       // Records not yet delivered hold every node a re-render removed: a
       // page that re-renders in one long task (and our own snapshot after
       // it) must not keep them all until that task ends.
@@ -58,7 +72,7 @@
       return have;
     }
     /** @type {Tracker} */
-    const t = { obs: /** @type {any} */ (null), last: -Infinity, runFrom: -Infinity, roots: new WeakSet(), list: [] };
+    const t = { obs: /** @type {any} */ (null), last: -Infinity, runFrom: -Infinity, roots: new WeakSet(), list: [], fresh: [], scripts: new Map() };
     t.obs = new MutationObserver((records) => noteChanges(t, records));
     observeRoot(t, document);
     const tw = document.createTreeWalker(document.documentElement || document, NodeFilter.SHOW_ELEMENT);
@@ -78,14 +92,58 @@
     const now = performance.now();
     if (now - t.last >= RUN_GAP_MS) t.runFrom = now;
     t.last = now;
+    if (!Array.isArray(t.fresh)) t.fresh = []; // a tracker an older kernel made
     for (const r of records) {
-      for (const n of r.addedNodes) {
-        if (n.nodeType === 1 && /** @type {Element} */ (n).localName.indexOf('-') > 0) {
-          const sr = shadowOf(/** @type {Element} */ (n));
-          if (sr) observeRoot(t, sr);
+      if (r.type === 'childList') {
+        for (const n of r.addedNodes) {
+          if (n.nodeType === 1) {
+            fresh(t, /** @type {Element} */ (n));
+            if (/** @type {Element} */ (n).localName.indexOf('-') > 0) {
+              const sr = shadowOf(/** @type {Element} */ (n));
+              if (sr) observeRoot(t, sr);
+            }
+          } else if (n.parentElement) {
+            fresh(t, n.parentElement);
+          }
         }
+      } else if (r.type === 'characterData') {
+        if (r.target.parentElement) fresh(t, r.target.parentElement);
+      } else if (r.target.nodeType === 1) {
+        fresh(t, /** @type {Element} */ (r.target));
       }
     }
+  }
+
+  /** @param {Tracker} t @param {Element} el */
+  function fresh(t, el) {
+    if (t.fresh.length && t.fresh[t.fresh.length - 1] === el) return;
+    t.fresh.push(el);
+    if (t.fresh.length > MAX_FRESH) t.fresh.shift();
+  }
+
+  /** An action begins: what appears from now on is its doing. */
+  function changesFromHere() {
+    const t = trackChanges();
+    t.fresh = [];
+  }
+
+  /** Whether el's class or id names a spinner. @param {Element} el */
+  function spinnerWords(el) {
+    const cls = typeof el.className === 'string' ? el.className : el.getAttribute('class') || '';
+    return (cls + ' ' + (el.id || '')).toLowerCase().split(/[^a-z0-9]+/).some((w) => SPINNER_WORDS.test(w));
+  }
+
+  /** What a changed element shows of work going on, described, or ''.
+   * @param {Element} el */
+  function freshBusy(el) {
+    if (!el.isConnected) return '';
+    const text = fold(el.textContent || '');
+    if (text && text.length <= 60 && FRESH_WORKING.test(text) && isVisible(el)) return 'the text ' + JSON.stringify(text);
+    if (text.length <= 60) {
+      const spin = spinnerWords(el) ? el : Array.from(el.querySelectorAll(SPINNER_SELECTOR)).find(spinnerWords);
+      if (spin && isVisible(spin)) return 'a spinner';
+    }
+    return '';
   }
 
   /** @param {Tracker} t @param {Node} root */
@@ -109,6 +167,41 @@
         const text = fold(el.textContent || '');
         if (text && text.length <= 80 && WORKING.test(text) && isVisible(el)) return 'the status ' + JSON.stringify(text);
       }
+    }
+    for (const el of t.fresh || []) {
+      const b = freshBusy(el);
+      if (b) return b;
+    }
+    return scriptLoading(t);
+  }
+
+  /** How long a script seen loading holds the page busy, at most (one
+   * that failed leaves no entry on the timeline either). */
+  const SCRIPT_WAIT_MS = 1500;
+  /** The resource timeline's default size: past it, entries are dropped. */
+  const TIMELINE_FULL = 250;
+
+  /** 'a script still loading' while a script a script added (async, in a
+   * loaded document) has no entry on the resource timeline yet: its
+   * response has not ended, and the app's answer comes when it runs
+   * (MediaWiki loads its modules so, and the debugger that would see the
+   * request is seldom attached). '' otherwise.
+   * @param {Tracker} t */
+  function scriptLoading(t) {
+    if (document.readyState !== 'complete') return '';
+    const entries = performance.getEntriesByType('resource');
+    if (entries.length >= TIMELINE_FULL) return '';
+    const now = performance.now();
+    /** @type {Set<string>|null} */
+    let names = null;
+    for (const el of document.querySelectorAll('script[src]')) {
+      const src = /** @type {HTMLScriptElement} */ (el).src;
+      if (!/** @type {HTMLScriptElement} */ (el).async || !/^https?:/.test(src)) continue;
+      names = names || new Set(entries.map((e) => e.name));
+      if (names.has(src)) continue;
+      const seen = t.scripts.get(src);
+      if (seen === undefined) t.scripts.set(src, now);
+      if (now - (seen === undefined ? now : seen) < SCRIPT_WAIT_MS) return 'a script still loading';
     }
     return '';
   }
@@ -149,10 +242,24 @@
     return out;
   }
 
+  /** When this document last loaded something, by the performance
+   * timeline: its load event's end, or its newest resource's (of the
+   * last few recorded); -1e9 when the timeline has neither. */
+  function loadedAt() {
+    let at = -1e9;
+    const nav = /** @type {PerformanceNavigationTiming|undefined} */ (performance.getEntriesByType('navigation')[0]);
+    if (nav) at = nav.loadEventEnd > 0 ? nav.loadEventEnd : performance.now();
+    const res = performance.getEntriesByType('resource');
+    for (let i = Math.max(0, res.length - 8); i < res.length; i++) at = Math.max(at, /** @type {PerformanceResourceTiming} */ (res[i]).responseEnd);
+    return at;
+  }
+
   /** How this document stands: ms since it last changed what it shows (a
    * document nothing watched yet — a frame the action did not land in, a
-   * page just loaded — counts as quiet: waiting a quiet period for each
-   * would cost every first action on a page with frames), the busy
+   * page just loaded — counts from when it last loaded something
+   * (loadedAt): one loaded long before is quiet, and waiting a quiet
+   * period for each would cost every first action on a page with frames),
+   * the busy
    * indicator it shows, how long its running animations have left, and
    * whether it is live: changing without a pause since LIVE_RUN_MS before
    * the read began, r.ago ms ago (a document first watched by this action
@@ -162,14 +269,19 @@
   function settleState(r) {
     const t = trackChanges();
     const now = performance.now();
-    const since = t.last === -Infinity ? 1e9 : Math.round(now - t.last);
+    // A document not watched before (one an action's navigation just
+    // loaded) changed last, as far as is known, when it finished loading
+    // or got its newest script or style: an app that sets itself up just
+    // after its load event (MediaWiki's modules, run when the browser is
+    // idle) is still changing then.
+    const since = Math.round(now - (t.last === -Infinity ? loadedAt() : t.last));
     const ago = Math.max(0, Number(r && r.ago) || 0);
-    const live = since < RUN_GAP_MS && t.runFrom <= now - ago - LIVE_RUN_MS;
+    const live = t.last !== -Infinity && since < RUN_GAP_MS && t.runFrom <= now - ago - LIVE_RUN_MS;
     /** @type {{sinceChange: number, busy: string, animating: number, live?: boolean, still?: boolean}} */
     const st = { sinceChange: since, busy: busyIndicator(t), animating: animatingFor() };
     // A hidden document draws no frames, and its animations do not advance
     // until it shows again: what they have left is counted from the read's
-    // start, not waited for again at every look (extension/settle.js).
+    // start, not waited for again at every look (extension/worker/settle.js).
     if (st.animating > 0 && document.visibilityState === 'hidden') st.still = true;
     if (live) st.live = true;
     return st;
@@ -193,5 +305,5 @@
     });
   }
 
-  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ trackChanges, settleState, nextChange, endingAnimations }));
+  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ trackChanges, changesFromHere, settleState, nextChange, endingAnimations }));
 })();

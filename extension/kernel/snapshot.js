@@ -10,9 +10,10 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { attrMemo, idFor, sigOf, setSig, pruneCache, SKIP_WALK, shadowOf, isHiddenAttr, isVisible, noBox,
+  const { attrMemo, idFor, sigOf, setSig, pruneCache, SKIP_WALK, shadowOf, isHiddenAttr, isVisible, noBox, clippedShut, areaBox,
     CONTROL_ROLES, TEXT_ROLES, NAME_FROM_CONTENT, declaredRole, roleOf, roleWith, inputType, nameOf, nameInferred, labelledByAria, ownText, hasOwnText, setWalkRoot,
-    valueText, statesOf, signatureOf, comboValue, unseenSelect, selectStandIn, wrappedSelect, wrapperName, clickableName, hrefOf, cursorOf, clickStart, isWidget, widgetStates, isControlRole, addContexts, elementOf } = K;
+    valueText, statesOf, signatureOf, comboValue, unseenSelect, selectStandIn, wrappedSelect, wrapperName, clickableName, hrefOf, cursorOf, clickStart, isWidget, widgetStates, isControlRole, addContexts, elementOf,
+    isDrawingRoot, hasParts, drawingRole, drawingName, drawnStart, partName, boxState, canvasShown } = K;
 
   // A subtree with this many children or more is tested for a box before
   // the walk enters it.
@@ -21,8 +22,10 @@
   // text of its own to report.
   const PRESENTATIONAL = new Set(['img', 'math', 'meter', 'progressbar', 'scrollbar', 'separator']);
 
+  const SVG_NS = 'http://www.w3.org/2000/svg';
+
   // Roles of a combobox's popup.
-  const POPUP_ROLES = new Set(['listbox', 'tree', 'grid', 'dialog']);
+  const POPUP_ROLES = new Set(['listbox', 'menu', 'tree', 'grid', 'dialog']);
 
   /** The ids of the popups that comboboxes say are collapsed
    * (aria-expanded=false, aria-controls naming the popup).
@@ -55,10 +58,13 @@
    *   never saw still refuses with meaning_changed.
    * @param {boolean} [allContexts] every element gets its context, not only
    *   repeats (the host resolving a target line).
-   * @param {{unseen: Element[], pruned: Element[], hosts: Element[]}} [found] collects, for a
-   *   re-read to check (reread.js), the elements tested and found not to
-   *   render, the subtrees not entered for having no box, and the shadow
-   *   hosts and custom elements walked
+   * @param {WalkFound} [found] collects, for a re-read to check
+   *   (reread.js), the elements tested and found not to render, the
+   *   subtrees not entered for having no box, and the shadow hosts and
+   *   custom elements walked; and, one each for the elements of the
+   *   reply in its order, the element, its signature now and its widget
+   *   states, which the walk computed already (so the re-read's list of
+   *   what it kept costs no second reading of them)
    */
   function snapshot(mode, keepSignatures, allContexts, found) {
     const t0 = performance.now();
@@ -77,13 +83,18 @@
     // Controls reported so far: a grid row that holds controls is dropped
     // once they are listed (a calendar's week, whose days are buttons).
     let controls = 0;
+    // Whether the walk is in a drawing's SVG content, whose parts start by
+    // the rules of drawings.js.
+    let drawing = false;
 
     /** @param {Element} el @param {string} role @param {string} name
      * @param {string} [text] what a non-control holds, when its name is a label
      * @param {boolean} [inferred] the name is grip's guess, not the page's (names.js) */
     const report = (el, role, name, text, inferred) => {
       const id = idFor(el);
-      if (!keepSignatures || sigOf(id) === undefined) setSig(id, signatureOf(el, role, name));
+      const keep = !keepSignatures || sigOf(id) === undefined;
+      const sig = keep || found ? signatureOf(el, role, name) : null;
+      if (keep && sig) setSig(id, sig);
       /** @type {Reported} */
       const r = { id, role, name };
       const v = CONTROL_ROLES.has(role) ? valueText(el, role) || (role === 'combobox' ? comboValue(el) : '') : text || '';
@@ -99,6 +110,20 @@
       if (st.length) r.states = st;
       if (CONTROL_ROLES.has(role)) controls++;
       out.push(r);
+      if (found && sig) {
+        found.els.push(el);
+        found.sigs.push(sig);
+        found.ws.push(ws);
+      }
+    };
+    /** Drops the line at i, and what found holds for it. @param {number} i */
+    const drop = (i) => {
+      out.splice(i, 1);
+      if (found) {
+        found.els.splice(i, 1);
+        found.sigs.splice(i, 1);
+        found.ws.splice(i, 1);
+      }
     };
 
     /** @param {Element} el @param {string} parentCursor the parent's computed cursor ('' inside a control) */
@@ -112,6 +137,9 @@
       // The popup of a collapsed combobox is closed, whatever its styles
       // say (Slim Select keeps its lists rendered off-screen).
       if (closed.size && POPUP_ROLES.has(role) && closed.has(el.id)) return;
+      // A popup clipped to a pixel is closed too (OOUI's menu, kept for
+      // screen readers while its dropdown has focus; visibility.js).
+      if (POPUP_ROLES.has(role) && clippedShut(el)) return;
       // A hidden native select a library's control stands in for is read
       // through that control (widgets.js).
       if (tag === 'select' && unseenSelect(/** @type {HTMLSelectElement} */ (el)) && selectStandIn(/** @type {HTMLSelectElement} */ (el))) return;
@@ -126,13 +154,40 @@
       // Outside controls every element's cursor is read once, for its
       // children's test of where a pointer cursor starts.
       const cursor = inControl || CONTROL_ROLES.has(role) ? '' : cursorOf(el);
-      if (!control && !inControl && clickStart(el, cursor, parentCursor)) {
+      // A drawing with parts, and a canvas, are listed as what they are,
+      // with the size of their box (drawings.js).
+      const inDrawing = drawing;
+      // Only SVG content follows the rules of parts; HTML in a drawing (a
+      // foreignObject's, a graphics-document's) is read as any page, as
+      // describe() reads it (drawings.js drawingOf).
+      const svgPart = inDrawing && el.namespaceURI === SVG_NS;
+      let isDrawing = false;
+      if (!control && !inControl && !inDrawing && (tag === 'canvas' || isDrawingRoot(el))) {
         visible = isVisible(el) ? 1 : 0;
         if (!visible && found) found.unseen.push(el);
-        if (visible) {
+        if (visible && (tag === 'canvas' ? canvasShown(el) : hasParts(el))) {
+          isDrawing = tag !== 'canvas';
+          if (isDrawing) role = drawingRole(el);
+          report(el, role, isDrawing ? drawingName(el, role) : nameOf(el, role));
+          const line = out[out.length - 1];
+          line.states = [...(line.states || []), boxState(el)];
+          reported = true;
+          says = tag === 'canvas' || PRESENTATIONAL.has(role);
+        }
+      }
+      if (!reported && !control && !inControl && (svgPart ? drawnStart(el, cursor, parentCursor) : clickStart(el, cursor, parentCursor))) {
+        visible = isVisible(el) ? 1 : 0;
+        if (!visible && found) found.unseen.push(el);
+        // Listed only where a press can land, as an action's check has it.
+        if (visible && areaBox(el)) {
           role = 'clickable';
-          const name = clickableName(el);
-          report(el, role, name, '', nameInferred());
+          let name = clickableName(el);
+          let inferred = nameInferred();
+          if (!name && svgPart) {
+            name = partName(el);
+            inferred = !!name;
+          }
+          report(el, role, name, '', inferred);
           reported = says = true;
         }
       }
@@ -179,10 +234,13 @@
         if (found) found.pruned.push(el);
         return;
       }
-      const isCtl = reported && isControlRole(role);
+      // A part of a drawing does not hide the parts drawn in it (a node's ports).
+      const isCtl = reported && isControlRole(role) && !(svgPart && role === 'clickable');
       const at = out.length - 1, controlsBefore = controls;
       if (says) inside++;
       if (isCtl) inControl++;
+      if (isDrawing) drawing = true;
+      else if (inDrawing && tag === 'foreignObject') drawing = false;
       if (sr) {
         const outer = setWalkRoot(sr);
         walkChildren(sr, cursor);
@@ -200,18 +258,19 @@
       } else {
         walkChildren(el, cursor);
       }
+      drawing = inDrawing;
       if (isCtl) inControl--;
       if (says) inside--;
       // A grid row or a clickable that holds controls: the controls speak
       // for it (a calendar's week of day buttons, the clickable box around
       // a custom select's input).
-      if (reported && (role === 'row' || role === 'clickable') && controls > controlsBefore && out[at] && out[at].role === role) {
-        out.splice(at, 1);
+      if (reported && (role === 'row' || (role === 'clickable' && !svgPart)) && controls > controlsBefore && out[at] && out[at].role === role) {
+        drop(at);
       } else if (reported && role === 'listitem' && controls === controlsBefore + 1 && out[at] && out[at].role === role &&
         out.length === at + 2 && !out[at].value && out[at + 1].name === out[at].name) {
         // A list item that says only what the one control in it says (a
         // menu's item around its link): the control speaks for it.
-        out.splice(at, 1);
+        drop(at);
       }
     };
     /** @param {Element|ShadowRoot} p @param {string} cursor */

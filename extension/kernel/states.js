@@ -9,7 +9,7 @@
   const K = globalThis.__gripKernel__;
   const { fold, cut, quote, attr, hasAttr, inputType, roleOf, HEADING_TAGS, nameOf, textOf, selectValue,
     hasOwnText, CONTROL_ROLES, isWidget, isClickable, clickableName, surfaceOf, editorText, wrappedSelect, chosenText,
-    wrapperName } = K;
+    wrapperName, isDrawingRoot, hasParts, drawingRole, drawingName, drawingOf, partName } = K;
 
   const VALUE_MAX = 200;
   // Form-associated tags: they can be :disabled and belong to a form.
@@ -105,6 +105,14 @@
       const a = attr(el, 'aria-checked');
       if (a === 'true') return 'checked';
       if (a === 'mixed') return 'mixed';
+      // A control that says it is a checkbox without aria-checked, around
+      // the one native box that keeps its state (Jupyter's file list:
+      // `<button role=checkbox>` holding `<input type=checkbox>`): its
+      // state is that box's, which a click on it sets.
+      if (a === null && (role === 'checkbox' || role === 'radio' || role === 'switch')) {
+        const boxes = el.querySelectorAll('input[type=checkbox], input[type=radio]');
+        if (boxes.length === 1) return checkedOf(boxes[0], '');
+      }
     }
     return '';
   }
@@ -185,8 +193,19 @@
       const name = wrapperName(el, wrapped);
       return { role: 'combobox', name, sig: signatureOf(el, 'combobox', name) };
     }
+    // A canvas, and a drawing with parts, are listed as what they are
+    // (drawings.js), whatever their cursor.
+    if (el.localName === 'canvas' && !CONTROL_ROLES.has(role)) {
+      const name = nameOf(el, role);
+      return { role, name, sig: signatureOf(el, role, name) };
+    }
+    if (!CONTROL_ROLES.has(role) && isDrawingRoot(el) && hasParts(el)) {
+      const r = drawingRole(el);
+      const name = drawingName(el, r);
+      return { role: r, name, sig: signatureOf(el, r, name) };
+    }
     if (!CONTROL_ROLES.has(role) && !isWidget(el, role) && isClickable(el)) {
-      const name = clickableName(el);
+      const name = clickableName(el) || (drawingOf(el) ? partName(el) : '');
       return { role: 'clickable', name, sig: signatureOf(el, 'clickable', name) };
     }
     if (!role) role = hasOwnText(el) ? 'text' : 'generic';

@@ -66,7 +66,48 @@
     return !e.checkVisibility() && !displayContents(el);
   }
 
+  // A box at most this many pixels across that clips its content shows
+  // nothing of it (the "visually hidden" pattern).
+  const SHUT_PX = 4;
+
+  /** Whether el renders but is clipped shut: a box of a few pixels that
+   * hides its overflow, kept for screen readers (OOUI keeps a closed
+   * dropdown's menu so while the dropdown has focus, overriding its
+   * display:none; docs/widgets.md, *Widgets*).
+   * @param {Element} el */
+  function clippedShut(el) {
+    const r = el.getBoundingClientRect();
+    if (r.width > SHUT_PX && r.height > SHUT_PX) return false;
+    const cs = getComputedStyle(el);
+    return cs.overflowX !== 'visible' && cs.overflowY !== 'visible';
+  }
+
+  // How many elements inside a box without area areaBox looks at.
+  const AREA_SEARCH = 50;
+
+  /** Where a person can press el: el when one of its boxes has area, else
+   * the first element inside it that has (a box whose children all float
+   * is 0 px high, yet they show and a press on them reaches it); null when
+   * nothing of it has area — a 0×0 element with a click handler, which no
+   * one can click, so a snapshot does not list it as clickable and an
+   * action says it has no size (acts.js actionable). Bounded: the first
+   * AREA_SEARCH elements.
+   * @param {Element} el @returns {Element|null} */
+  function areaBox(el) {
+    if (hasArea(el)) return el;
+    const all = el.getElementsByTagName('*');
+    for (let i = 0; i < all.length && i < AREA_SEARCH; i++) if (hasArea(all[i])) return all[i];
+    return null;
+  }
+
+  /** @param {Element} el */
+  function hasArea(el) {
+    const rects = el.getClientRects();
+    for (let i = 0; i < rects.length; i++) if (rects[i].width > 0 && rects[i].height > 0) return true;
+    return false;
+  }
+
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    isHiddenAttr, hiddenReason, isVisible, noBox,
+    isHiddenAttr, hiddenReason, isVisible, noBox, clippedShut, areaBox,
   }));
 })();

@@ -5,7 +5,7 @@
 // calendar its day buttons), and composite widgets whose content scrolls
 // (a virtualized grid renders only the rows in view: the snapshot says
 // there is more above or below, and how many rows there are in all).
-// docs/ARCHITECTURE.md, *Widgets*, says why each rule is what it is.
+// docs/widgets.md, *Widgets*, says why each rule is what it is.
 (() => {
   'use strict';
 
@@ -55,6 +55,8 @@
    * check): the parent's cursor is read here.
    * @param {Element} el */
   function isClickable(el) {
+    // A part of a drawing starts by the rules of drawings (drawings.js).
+    if (K.drawingOf(el)) return K.isDrawnPart(el);
     const p = flatParent(el);
     return clickStart(el, cursorOf(el), p && p.nodeType === 1 ? cursorOf(/** @type {Element} */ (p)) : '');
   }
@@ -155,6 +157,14 @@
    * cells render as separate boxes, not 'AdaQuarterly numbers').
    * @param {Element} el */
   function clickableName(el) {
+    const n = clickableOwnName(el);
+    // A cell to click that shows nothing (an empty amount in a budget's
+    // grid) is named by its column and row headers.
+    return n || K.cellName(el);
+  }
+
+  /** @param {Element} el */
+  function clickableOwnName(el) {
     if (hasAttr(el, 'aria-labelledby') || hasAttr(el, 'aria-label') || !el.firstElementChild) return nameOf(el, 'button');
     let d = '';
     try { d = getComputedStyle(el).display; } catch (_) { d = ''; }
@@ -188,7 +198,7 @@
     return '';
   }
 
-  // Custom selects (docs/ARCHITECTURE.md, *Widgets*): libraries hide a
+  // Custom selects (docs/widgets.md, *Widgets*): libraries hide a
   // native <select> and show a control of their own that stands in for
   // it, keeping the two in step. The select holds what the control means:
   // its label names the control, its chosen option is the control's value.

@@ -10,13 +10,16 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,6 +28,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/remote"
 	"github.com/grip-dev/grip/launcher"
 	"github.com/grip-dev/grip/protocol"
 )
@@ -33,8 +37,13 @@ import (
 const RequireEnv = "GRIP_REQUIRE_BROWSER"
 
 // FindBrowser returns a Chromium-family browser's path ($GRIP_BROWSER,
-// PATH, then the usual install locations: launcher.Find), or "".
+// PATH, then the usual install locations: launcher.Find), or "" when there
+// is none or the tests run with -short (the quick checks: every
+// real-browser test skips, RequireEnv or not).
 func FindBrowser() string {
+	if Short() {
+		return ""
+	}
 	p, err := launcher.Find("")
 	if err != nil {
 		return ""
@@ -61,8 +70,8 @@ type Env struct {
 	browserStop context.CancelFunc
 	servers     []*http.Server
 	ownsRoot    bool
-
-	mu sync.Mutex
+	debugPort   bool
+	startURL    string
 }
 
 // Options shape an Env.
@@ -77,12 +86,23 @@ type Options struct {
 	// Extension is loaded instead of the embedded one (e.g. another build,
 	// to compare against); nil loads the embedded extension.
 	Extension fs.FS
+	// DebugPort opens the browser's DevTools port on loopback (instead of
+	// the pipe alone), so other DevTools-protocol clients can connect
+	// beside grip and the harness: Endpoint gives its address.
+	DebugPort bool
+	// StartURL is the page the browser opens on its command line, as a
+	// person's launcher does ("" opens about:blank, chromedp's default).
+	StartURL string
 }
 
 // ForMain starts an Env for a package's TestMain, or returns nil (and
 // prints why) when no browser is installed and RequireEnv is unset: the
 // caller's browser tests then skip. With RequireEnv set, it exits 1.
 func ForMain(opt Options) *Env {
+	if Short() {
+		fmt.Fprintln(os.Stderr, "browsertest: -short: real-browser tests skip")
+		return nil
+	}
 	if FindBrowser() == "" {
 		if os.Getenv(RequireEnv) != "" {
 			fmt.Fprintln(os.Stderr, "browsertest: no Chromium-family browser found and "+RequireEnv+" is set; apt-get install chromium")
@@ -97,6 +117,16 @@ func ForMain(opt Options) *Env {
 		os.Exit(1)
 	}
 	return env
+}
+
+// Short reports whether the tests run with -short. A TestMain has not
+// parsed the flags yet when it asks, so Short parses them first (m.Run
+// then finds them parsed).
+func Short() bool {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	return testing.Short()
 }
 
 // Need skips t when env is nil (no browser and not required).
@@ -154,6 +184,7 @@ func Start(opt Options) (*Env, error) {
 			return nil, err
 		}
 	}
+	e.debugPort, e.startURL = opt.DebugPort, opt.StartURL
 	if err := e.Launch(opt.Headed, opt.ExtraFlags); err != nil {
 		return nil, err
 	}
@@ -161,7 +192,9 @@ func Start(opt Options) (*Env, error) {
 	return e, nil
 }
 
-// BuildGrip builds cmd/grip into dir and returns the binary's path.
+// BuildGrip builds cmd/grip and cmd/grip-host into dir (grip hands the
+// host, install, launch, mcp and demo to the grip-host beside it) and
+// returns grip's path.
 func BuildGrip(dir string) (string, error) {
 	modRoot, err := ModuleRoot()
 	if err != nil {
@@ -170,14 +203,19 @@ func BuildGrip(dir string) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	bin := filepath.Join(dir, "grip")
-	cmd := exec.Command("go", "build", "-o", bin, "./cmd/grip")
-	cmd.Dir = modRoot
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as scripts/demo and the release build it
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build ./cmd/grip: %v\n%s", err, out)
+	exe := ""
+	if runtime.GOOS == "windows" {
+		exe = ".exe"
 	}
-	return bin, nil
+	for _, name := range []string{"grip-host", "grip"} {
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name+exe), "./cmd/"+name)
+		cmd.Dir = modRoot
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as scripts/demo and the release build it
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", fmt.Errorf("go build ./cmd/%s: %v\n%s", name, err, out)
+		}
+	}
+	return filepath.Join(dir, "grip"+exe), nil
 }
 
 // ModuleRoot finds the folder holding go.mod.
@@ -237,7 +275,8 @@ func (e *Env) serve(host string, files fs.FS) (string, error) {
 // and two paths that are not files, for pages that post and load slowly:
 // /redirect?to=PATH answers any method (a form's POST too) with 303 See
 // Other to PATH on the same origin, and /slow?ms=N&to=PATH serves the file
-// PATH after N milliseconds (at most 30 s).
+// PATH after N milliseconds (at most 30 s), and /hold?key=K answers once
+// the test calls Release(K) ("released"; "timed out" after 30 s or &s=N).
 func FixtureHandler(files fs.FS) http.Handler {
 	fsrv := http.FileServer(http.FS(files))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -250,6 +289,27 @@ func FixtureHandler(files fs.FS) http.Handler {
 				return
 			}
 			http.Redirect(w, r, to, http.StatusSeeOther)
+			return
+		case "/hold":
+			// /hold?key=K answers "released" only once the test calls
+			// Release(K), or "timed out" after 30 s (&s=N: N seconds, at
+			// most 300): a page's synchronous request here blocks its main
+			// thread for as long as the test needs, by construction, and
+			// the page can tell which ended it.
+			bound := 30 * time.Second
+			if n, err := strconv.Atoi(r.URL.Query().Get("s")); err == nil && n > 0 && n <= 300 {
+				bound = time.Duration(n) * time.Second
+			}
+			ch := holdChan(r.URL.Query().Get("key"))
+			select {
+			case <-ch:
+			case <-time.After(bound):
+				w.Write([]byte("timed out"))
+				return
+			case <-r.Context().Done():
+				return
+			}
+			w.Write([]byte("released"))
 			return
 		case "/slow":
 			ms, err := strconv.Atoi(r.URL.Query().Get("ms"))
@@ -269,6 +329,47 @@ func FixtureHandler(files fs.FS) http.Handler {
 		}
 		fsrv.ServeHTTP(w, r)
 	})
+}
+
+var (
+	holdsMu sync.Mutex
+	holds   = map[string]chan struct{}{}
+	waiting = map[string]int{}
+)
+
+func holdChan(key string) chan struct{} {
+	holdsMu.Lock()
+	defer holdsMu.Unlock()
+	ch, ok := holds[key]
+	if !ok {
+		ch = make(chan struct{})
+		holds[key] = ch
+	}
+	waiting[key]++
+	return ch
+}
+
+// Held says how many requests to /hold?key=key have arrived.
+func Held(key string) int {
+	holdsMu.Lock()
+	defer holdsMu.Unlock()
+	return waiting[key]
+}
+
+// Release answers every request to /hold?key=key, now and later.
+func Release(key string) {
+	holdsMu.Lock()
+	defer holdsMu.Unlock()
+	ch, ok := holds[key]
+	if !ok {
+		ch = make(chan struct{})
+		holds[key] = ch
+	}
+	select {
+	case <-ch:
+	default:
+		close(ch)
+	}
 }
 
 // BrowserFlags are the flags verified to work on a machine without network,
@@ -296,12 +397,46 @@ func (e *Env) Launch(headed bool, extra map[string]any) error {
 	for k, v := range extra {
 		opts = append(opts, chromedp.Flag(k, v))
 	}
+	if e.debugPort {
+		// The browser's output must be read to the end: with the port,
+		// chromedp reads it for the address and closes it unless told where
+		// the rest goes, and grip's host, whose stderr is the browser's, then
+		// dies of SIGPIPE at its first log line.
+		opts = append(opts, remote.WebSocket, chromedp.Flag("remote-debugging-port", "0"),
+			chromedp.Flag("remote-debugging-address", "127.0.0.1"), chromedp.CombinedOutput(io.Discard))
+	}
+	if e.startURL != "" {
+		url := e.startURL
+		opts = append(opts, chromedp.ModifyCmdFunc(func(cmd *exec.Cmd) {
+			// chromedp's last argument is the page it opens, about:blank.
+			if n := len(cmd.Args); n > 0 && cmd.Args[n-1] == "about:blank" {
+				cmd.Args[n-1] = url
+			}
+		}))
+	}
 	e.allocCtx, e.allocCancel = chromedp.NewExecAllocator(context.Background(), opts...)
 	e.browserCtx, e.browserStop = chromedp.NewContext(e.allocCtx)
 	if err := chromedp.Do(e.browserCtx); err != nil {
 		return fmt.Errorf("browsertest: start %s: %w", FindBrowser(), err)
 	}
 	return nil
+}
+
+// Endpoint is the browser's DevTools websocket address (Options.DebugPort),
+// read from the DevToolsActivePort file Chromium writes into its profile.
+func (e *Env) Endpoint() (string, error) {
+	if !e.debugPort {
+		return "", errors.New("browsertest: the browser was started without Options.DebugPort")
+	}
+	b, err := os.ReadFile(filepath.Join(e.ProfileDir, "DevToolsActivePort"))
+	if err != nil {
+		return "", err
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 2 {
+		return "", fmt.Errorf("browsertest: DevToolsActivePort holds %q", b)
+	}
+	return "ws://127.0.0.1:" + lines[0] + lines[1], nil
 }
 
 // BrowserContext is chromedp's context for the browser (for CDP-level

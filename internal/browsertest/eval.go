@@ -43,7 +43,13 @@ func (e *Env) TabContext(t testing.TB, urlPrefix string) (context.Context, conte
 			return ctx, cancel
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("no page target with URL %s", urlPrefix)
+			var urls []string
+			for _, info := range infos {
+				if info.Type == "page" {
+					urls = append(urls, info.URL)
+				}
+			}
+			t.Fatalf("no page target with URL %s (the pages: %s)", urlPrefix, strings.Join(urls, ", "))
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -112,10 +118,10 @@ func TryEvalGripWorld[T any](t testing.TB, e *Env, urlPrefix, expr string) (T, e
 	}
 	// Runtime.enable reports every context that exists, grip's included.
 	if _, err := chromedp.Call(tctx, runtime.Disable, cdp.Empty{}); err != nil {
-		return zero, fmt.Errorf("Runtime.disable: %w", err)
+		return zero, fmt.Errorf("CDP Runtime.disable: %w", err)
 	}
 	if _, err := chromedp.Call(tctx, runtime.Enable, cdp.Empty{}); err != nil {
-		return zero, fmt.Errorf("Runtime.enable: %w", err)
+		return zero, fmt.Errorf("CDP Runtime.enable: %w", err)
 	}
 	var id runtime.ExecutionContextID
 	select {
@@ -162,7 +168,8 @@ func (e *Env) WorkerTarget(t testing.TB) target.ID {
 		t.Fatalf("list targets: %v", err)
 	}
 	for _, info := range infos {
-		if info.Type == "service_worker" && strings.HasPrefix(info.URL, "chrome-extension://") && strings.HasSuffix(info.URL, "/background.js") {
+		// worker/background.js, or a kept folder's worker/background-VERSION.js (extension.ForFolder)
+		if info.Type == "service_worker" && strings.HasPrefix(info.URL, "chrome-extension://") && strings.Contains(info.URL, "/worker/background") {
 			return info.TargetID
 		}
 	}

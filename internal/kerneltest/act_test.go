@@ -36,14 +36,14 @@ func TestActClickHitsThatElement(t *testing.T) {
 	if r.ID == 0 {
 		t.Errorf("selector act without id: %+v", r)
 	}
-	wantError(t, act(t, ctx, map[string]any{"selector": "#nope", "action": "click"}), "not_actionable", "node", "no element matches")
+	wantError(t, act(t, ctx, map[string]any{"selector": "#nope", "action": "click"}), "not_found", "node", "no element matches")
 }
 
 func TestActRemovedIsStale(t *testing.T) {
 	ctx := newTab(t, "act.html")
 	id := ref(t, ctx, "button", "Target")
 	eval[any](t, ctx, `window.__kept = document.getElementById('target'), window.__kept.remove()`)
-	wantError(t, act(t, ctx, map[string]any{"id": id, "action": "click"}), "stale_ref", "node", "removed")
+	wantError(t, act(t, ctx, map[string]any{"id": id, "action": "click"}), "stale_ref", "node", "its element is no longer on the page")
 	// After a snapshot pruned it: still stale, and never clicked.
 	snap(t, ctx, "interactive")
 	wantError(t, act(t, ctx, map[string]any{"id": id, "action": "click"}), "stale_ref", "node", "")
@@ -292,7 +292,7 @@ func TestProbe(t *testing.T) {
 func TestFrameOpsRefuseBadTargets(t *testing.T) {
 	ctx := newTab(t, "act.html")
 	wantError(t, call(t, ctx, map[string]any{"op": "frameIndex", "selector": "#target"}), "invalid_locator", "node", "not an iframe")
-	wantError(t, call(t, ctx, map[string]any{"op": "frameIndex", "selector": "#nope"}), "not_actionable", "node", "no element matches")
+	wantError(t, call(t, ctx, map[string]any{"op": "frameIndex", "selector": "#nope"}), "not_found", "node", "no iframe matches")
 }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -48,11 +48,11 @@ func TestGlobalNamesPinned(t *testing.T) {
 	if !strings.Contains(string(cache), "'"+kerneltest.CacheGlobal+"'") && !strings.Contains(string(cache), "."+kerneltest.CacheGlobal) {
 		t.Fatalf("kernel/cache.js does not name %s literally", kerneltest.CacheGlobal)
 	}
-	files, err := filepath.Glob("../../extension/*.js")
+	files, err := filepath.Glob("../../extension/*/*.js")
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no extension/*.js (%v)", err)
+		t.Fatalf("no extension/*/*.js (%v)", err)
 	}
-	kernel, _ := filepath.Glob("../../extension/kernel/*")
+	kernel, _ := filepath.Glob("../../extension/kernel/*.d.ts")
 	files = append(files, kernel...)
 	pins := []struct {
 		re   *regexp.Regexp

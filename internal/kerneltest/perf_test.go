@@ -6,6 +6,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/heapprofiler"
+	"github.com/chromedp/cdproto/performance"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -97,4 +98,91 @@ func BenchmarkSnapshot5000Content(b *testing.B) {
 		total += eval[float64](b, ctx, `(() => { const t = performance.now(); __k({op: 'snapshot', mode: 'content'}); return performance.now() - t; })()`)
 	}
 	b.ReportMetric(total/float64(b.N), "page-ms/op")
+}
+
+// BenchmarkFullWalkFloor5000 puts the kernel's full walk of many.html
+// (5,000 controls; the body's attribute toggled before each read, so no
+// kept walk answers) beside its floors, in one run: a bare walk of the
+// same elements with nothing computed, and the bare walk with
+// checkVisibility on each element (the style and layout a changed page
+// makes the first visibility read pay). Medians in ms; kernel-cpu-ms is
+// the kernel's walk by the page's main-thread CPU clock, the figure to
+// compare across runs on a shared machine.
+func BenchmarkFullWalkFloor5000(b *testing.B) {
+	ctx := newTab(b, "many.html")
+	eval[any](b, ctx, `window.__k = `+kerneltest.Source())
+	eval[any](b, ctx, `__k({op: 'snapshot', mode: 'interactive', asJSON: true})`) // warm: every id assigned
+	type row struct {
+		Bare    float64 `json:"bare"`
+		Visible float64 `json:"visible"`
+		Kernel  float64 `json:"kernel"`
+		Nodes   int     `json:"nodes"`
+	}
+	var bare, visible, kernel, kernelCPU []float64
+	nodes := 0
+	for b.Loop() {
+		// The kernel's walk alone by the main thread's CPU clock, which the
+		// other processes of a shared machine do not inflate as they do the
+		// wall clock (the rows below).
+		t0 := threadMS(b, ctx)
+		eval[any](b, ctx, `(() => { document.body.toggleAttribute('data-bench'); __k({op: 'snapshot', mode: 'interactive', asJSON: true}); return 0; })()`)
+		kernelCPU = append(kernelCPU, threadMS(b, ctx)-t0)
+		r := eval[row](b, ctx, `(() => {
+			const walk = (vis) => {
+				let n = 0;
+				const visit = (el) => {
+					n++;
+					if (vis) el.checkVisibility({visibilityProperty: true});
+					for (let c = el.firstElementChild; c; c = c.nextElementSibling) visit(c);
+				};
+				visit(document.documentElement);
+				return n;
+			};
+			document.body.toggleAttribute('data-bench');
+			let t = performance.now();
+			const nodes = walk(false);
+			const bare = performance.now() - t;
+			document.body.toggleAttribute('data-bench');
+			t = performance.now();
+			walk(true);
+			const visible = performance.now() - t;
+			document.body.toggleAttribute('data-bench');
+			t = performance.now();
+			const s = JSON.parse(__k({op: 'snapshot', mode: 'interactive', asJSON: true}));
+			const kernel = performance.now() - t;
+			if (s.stats.reread || s.elements.length !== 5000) throw new Error('not a full walk of 5,000 controls');
+			return {bare, visible, kernel, nodes};
+		})()`)
+		bare, visible, kernel = append(bare, r.Bare), append(visible, r.Visible), append(kernel, r.Kernel)
+		nodes = r.Nodes
+	}
+	k := median(kernel)
+	b.ReportMetric(float64(nodes), "elements")
+	b.ReportMetric(median(bare), "bare-walk-ms")
+	b.ReportMetric(median(visible), "walk+checkVisibility-ms")
+	b.ReportMetric(k, "kernel-ms")
+	b.ReportMetric(median(visible)/k, "floor/kernel")
+	b.ReportMetric(median(kernelCPU), "kernel-cpu-ms")
+}
+
+// threadMS is the page's main-thread CPU time so far, in ms (CDP
+// Performance.getMetrics ThreadTime; the domain enabled on first use).
+func threadMS(tb testing.TB, ctx context.Context) float64 {
+	tb.Helper()
+	res, err := chromedp.Run(ctx, func(ctx context.Context, t *chromedp.Target) (performance.GetMetricsResult, error) {
+		if _, err := cdp.Call(ctx, t, performance.Enable, performance.EnableParams{TimeDomain: performance.EnableTimeDomainThreadTicks}); err != nil {
+			return performance.GetMetricsResult{}, err
+		}
+		return cdp.Call(ctx, t, performance.GetMetrics, cdp.Empty{})
+	})
+	if err != nil {
+		tb.Fatalf("performance metrics: %v", err)
+	}
+	for _, m := range res.Metrics {
+		if m.Name == "ThreadTime" {
+			return m.Value * 1000
+		}
+	}
+	tb.Fatal("performance metrics: no ThreadTime")
+	return 0
 }

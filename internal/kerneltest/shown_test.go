@@ -8,12 +8,17 @@ import (
 // (extension/kernel/names.js shownName, icons.js): an SVG's <title> and a
 // part's title are the accessibility tree's own names; what is hidden
 // from it (an aria-hidden icon's ligature or title), the icons classes
-// and sprites name, and the text beside a checkbox are grip's guesses,
+// name where an icon is drawn (never a class on a box that draws
+// nothing), sprites, and the text beside a checkbox are grip's guesses,
 // and the line says inferred. Each case is the snapshot line of the
 // control (role 'name' states), and its meaning check (describe) names it
 // the same.
 func TestNamesFromWhatControlsShow(t *testing.T) {
 	ctx := kernelTab(t)
+	// An icon font draws its glyph with ::before, as Font Awesome,
+	// Bootstrap Icons and Material Design Icons do; a class names an icon
+	// only where one is drawn.
+	const font = `<style>.fa-trash::before, .bi-gear::before, .mdi-delete-outline::before { content: "\uf1f8"; }</style>`
 	for _, c := range []struct {
 		name, html, want string
 	}{
@@ -26,16 +31,19 @@ func TestNamesFromWhatControlsShow(t *testing.T) {
 		{"a ligature hidden from assistive technology", `<button id="t"><span class="material-icons" aria-hidden="true">more_vert</span></button>`, "button 'more vert' inferred"},
 		{"an × hidden from assistive technology", `<button id="t"><span aria-hidden="true">×</span></button>`, "button '×' inferred"},
 		{"a hidden SVG's title", `<button id="t"><svg aria-hidden="true" width="16" height="16"><title>Close</title></svg></button>`, "button 'Close' inferred"},
-		{"Font Awesome, its modifiers skipped", `<button id="t"><i class="fa fa-fw fa-trash"></i></button>`, "button 'trash' inferred"},
+		{"Font Awesome, its modifiers skipped", font + `<button id="t"><i class="fa fa-fw fa-trash"></i></button>`, "button 'trash' inferred"},
 		{"Font Awesome's glyph in the text", "<button id=\"t\"><i class=\"fas fa-trash\">\uf1f8</i></button>", "button 'trash' inferred"},
 		{"a glyph alone is no name", "<button id=\"t\"><i class=\"fa\">\uf1f8</i></button>", "button"},
-		{"Bootstrap Icons in a link", `<a id="t" href="/settings"><i class="bi bi-gear"></i></a>`, "link 'gear' inferred"},
-		{"an icon set's class on a role=button", `<div id="t" role="button" tabindex="0"><i class="mdi mdi-delete-outline"></i></div>`, "button 'delete outline' inferred"},
+		{"Bootstrap Icons in a link", font + `<a id="t" href="/settings"><i class="bi bi-gear"></i></a>`, "link 'gear' inferred"},
+		{"an icon set's class on a role=button", font + `<div id="t" role="button" tabindex="0"><i class="mdi mdi-delete-outline"></i></div>`, "button 'delete outline' inferred"},
 		{"TiddlyWiki's image classes", `<button id="t"><svg class="tc-image-close-button tc-image-button" width="16" height="16"><path d="M0 0h8v8H0z"/></svg></button>`, "button 'close' inferred"},
 		{"a sprite's symbol title", `<svg style="display:none"><symbol id="i-trash"><title>Trash</title></symbol></svg><button id="t"><svg width="16" height="16"><use href="#i-trash"/></svg></button>`, "button 'Trash' inferred"},
 		{"a sprite in another file, by its id", `<button id="t"><svg width="16" height="16"><use href="/sprite.svg#icon-settings"/></svg></button>`, "button 'settings' inferred"},
+		{"an icon class that draws nothing names nothing", `<button id="t"><i class="fa fa-fw fa-trash"></i></button>`, "button"},
+		{"a layout class on an empty link names nothing", `<a id="t" href="/" class="logo-image" style="display:inline-block;width:20px;height:20px"></a>`, "link"},
+		{"a class on an empty part names nothing", `<div id="t" style="cursor:pointer;width:20px;height:20px"><span class="icon-bar"></span></div>`, "clickable"},
 		{"a framework's classes are no icon", `<button id="t" class="btn btn-primary"><span class="caret"></span></button>`, "button"},
-		{"a clickable icon", `<div id="t" style="cursor:pointer;width:16px;height:16px"><i class="fa fa-trash"></i></div>`, "clickable 'trash' inferred"},
+		{"a clickable icon", font + `<div id="t" style="cursor:pointer;width:16px;height:16px"><i class="fa fa-trash"></i></div>`, "clickable 'trash' inferred"},
 		{"a clickable's text after a guess is the page's", `<button><i class="fa fa-trash"></i></button>` +
 			`<div id="t" style="cursor:pointer;display:flex"><span>Ada</span><span>Numbers</span></div>`, "clickable 'Ada Numbers'"},
 		{"a checkbox by the text beside it", `<div><label><input type="checkbox" id="t"></label> <button>home</button> <i>Open the default tiddlers</i></div>`, "checkbox 'home Open the default tiddlers' inferred"},

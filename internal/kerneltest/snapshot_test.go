@@ -114,6 +114,9 @@ func TestAccessibleNames(t *testing.T) {
 		{"slider", "Volume"},
 		{"spinbutton", "Count"},
 		{"textbox", "Notes"},
+		{"searchbox", "Search the wiki"}, // a title that only hints the access key names nothing
+		{"textbox", "Go to page"},        // the hint is cut from the title
+		{"textbox", "Edit page"},         // an unnamed field by the heading just before it
 	} {
 		if find(els, tc.role, tc.name) == nil {
 			t.Errorf("no [%s %q]", tc.role, tc.name)

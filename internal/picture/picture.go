@@ -299,3 +299,26 @@ func shownRefs(text string) map[string]bool {
 	}
 	return refs
 }
+
+// Picture is the agent's picture of a page, for measures outside this
+// package (the walker, walk/): each ref's element as the agent last learnt
+// it.
+type Picture = picture
+
+// Of is the picture a snapshot gives.
+func Of(snap protocol.Snapshot) Picture { return of(snap) }
+
+// Apply puts a reply's changes into the picture.
+func (p picture) Apply(c protocol.Changes) { p.apply(c) }
+
+// Same reports whether the picture is the page's.
+func (p picture) Same(page Picture) bool { return p.same(page) }
+
+// Diff says how the picture differs from the page.
+func (p picture) Diff(page Picture) string { return p.diff(page) }
+
+// Shown are the refs whose lines a snapshot's text shows.
+func Shown(text string) map[string]bool { return shownRefs(text) }
+
+// AfterRef is the ref a reply's read-on command starts after.
+func AfterRef(more string) string { return afterRef(more) }

@@ -6,7 +6,11 @@ package privatefile
 
 import (
 	"errors"
+	"io/fs"
 	"os"
+	"path/filepath"
+
+	"github.com/grip-dev/grip/internal/atomicfile"
 )
 
 // WriteNew creates path (0600, exclusively: a link or a file already there
@@ -24,4 +28,40 @@ func WriteNew(path string, data []byte) error {
 		return err
 	}
 	return nil
+}
+
+// ErrNotRegular is a path that holds a link, a folder or a device:
+// Replace never writes through or over one.
+var ErrNotRegular = errors.New("not a regular file (a link, a folder or a device); grip never writes through or over one")
+
+// Replace writes data to path (0600) whole or not at all, over a regular
+// file already there (a temp file beside it, renamed over it): the
+// person's --force. A link, folder or device at path is refused with
+// ErrNotRegular, so a link is never followed nor silently replaced.
+func Replace(path string, data []byte) error {
+	st, err := os.Lstat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return WriteNew(path, data)
+	case err != nil:
+		return err
+	case !st.Mode().IsRegular():
+		return &fs.PathError{Op: "replace", Path: path, Err: ErrNotRegular}
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".grip-*.tmp") // 0600
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	serr := tmp.Sync()
+	cerr := tmp.Close()
+	if err := errors.Join(werr, serr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil { // replaces a link swapped in, never follows it
+		os.Remove(tmp.Name())
+		return err
+	}
+	return atomicfile.SyncDir(filepath.Dir(path))
 }

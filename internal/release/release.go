@@ -25,6 +25,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"os"
 	"os/exec"
@@ -70,6 +71,9 @@ type Options struct {
 	Targets []Target
 	// Log, if set, is told what is being built.
 	Log io.Writer
+	// Extension, if set, is the extension's files (extension.Files): the
+	// Chrome Web Store package is built from them too (WriteStorePackage).
+	Extension fs.FS
 }
 
 // ErrVersion means the version cannot be stamped as it is.
@@ -103,15 +107,19 @@ func Build(ctx context.Context, opt Options) ([]string, error) {
 		if opt.Log != nil {
 			fmt.Fprintf(opt.Log, "building %s\n", t)
 		}
-		bin := filepath.Join(tmp, t.GOOS+"-"+t.GOARCH, binName(t))
-		if err := BuildBinary(ctx, opt.ModuleRoot, opt.Version, t, bin); err != nil {
-			return nil, err
+		var files []File
+		for _, command := range Commands {
+			bin := filepath.Join(tmp, t.GOOS+"-"+t.GOARCH, binName(t, command))
+			if err := BuildBinary(ctx, opt.ModuleRoot, opt.Version, t, command, bin); err != nil {
+				return nil, err
+			}
+			data, err := os.ReadFile(bin)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, File{Name: binName(t, command), Data: data, Mode: 0o755})
 		}
-		data, err := os.ReadFile(bin)
-		if err != nil {
-			return nil, err
-		}
-		files := append([]File{{Name: binName(t), Data: data, Mode: 0o755}}, docs...)
+		files = append(files, docs...)
 		name := ArchiveName(opt.Version, t)
 		var buf bytes.Buffer
 		if err := WriteArchive(&buf, t, strings.TrimSuffix(strings.TrimSuffix(name, ".tar.gz"), ".zip"), files); err != nil {
@@ -122,6 +130,13 @@ func Build(ctx context.Context, opt Options) ([]string, error) {
 			return nil, err
 		}
 		archives = append(archives, out)
+	}
+	if opt.Extension != nil {
+		store, err := WriteStorePackage(opt.Extension, opt.Version, opt.OutDir)
+		if err != nil {
+			return nil, err
+		}
+		archives = append(archives, store...)
 	}
 	sums, err := Sums(archives)
 	if err != nil {
@@ -140,11 +155,16 @@ func checkVersion(v string) error {
 	return nil
 }
 
-func binName(t Target) string {
+// Commands are the binaries every archive holds, side by side: grip, which
+// people and agents start, hands the host, install, mcp, demo and launch
+// to grip-host beside it (docs/cli-cost.md, "The CLI's fixed cost").
+var Commands = []string{"grip", "grip-host"}
+
+func binName(t Target, command string) string {
 	if t.GOOS == "windows" {
-		return "grip.exe"
+		return command + ".exe"
 	}
-	return "grip"
+	return command
 }
 
 // ArchiveName is the archive's file name: grip_VERSION_OS_ARCH.tar.gz, or
@@ -157,15 +177,15 @@ func ArchiveName(version string, t Target) string {
 	return "grip_" + version + "_" + t.GOOS + "_" + t.GOARCH + ext
 }
 
-// BuildBinary builds cmd/grip for t into out, stamped with version.
-func BuildBinary(ctx context.Context, moduleRoot, version string, t Target, out string) error {
+// BuildBinary builds ./cmd/COMMAND for t into out, stamped with version.
+func BuildBinary(ctx context.Context, moduleRoot, version string, t Target, command, out string) error {
 	if err := checkVersion(version); err != nil {
 		return err
 	}
 	cmd := exec.CommandContext(ctx, "go", "build",
 		"-trimpath", "-buildvcs=false", "-mod=readonly",
 		"-ldflags", "-s -w -buildid= -X "+VersionVar+"="+version,
-		"-o", out, "./cmd/grip")
+		"-o", out, "./cmd/"+command)
 	cmd.Dir = moduleRoot
 	cmd.Env = buildEnv(os.Environ(), t)
 	if b, err := cmd.CombinedOutput(); err != nil {

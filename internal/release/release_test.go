@@ -224,14 +224,27 @@ func TestBuildReproducible(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !slices.Contains(names, "grip_v9.8.7-test_linux_amd64/README.md") {
-		t.Errorf("no README.md in %q", names)
+	for _, want := range []string{"README.md", "grip", "grip-host"} {
+		if !slices.Contains(names, "grip_v9.8.7-test_linux_amd64/"+want) {
+			t.Errorf("no %s in %q", want, names)
+		}
 	}
 	if runtime.GOOS != target.GOOS || runtime.GOARCH != target.GOARCH {
 		t.Skipf("cannot run a %s binary on %s/%s", target, runtime.GOOS, runtime.GOARCH)
 	}
-	got, err := exec.Command(filepath.Join(dir, "grip_v9.8.7-test_linux_amd64", "grip"), "--version").Output()
-	if want := fmt.Sprintf("grip %s (protocol %d)\n", version, protocol.Version); err != nil || string(got) != want {
-		t.Errorf("grip --version = %q, %v; want %q", got, err, want)
+	// Both binaries, stamped alike; grip hands launch to the grip-host
+	// beside it (its usage error, exit 2, is grip-host's).
+	want := fmt.Sprintf("grip %s (protocol %d)\n", version, protocol.Version)
+	for _, command := range Commands {
+		got, err := exec.Command(filepath.Join(dir, "grip_v9.8.7-test_linux_amd64", command), "--version").Output()
+		if err != nil || string(got) != want {
+			t.Errorf("%s --version = %q, %v; want %q", command, got, err, want)
+		}
+	}
+	cmd := exec.Command(filepath.Join(dir, "grip_v9.8.7-test_linux_amd64", "grip"), "launch", "a", "b")
+	out, err = cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 2 || !strings.Contains(string(out), "usage: grip launch") {
+		t.Errorf("grip launch a b: %v, %q; want grip-host's usage error", err, out)
 	}
 }

@@ -6,7 +6,7 @@
 // over their json tags, so a field renamed in Go is renamed for tsc too.
 // `go generate ./protocol` runs it (cmd/); a test in package protocol fails
 // while the committed files differ from what it writes
-// (docs/ARCHITECTURE.md, "Wire formats").
+// (docs/wire.md, "Wire formats").
 package tsgen
 
 import (
@@ -147,10 +147,10 @@ func declarations(docs docs) []byte {
 //
 // The host↔extension contract for tsc: protocol/extension.go and the types
 // it uses, read from their json tags. ExtCalls are the requests the host
-// sends the extension (extension/router.js answers each), HostCalls the
+// sends the extension (extension/worker/router.js answers each), HostCalls the
 // ones the worker sends the host (native-port.js askHost); FromHost and
 // ToHost are every native-messaging frame. A field marked ? may be left
-// out (omitempty). docs/ARCHITECTURE.md, "Wire formats".
+// out (omitempty). docs/wire.md, "Wire formats".
 
 declare namespace protocol {
 `)

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/grip-dev/grip/extension"
 	"github.com/grip-dev/grip/internal/release"
 )
 
@@ -28,7 +29,7 @@ func main() {
 	if err != nil {
 		fail(err)
 	}
-	opt := release.Options{Version: *version, ModuleRoot: root, OutDir: *out, Log: os.Stderr}
+	opt := release.Options{Version: *version, ModuleRoot: root, OutDir: *out, Log: os.Stderr, Extension: extension.Files()}
 	if *targets != "" {
 		for _, t := range strings.Split(*targets, ",") {
 			goos, goarch, ok := strings.Cut(strings.TrimSpace(t), "/")

@@ -28,8 +28,9 @@ export default [
   {
     // The in-page kernel: classic scripts injected in order into a page's
     // isolated world, each adding its part to globalThis.__gripKernel__ and
-    // declaring nothing else globally.
-    files: ['extension/kernel/**/*.js'],
+    // declaring nothing else globally; and the page-world script
+    // (extension/page/), which declares nothing globally either.
+    files: ['extension/kernel/**/*.js', 'extension/page/**/*.js'],
     languageOptions: {
       sourceType: 'script',
       globals: { ...globals.browser },

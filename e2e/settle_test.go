@@ -123,6 +123,23 @@ func TestReplyWaitsForTheTimersTheInputSet(t *testing.T) {
 	}
 }
 
+// A timer set through a reference the page took when it loaded (a module
+// system's own setTimeout, as TiddlyWiki's) is waited for too, in a tab an
+// agent opened: the wrapper ran at document_start there, before the page
+// took its reference (extension/page/timers.js).
+func TestReplyWaitsForATimerThePageTookAtLoad(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/kept-timer.html")
+	box := mustRef(t, snapshot(t, tab), "textbox", "Draft")
+	res, perr, code := act(t, "fill", box, "budget")
+	if code != 0 {
+		t.Fatalf("fill: exit %d %+v", code, perr)
+	}
+	if got, want := appearedNames(res), "link saved budget"; got != want {
+		t.Errorf("appeared %q, want %q: the reply was read before the page's own timer ran", got, want)
+	}
+}
+
 // A page still changing at the bound is said to be.
 func TestReplySaysStillChanging(t *testing.T) {
 	browsertest.Need(t, env)

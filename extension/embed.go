@@ -21,7 +21,7 @@ import (
 // files holds the extension's files, rooted at the extension folder.
 // The .d.ts files (types for tsc) stay out: nothing loads them.
 //
-//go:embed manifest.json worker/*.js popup/*.html popup/*.js popup/*.css keeper/*.html keeper/*.js kernel/*.js
+//go:embed manifest.json worker/*.js popup/*.html popup/*.js popup/*.css keeper/*.html keeper/*.js kernel/*.js page/*.js
 var files embed.FS
 
 // Files returns the extension's files, rooted at the extension folder

@@ -74,13 +74,15 @@ func TestWikiRepliesKeepThePictureTrue(t *testing.T) {
 			}
 			for _, m := range r.Misses {
 				t.Logf("no_settle=%v %s: %s", noSettle, task.name, m)
-				if rate := all.Rate(); !noSettle && rate < pictureTarget {
-					t.Errorf("%.0f%% of settled replies left a true picture, under the target of %.0f%%", 100*rate, 100*pictureTarget)
-				}
 			}
 			all.Add(r)
 			t.Logf("no_settle=%v %s: %s", noSettle, task.name, r)
 		}
 		t.Logf("no_settle=%v TiddlyWiki, %d tasks: %s", noSettle, len(wikiTasks), all)
+		// The share of all the tasks' actions: one task's misses are
+		// judged against the whole measure, not against the tasks before it.
+		if rate := all.Rate(); !noSettle && rate < pictureTarget {
+			t.Errorf("%.0f%% of settled replies left a true picture, under the target of %.0f%%", 100*rate, 100*pictureTarget)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import { openedBy, openers } from './openers.js';
 import { downloadFromNavigation } from './downloads.js';
 import { ownTab } from './sessions.js';
 import { loadableURL, LoadWatch } from './navigation.js';
+import { coverOrigin } from './timers.js';
 
 const LOAD_TIMEOUT_MS = 15000;
 /** How long, after the page's document is ready (DOMContentLoaded), the
@@ -148,6 +149,7 @@ export async function navigate(tabId, url) {
       const loaded = waitForLoad(tabId);
       const download = downloadFromNavigation(tabId); // a file: nothing loads
       try {
+        await coverOrigin(href);
         await chrome.tabs.update(tabId, { url: href });
         await Promise.race([loaded, download.started.then(() => { downloaded = true; })]);
       } catch (err) {
@@ -262,6 +264,7 @@ export async function newTab(url, session) {
   try {
     if (load) {
       const loaded = waitForLoad(id);
+      await coverOrigin(href);
       await chrome.tabs.update(id, { url: href });
       await loaded;
       await load.check(id, `tab ${id} opened, but `);

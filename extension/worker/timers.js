@@ -4,74 +4,41 @@
 // period: TiddlyWiki redraws a draft 400 ms after the last key, a search
 // box asks its server 300 ms after typing stops. The page is quiet until
 // then, and a reply read at the quiet period would miss what the timer
-// draws. So, just before an action's input, the page's own world gets a
-// wrapper of setTimeout that notes when each timer set from then on is due
-// — and each timer set while one of those runs, which is how a redraw
-// queued in a zero timer sets its throttle — until the read back first
-// asks; the read back waits until the last of them has run. The wrapper
-// steps aside by itself once the settle bound has passed: a page sees a
-// wrapped setTimeout only around an action, and one that rewrites it only
-// makes the read wait, at most to the bound, as for any busy page.
+// draws. So the page's own world has a wrapper of setTimeout
+// (page/timers.js) that, from just before an action's input until the read
+// back first asks, notes when each timer set is due — and each timer set
+// while one of those runs, which is how a redraw queued in a zero timer
+// sets its throttle; the read back waits until the last of them has run.
+// In the origins an agent navigated to or acted in, the wrapper runs at
+// document_start (coverOrigin), so it also sees the timers of scripts that
+// took setTimeout when they loaded; in any other document it is run just
+// before the action and steps aside once the settle bound has passed. A
+// page that rewrites it only makes the read wait, at most to the bound, as
+// for any busy page.
 
-/** The document each tab's last action was given the wrapper in. */
-/** @type {Map<number, string>} */
+/** The documents each tab's last action was given the wrapper's noting in. */
+/** @type {Map<number, string[]>} */
 const watched = new Map();
 
+/** The page world's half, run at document_start where it is registered. */
+const PAGE_TIMERS = 'page/timers.js';
+const REGISTRATION = 'grip-timers';
+/** The origins registered at most: the newest ones stay. */
+const MAX_ORIGINS = 64;
+
 /**
- * Standalone, injected into the page's own world: from now until the
- * first read (timersLeft), the timers set are noted with when they are
- * due, and, while one of those runs, the timers it sets; none due after
- * boundMs from now is noted (a loop of timers ends there). Once boundMs has
- * passed, setTimeout and clearTimeout are the page's own again, unless the
- * page replaced them meanwhile (then the wrapper passes every call on).
+ * Standalone, injected into the page's own world: the wrapper
+ * (page/timers.js) notes the timers set from now until the first read
+ * (timersDue), up to boundMs from now. Returns the document's URL, or ''
+ * where the document has no wrapper yet.
  * @param {number} boundMs
+ * @returns {string}
  */
-function watchTimers(boundMs) {
-  const w = /** @type {any} */ (window);
-  const key = Symbol.for('grip.actionTimers');
-  const now = performance.now();
-  let st = w[key];
-  if (!st) {
-    const own = { set: w.setTimeout, clear: w.clearTimeout };
-    st = { due: new Map(), noting: false, inside: 0, until: 0, own };
-    w[key] = st;
-    /** @param {any} fn @param {any} ms @param {any[]} rest */
-    const set = function (fn, ms, ...rest) {
-      const t = performance.now();
-      const d = Math.max(0, Number(ms) || 0);
-      if (typeof fn !== 'function' || !(st.noting || st.inside > 0) || t + d > st.until) return own.set.call(w, fn, ms, ...rest);
-      /** @type {any} */
-      let id;
-      /** @this {unknown} @param {any[]} args */
-      const run = function (...args) {
-        st.due.delete(id);
-        st.inside++;
-        try { return fn.apply(this, args); } finally { st.inside--; }
-      };
-      id = own.set.call(w, run, ms, ...rest);
-      st.due.set(id, t + d);
-      return id;
-    };
-    /** @param {any} id */
-    const clear = function (id) {
-      st.due.delete(id);
-      return own.clear.call(w, id);
-    };
-    w.setTimeout = set;
-    w.clearTimeout = clear;
-    st.wrapper = { set, clear };
-  }
-  st.noting = true;
-  st.bound = boundMs;
-  st.until = now + boundMs;
-  const stepAside = () => {
-    if (performance.now() < st.until) { st.own.set.call(w, stepAside, st.until - performance.now() + 10); return; }
-    if (w.setTimeout === st.wrapper.set) w.setTimeout = st.own.set;
-    if (w.clearTimeout === st.wrapper.clear) w.clearTimeout = st.own.clear;
-    if (w[key] === st && w.setTimeout === st.own.set) delete w[key];
-  };
-  st.own.set.call(w, stepAside, boundMs + 10);
-  return true;
+function noteTimers(boundMs) {
+  const st = /** @type {any} */ (window)[Symbol.for('grip.actionTimers')];
+  if (!st || typeof st.note !== 'function') return '';
+  st.note(boundMs);
+  return location.href;
 }
 
 /**
@@ -97,34 +64,120 @@ function timersDue() {
 }
 
 /**
- * Gives the document the wrapper, just before an action's input, for
- * boundMs (the settle bound, settle.js); a page that cannot be reached is
- * acted on without it.
+ * Gives the wrapper's noting, just before an action's input, for boundMs
+ * (the settle bound, settle.js), to the acted-on document and every other
+ * document of the tab of its origin: the script that answers an input may
+ * be its parent's (TiddlyWiki's editor is a textarea in a blank frame of
+ * its own, and the wiki's handlers and timers are the page's). No frame
+ * of another origin is touched (a blocked one stays unrun). The wrapper is
+ * there already where it ran at document_start, and is run now elsewhere;
+ * its origin is registered, so the documents it loads next have it from
+ * their start. A frame that cannot be reached is acted on without it.
  * @param {number} tabId
- * @param {string} documentId
+ * @param {string} documentId the acted-on document (none: nothing is watched)
  * @param {number} boundMs
  */
 export async function watchActionTimers(tabId, documentId, boundMs) {
   watched.delete(tabId);
   if (!documentId) return;
-  const ok = await chrome.scripting.executeScript({
-    target: { tabId, documentIds: [documentId] }, world: 'MAIN', func: watchTimers, args: [boundMs],
-  }).then((rs) => !!(rs[0] && rs[0].result), () => false);
-  if (ok) watched.set(tabId, documentId);
+  const documentIds = await sameOrigin(tabId, documentId);
+  /** @param {string[]} ids */
+  const note = (ids) => chrome.scripting.executeScript({ target: { tabId, documentIds: ids }, world: 'MAIN', func: noteTimers, args: [boundMs] })
+    .catch(() => /** @type {chrome.scripting.InjectionResult<string>[]} */ ([]));
+  const rs = await note(documentIds);
+  const noted = rs.filter((r) => r.result);
+  const bare = documentIds.filter((id) => !noted.some((r) => r.documentId === id));
+  if (bare.length) {
+    await chrome.scripting.executeScript({ target: { tabId, documentIds: bare }, world: 'MAIN', files: [PAGE_TIMERS] }).catch(() => {});
+    const late = (await note(bare)).filter((r) => r.result);
+    for (const r of late) coverOrigin(String(r.result));
+    noted.push(...late);
+  }
+  if (noted.length) watched.set(tabId, noted.map((r) => /** @type {string} */ (r.documentId)).filter(Boolean));
 }
 
 /**
- * Ms until the last timer the tab's last action set off has run (0: none
- * left, or no action watched).
+ * The document and the tab's other documents of its origin: a blank or
+ * srcdoc frame has its parent's.
+ * @param {number} tabId
+ * @param {string} documentId
+ * @returns {Promise<string[]>}
+ */
+async function sameOrigin(tabId, documentId) {
+  const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) || [];
+  const byId = new Map(frames.map((f) => [f.frameId, f]));
+  /** @param {chrome.webNavigation.GetAllFrameResultDetails | undefined} f @returns {string} */
+  const originOf = (f) => {
+    for (let hops = 0; f && hops < 32; hops++) {
+      if (!/^about:/.test(f.url)) {
+        try { const o = new URL(f.url).origin; return o === 'null' ? '' : o; } catch (_) { return ''; }
+      }
+      f = byId.get(f.parentFrameId);
+    }
+    return '';
+  };
+  const acted = frames.find((f) => f.documentId === documentId);
+  const origin = originOf(acted);
+  if (!origin) return [documentId];
+  const ids = frames.filter((f) => f.documentId && originOf(f) === origin).map((f) => /** @type {string} */ (f.documentId));
+  return ids.includes(documentId) ? ids : [documentId, ...ids];
+}
+
+/** @type {Promise<unknown>} registrations, one after another */
+let registering = Promise.resolve();
+
+/**
+ * Registers the wrapper (page/timers.js) to run at document_start in
+ * every frame of the URL's origin (http and https only) from the next
+ * document on, until the browser closes: a page's scripts that take
+ * setTimeout when they load take the wrapper. Only origins an agent
+ * navigates to or acts in are registered, so no other page the person
+ * visits has it; the newest MAX_ORIGINS stay.
+ * @param {string} url
+ * @returns {Promise<void>}
+ */
+export function coverOrigin(url) {
+  let pattern;
+  try {
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return Promise.resolve();
+    pattern = `${u.protocol}//${u.host}/*`;
+  } catch (_) {
+    return Promise.resolve();
+  }
+  const done = registering.then(() => register(pattern)).catch(() => {});
+  registering = done;
+  return done;
+}
+
+/** @param {string} pattern */
+async function register(pattern) {
+  const [got] = await chrome.scripting.getRegisteredContentScripts({ ids: [REGISTRATION] });
+  const had = (got && got.matches) || [];
+  if (had.includes(pattern)) return;
+  const matches = [...had, pattern].slice(-MAX_ORIGINS);
+  if (got) {
+    await chrome.scripting.updateContentScripts([{ id: REGISTRATION, matches }]);
+    return;
+  }
+  await chrome.scripting.registerContentScripts([{
+    id: REGISTRATION, js: [PAGE_TIMERS], matches, runAt: 'document_start', world: 'MAIN', allFrames: true, matchOriginAsFallback: true, persistAcrossSessions: false,
+  }]);
+}
+
+/**
+ * Ms until the last timer the tab's last action set off has run, in any
+ * of its documents (0: none left, or no action watched).
  * @param {number} tabId
  * @returns {Promise<number>}
  */
 export async function timersLeft(tabId) {
-  const documentId = watched.get(tabId);
-  if (!documentId) return 0;
-  const ms = await chrome.scripting.executeScript({
-    target: { tabId, documentIds: [documentId] }, world: 'MAIN', func: timersDue,
-  }).then((rs) => Number(rs[0] && rs[0].result) || 0, () => 0);
+  const documentIds = watched.get(tabId);
+  if (!documentIds) return 0;
+  const rs = await chrome.scripting.executeScript({
+    target: { tabId, documentIds }, world: 'MAIN', func: timersDue,
+  }).catch(() => []);
+  const ms = Math.max(0, ...rs.map((r) => Number(r.result) || 0));
   if (ms <= 0) watched.delete(tabId);
   return ms;
 }

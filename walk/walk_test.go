@@ -298,3 +298,46 @@ func TestCheckSaid(t *testing.T) {
 		t.Errorf("a reply with no said: %v, want one violation", vs)
 	}
 }
+
+// A walk passes on its picture and said shares only where told to: every
+// other invariant's violation fails it whatever the target.
+func TestPassedJudgesPicturesAsAShare(t *testing.T) {
+	sum := func(judged, wrong, other int) Summary {
+		var s Summary
+		s.Checked[InvPicture] = judged
+		s.ByInv[InvPicture] = wrong
+		s.ByInv[InvRefs] = other
+		s.Violations = wrong + other
+		return s
+	}
+	for _, c := range []struct {
+		s      Summary
+		target float64
+		want   bool
+	}{
+		{sum(40, 0, 0), 100, true},
+		{sum(40, 1, 0), 100, false},
+		{sum(40, 1, 0), 95, true},  // 97.5%
+		{sum(40, 3, 0), 95, false}, // 92.5%
+		{sum(40, 0, 1), 95, false}, // a ref refused while its element was there
+		{sum(0, 0, 0), 95, true},
+	} {
+		if got := Passed(c.s, c.target); got != c.want {
+			t.Errorf("Passed(%d judged, %d wrong, %d other; %v%%) = %v, want %v", c.s.Checked[InvPicture], c.s.ByInv[InvPicture], c.s.ByInv[InvRefs], c.target, got, c.want)
+		}
+	}
+}
+
+func TestPassedJudgesSaidsAsAShare(t *testing.T) {
+	var s Summary
+	s.Checked[InvSaid] = 50
+	s.ByInv[InvSaid] = 2 // 96%
+	s.Violations = 2
+	if !Passed(s, 95) || Passed(s, 100) {
+		t.Errorf("2 of 50 saids missed: Passed(95) = %v, Passed(100) = %v; want true, false", Passed(s, 95), Passed(s, 100))
+	}
+	s.ByInv[InvSaid], s.Violations = 3, 3 // 94%
+	if Passed(s, 95) {
+		t.Error("3 of 50 saids missed passed a target of 95%")
+	}
+}

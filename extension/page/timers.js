@@ -31,9 +31,6 @@
     until: 0,
     bound: 0,
     kept: early,
-    own,
-    /** @type {any} */
-    wrapper: null,
     /**
      * From now until the read back asks (worker/timers.js timersDue), the
      * timers set are noted, up to boundMs from now.
@@ -85,7 +82,6 @@
     if (w.clearTimeout === clear) w.clearTimeout = own.clear;
     if (w[key] === st && w.setTimeout === own.set) delete w[key];
   };
-  st.wrapper = { set, clear };
   w.setTimeout = set;
   w.clearTimeout = clear;
   w[key] = st;

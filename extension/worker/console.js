@@ -14,6 +14,7 @@
 import { hold, send, children, workers, onTabEvent } from './debugger.js';
 import { tabInfo } from './tabs.js';
 import { wireError } from './errors.js';
+import { originOf } from './navigation.js';
 
 /** Text of one message, at most (the host cuts further for the budget). */
 const MAX_TEXT = 2000;
@@ -147,16 +148,6 @@ async function readSession(s, worker, budget) {
   return out;
 }
 
-/** A context's origin ("" when opaque); a worker's is given as its URL.
- * @param {string} o */
-function originOf(o) {
-  try {
-    const u = new URL(o).origin;
-    return u === 'null' ? '' : u;
-  } catch (_) {
-    return '';
-  }
-}
 
 /** @param {string} t */
 function clip(t) {

@@ -6,6 +6,7 @@
 // and waits for one to finish on chrome.downloads' own events, with no
 // polling.
 import { wireError } from './errors.js';
+import { originOf } from './navigation.js';
 
 const TABS_KEY = 'downloadTabs';
 /** How many downloads' tabs are remembered (the newest). */
@@ -85,11 +86,6 @@ function withoutHash(url) {
   return i < 0 ? url : url.slice(0, i);
 }
 
-/** @param {string} url */
-function originOf(url) {
-  try { return new URL(url).origin; } catch (_) { return ''; }
-}
-
 /** @typedef {{tab: number, pages?: string[]}} Origin the tab that started
  * a download and the pages that did, as they were then */
 
@@ -127,7 +123,7 @@ async function attribute(item) {
     // Nothing names the document that made it: a data: export with no
     // referrer may come from any frame of the tab, so each is judged.
     const own = originOf(item.finalUrl || item.url || '');
-    if (own && own !== 'null') return withPages(recent, []);
+    if (own) return withPages(recent, []);
     const all = (await chrome.webNavigation.getAllFrames({ tabId: recent }).catch(() => null)) || [];
     return withPages(recent, all.map((f) => f.url));
   }

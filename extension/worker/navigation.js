@@ -7,6 +7,21 @@
 import { wireError } from './errors.js';
 
 /**
+ * A URL's origin; '' where it has none two documents could share (opaque:
+ * data:, about:blank, a sandbox) or it does not parse.
+ * @param {string} url
+ * @returns {string}
+ */
+export function originOf(url) {
+  try {
+    const o = new URL(url).origin;
+    return o === 'null' ? '' : o;
+  } catch (_) {
+    return '';
+  }
+}
+
+/**
  * The URL as the browser reads it. A string the browser cannot read as an
  * absolute URL is refused: chrome.tabs would take it as a path inside
  * this extension (chrome-extension://…/not%20a%20url). grip's own pages

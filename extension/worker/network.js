@@ -15,6 +15,7 @@
 import { hold, onSession, onEveryEvent, onDetached, send, children } from './debugger.js';
 import { tabInfo } from './tabs.js';
 import { wireError } from './errors.js';
+import { originOf } from './navigation.js';
 
 /** Requests kept per tab; the oldest go first. */
 const MAX_REQUESTS = 1000;
@@ -212,16 +213,6 @@ async function frameOrigins(tabId) {
     }
   }
   return out;
-}
-
-/** @param {string} url */
-function originOf(url) {
-  try {
-    const o = new URL(url).origin;
-    return o === 'null' ? '' : o;
-  } catch (_) {
-    return '';
-  }
 }
 
 /** The types of request an app fetches its answer with. */

@@ -16,6 +16,8 @@
 // page that rewrites it only makes the read wait, at most to the bound, as
 // for any busy page.
 
+import { originOf } from './navigation.js';
+
 /** The documents each tab's last action was given the wrapper's noting in. */
 /** @type {Map<number, string[]>} */
 const watched = new Map();
@@ -107,19 +109,17 @@ async function sameOrigin(tabId, documentId) {
   const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) || [];
   const byId = new Map(frames.map((f) => [f.frameId, f]));
   /** @param {chrome.webNavigation.GetAllFrameResultDetails | undefined} f @returns {string} */
-  const originOf = (f) => {
+  const frameOrigin = (f) => {
     for (let hops = 0; f && hops < 32; hops++) {
-      if (!/^about:/.test(f.url)) {
-        try { const o = new URL(f.url).origin; return o === 'null' ? '' : o; } catch (_) { return ''; }
-      }
+      if (!/^about:/.test(f.url)) return originOf(f.url);
       f = byId.get(f.parentFrameId);
     }
     return '';
   };
   const acted = frames.find((f) => f.documentId === documentId);
-  const origin = originOf(acted);
+  const origin = frameOrigin(acted);
   if (!origin) return [documentId];
-  const ids = frames.filter((f) => f.documentId && originOf(f) === origin).map((f) => /** @type {string} */ (f.documentId));
+  const ids = frames.filter((f) => f.documentId && frameOrigin(f) === origin).map((f) => /** @type {string} */ (f.documentId));
   return ids.includes(documentId) ? ids : [documentId, ...ids];
 }
 
@@ -137,15 +137,9 @@ let registering = Promise.resolve();
  * @returns {Promise<void>}
  */
 export function coverOrigin(url) {
-  let pattern;
-  try {
-    const u = new URL(url);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return Promise.resolve();
-    pattern = `${u.protocol}//${u.host}/*`;
-  } catch (_) {
-    return Promise.resolve();
-  }
-  const done = registering.then(() => register(pattern)).catch(() => {});
+  const origin = /^https?:/i.test(url) ? originOf(url) : '';
+  if (!origin) return Promise.resolve();
+  const done = registering.then(() => register(origin + '/*')).catch(() => {});
   registering = done;
   return done;
 }

@@ -139,6 +139,24 @@ func TestReplyWaitsForAPageSettingUpAfterLoad(t *testing.T) {
 	}
 }
 
+// TestReplyWaitsForAPageSettingUpWhenIdle: a click that loads a page of
+// an origin grip works in is read after the set-up the page runs from an
+// idle callback and a timer after its load event, through references it
+// took at its start (MediaWiki's modules; the walker found its search box
+// turned into a combobox after the reply), not at the load's quiet period.
+func TestReplyWaitsForAPageSettingUpWhenIdle(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/idle-setup.html")
+	snap := snapshot(t, tab)
+	res, perr, code := act(t, "click", mustRef(t, snap, "link", "Next page"))
+	if code != 0 {
+		t.Fatalf("click: exit %d %+v", code, perr)
+	}
+	if refOfList(res.Changes.Appeared, "button", "Suggestions") == "" || refOfList(res.Changes.Appeared, "combobox", "Search the wiki") == "" {
+		t.Errorf("the reply came before the page set itself up: appeared %+v, settled %v, loading %q", res.Changes.Appeared, res.Settled, res.Loading)
+	}
+}
+
 // TestReplyWaitsForAScriptStillLoading: a click that adds a script for
 // the module it needs (MediaWiki's ResourceLoader; the walker found its
 // special pages replied before their widgets came) replies once the

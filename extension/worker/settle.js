@@ -116,9 +116,9 @@ async function settleFrames(p, started) {
     // No frame answering at all (the tab between documents) is no news
     // that it settled: ask again after a quiet period.
     const elapsed = Date.now() - started;
-    // A timer the action set off that has not run yet holds the read
-    // until it has (timers.js).
-    const deferred = await timersLeft(tabId);
+    // A timer the action set off, or the set-up of a document it loaded,
+    // that has not run yet holds the read until it has (timers.js).
+    const deferred = await timersLeft(tabId, documentIds);
     const wait = Math.max(states.some(Boolean) ? quietFor(states, quiet, elapsed) : quiet, deferred > 0 ? deferred + 10 : 0);
     const busyDocs = documentIds.filter((_, i) => states[i] && states[i].busy);
     const first = states.find((st) => st && st.busy);

@@ -8,7 +8,7 @@ import { tabLoading } from './tabs.js';
 import { dialogOf, hold } from './debugger.js';
 import { Watch } from './effects.js';
 import { quietFor, settleTab } from './settle.js';
-import { timersLeft } from './timers.js';
+import { timersLeft, stopTimers } from './timers.js';
 import { inFlight, stopWatching } from './inflight.js';
 import { openers } from './openers.js';
 
@@ -50,10 +50,12 @@ export async function snapshotTab(tabId, mode, keepSignatures, settle, allContex
   for (const f of read.frames) delete f.settle;
   if (quietFor(states) <= 0 && !inFlight(tabId) && await timersLeft(tabId) <= 0) {
     stopWatching(tabId);
+    stopTimers(tabId);
     return { ...read, settle: { settled: true, ms: Date.now() - started } };
   }
   const how = await settleTab({ tabId }, started);
   stopWatching(tabId);
+  stopTimers(tabId);
   const again = await readTab(tabId, mode, keepSignatures, false, allContexts, known, saidSince);
   return { ...again, settle: how };
 }

@@ -18,9 +18,16 @@
 
 import { originOf } from './navigation.js';
 
-/** The documents each tab's last action was given the wrapper's noting in. */
-/** @type {Map<number, string[]>} */
+/**
+ * Each tab's last action: the documents it was given the wrapper's noting
+ * in, and every document the tab had then (one it has since is one the
+ * action loaded: its set-up is waited for too).
+ * @typedef {{documentIds: string[], known: Set<string>, at: number}} Watch
+ */
+/** @type {Map<number, Watch>} */
 const watched = new Map();
+/** How long after its action a watch is asked at most (well past the settle bound). */
+const WATCH_MS = 10000;
 
 /** The page world's half, run at document_start where it is registered. */
 const PAGE_TIMERS = 'page/timers.js';
@@ -45,8 +52,9 @@ function noteTimers(boundMs) {
 
 /**
  * Standalone, injected into the page's own world: ms until the last timer
- * the action set off is due, at least 5 for one due that has not run yet
- * (0: none is left), and noting stops.
+ * the action set off (or the document's set-up, page/timers.js) is due, at
+ * least 5 for one due that has not run yet and for an idle callback not
+ * run yet (0: none is left), and noting stops.
  * @returns {number}
  */
 function timersDue() {
@@ -55,12 +63,15 @@ function timersDue() {
   st.noting = false;
   const now = performance.now();
   let last = 0;
-  for (const [id, due] of st.due) {
-    // One not run yet though due counts until it has run (a busy page
-    // runs its timers late), but not past the bound: a hidden page runs
-    // them once a second at most.
-    if (now - due > st.bound) st.due.delete(id);
-    else last = Math.max(last, due - now, 5);
+  for (const pending of [st.due, st.idle]) {
+    if (!pending) continue;
+    for (const [id, due] of pending) {
+      // One not run yet though due counts until it has run (a busy page
+      // runs its timers late), but not past the bound: a hidden page runs
+      // them once a second at most.
+      if (now - due > st.bound) pending.delete(id);
+      else last = Math.max(last, due - now, 5);
+    }
   }
   return Math.ceil(last);
 }
@@ -82,7 +93,8 @@ function timersDue() {
 export async function watchActionTimers(tabId, documentId, boundMs) {
   watched.delete(tabId);
   if (!documentId) return;
-  const documentIds = await sameOrigin(tabId, documentId);
+  const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) || [];
+  const documentIds = sameOrigin(frames, documentId);
   /** @param {string[]} ids */
   const note = (ids) => chrome.scripting.executeScript({ target: { tabId, documentIds: ids }, world: 'MAIN', func: noteTimers, args: [boundMs] })
     .catch(() => /** @type {chrome.scripting.InjectionResult<string>[]} */ ([]));
@@ -95,18 +107,18 @@ export async function watchActionTimers(tabId, documentId, boundMs) {
     for (const r of late) coverOrigin(String(r.result));
     noted.push(...late);
   }
-  if (noted.length) watched.set(tabId, noted.map((r) => /** @type {string} */ (r.documentId)).filter(Boolean));
+  const known = new Set(frames.map((f) => f.documentId).filter(Boolean));
+  watched.set(tabId, { documentIds: noted.map((r) => /** @type {string} */ (r.documentId)).filter(Boolean), known, at: Date.now() });
 }
 
 /**
  * The document and the tab's other documents of its origin: a blank or
  * srcdoc frame has its parent's.
- * @param {number} tabId
+ * @param {chrome.webNavigation.GetAllFrameResultDetails[]} frames the tab's
  * @param {string} documentId
- * @returns {Promise<string[]>}
+ * @returns {string[]}
  */
-async function sameOrigin(tabId, documentId) {
-  const frames = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) || [];
+function sameOrigin(frames, documentId) {
   const byId = new Map(frames.map((f) => [f.frameId, f]));
   /** @param {chrome.webNavigation.GetAllFrameResultDetails | undefined} f @returns {string} */
   const frameOrigin = (f) => {
@@ -161,17 +173,37 @@ async function register(pattern) {
 
 /**
  * Ms until the last timer the tab's last action set off has run, in any
- * of its documents (0: none left, or no action watched).
+ * of its documents, and the last one a document the action loaded set
+ * while setting itself up (page/timers.js; 0: none left, or no action
+ * watched). A document the tab did not have at the action (a click that
+ * loaded a page, a frame it added) is asked too: where the wrapper ran at
+ * document_start it noted the timers and idle callbacks of the page's
+ * set-up, and elsewhere it answers 0.
  * @param {number} tabId
+ * @param {string[]} [now] the tab's documents now, if the caller has them
  * @returns {Promise<number>}
  */
-export async function timersLeft(tabId) {
-  const documentIds = watched.get(tabId);
-  if (!documentIds) return 0;
+export async function timersLeft(tabId, now) {
+  const w = watched.get(tabId);
+  if (!w) return 0;
+  if (Date.now() - w.at > WATCH_MS) {
+    watched.delete(tabId);
+    return 0;
+  }
+  const current = now || ((await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) || []).map((f) => f.documentId).filter(Boolean);
+  // Only documents the tab has: asking one that is gone fails the call.
+  const documentIds = current.filter((id) => w.documentIds.includes(id) || !w.known.has(id));
+  if (!documentIds.length) return 0;
   const rs = await chrome.scripting.executeScript({
     target: { tabId, documentIds }, world: 'MAIN', func: timersDue,
   }).catch(() => []);
-  const ms = Math.max(0, ...rs.map((r) => Number(r.result) || 0));
-  if (ms <= 0) watched.delete(tabId);
-  return ms;
+  return Math.max(0, ...rs.map((r) => Number(r.result) || 0));
+}
+
+/**
+ * The tab's read back is done: its last action's timers are asked no more.
+ * @param {number} tabId
+ */
+export function stopTimers(tabId) {
+  watched.delete(tabId);
 }

@@ -548,7 +548,14 @@ func summarize(o Outcome) string {
 	if o.Err != nil {
 		return o.Err.Error()
 	}
-	return fmt.Sprintf("ok, %d events", len(o.Landed))
+	settled := ""
+	if o.Res != nil && o.Res.Settled != nil && !*o.Res.Settled {
+		settled = ", still changing"
+		if o.Res.Busy != "" {
+			settled += " (" + o.Res.Busy + ")"
+		}
+	}
+	return fmt.Sprintf("ok, %d events%s", len(o.Landed), settled)
 }
 
 // read takes a snapshot and checks it as a reply (invariants 4 and 5).

@@ -60,16 +60,22 @@
       if (!st.kept) own.set.call(w, stepAside, boundMs + 10);
     },
   };
-  /** Until when a timer set now may be due to be noted. */
-  const limit = () => Math.max(st.until, st.bootUntil);
-  /** Whether a call made now is noted: a set-up's timer only if it is due within the bound. @param {number} d */
-  const noted = (d) => st.noting || st.inside > 0 || st.replacing || (performance.now() < st.bootUntil && d <= BOOT_MS);
+  /**
+   * Until when a timer set at t may be due to be noted: the action's bound,
+   * and while the document sets itself up, the bound from now and at most
+   * the set-up's end (MediaWiki's store saves itself 2 s after a module
+   * loads, which no read back waits for).
+   * @param {number} t
+   */
+  const limit = (t) => Math.max(st.until, t < st.bootUntil ? Math.min(st.bootUntil, t + BOOT_MS) : 0);
+  /** Whether a call made now may be noted. */
+  const noted = () => st.noting || st.inside > 0 || st.replacing || performance.now() < st.bootUntil;
   /** @param {any} fn @param {any} ms @param {any[]} rest */
   const set = function (fn, ms, ...rest) {
+    if (typeof fn !== 'function' || !noted()) return own.set.call(w, fn, ms, ...rest);
     const d = Math.max(0, Number(ms) || 0);
-    if (typeof fn !== 'function' || !noted(d)) return own.set.call(w, fn, ms, ...rest);
     const t = performance.now();
-    if (t + d > limit()) return own.set.call(w, fn, ms, ...rest);
+    if (t + d > limit(t)) return own.set.call(w, fn, ms, ...rest);
     /** @type {any} */
     let id;
     /** @this {unknown} @param {any[]} args */
@@ -100,9 +106,9 @@
   // (at most the bound after it was asked for, worker/timers.js).
   /** @param {any} fn @param {any} [opts] */
   const idle = function (fn, opts) {
-    if (typeof fn !== 'function' || !noted(0)) return own.idle.call(w, fn, opts);
+    if (typeof fn !== 'function' || !noted()) return own.idle.call(w, fn, opts);
     const t = performance.now();
-    if (t > limit()) return own.idle.call(w, fn, opts);
+    if (t > limit(t)) return own.idle.call(w, fn, opts);
     /** @type {any} */
     let id;
     /** @this {unknown} @param {any} deadline */

@@ -45,14 +45,19 @@
    * brackets and bars left around them; a heading that is all link (a
    * post's title) is its text. @param {Element} h @returns {string} */
   function headingText(h) {
+    const own = ownText(h).replace(/^[\s[\]()|·•:-]+|[\s[\]()|·•:-]+$/g, '');
+    return own || textOf(h, { checkVis: true });
+  }
+
+  /** The text of el outside the controls it holds. @param {Element} el @returns {string} */
+  function ownText(el) {
     let own = '';
-    const tw = document.createTreeWalker(h, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    const tw = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
       acceptNode: (n) => n.nodeType === 1 && (SKIP_TEXT.has(/** @type {Element} */ (n).localName) || /** @type {Element} */ (n).hasAttribute('role'))
-        && n !== h ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
+        && n !== el ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
     });
     for (let n = tw.nextNode(); n; n = tw.nextNode()) if (n.nodeType === 3) own += n.nodeValue || '';
-    own = fold(own).replace(/^[\s[\]()|·•:-]+|[\s[\]()|·•:-]+$/g, '');
-    return own || textOf(h, { checkVis: true });
+    return fold(own);
   }
 
   /** The heading el holds, if any, as text. @param {Element} el */
@@ -82,6 +87,10 @@
     const role = roleAttr(el);
     const labelled = () => (attr(el, 'aria-label') || attr(el, 'aria-labelledby') ? nameOf(el, role || 'region') : '');
     if (tag === 'dialog' || role === 'dialog' || role === 'alertdialog') return labelled() || headingIn(el);
+    // A header cell names what it holds besides its controls, not the
+    // row's first text: DokuWiki's comparison of two revisions has one
+    // header cell a side, each its revision's link and summary.
+    if (tag === 'th' || role === 'columnheader' || role === 'rowheader') return ownText(el);
     if (tag === 'tr' || role === 'row') {
       // A row whose only text is its header's link (Django admin's
       // "Groups | Add | Change") is named by that header.

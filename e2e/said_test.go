@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/grip-dev/grip/internal/browsertest"
 	"github.com/grip-dev/grip/protocol"
@@ -109,6 +110,37 @@ func TestReplyWaitsWhileAppLoads(t *testing.T) {
 	}
 	if refOfList(res.Changes.Appeared, "paragraph", "Checked: 200") == "" && refOfList(res.Changes.Appeared, "text", "Checked: 200") == "" {
 		t.Errorf("the reply came while the request was in flight: appeared %+v, settled %v", res.Changes.Appeared, res.Settled)
+	}
+}
+
+// TestReplyWaitsForASocketOpening: a click that opens a WebSocket is
+// still in flight until the handshake is answered (the server here answers
+// only when the test says), so the reply says the page is still changing,
+// not that it settled on "Not connected" (Jupyter's "Kernel Created" read
+// before "Connected" after a restart, under load).
+func TestReplyWaitsForASocketOpening(t *testing.T) {
+	browsertest.Need(t, env)
+	key := fmt.Sprintf("socket-%d", time.Now().UnixNano())
+	t.Cleanup(func() { browsertest.Release(key) })
+	tab := env.OpenTab(t, env.Origin1+"/socket.html?key="+key)
+	snap := snapshot(t, tab)
+	// The requests are seen while grip's debugger is attached: reading them attaches it.
+	if r := env.Grip(context.Background(), "network", "--tab", fmt.Sprint(tab)); r.Code != 0 {
+		t.Fatalf("grip network: exit %d %s", r.Code, r.Stderr)
+	}
+	res, perr, code := act(t, "click", mustRef(t, snap, "button", "Connect"))
+	if code != 0 {
+		t.Fatalf("click: exit %d %+v", code, perr)
+	}
+	if browsertest.Held(key) == 0 {
+		t.Fatalf("the page never asked for the socket: %+v", res)
+	}
+	if res.Settled == nil || *res.Settled || !strings.Contains(res.Busy, "in flight") {
+		t.Errorf("the reply said the page settled while its socket was opening: settled %v, busy %q", res.Settled != nil && *res.Settled, res.Busy)
+	}
+	browsertest.Release(key)
+	if r := env.Grip(context.Background(), "wait", "--tab", fmt.Sprint(tab), "--text", "Connected"); r.Code != 0 {
+		t.Errorf("the socket never opened once released: exit %d %s", r.Code, r.Stderr)
 	}
 }
 

@@ -174,6 +174,28 @@ onEveryEvent((tabId, e) => {
       st.live.delete(key);
       break;
     }
+    case 'Network.webSocketCreated': {
+      // A WebSocket's opening is in flight until its handshake is answered
+      // (an app that reconnects after a click, as Jupyter does to a
+      // restarted kernel, shows "Connected" then). It is counted, not
+      // listed: its frames are not requests.
+      st.live.set(key, {
+        id: 0, requestId: key, sessionId: e.sessionId, session: st.session, frameId: '', documentURL: '',
+        method: 'GET', url: cut(String(p.url || '')), type: 'websocket', status: 0, mimeType: '', bytes: 0,
+        started: Date.now(), t0: 0, ms: 0, failed: '', answered: false, done: false,
+      });
+      break;
+    }
+    case 'Network.webSocketHandshakeResponseReceived':
+    case 'Network.webSocketFrameError':
+    case 'Network.webSocketClosed': {
+      const r = st.live.get(key);
+      if (r && r.type === 'websocket') {
+        r.done = r.answered = true;
+        st.live.delete(key);
+      }
+      break;
+    }
     case 'Network.loadingFailed': {
       const r = st.live.get(key);
       if (!r) return;
@@ -215,11 +237,11 @@ async function frameOrigins(tabId) {
   return out;
 }
 
-/** The types of request an app fetches its answer with. */
-const ANSWER_TYPES = new Set(['xhr', 'fetch', 'script']);
+/** The types of request an app fetches its answer with, and a WebSocket opening. */
+const ANSWER_TYPES = new Set(['xhr', 'fetch', 'script', 'websocket']);
 
 /**
- * How many of tabId's fetches, XHRs and scripts that started at or after
+ * How many of tabId's fetches, XHRs, scripts and WebSocket openings that started at or after
  * since (wall ms) are still in flight, as far as grip sees them: 0 when
  * its debugger is not attached to the tab (inflight.js).
  * @param {number} tabId @param {number} since

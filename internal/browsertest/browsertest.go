@@ -8,6 +8,8 @@ package browsertest
 import (
 	"bytes"
 	"context"
+	"crypto/sha1"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -276,7 +278,8 @@ func (e *Env) serve(host string, files fs.FS) (string, error) {
 // /redirect?to=PATH answers any method (a form's POST too) with 303 See
 // Other to PATH on the same origin, and /slow?ms=N&to=PATH serves the file
 // PATH after N milliseconds (at most 30 s), and /hold?key=K answers once
-// the test calls Release(K) ("released"; "timed out" after 30 s or &s=N).
+// the test calls Release(K) ("released"; "timed out" after 30 s or &s=N),
+// and /socket?key=K opens a WebSocket once the test calls Release(K).
 func FixtureHandler(files fs.FS) http.Handler {
 	fsrv := http.FileServer(http.FS(files))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -311,6 +314,12 @@ func FixtureHandler(files fs.FS) http.Handler {
 			}
 			w.Write([]byte("released"))
 			return
+		case "/socket":
+			// /socket?key=K opens a WebSocket whose handshake is answered
+			// only once the test calls Release(K) (after 30 s: refused),
+			// so an opening is in flight for as long as the test needs.
+			holdSocket(w, r, holdChan(r.URL.Query().Get("key")))
+			return
 		case "/slow":
 			ms, err := strconv.Atoi(r.URL.Query().Get("ms"))
 			if err != nil || ms < 0 || ms > 30000 || !strings.HasPrefix(to, "/") {
@@ -329,6 +338,40 @@ func FixtureHandler(files fs.FS) http.Handler {
 		}
 		fsrv.ServeHTTP(w, r)
 	})
+}
+
+// holdSocket answers a WebSocket handshake (RFC 6455) once released, then
+// sends one text frame, "hello", and holds the connection until the
+// client goes.
+func holdSocket(w http.ResponseWriter, r *http.Request, released chan struct{}) {
+	key := r.Header.Get("Sec-WebSocket-Key")
+	if key == "" || !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
+		http.Error(w, "a WebSocket handshake", http.StatusBadRequest)
+		return
+	}
+	select {
+	case <-released:
+	case <-time.After(30 * time.Second):
+		http.Error(w, "not released", http.StatusServiceUnavailable)
+		return
+	case <-r.Context().Done():
+		return
+	}
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		http.Error(w, "cannot hijack", http.StatusInternalServerError)
+		return
+	}
+	conn, rw, err := hj.Hijack()
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	sum := sha1.Sum([]byte(key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"))
+	fmt.Fprintf(rw, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: %s\r\n\r\n", base64.StdEncoding.EncodeToString(sum[:]))
+	rw.Write([]byte{0x81, 5, 'h', 'e', 'l', 'l', 'o'})
+	rw.Flush()
+	io.Copy(io.Discard, rw)
 }
 
 var (

@@ -58,6 +58,10 @@ func TestReplySaysWhatTheAppSaid(t *testing.T) {
 			// Django's error list: a class word that begins with "error".
 			got = said("click", mustRef(t, snap, "button", "Verify"))
 			has("an error list", got, "flash", "This field is required.", "")
+			got = said("click", mustRef(t, snap, "button", "Subscribe"))
+			has("a live region filled after it came", got, "live", "Subscribed to the issue.", "")
+			got = said("click", mustRef(t, snap, "button", "Lock"))
+			has("an alert that came", got, "alert", "The note is locked by ada.", "")
 			age := mustRef(t, snap, "textbox", "Age")
 			got = said("fill", age, "ten")
 			has("a field marked invalid", got, "validation", "Age must be a number", age)
@@ -210,5 +214,91 @@ func TestReplyWaitsForAScriptStillLoading(t *testing.T) {
 	}
 	if refOfList(res.Changes.Appeared, "button", "Module action") == "" {
 		t.Errorf("the reply came while the module was loading: appeared %+v, settled %v, busy %q", res.Changes.Appeared, res.Settled, res.Busy)
+	}
+}
+
+// DokuWiki saves a draft as one types (lib/scripts/locktimer.js: a key
+// press 30 s after the lock's last refresh posts it) and says so in
+// div#draft__status, which has no role: a status its class and id name.
+// The reply to the typing quotes it; the next, which posts nothing, not.
+func TestReplySaysWhatAStatusLineSays(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/dokuwiki/edit.html")
+	snap := snapshot(t, tab)
+	// With grip's debugger on the tab the reply waits for the draft's
+	// request to be answered (docs/settling.md): the status is shown by then.
+	if r := env.Grip(context.Background(), "network", "--tab", fmt.Sprint(tab)); r.Code != 0 {
+		t.Fatalf("grip network: exit %d %s", r.Code, r.Stderr)
+	}
+	text := mustRef(t, snap, "textbox", "")
+	res, perr, code := act(t, "type", text, " more")
+	if code != 0 {
+		t.Fatalf("type: exit %d %+v", code, perr)
+	}
+	if len(res.Said) != 1 || res.Said[0].Role != "status" || res.Said[0].Text != "Draft autosaved on 2026/12/02 14:58" {
+		t.Errorf("typing that saved a draft: said %+v, want the draft's status", res.Said)
+	}
+	res, perr, code = act(t, "type", text, " again")
+	if code != 0 || len(res.Said) != 0 {
+		t.Errorf("typing that saved nothing: exit %d %+v, said %+v", code, perr, res.Said)
+	}
+	// A status line that is a clock changes on its own: what it changes
+	// to while an action runs is not what the app said in answer.
+	tab = env.OpenTab(t, env.Origin1+"/status-clock.html")
+	save := mustRef(t, snapshot(t, tab), "button", "Save")
+	if _, perr, code := act(t, "click", save); code != 0 {
+		t.Fatalf("click Save: exit %d %+v", code, perr)
+	}
+	ticks := func() int { return browsertest.Eval[int](t, env, env.TabURL(t, tab), "window.ticks") }
+	for from, deadline := ticks(), time.Now().Add(20*time.Second); ticks() < from+5; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the clock stopped")
+		}
+	}
+	before := ticks()
+	res, perr, code = act(t, "click", save)
+	if code != 0 {
+		t.Fatalf("click Save: exit %d %+v", code, perr)
+	}
+	if ticks() == before {
+		t.Fatal("the clock did not tick while the save ran")
+	}
+	if len(res.Said) != 1 || res.Said[0].Text != "Saved (2)" {
+		t.Errorf("a save beside a clock: said %+v, want only 'Saved (2)'", res.Said)
+	}
+}
+
+// DokuWiki's media manager (lib/scripts/tree.js) gives each closed node of
+// its namespace tree aria-live="assertive" as the page starts, and each of
+// a subtree it loads: what a live region shows when it comes on the page,
+// or in a page the action loaded, is the page being drawn, not said.
+func TestReplyLeavesOutWhatThePageDrew(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/dokuwiki/media.html")
+	snap := snapshot(t, tab)
+	res, perr, code := act(t, "click", mustRef(t, snap, "link", "Media Manager"))
+	if code != 0 {
+		t.Fatalf("click Media Manager: exit %d %+v", code, perr)
+	}
+	if !res.Changes.Navigated || len(res.Said) != 0 {
+		t.Errorf("a page drawn: navigated %v, said %+v, want nothing said", res.Changes.Navigated, res.Said)
+	}
+	// The subtree comes from a request the reply waits for with grip's
+	// debugger on the tab (docs/settling.md).
+	if r := env.Grip(context.Background(), "network", "--tab", fmt.Sprint(tab)); r.Code != 0 {
+		t.Fatalf("grip network: exit %d %s", r.Code, r.Stderr)
+	}
+	snapshot(t, tab)
+	// The toggle is the node's image, whose click the tree takes on its
+	// box: no element a snapshot lists, so a CSS target.
+	res, perr, code = act(t, "click", "#media__tree li.closed > img", "--tab", fmt.Sprint(tab))
+	if code != 0 {
+		t.Fatalf("click +: exit %d %+v", code, perr)
+	}
+	if refOfList(res.Changes.Appeared, "link", "logos") == "" {
+		t.Fatalf("the subtree did not come: appeared %+v", res.Changes.Appeared)
+	}
+	if len(res.Said) != 0 {
+		t.Errorf("a subtree drawn: said %+v, want nothing", res.Said)
 	}
 }

@@ -314,11 +314,82 @@ func CheckHeld(listed []string, alive map[string]Alive) []Violation {
 	return vs
 }
 
-// CheckSaid is invariant 7: every text a live region (alert, status, log,
-// aria-live, output) changed to while the action ran, and still shows at
-// its reply, is among what the reply says the app said (grip cuts each
-// short: a start of it, or it within one, counts).
-func CheckSaid(shown []string, res *protocol.ActionResult) []Violation {
+// Region is a live region (alert, status, log, aria-live, output) or a
+// status its class or id names, as the observer saw it over one action
+// (walk/world.js reply): one that changed or came on the page while the
+// action ran.
+type Region struct {
+	// Text is what it shows at the reply (spaces folded, lower case).
+	Text string `json:"text"`
+	// Alert: role=alert, which speaks when it appears.
+	Alert bool `json:"alert"`
+	// Was is what it showed when the action began ("" when Born).
+	Was string `json:"was"`
+	// Born: it came on the page, or took its role, while the action ran,
+	// or is in a document the action loaded (Loaded). Came is its text
+	// content then, Content its text content at the reply, Changed that
+	// its text changed in between.
+	Born    bool   `json:"born"`
+	Loaded  bool   `json:"loaded"`
+	Came    string `json:"came"`
+	Content string `json:"content"`
+	Changed bool   `json:"changed"`
+	// Ticks is how often its text changed in the 10 s before the action
+	// began, with no action running: a clock's.
+	Ticks int `json:"ticks"`
+}
+
+// grip's promise (docs/effects.md, "What the app said"): a region whose
+// text changed tickerTicks times in the 10 s before the action is a
+// ticker, and a reply holds at most maxSaid messages.
+const (
+	tickerTicks = 3
+	maxSaid     = 6
+)
+
+// Owed is what grip promises to quote of r, "" when nothing
+// (docs/effects.md, "What the app said"): an alert's text when it came on
+// the page or changed; a status or live region's when it changed while on
+// the page — not what it came on the page with, nor what it shows in a
+// page the action loaded (grip's first read of that page is its
+// baseline, a moment the observer cannot see), nor a ticker's. The
+// observer counts a ticker with one change fewer than grip: the moments
+// between its start and grip's are before the action for grip.
+func Owed(r Region) string {
+	switch {
+	case r.Text == "" || r.Ticks >= tickerTicks-1:
+		return ""
+	case r.Alert:
+		if r.Born || r.Text != r.Was {
+			return r.Text
+		}
+		return ""
+	case r.Loaded:
+		return ""
+	case r.Born:
+		if r.Content != r.Came {
+			return r.Text
+		}
+		return ""
+	case r.Text != r.Was:
+		return r.Text
+	}
+	return ""
+}
+
+// drawn says whether r shows only what it came on the page with: what a
+// page draws, which grip must not quote as said.
+func drawn(r Region) bool {
+	return !r.Alert && r.Born && !r.Changed && r.Text != ""
+}
+
+// CheckSaid is invariant 7, both ways: every text grip owes (Owed) is
+// among what the reply says the app said (grip cuts each short: a start of
+// it, or it within one, counts), unless the reply holds as many as it may;
+// and no status or live region's text the reply quotes is only what a
+// region came on the page with (DokuWiki's namespace tree, each closed
+// node aria-live). At most one violation a step.
+func CheckSaid(regions []Region, res *protocol.ActionResult) []Violation {
 	if res == nil {
 		return nil
 	}
@@ -328,18 +399,48 @@ func CheckSaid(shown []string, res *protocol.ActionResult) []Violation {
 			said = append(said, t)
 		}
 	}
-	var vs []Violation
-	for _, text := range shown {
-		t := normText(text)
-		if t == "" || slices.ContainsFunc(said, func(s string) bool { return strings.Contains(t, s) || strings.Contains(s, t) }) {
+	match := func(a, b string) bool { return strings.Contains(a, b) || strings.Contains(b, a) }
+	var missed, owed []string
+	for _, r := range regions {
+		t := normText(Owed(r))
+		if t == "" {
 			continue
 		}
-		if len(t) > 80 {
-			t = t[:80] + "…"
+		owed = append(owed, t)
+		if len(res.Said) < maxSaid && !slices.ContainsFunc(said, func(s string) bool { return match(t, s) }) {
+			missed = append(missed, t)
 		}
-		vs = append(vs, violation(InvSaid, "the page's live region says '%s', which the reply's said leaves out", t))
 	}
-	return vs
+	if len(missed) > 0 {
+		more := ""
+		if len(missed) > 1 {
+			more = fmt.Sprintf(" (and %d more)", len(missed)-1)
+		}
+		return []Violation{violation(InvSaid, "the page's live region says '%s'%s, which the reply's said leaves out", short(missed[0]), more)}
+	}
+	for _, s := range res.Said {
+		if s.Role == "alert" || s.Role == "flash" || s.Role == "validation" {
+			continue // what speaks when it appears, and a field's own
+		}
+		t := normText(s.Text)
+		if t == "" || slices.ContainsFunc(owed, func(o string) bool { return match(t, o) }) {
+			continue
+		}
+		for _, r := range regions {
+			if drawn(r) && match(t, normText(r.Text)) {
+				return []Violation{violation(InvSaid, "the reply's said quotes '%s', which a region only came on the page with: the page drew it, the app said nothing", short(t))}
+			}
+		}
+	}
+	return nil
+}
+
+// short is t cut for a violation's line.
+func short(t string) string {
+	if len(t) > 80 {
+		return t[:80] + "…"
+	}
+	return t
 }
 
 // normText is text as CheckSaid compares it: spaces folded, lower case,

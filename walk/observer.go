@@ -491,13 +491,13 @@ func (o *Observer) Begin(ctx context.Context) {
 }
 
 // Replied tells every world the action's reply came, and returns the
-// texts the live regions (alert, status, log, aria-live, output) that
-// changed since Begin show now.
-func (o *Observer) Replied(ctx context.Context) []string {
-	var out []string
+// live regions and named statuses that changed or came on the page since
+// Begin (walk/world.js reply), as CheckSaid judges them.
+func (o *Observer) Replied(ctx context.Context) []Region {
+	var out []Region
 	for _, id := range o.contexts() {
 		v, err := o.eval(ctx, id, "__walk.reply()")
-		var got []string
+		var got []Region
 		if err == nil && json.Unmarshal(v, &got) == nil {
 			out = append(out, got...)
 		}

@@ -159,7 +159,7 @@ func observe(t *testing.T, ctx context.Context, o *Observer) {
 	main(`window.__t1 = 0, setTimeout(() => requestAnimationFrame(() => { document.getElementById('x').textContent = 'hidden by an old timer'; window.__t1 = 1; }), 300), 0`)
 	o.Begin(ctx)
 	if said := o.Replied(ctx); len(said) != 0 {
-		t.Errorf("said %q with no live region changed", said)
+		t.Errorf("said %+v with no live region changed", said)
 	}
 	waitFor("the old timer", `window.__t1`)
 	if old, caused := o.Since(ctx); old == 0 || caused != 0 {
@@ -172,11 +172,42 @@ func observe(t *testing.T, ctx context.Context, o *Observer) {
 	if old, caused := o.Since(ctx); caused == 0 || old != 0 {
 		t.Errorf("a change by a chain of timers the action set: old %d, caused %d; want caused > 0, old 0", old, caused)
 	}
-	o.Begin(ctx)
-	main(`(() => { const s = document.createElement('div'); s.setAttribute('role', 'status'); document.body.append(s); s.textContent = 'Saved  the page.'; return 0; })()`)
-	if said := o.Replied(ctx); len(said) != 1 || said[0] != "saved the page." {
-		t.Errorf("said %q, want the status region's text", said)
+	owed := func(what string, want ...string) {
+		t.Helper()
+		var got []string
+		for _, r := range o.Replied(ctx) {
+			if s := Owed(r); s != "" {
+				got = append(got, s)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: owed %q, want %q", what, got, want)
+		}
 	}
+	// A region put on the page with its text is drawn; text put in one
+	// after it came (a later task) is said.
+	o.Begin(ctx)
+	main(`(() => { const s = document.createElement('div'); s.setAttribute('role', 'status'); s.textContent = 'Drawn'; document.body.append(s); return 0; })()`)
+	owed("a status region inserted with its text")
+	o.Begin(ctx)
+	main(`window.__t3 = 0, (() => { const s = document.createElement('div'); s.setAttribute('role', 'status'); document.body.append(s);
+		setTimeout(() => { s.textContent = 'Saved  the page.'; window.__t3 = 1; }, 0); return 0; })()`)
+	waitFor("the fill", `window.__t3`)
+	owed("a status region filled after it came", "saved the page.")
+	// DokuWiki's draft__status, named by its class and id, filled; its
+	// tree's closed nodes, aria-live, given a class: no text changed.
+	main(`(() => { document.body.insertAdjacentHTML('beforeend', '<div id="draft__status" class="draft__status"></div><ul><li class="closed" aria-live="assertive"><a href="#">wiki</a></li></ul>'); return 0; })()`)
+	o.Begin(ctx)
+	main(`(() => { document.getElementById('draft__status').textContent = 'Draft autosaved on 2026/12/02 14:58'; document.querySelector('li.closed a').className = 'selected'; return 0; })()`)
+	owed("a named status and a tree node", "draft autosaved on 2026/12/02 14:58")
+	// A clock changes on its own: what it changes to is not owed.
+	main(`window.__ticks = 0, (() => { const c = document.createElement('span'); c.className = 'statusbar'; document.body.append(c);
+		setInterval(() => { c.textContent = 'tick ' + (++window.__ticks); }, 100); return 0; })()`)
+	waitFor("four ticks", `window.__ticks >= 4 ? 1 : 0`)
+	o.Begin(ctx)
+	main(`window.__at = window.__ticks, 0`)
+	waitFor("a tick during the action", `window.__ticks > window.__at ? 1 : 0`)
+	owed("a clock")
 	main(`document.getElementById('b').remove(), 0`)
 	if a := o.Alive(ctx, button); a != Disconnected {
 		t.Fatalf("the removed button is %v", a)

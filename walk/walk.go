@@ -83,7 +83,7 @@ func (s Summary) PictureRate() float64 {
 }
 
 // SaidRate is the percent of the judged actions whose reply's said kept
-// what the page's live regions said; 100 when none was judged.
+// grip's promise (CheckSaid); 100 when none was judged.
 func (s Summary) SaidRate() float64 {
 	if s.Checked[InvSaid] <= 0 {
 		return 100
@@ -134,7 +134,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 			m[0].HostRSS>>20, m[len(m)-1].HostRSS>>20, float64(m[0].WorkerHeap)/(1<<20), float64(m[len(m)-1].WorkerHeap)/(1<<20), m[0].Step, m[len(m)-1].Step)
 	}
 	pic := c[InvPicture] - w.sum.Excused
-	fmt.Fprintf(cfg.Out, "walk: correct pictures %.1f%% (%d of %d judged; %d excused: changes by timers set before the action), false stale_refs %d, messages missed %d of %d actions judged\n",
+	fmt.Fprintf(cfg.Out, "walk: correct pictures %.1f%% (%d of %d judged; %d excused: changes by timers set before the action), false stale_refs %d, messages missed or false %d of %d actions judged\n",
 		w.sum.PictureRate(), pic-w.sum.ByInv[InvPicture], pic, w.sum.Excused, w.sum.FalseStale, w.sum.ByInv[InvSaid], c[InvSaid])
 	fmt.Fprintf(cfg.Out, "walk: %d steps, %d violations\n", w.sum.Steps, w.sum.Violations)
 	return w.sum, err

@@ -5,9 +5,12 @@
 // and that node's ancestors, through the CDP binding __walkObs. It also
 // tells each batch of DOM changes by its cause — inside a timer set before
 // the action began (by the page's own timers, which timers.js wraps in the
-// main world: the events grip-walk-timer-in/out), or not — and notes the
-// live regions (alert, status, log, aria-live, output) whose text changed
-// since the action began: what the app said.
+// main world: the events grip-walk-timer-in/out), or not — and notes, for
+// the live regions (alert, status, log, aria-live, output) and the statuses
+// a class or id names (DokuWiki's draft__status), what each showed when the
+// action began or came with when it was put on the page, how it changed,
+// and how often it changed on its own before: what Go's Owed
+// (walk/check.go) holds grip's said to (docs/effects.md).
 (() => {
   if (globalThis.__walk) return;
   const W = {
@@ -16,7 +19,7 @@
     // from: when the action began (performance.now(); 0 in a document the
     // action made), replied: when its reply came; cur: the time the
     // running timer's chain was first set, null outside timers.
-    from: 0, replied: 0, cur: null, old: 0, caused: 0, regions: new Set(),
+    from: 0, replied: 0, cur: null, old: 0, caused: 0, regions: new Set(), info: new WeakMap(),
   };
   globalThis.__walk = W;
   W.id = (node) => {
@@ -106,7 +109,37 @@
     if (!heard) W.listen();
     return heard;
   };
-  const region = '[role=alert],[role=status],[role=log],[role=alertdialog],[aria-live=polite],[aria-live=assertive],output';
+  // The places grip promises to quote (docs/effects.md, "What the app
+  // said"): declared live regions, and statuses a class or id names.
+  const declared = '[role=alert],[role=status],[role=log],[aria-live]:not([aria-live=off]),output';
+  const region = declared + ',[class*=status i],[id*=status i]';
+  const statusName = /(^|[-_])status([-_]?(bar|line|text|msg|message))?$/;
+  const named = (e) => e.localName !== 'td' && e.localName !== 'th' &&
+    ((typeof e.className === 'string' ? e.className : e.getAttribute('class') || '') + ' ' + (e.id || '')).split(/\s+/)
+      .some((t) => statusName.test(t.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()));
+  const isRegion = (e) => e.nodeType === 1 && (e.matches(declared) || named(e));
+  const regionOf = (el) => {
+    for (let e = el && el.closest(region); e; e = e.parentElement && e.parentElement.closest(region)) if (isRegion(e)) return e;
+    return null;
+  };
+  const content = (e) => norm(e.textContent);
+  // Each region's record: was (shown when the action began), born (it
+  // came on the page, or took its role, while the action ran or in a
+  // document the action loaded) with came (its text content then) and
+  // changed (its text changed since), text (its text content last seen)
+  // and times (when that changed).
+  const infoOf = (r) => {
+    let i = W.info.get(r);
+    if (!i) { i = { was: '', born: false, came: '', changed: false, text: content(r), times: [] }; W.info.set(r, i); }
+    return i;
+  };
+  const acting = () => W.replied === 0;
+  const born = (r) => {
+    const i = infoOf(r);
+    if (i.born || W.regions.has(r)) return;
+    i.born = true; i.came = content(r); i.changed = false; i.text = i.came;
+    W.regions.add(r);
+  };
   const took = (ms) => {
     if (ms.length === 0) return;
     const t = performance.now();
@@ -117,31 +150,66 @@
     if (W.replied > 0 ? t >= W.replied : W.from === 0) {
       if (W.cur !== null && W.cur < W.from) W.old += ms.length; else W.caused += ms.length;
     }
-    if (W.replied !== 0 && t >= W.replied) return;
+    const touched = new Set();
     for (const m of ms) {
+      if (acting()) {
+        if (m.type === 'childList') {
+          for (const n of m.addedNodes) {
+            if (n.nodeType !== 1) continue;
+            if (isRegion(n)) born(n);
+            for (const x of n.querySelectorAll(region)) if (isRegion(x)) born(x);
+          }
+        } else if (m.type === 'attributes' && (m.attributeName === 'role' || m.attributeName === 'aria-live') && isRegion(m.target)) {
+          born(m.target);
+        }
+      }
       const el = m.target.nodeType === 1 ? m.target : m.target.parentElement;
-      const r = el && el.closest(region);
-      if (r) W.regions.add(r);
+      const r = regionOf(el);
+      if (r) touched.add(r);
+    }
+    for (const r of touched) {
+      const i = infoOf(r), now = content(r);
+      if (now === i.text) continue;
+      i.text = now; i.changed = true;
+      i.times.push(t);
+      if (i.times.length > 8) i.times.shift();
+      if (acting()) W.regions.add(r);
     }
   };
   const mo = new MutationObserver(took);
   mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
   W.flush = () => took(mo.takeRecords());
-  // begin: the action begins now; replied: its reply came, and what the
-  // live regions changed since then show (visible, non-empty).
+  // begin: the action begins now, and what each region shows is what it
+  // was; reply: its reply came, and each region that changed or came on
+  // the page since (visible, non-empty, no form, not a page's worth of
+  // text: what grip quotes from) as Go's Region reads it.
   W.begin = () => {
     W.flush();
     W.from = performance.now(); W.replied = 0; W.old = 0; W.caused = 0; W.regions = new Set();
+    for (const r of document.querySelectorAll(region)) {
+      if (!isRegion(r)) continue;
+      const i = infoOf(r);
+      i.was = norm(r.innerText); i.born = false; i.text = content(r);
+    }
     return true;
   };
+  const tickMs = 10000;
   W.reply = () => {
     W.flush();
     W.replied = performance.now();
     const out = [];
     for (const r of W.regions) {
       if (!r.isConnected || (r.checkVisibility && !r.checkVisibility())) continue;
-      const t = norm(r.innerText || r.textContent);
-      if (t !== '' && !out.includes(t)) out.push(t);
+      if (/^(input|select|textarea|button|a|option)$/.test(r.localName) || r.querySelector('input:not([type=hidden]),select,textarea')) continue;
+      const text = norm(r.innerText);
+      const isNamed = !r.matches(declared);
+      if (text === '' || text.length > (isNamed ? 200 : 1000)) continue;
+      const i = infoOf(r);
+      out.push({
+        text, alert: r.getAttribute('role') === 'alert', was: i.born ? '' : i.was, born: i.born, loaded: W.from === 0,
+        came: i.came, content: content(r), changed: i.changed,
+        ticks: W.from === 0 ? 0 : i.times.filter((at) => at < W.from && at >= W.from - tickMs).length,
+      });
     }
     return out;
   };

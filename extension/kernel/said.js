@@ -1,61 +1,177 @@
 // @ts-check
 // What the app said in answer to an action (docs/effects.md, "What the
-// app said"): text that appeared or changed in alerts, status and live
-// regions, flashes and toasts, and the validation messages of the fields
-// the action touched or that a submit found invalid, in every snapshot
-// mode. Each document keeps the text it last showed in such places (a read,
-// or an action's start, takes it as the baseline); the read after an
-// action reports what differs from it, each message stamped with when a
+// app said"): text that appeared in alerts, flashes and toasts, text that
+// changed in status and live regions, and the validation messages of the
+// fields the action touched or that a submit found invalid, in every
+// snapshot mode. Each document keeps the text it last showed in such places
+// (a read, or an action's start, takes it as the baseline); the read after
+// an action reports what differs from it, each message stamped with when a
 // read first saw it, so the second read of a page that took time to settle
-// still reports it and the next action's reply does not.
+// still reports it and the next action's reply does not. What a status or
+// live region shows when it is put on the page, or in a page the action
+// loaded, is the page being drawn, not said; nor is what a ticker (a clock)
+// changes to.
 (() => {
   'use strict';
 
   const K = globalThis.__gripKernel__;
   const { fold, cut, isVisible, roleOf, nameOf, idOf } = K;
 
-  /** Where apps put what they say: roles and live regions, then the
-   * class and id words of flashes and toasts (checked word by word). */
+  /** Where apps put what they say: roles and live regions, statuses by
+   * their class or id, then the class and id words of flashes and toasts
+   * (checked word by word). */
   const ROLE_SELECTOR = '[role="alert"], [role="status"], [role="log"], [aria-live]:not([aria-live="off"]), output';
+  const STATUS_SELECTOR = '[class*="status" i], [id*="status" i]';
+  const REGION_SELECTOR = ROLE_SELECTOR + ', ' + STATUS_SELECTOR;
   const WORD_SELECTOR = ['flash', 'toast', 'snackbar', 'notice', 'notif', 'alert', 'error', 'success', 'warning', 'messages']
     .map((w) => `[class*="${w}" i], [id*="${w}" i]`).join(', ');
   // A word that begins with one of these (Django's errornote, errorlist
   // and messagelist, Rails' errorExplanation, a toaster) names a message.
   const WORDS = /^(flash|toast|snackbar|notice|notif|alert|error|success|warning|callout)|^messages$|^messagelist$/;
+  // A class or id that names a status line: `status`, DokuWiki's
+  // `draft__status`, `save-status`, `saveStatus`, `statusbar`,
+  // `editor-statusbar`, `status-message`; not a state (`status-open`,
+  // `status-1`, a tracker's row).
+  const STATUS_NAME = /(^|[-_])status([-_]?(bar|line|text|msg|message))?$/;
   const INVALID_SELECTOR = '[aria-invalid="true"]';
   // A control is not a message, and a box that holds fields is a form.
   const CONTROL = /^(input|select|textarea|button|a|option)$/;
   /** The longest text a message may have: past it, the element is a
    * region of the page, not something said. */
   const MAX_REGION = 1000;
+  /** A status its class or id names is a line: past this, a panel. */
+  const MAX_STATUS = 200;
   /** Each message is cut to this many characters, and at most MAX_SAID go
    * in one reply. */
   const MAX_TEXT = 160;
   const MAX_SAID = 6;
+  /** A region whose text changed on its own TICKER_TICKS times in the
+   * TICKER_MS before an action began (a clock, a counter) is a ticker:
+   * what it changes to is not said in answer to the action. */
+  const TICKER_TICKS = 3;
+  const TICKER_MS = 10000;
+  /** A batch of changes past this many records is a page re-rendering,
+   * not a ticker ticking: its regions' texts are not compared. */
+  const MAX_TICK_RECORDS = 300;
   /** The actions whose field's own validation message counts: those that
    * change a value. */
   const VALUE_ACTIONS = new Set(['fill', 'type', 'select', 'check', 'uncheck', 'upload', 'press']);
 
-  /** @typedef {{el: Element, role: string, text: string, at: number}} Heard
+  /** born: the text content each status or live region had when it was
+   * put on the page (or given its role) after this document's first
+   * baseline; ticks: each region's text content and when it changed;
+   * first: no baseline has been taken here yet (a document the action
+   * loaded, or a frame it did not act in, read for the first time).
+   * @typedef {{el: Element, role: string, text: string, at: number}} Heard
    * @typedef {{base: WeakMap<Element, string>, heard: Heard[], invalid: {el: Element, at: number}[],
-   *   touched: {el: Element, at: number}[]}} SaidState */
+   *   touched: {el: Element, at: number}[], born: WeakMap<Element, string>,
+   *   ticks: WeakMap<Element, {text: string, times: number[]}>, obs: MutationObserver,
+   *   watched: WeakSet<Node>, first: boolean}} SaidState */
   /** @type {any} */
   const G = globalThis;
 
   /** This document's state, made (with its listener for the browser's
-   * own validation) on first use. @returns {SaidState} */
+   * own validation and its observer of regions) on first use.
+   * @returns {SaidState} */
   function state() {
     /** @type {SaidState|undefined} */
     const have = G.__gripSaid__;
-    if (have && have.base instanceof WeakMap && Array.isArray(have.heard)) return have;
+    if (have && have.base instanceof WeakMap && Array.isArray(have.heard) && have.born instanceof WeakMap) return have;
     /** @type {SaidState} */
-    const s = { base: new WeakMap(), heard: [], invalid: [], touched: [] };
+    const s = { base: new WeakMap(), heard: [], invalid: [], touched: [], born: new WeakMap(), ticks: new WeakMap(),
+      obs: /** @type {any} */ (null), watched: new WeakSet(), first: true };
     // A submit the browser stops fires `invalid` at each field it refuses.
     document.addEventListener('invalid', (e) => {
       if (e.target instanceof Element) remember(s.invalid, e.target);
     }, { capture: true, passive: true });
+    if (have && have.obs) have.obs.disconnect(); // an older kernel's
+    s.obs = new MutationObserver((records) => watchRegions(s, records));
     G.__gripSaid__ = s;
     return s;
+  }
+
+  /** Watches every root (roots()) not watched yet. @param {SaidState} s */
+  function watchRoots(s) {
+    for (const root of roots()) {
+      if (s.watched.has(root)) continue;
+      s.watched.add(root);
+      s.obs.observe(root, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['role', 'aria-live'] });
+    }
+  }
+
+  /** Whether el is a status or live region: a role or aria-live, or a
+   * status its class or id names. @param {Element} el */
+  function isRegion(el) {
+    return el.matches(ROLE_SELECTOR) || statusNamed(el);
+  }
+
+  /** Whether el's class or id names a status line (not a cell of a
+   * table: data, not the app speaking). @param {Element} el */
+  function statusNamed(el) {
+    if (el.localName === 'td' || el.localName === 'th') return false;
+    const cls = typeof el.className === 'string' ? el.className : el.getAttribute('class') || '';
+    return (cls + ' ' + (el.id || '')).split(/\s+/).some((t) => STATUS_NAME.test(t.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()));
+  }
+
+  /** The nearest status or live region el is in, or null. @param {Element|null} el */
+  function regionOf(el) {
+    for (let e = el && el.closest(REGION_SELECTOR); e; e = e.parentElement && e.parentElement.closest(REGION_SELECTOR)) {
+      if (isRegion(e)) return e;
+    }
+    return null;
+  }
+
+  /** Notes the regions put on the page (with the text they came with) and
+   * the regions whose text changed, with when.
+   * @param {SaidState} s @param {MutationRecord[]} records */
+  function watchRegions(s, records) {
+    const now = Date.now();
+    /** @type {Set<Element>} */
+    const touched = new Set();
+    for (const r of records) {
+      if (r.type === 'childList') {
+        for (const n of r.addedNodes) {
+          if (n.nodeType !== 1) continue;
+          const el = /** @type {Element} */ (n);
+          if (isRegion(el)) born(s, el);
+          if (el.firstElementChild) for (const x of el.querySelectorAll(REGION_SELECTOR)) if (isRegion(x)) born(s, x);
+        }
+      } else if (r.type === 'attributes' && isRegion(/** @type {Element} */ (r.target))) {
+        born(s, /** @type {Element} */ (r.target));
+      }
+      if (records.length > MAX_TICK_RECORDS) continue;
+      const reg = regionOf(r.target.nodeType === 1 ? /** @type {Element} */ (r.target) : r.target.parentElement);
+      if (reg) touched.add(reg);
+    }
+    for (const reg of touched) {
+      const text = fold(reg.textContent || '');
+      const t = s.ticks.get(reg);
+      if (!t) s.ticks.set(reg, { text, times: [now] });
+      else if (t.text !== text) {
+        t.text = text;
+        t.times.push(now);
+        if (t.times.length > TICKER_TICKS + 2) t.times.shift();
+      }
+    }
+  }
+
+  /** A region el came on the page now, showing what it shows. @param {SaidState} s @param {Element} el */
+  function born(s, el) {
+    if (!s.base.has(el) && !s.born.has(el)) s.born.set(el, fold(el.textContent || ''));
+  }
+
+  /** Whether el changed on its own TICKER_TICKS times in the TICKER_MS
+   * before since. @param {SaidState} s @param {Element} el @param {number} since */
+  function ticker(s, el, since) {
+    const t = s.ticks.get(el);
+    return !!t && t.times.filter((at) => at < since && at >= since - TICKER_MS).length >= TICKER_TICKS;
+  }
+
+  /** Takes the changes not yet delivered to the observer. @param {SaidState} s */
+  function catchUp(s) {
+    const pending = s.obs.takeRecords();
+    if (pending.length) watchRegions(s, pending);
+    watchRoots(s);
   }
 
   /** @param {{el: Element, at: number}[]} list @param {Element} el */
@@ -120,32 +236,39 @@
   }
 
   /** What the page says now, in page order: each message element with
-   * its role (the one it declares, `validation` for a field marked
-   * invalid, `flash` for one its class names) and its text.
-   * @returns {{el: Element, role: string, text: string}[]} */
+   * its role (the one it declares, `live` for an aria-live region,
+   * `status` for a status its class or id names, `validation` for a field
+   * marked invalid, `flash` for one its class names), its text, and
+   * whether it speaks when it appears (an alert, a flash) or only when
+   * its text changes (a status or live region).
+   * @returns {{el: Element, role: string, text: string, appears: boolean}[]} */
   function messages() {
-    /** @type {{el: Element, role: string, text: string}[]} */
+    /** @type {{el: Element, role: string, text: string, appears: boolean}[]} */
     const out = [];
     /** @type {Element[]} */
     const taken = [];
     for (const root of roots()) {
-      const found = root.querySelectorAll(ROLE_SELECTOR + ', ' + WORD_SELECTOR + ', ' + INVALID_SELECTOR);
+      const found = root.querySelectorAll(ROLE_SELECTOR + ', ' + WORD_SELECTOR + ', ' + STATUS_SELECTOR + ', ' + INVALID_SELECTOR);
       for (const el of found) {
         if (taken.some((t) => t.contains(el))) continue;
         if (el.matches(INVALID_SELECTOR)) {
           const text = validationOf(el);
-          if (text && isVisible(el)) out.push({ el, role: 'validation', text });
+          if (text && isVisible(el)) out.push({ el, role: 'validation', text, appears: true });
           continue;
         }
         const declared = el.matches(ROLE_SELECTOR);
-        if (!declared && !words(el).some((w) => WORDS.test(w))) continue;
+        const flash = words(el).some((w) => WORDS.test(w));
+        const named = !declared && !flash && statusNamed(el);
+        if (!declared && !flash && !named) continue;
         if (CONTROL.test(el.localName) || el.querySelector('input:not([type="hidden"]), select, textarea')) continue;
         if (!isVisible(el)) continue;
         const text = messageText(el);
-        if (!text || text.length > MAX_REGION) continue;
+        if (!text || text.length > (named ? MAX_STATUS : MAX_REGION)) continue;
         taken.push(el);
-        const role = declared ? (el.getAttribute('role') || (el.localName === 'output' ? 'status' : 'live')) : 'flash';
-        out.push({ el, role, text });
+        const r = el.getAttribute('role');
+        const role = !declared ? (named ? 'status' : 'flash')
+          : r === 'alert' || r === 'status' || r === 'log' ? r : el.localName === 'output' ? 'status' : 'live';
+        out.push({ el, role, text, appears: role === 'alert' || flash });
       }
     }
     return out;
@@ -155,7 +278,9 @@
    * read (snapshot.js) and the start of an action call it. */
   function saidBaseline() {
     const s = state();
+    catchUp(s);
     for (const m of messages()) s.base.set(m.el, m.text);
+    s.first = false;
   }
 
   /** An action begins on el (or on none): what the page says now is the
@@ -168,6 +293,21 @@
     else if (!el && action === 'press' && document.activeElement) remember(s.touched, document.activeElement);
   }
 
+  /** Whether m, new against the baseline, is something said: an alert or
+   * a flash that appeared, or text a status or live region changed to
+   * while on the page. What a region showed when it came on the page, or
+   * at the first read of a document the action loaded, is the page being
+   * drawn (screen readers announce a live region's changes, not the text
+   * it comes with); a ticker's change is its own.
+   * @param {SaidState} s @param {{el: Element, appears: boolean}} m @param {number} since */
+  function spoke(s, m, since) {
+    if (ticker(s, m.el, since)) return false;
+    if (m.appears || s.base.has(m.el)) return true;
+    const came = s.born.get(m.el);
+    if (came !== undefined) return fold(m.el.textContent || '') !== came;
+    return !s.first;
+  }
+
   /** What the page said since the action that began at since (wall ms):
    * messages new or changed against the baseline (which they become),
    * then the validation messages of the fields the action touched or a
@@ -175,16 +315,20 @@
    * @param {number} since @returns {{role: string, text: string, id?: number}[]} */
   function saidSince(since) {
     const s = state();
+    catchUp(s);
     const now = Date.now();
     for (const m of messages()) {
       const was = s.base.get(m.el);
       if (was === m.text) continue;
+      const said = spoke(s, m, since);
       s.base.set(m.el, m.text);
+      if (!said) continue;
       const text = was && m.text.startsWith(was) ? m.text.slice(was.length).trim() : m.text;
       if (!text) continue;
       s.heard = s.heard.filter((h) => h.el !== m.el);
       s.heard.push({ el: m.el, role: m.role, text, at: now });
     }
+    s.first = false;
     s.heard = s.heard.filter((h) => h.el.isConnected && now - h.at < 60000);
     /** @type {{role: string, text: string, id?: number}[]} */
     const out = [];

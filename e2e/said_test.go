@@ -62,6 +62,8 @@ func TestReplySaysWhatTheAppSaid(t *testing.T) {
 			has("a live region filled after it came", got, "live", "Subscribed to the issue.", "")
 			got = said("click", mustRef(t, snap, "button", "Lock"))
 			has("an alert that came", got, "alert", "The note is locked by ada.", "")
+			got = said("click", mustRef(t, snap, "button", "Copy link"))
+			has("a toast that came as a status", got, "status", "Link copied", "")
 			age := mustRef(t, snap, "textbox", "Age")
 			got = said("fill", age, "ten")
 			has("a field marked invalid", got, "validation", "Age must be a number", age)

@@ -323,6 +323,9 @@ type Region struct {
 	Text string `json:"text"`
 	// Alert: role=alert, which speaks when it appears.
 	Alert bool `json:"alert"`
+	// Toast: role=status, which speaks when it appears in a page already
+	// read (a toast, as react-hot-toast puts each on the page).
+	Toast bool `json:"toast"`
 	// Was is what it showed when the action began ("" when Born).
 	Was string `json:"was"`
 	// Born: it came on the page, or took its role, while the action ran,
@@ -349,7 +352,8 @@ const (
 
 // Owed is what grip promises to quote of r, "" when nothing
 // (docs/effects.md, "What the app said"): an alert's text when it came on
-// the page or changed; a status or live region's when it changed while on
+// the page or changed; a toast's (role=status) when it came on a page
+// already read; a status or live region's when it changed while on
 // the page — not what it came on the page with, nor what it shows in a
 // page the action loaded (grip's first read of that page is its
 // baseline, a moment the observer cannot see), nor a ticker's. The
@@ -366,6 +370,8 @@ func Owed(r Region) string {
 		return ""
 	case r.Loaded:
 		return ""
+	case r.Toast && r.Born:
+		return r.Text
 	case r.Born:
 		if r.Content != r.Came {
 			return r.Text
@@ -380,7 +386,7 @@ func Owed(r Region) string {
 // drawn says whether r shows only what it came on the page with: what a
 // page draws, which grip must not quote as said.
 func drawn(r Region) bool {
-	return !r.Alert && r.Born && !r.Changed && r.Text != ""
+	return !r.Alert && !(r.Toast && !r.Loaded) && r.Born && !r.Changed && r.Text != ""
 }
 
 // CheckSaid is invariant 7, both ways: every text grip owes (Owed) is

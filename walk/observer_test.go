@@ -184,11 +184,15 @@ func observe(t *testing.T, ctx context.Context, o *Observer) {
 			t.Errorf("%s: owed %q, want %q", what, got, want)
 		}
 	}
-	// A region put on the page with its text is drawn; text put in one
-	// after it came (a later task) is said.
+	// A live region put on the page with its text is drawn; a role=status
+	// one is a toast, said; text put in one after it came (a later task)
+	// is said.
 	o.Begin(ctx)
-	main(`(() => { const s = document.createElement('div'); s.setAttribute('role', 'status'); s.textContent = 'Drawn'; document.body.append(s); return 0; })()`)
-	owed("a status region inserted with its text")
+	main(`(() => { const s = document.createElement('div'); s.setAttribute('aria-live', 'polite'); s.textContent = 'Drawn'; document.body.append(s); return 0; })()`)
+	owed("a live region inserted with its text")
+	o.Begin(ctx)
+	main(`(() => { const s = document.createElement('div'); s.setAttribute('role', 'status'); s.textContent = 'Link copied'; document.body.append(s); return 0; })()`)
+	owed("a toast: a status region inserted with its text", "link copied")
 	o.Begin(ctx)
 	main(`window.__t3 = 0, (() => { const s = document.createElement('div'); s.setAttribute('role', 'status'); document.body.append(s);
 		setTimeout(() => { s.textContent = 'Saved  the page.'; window.__t3 = 1; }, 0); return 0; })()`)

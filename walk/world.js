@@ -206,7 +206,7 @@
       if (text === '' || text.length > (isNamed ? 200 : 1000)) continue;
       const i = infoOf(r);
       out.push({
-        text, alert: r.getAttribute('role') === 'alert', was: i.born ? '' : i.was, born: i.born, loaded: W.from === 0,
+        text, alert: r.getAttribute('role') === 'alert', toast: r.getAttribute('role') === 'status', was: i.born ? '' : i.was, born: i.born, loaded: W.from === 0,
         came: i.came, content: content(r), changed: i.changed,
         ticks: W.from === 0 ? 0 : i.times.filter((at) => at < W.from && at >= W.from - tickMs).length,
       });

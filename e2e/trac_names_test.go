@@ -1,0 +1,103 @@
+package e2e
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/grip-dev/grip/internal/browsertest"
+	"github.com/grip-dev/grip/protocol"
+)
+
+// elementNamed is the element of snap with role and name, or nil.
+func elementNamed(snap protocol.Snapshot, role, name string) *protocol.Element {
+	for _, f := range snap.Frames {
+		for i := range f.Elements {
+			if e := &f.Elements[i]; e.Role == role && e.Name == name {
+				return e
+			}
+		}
+	}
+	return nil
+}
+
+// A control drawn by its style alone is named by the text its ::before
+// and ::after show (accname), or by their alternative text; an icon
+// font's glyph and a decorative alternative name nothing, and its title
+// does: Trac's wiki page expander, an empty span whose ::before draws
+// "↹", was a bare [clickable] (issue 34). docs/snapshot.md, "Snapshot
+// format".
+func TestControlsDrawnByStyleAreNamed(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/trac-wiki.html")
+	snap := snapshot(t, tab)
+	// Trac's page starts narrow: the expander draws "↔" until clicked.
+	expander := mustRef(t, snap, "clickable", "↔")
+	if e := elementNamed(snap, "clickable", "↔"); slices.Contains(e.States, "inferred") {
+		t.Errorf("a name from generated content is the page's own, not grip's guess: %+v", e)
+	}
+	res, perr, code := act(t, "click", expander)
+	if code != 0 {
+		t.Fatalf("click the expander: exit %d %+v", code, perr)
+	}
+	if got := pageLog(t, tab); !slices.Equal(got, []string{"wide"}) {
+		t.Errorf("page log = %v, want [wide]", got)
+	}
+	// The name follows what it draws now, and the reply says so.
+	if !slices.ContainsFunc(res.Changes.Changed, func(e protocol.Element) bool { return e.Ref == expander && e.Name == "↹" }) {
+		t.Errorf("the click's reply does not show the expander as [clickable '↹']: %+v", res.Changes)
+	}
+	// The headings' "¶" links keep their text's name.
+	if refOf(snapshot(t, tab), "link", "¶") == "" {
+		t.Errorf("the headings' anchors lost their names:\n%s", snap.Text)
+	}
+
+	tab = env.OpenTab(t, env.Origin1+"/generated.html")
+	snap = snapshot(t, tab)
+	for _, want := range []struct{ role, name string }{
+		{"clickable", "Full screen"},  // content: "⤢" / "Full screen"
+		{"clickable", "Next page"},    // ::after, two strings
+		{"clickable", "Collapse all"}, // an icon font's glyph: its title
+		{"clickable", "Favourite"},    // a decorative alternative: its title
+		{"clickable", "Refresh"},      // attr(data-label)
+		{"button", "×"},               // an empty child's ::before
+	} {
+		if elementNamed(snap, want.role, want.name) == nil {
+			t.Errorf("no [%s '%s']:\n%s", want.role, want.name, snap.Text)
+		}
+	}
+	if strings.Contains(snap.Text, "[clickable]") || strings.Contains(snap.Text, "\uf101") {
+		t.Errorf("a control stays unnamed, or a glyph is read as its name:\n%s", snap.Text)
+	}
+}
+
+// Trac's wiki editor, a textarea with no label after the page's heading
+// ("Editing WikiStart") and the edit area's own settings (a labelled
+// select, a checkbox), is named by the heading, as a person reads it; the
+// page's other fields keep their labels. It was a bare [textbox] (issue
+// 34). docs/snapshot.md, "Snapshot format".
+func TestTracWikiEditorIsNamed(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/trac-wiki-edit.html")
+	snap := snapshot(t, tab)
+	ed := elementNamed(snap, "textbox", "Editing WikiStart")
+	if ed == nil {
+		t.Fatalf("the wiki's textarea is not named by the page's heading:\n%s", snap.Text)
+	}
+	if !slices.Contains(ed.States, "inferred") {
+		t.Errorf("a name from the heading before is grip's guess: %+v", ed)
+	}
+	mustRef(t, snap, "combobox", "Adjust edit area height:")
+	mustRef(t, snap, "textbox", "Comment about this change (optional):")
+	mustRef(t, snap, "link", "Bold text: **Example**")
+	if strings.Contains(snap.Text, "[textbox]") || strings.Contains(snap.Text, "[textbox value=") {
+		t.Errorf("a field stays unnamed:\n%s", snap.Text)
+	}
+	res, perr, code := act(t, "fill", ed.Ref, "= Welcome =\nEdited by grip")
+	if code != 0 {
+		t.Fatalf("fill the editor: exit %d %+v", code, perr)
+	}
+	if got := browsertest.Eval[string](t, env, env.TabURL(t, tab), "document.getElementById('text').value"); got != "= Welcome =\nEdited by grip" {
+		t.Errorf("the textarea holds %q (reply %+v)", got, res)
+	}
+}

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -99,5 +101,46 @@ func TestTracWikiEditorIsNamed(t *testing.T) {
 	}
 	if got := browsertest.Eval[string](t, env, env.TabURL(t, tab), "document.getElementById('text').value"); got != "= Welcome =\nEdited by grip" {
 		t.Errorf("the textarea holds %q (reply %+v)", got, res)
+	}
+}
+
+// A navigation to a page that answers 404 says so, and quotes the error
+// page's own title when it has one (Trac's "Invalid ticket number"), for
+// navigate and tabs new (whose refusal names the tab it left open); a page
+// with no title adds nothing, and a page the policy blocks (a redirect
+// there) is never quoted. docs/navigating.md, "Navigating".
+func TestNotFoundQuotesThePageTitle(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/home.html")
+	const titled = ", titled 'Invalid ticket number – My Project'"
+	missing := env.Origin1 + "/missing?to=/trac-404.html"
+	perr := refusal(t, "navigate", missing, "--tab", fmt.Sprint(tab))
+	if perr.Code != protocol.CodeNavigationFailed || perr.Status != "404" || !strings.HasSuffix(perr.Message, "HTTP 404"+titled) {
+		t.Errorf("navigate to Trac's 404: %+v", perr)
+	}
+	perr = refusal(t, "tabs", "new", missing)
+	if perr.Status != "404" || !strings.HasSuffix(perr.Message, "HTTP 404"+titled) || perr.Tab == 0 || !strings.HasPrefix(perr.Message, fmt.Sprintf("tab %d opened", perr.Tab)) {
+		t.Errorf("tabs new on Trac's 404: %+v", perr)
+	}
+	if perr.Tab != 0 {
+		env.MustGrip(t, "tabs", "close", fmt.Sprint(perr.Tab))
+	}
+	// A 404 with no title of its own (Go's plain text) quotes none.
+	perr = refusal(t, "navigate", env.Origin1+"/no-such-page.html", "--tab", fmt.Sprint(tab))
+	if perr.Status != "404" || !strings.HasSuffix(perr.Message, "HTTP 404") {
+		t.Errorf("navigate to an untitled 404: %+v", perr)
+	}
+	// Redirected to the other origin's 404: quoted while the policy lets
+	// agents see it, not once it blocks that site.
+	away := env.Origin1 + "/redirect?to=" + url.QueryEscape(env.Origin2+"/missing?to=/trac-404.html")
+	perr = refusal(t, "navigate", away, "--tab", fmt.Sprint(tab))
+	if !strings.HasSuffix(perr.Message, titled) {
+		t.Errorf("navigate through a redirect to an allowed 404: %+v", perr)
+	}
+	env.MustGrip(t, "navigate", env.Origin1+"/home.html", "--tab", fmt.Sprint(tab))
+	setPolicy(t, "block "+hostOf(env.Origin2)+"\n")
+	perr = refusal(t, "navigate", away, "--tab", fmt.Sprint(tab))
+	if perr.Code != protocol.CodeNavigationFailed || strings.Contains(perr.Message, "Invalid ticket") || strings.Contains(perr.Message, "titled") {
+		t.Errorf("a 404 on a blocked site told its title: %+v", perr)
 	}
 }

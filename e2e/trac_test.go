@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/internal/browsertest"
 	"github.com/grip-dev/grip/protocol"
 )
@@ -143,4 +144,75 @@ func TestNotFoundQuotesThePageTitle(t *testing.T) {
 	if perr.Code != protocol.CodeNavigationFailed || strings.Contains(perr.Message, "Invalid ticket") || strings.Contains(perr.Message, "titled") {
 		t.Errorf("a 404 on a blocked site told its title: %+v", perr)
 	}
+}
+
+// A card renamed under its buttons changes the context of every one of
+// its lines: the reply says so in one line, counting them when they are
+// all the lines in the old context and naming them when others stay in
+// it, instead of a changed line for each (issue 34: Trac's pages flooded
+// changed: so); the agent's picture stays true (TestRepliesKeepThePictureTrue
+// acts on the same board). docs/snapshot.md, "Snapshot format".
+func TestContextChangeSaidOnce(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/board.html")
+	snap := snapshot(t, tab)
+	if !strings.Contains(snap.Text, "[button 'Edit' in 'Quarterly report']") {
+		t.Fatalf("the board's buttons carry no context:\n%s", snap.Text)
+	}
+	click := func(target string) protocol.ActionResult {
+		t.Helper()
+		res, perr, code := act(t, "click", target, "--tab", fmt.Sprint(tab))
+		if code != 0 {
+			t.Fatalf("click %s: exit %d %+v", target, code, perr)
+		}
+		return res
+	}
+	// Card 1's title is the only one of its kind: all its lines, counted.
+	res := click("button 'Rename' in 'Quarterly report'")
+	want := "in 'Quarterly report' → in 'Quarterly report (v2)': all 6 lines"
+	text := frames.ActionText("click", res)
+	if !strings.Contains(text, want) || strings.Contains(text, "[button 'Edit' in 'Quarterly report (v2)']") {
+		t.Errorf("the rename's reply does not say the context change once:\n%s", text)
+	}
+	if len(res.Changes.Contexts) != 1 || len(res.Changes.Contexts[0].Refs) != 6 || !res.Changes.Contexts[0].All || len(res.Changes.Changed) != 0 {
+		t.Errorf("--json changes: %+v", res.Changes)
+	}
+	// One of two cards titled alike: its lines, named, as the other's stay.
+	res = click(refIn(t, tab, "button", "Rename", "Team offsite"))
+	text = frames.ActionText("click", res)
+	if len(res.Changes.Contexts) != 1 || res.Changes.Contexts[0].All || !strings.Contains(text, "in 'Team offsite' → in 'Team offsite (v2)': @e") {
+		t.Errorf("renaming one of two like cards:\n%s\n%+v", text, res.Changes)
+	}
+	// What the lines would have cost, one by one, as a snapshot shows them.
+	var each []string
+	for _, f := range snapshot(t, tab).Frames {
+		for _, e := range f.Elements {
+			if len(res.Changes.Contexts) > 0 && slices.Contains(res.Changes.Contexts[0].Refs, e.Ref) {
+				each = append(each, frames.Line(e))
+			}
+		}
+	}
+	t.Logf("the rename's reply: %d tokens; its %d lines one by one: %d tokens", frames.Tokens(text), len(each), frames.Tokens(strings.Join(each, "\n")))
+
+	// Card 1 alone with its buttons once the others go: no context.
+	click(refIn(t, tab, "button", "Delete", "Team offsite"))
+	res = click(refIn(t, tab, "button", "Delete", "Team offsite (v2)"))
+	if text := frames.ActionText("click", res); !strings.Contains(text, "in 'Quarterly report (v2)' → no context: all 6 lines") {
+		t.Errorf("the last card's lines lost their context unsaid:\n%s", text)
+	}
+}
+
+// refIn is the ref of the first element of tab's snapshot with role and
+// name in context.
+func refIn(t *testing.T, tab int, role, name, context string) string {
+	t.Helper()
+	for _, f := range snapshot(t, tab).Frames {
+		for _, e := range f.Elements {
+			if e.Role == role && e.Name == name && e.Context == context {
+				return e.Ref
+			}
+		}
+	}
+	t.Fatalf("no [%s '%s' in '%s']", role, name, context)
+	return ""
 }

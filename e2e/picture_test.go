@@ -11,7 +11,8 @@ import (
 )
 
 // pictureTasks are the tasks an agent does by replies alone: pages that
-// change in steps, behind a busy indicator, with menus, and repeats.
+// change in steps, behind a busy indicator, with menus, repeats and
+// contexts that change.
 var pictureTasks = []struct {
 	page  string
 	steps []picture.Step
@@ -21,6 +22,11 @@ var pictureTasks = []struct {
 	{"/repeats.html", []picture.Step{picture.Do("click", "[button 'Save'"), picture.Do("click", "[button 'Twin'")}},
 	{"/checkout.html", []picture.Step{picture.With("fill", "[textbox 'Email'", "ada@example.org"), picture.Do("uncheck", "[checkbox 'Remember me'"), picture.Do("click", "[button 'Pay now'")}},
 	{"/dialog.html", []picture.Step{picture.Do("click", "[button 'Show later'")}},
+	// Cards renamed and deleted under their buttons: the contexts of their
+	// lines change in runs, which replies say once (docs/snapshot.md).
+	{"/board.html", []picture.Step{picture.Do("click", "[button 'Rename' in 'Quarterly report']"),
+		picture.Do("click", "[button 'Rename' in 'Team offsite']"), picture.Do("click", "[button 'Delete' in 'Team offsite']"),
+		picture.Do("click", "[button 'Delete' in 'Team offsite (v2)']")}},
 }
 
 // pictureTarget is the share of actions whose settled reply must leave

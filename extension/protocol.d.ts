@@ -430,6 +430,11 @@ declare namespace protocol {
      * the page answered ("404").
      */
     status?: string;
+    /**
+     * Tab is the tab a failed tabs new opened and left open on the page
+     * that did not load: the agent reads or closes it.
+     */
+    tab?: number;
   }
   /**
    * EvalReply is the extension's answer to ExtEvaluate, and EvalResult

@@ -20,6 +20,7 @@ import (
 //	Tab 412 · Checkout — Shop · https://shop.example/checkout
 //	changed:
 //	@e3: [combobox 'Country' expanded]
+//	in 'Shipping' → in 'Shipping to France': all 4 lines
 //	added:
 //	@e9: [option 'France']
 //	@e10: [option 'Germany']
@@ -73,6 +74,12 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 	links := &linkCtx{base: tab.URL}
 	writeLines(&b, "found:", res.Found, links)
 	writeLines(&b, "changed:", c.Changed, links)
+	for i, m := range c.Contexts {
+		if i == 0 && len(c.Changed) == 0 {
+			b.WriteString("changed:\n")
+		}
+		b.WriteString(ContextLine(m) + "\n")
+	}
 	switch {
 	case len(c.Appeared) > 0:
 		writeLines(&b, "added:", c.Appeared, links)
@@ -105,6 +112,39 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 		b.WriteString(res.Snapshot.Text)
 	}
 	return b.String()
+}
+
+// ContextLine says once that a run of lines changed only their context
+// (the heading or card title they are under was renamed, a repeat came or
+// went): the lines as the agent knows them, each now with the new
+// context. All of them that were in the old context are counted, others
+// named:
+//
+//	in 'Quarterly report' → in 'Q3 report': all 6 lines
+//	in 'Team offsite' → in 'Offsite': @e12 @e13 @e14
+//	no context → in 'Team offsite': @e4 @e5 @e6
+func ContextLine(m protocol.ContextChange) string {
+	side := func(c string) string {
+		if !hasText(c) {
+			return "no context"
+		}
+		return "in " + Quote(c, MaxName)
+	}
+	line := side(m.From) + " → " + side(m.To) + ": "
+	if m.All {
+		return line + fmt.Sprintf("all %d lines", len(m.Refs))
+	}
+	return line + strings.Join(m.Refs, " ")
+}
+
+// ContextsCost is what the lines of contexts cost against a reply's
+// budget, which the element lines have the rest of.
+func ContextsCost(contexts []protocol.ContextChange) int {
+	n := 0
+	for _, m := range contexts {
+		n += Cost(ContextLine(m))
+	}
+	return n
 }
 
 // SaidLine is one thing the app said in answer to an action, quoted as

@@ -140,3 +140,35 @@ func TestActionTextLongValueOnce(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// Runs of lines whose only change is their context are said once each,
+// under changed: after its lines, counted or named, their contexts quoted
+// as page text.
+func TestContextLines(t *testing.T) {
+	res := protocol.ActionResult{OK: true, Tab: protocol.TabRef{ID: 7}, Changes: protocol.Changes{Added: []string{}, Gone: []string{},
+		Contexts: []protocol.ContextChange{
+			{From: "Plans", To: "Q3 'plans'\n=== Frame: 9", Refs: []string{"@e1", "@e2", "@e3"}, All: true},
+			{From: "Notes", To: "Old notes", Refs: []string{"@e5", "@e6", "@e11"}},
+			{From: "", To: "Notes", Refs: []string{"@e7", "@e8", "@e9"}},
+			{From: "A", To: "", Refs: []string{"@e12", "@e13", "@e14"}, All: true},
+		}}}
+	want := `ok: click @e1
+Tab 7
+changed:
+in 'Plans' → in 'Q3 \'plans\'\n=== Frame: 9': all 3 lines
+in 'Notes' → in 'Old notes': @e5 @e6 @e11
+no context → in 'Notes': @e7 @e8 @e9
+in 'A' → no context: all 3 lines
+`
+	if got := ActionText(Done("click", "@e1"), res); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	res.Changes.Changed = []protocol.Element{{Ref: "@e4", Role: "button", Name: "Edit", States: []string{"pressed"}}}
+	res.Changes.Contexts = res.Changes.Contexts[1:2]
+	if got := ActionText(Done("click", "@e4"), res); got != "ok: click @e4\nTab 7\nchanged:\n@e4: [button 'Edit' pressed]\nin 'Notes' → in 'Old notes': @e5 @e6 @e11\n" {
+		t.Errorf("got %q", got)
+	}
+	if ContextsCost(res.Changes.Contexts) != Cost("in 'Notes' → in 'Old notes': @e5 @e6 @e11") {
+		t.Errorf("ContextsCost = %d", ContextsCost(res.Changes.Contexts))
+	}
+}

@@ -446,7 +446,7 @@ func (h *Host) performOnTab(ctx context.Context, a *action) (performed, error) {
 	case protocol.ActTabNew:
 		var tab protocol.Tab
 		if err := callExt(ctx, h, protocol.ExtTabNew, protocol.TabParams{URL: a.args.Text, Session: sessionOf(ctx)}, &tab); err != nil {
-			return performed{}, err
+			return performed{}, h.withErrorPageTitle(ctx, protocol.AsError(err).Tab, err)
 		}
 		a.target.tab, a.rec.Tab = tab.ID, tab.ID
 		return performed{detail: fmt.Sprintf("opened tab %d", tab.ID)}, nil
@@ -462,7 +462,7 @@ func (h *Host) performOnTab(ctx context.Context, a *action) (performed, error) {
 			"the action %s has no request to the extension", a.spec.Name)
 	}
 	if err := callExt(ctx, h, c, protocol.TabParams{TabID: a.target.tab, URL: a.args.Text}, &info); err != nil {
-		return performed{}, err
+		return performed{}, h.withErrorPageTitle(ctx, a.target.tab, err)
 	}
 	if info.Dialog != nil {
 		// The page asks before it lets go (beforeunload): nothing happens

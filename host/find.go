@@ -180,7 +180,7 @@ func (h *Host) fitChanges(a *action, c *protocol.Changes) {
 		budget = protocol.DefaultChangesBudget
 	}
 	var after string
-	c.Changed, c.Appeared, c.Omitted, after = frames.FitChanges(c.Changed, c.Appeared, budget)
+	c.Changed, c.Appeared, c.Omitted, after = frames.FitChanges(c.Changed, c.Appeared, budget-frames.ContextsCost(c.Contexts))
 	c.More = ""
 	if c.Omitted > 0 {
 		mode := a.args.Mode

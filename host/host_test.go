@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -509,5 +510,62 @@ func TestBuildMismatchWarns(t *testing.T) {
 				t.Errorf("the warning does not name the build and the fix: %q", info.Warning)
 			}
 		})
+	}
+}
+
+// Lines whose only change is their context, three or more moved alike,
+// are said once as a run (docs/snapshot.md, "Snapshot format"): counted
+// as all the lines of their old context when no other line stays in it,
+// else by their refs; a line that changed more, and runs too short, stay
+// lines.
+func TestContextRuns(t *testing.T) {
+	at := func(ref uint64, name, ctx string, states ...string) shown {
+		return shown{ref: ref, el: protocol.Element{Ref: fmt.Sprintf("@e%d", ref), Role: "button", Name: name, Context: ctx, States: states}}
+	}
+	card := func(from uint64, ctx string) []shown {
+		return []shown{at(from, "Edit", ctx), at(from+1, "Move", ctx), at(from+2, "Delete", ctx)}
+	}
+	refs := func(els []protocol.Element) string {
+		var out []string
+		for _, e := range els {
+			out = append(out, e.Ref)
+		}
+		return strings.Join(out, " ")
+	}
+	q := newTabQueues()
+	read := slices.Concat(card(1, "Plans"), card(4, "Notes"), card(7, "Notes"), []shown{at(10, "Pin", "Plans"), at(11, "Pin", "Notes")})
+	q.swapView(1, protocol.ModeInteractive, read, nil, nil)
+
+	// Plans renamed: its card's three lines and its Pin, all it held.
+	next := slices.Concat(card(1, "Q3 plans"), card(4, "Notes"), card(7, "Notes"), []shown{at(10, "Pin", "Q3 plans"), at(11, "Pin", "Notes")})
+	d := q.swapView(1, protocol.ModeInteractive, next, nil, nil)
+	if len(d.changed) != 0 || len(d.contexts) != 1 || !d.contexts[0].All || fmt.Sprint(d.contexts[0].Refs) != "[@e1 @e2 @e3 @e10]" ||
+		d.contexts[0].From != "Plans" || d.contexts[0].To != "Q3 plans" {
+		t.Fatalf("a card renamed: changed %q, contexts %+v", refs(d.changed), d.contexts)
+	}
+	// One of the two Notes cards renamed, its Edit pressed too: the
+	// others stay in Notes, so its lines are named; Edit's line says all.
+	next = slices.Concat(card(1, "Q3 plans"), []shown{at(4, "Edit", "Old notes", "pressed"), at(5, "Move", "Old notes"), at(6, "Delete", "Old notes")},
+		card(7, "Notes"), []shown{at(10, "Pin", "Q3 plans"), at(11, "Pin", "Old notes")})
+	d = q.swapView(1, protocol.ModeInteractive, next, nil, nil)
+	if refs(d.changed) != "@e4" || len(d.contexts) != 1 || d.contexts[0].All || fmt.Sprint(d.contexts[0].Refs) != "[@e5 @e6 @e11]" {
+		t.Fatalf("one of two like cards renamed: changed %q, contexts %+v", refs(d.changed), d.contexts)
+	}
+	// Two lines moved alike are no run: they stay lines.
+	next = slices.Concat(card(1, "Q3 plans")[:1], []shown{at(2, "Move", "Later"), at(3, "Delete", "Later")}, next[3:])
+	if d = q.swapView(1, protocol.ModeInteractive, next, nil, nil); refs(d.changed) != "@e2 @e3" || len(d.contexts) != 0 {
+		t.Fatalf("two lines moved: changed %q, contexts %+v", refs(d.changed), d.contexts)
+	}
+	// A context that goes from every line in it: all, with no context after.
+	q = newTabQueues()
+	q.swapView(2, protocol.ModeInteractive, slices.Concat(card(1, "A"), card(4, "B")), nil, nil)
+	d = q.swapView(2, protocol.ModeInteractive, card(1, ""), nil, nil)
+	if len(d.contexts) != 1 || !d.contexts[0].All || d.contexts[0].To != "" || fmt.Sprint(d.gone) != "[4 5 6]" {
+		t.Fatalf("a repeat gone: contexts %+v gone %v", d.contexts, d.gone)
+	}
+	// One that comes is never "all the lines with no context".
+	d = q.swapView(2, protocol.ModeInteractive, slices.Concat(card(1, "A"), card(7, "C")), nil, nil)
+	if len(d.contexts) != 1 || d.contexts[0].All || d.contexts[0].From != "" {
+		t.Fatalf("a repeat came: contexts %+v", d.contexts)
 	}
 }

@@ -2,8 +2,11 @@ package host
 
 import (
 	"context"
+	"net/url"
+	"strconv"
 	"strings"
 
+	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/policy"
 	"github.com/grip-dev/grip/protocol"
 )
@@ -73,4 +76,56 @@ func (h *Host) refuseUnplaced(raw, href string) error {
 	d := policy.Decision{Rule: policy.Block, Builtin: policy.BuiltinUnplaced}
 	return protocol.Errorf(protocol.CodePolicy, protocol.BoundaryPolicy, hint,
 		"%q is refused: the browser would not load it as the site it names: %s of %s", raw, d.Why(), file)
+}
+
+// maxErrorTitle is how many characters of an error page's title a
+// navigation's refusal quotes.
+const maxErrorTitle = 80
+
+// withErrorPageTitle adds to a navigation that failed with an HTTP status
+// the title of the error page tab shows, quoted as page text, so the
+// agent learns what the site said without a snapshot ("the page answered
+// HTTP 404, titled 'Invalid ticket number – My Project'"). Only where the
+// policy lets agents see the page: the load may have been redirected to a
+// site it blocks, whose title, like its URL, is never told. The title is
+// the browser's record of the tab (chrome.tabs), not read from the page;
+// a page with none, which the browser titles by its URL, adds nothing.
+func (h *Host) withErrorPageTitle(ctx context.Context, tab int, err error) error {
+	pe := protocol.AsError(err)
+	if pe == nil || pe.Code != protocol.CodeNavigationFailed || tab == 0 {
+		return err
+	}
+	if n, convErr := strconv.Atoi(pe.Status); convErr != nil || n < 400 {
+		return err // a network error: no page came
+	}
+	var info protocol.TabRef
+	if callExt(ctx, h, protocol.ExtTabInfo, protocol.TabParams{TabID: tab}, &info) != nil {
+		return err
+	}
+	if h.person != nil {
+		if _, blocked := h.person.policy.Current().BlockedOwn(info.URL); blocked {
+			return err
+		}
+	}
+	if strings.TrimSpace(info.Title) == "" || titledByURL(info.Title, info.URL) {
+		return err
+	}
+	out := *pe
+	out.Message += ", titled " + frames.Quote(info.Title, maxErrorTitle)
+	return &out
+}
+
+// titledByURL reports whether title is only the browser's stand-in for a
+// page with no title of its own: its URL, whole or without the scheme.
+func titledByURL(title, rawURL string) bool {
+	t := strings.TrimSpace(title)
+	if t == rawURL {
+		return true
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return false
+	}
+	bare := strings.TrimPrefix(rawURL, u.Scheme+"://")
+	return t == bare || strings.HasPrefix(bare, t) || t == u.Host+u.Path
 }

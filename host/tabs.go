@@ -141,6 +141,9 @@ type shown struct {
 type viewDiff struct {
 	added, gone       []uint64
 	appeared, changed []protocol.Element
+	// contexts are the runs of known elements whose only change is their
+	// context, taken out of changed (contextRuns).
+	contexts []protocol.ContextChange
 	// navigated says the read is of a new top document: everything gone
 	// was the old page's.
 	navigated bool
@@ -178,6 +181,7 @@ func (q *tabQueues) swapView(tab int, mode string, read []shown, urls map[int]st
 	}
 	q.mu.Unlock()
 	d := viewDiff{added: []uint64{}, gone: []uint64{}}
+	var changedRefs []uint64
 	seen := make(map[uint64]bool, len(read))
 	for _, s := range read {
 		if seen[s.ref] {
@@ -191,8 +195,10 @@ func (q *tabQueues) swapView(tab int, mode string, read []shown, urls map[int]st
 			d.appeared = append(d.appeared, s.el)
 		case !sameState(was, s.el):
 			d.changed = append(d.changed, s.el)
+			changedRefs = append(changedRefs, s.ref)
 		}
 	}
+	d.changed, d.contexts = contextRuns(prev.elements, cur.elements, changedRefs, d.changed)
 	slices.Sort(d.added)
 	for ref := range prev.elements {
 		if _, ok := cur.elements[ref]; !ok {
@@ -201,6 +207,85 @@ func (q *tabQueues) swapView(tab int, mode string, read []shown, urls map[int]st
 	}
 	slices.Sort(d.gone)
 	return d
+}
+
+// contextRunMin is how many lines moved from one context to the same
+// other make a run a reply says once (docs/snapshot.md, "Snapshot
+// format"): fewer read as well line by line, each on its own.
+const contextRunMin = 3
+
+// contextRuns takes out of changed (in page order; refs[i] is changed[i]'s
+// ref as a number) the lines whose only change is their context, where at
+// least contextRunMin of them moved from one context to the same other (a
+// card's title renamed under its buttons), and says each such run once:
+// its refs, and All when they are every element prev showed in that
+// context that cur still has, but those changed lines list as a whole.
+// The rest of changed is returned in its order.
+func contextRuns(prev, cur map[uint64]protocol.Element, refs []uint64, changed []protocol.Element) ([]protocol.Element, []protocol.ContextChange) {
+	type move struct{ from, to string }
+	runs := map[move][]int{}
+	var order []move
+	for i, el := range changed {
+		was := prev[refs[i]]
+		if was.Context == el.Context {
+			continue
+		}
+		m := move{was.Context, el.Context}
+		was.Context = el.Context
+		if !sameState(was, el) {
+			continue // more than its context changed: its line says it
+		}
+		if _, ok := runs[m]; !ok {
+			order = append(order, m)
+		}
+		runs[m] = append(runs[m], i)
+	}
+	inRun := map[uint64]bool{}
+	var out []protocol.ContextChange
+	for _, m := range order {
+		idx := runs[m]
+		if len(idx) < contextRunMin {
+			continue
+		}
+		c := protocol.ContextChange{From: m.from, To: m.to, Refs: make([]string, 0, len(idx))}
+		for _, i := range idx {
+			inRun[refs[i]] = true
+			c.Refs = append(c.Refs, changed[i].Ref)
+		}
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		return changed, nil
+	}
+	listed := map[uint64]bool{}
+	rest := make([]protocol.Element, 0, len(changed)-len(inRun))
+	for i, el := range changed {
+		if !inRun[refs[i]] {
+			rest = append(rest, el)
+			listed[refs[i]] = true
+		}
+	}
+	for i := range out {
+		c := &out[i]
+		if c.From == "" {
+			continue // "every line with no context" tells the agent nothing
+		}
+		own := map[string]bool{}
+		for _, r := range c.Refs {
+			own[r] = true
+		}
+		c.All = true
+		for ref, el := range prev {
+			if el.Context != c.From || listed[ref] {
+				continue
+			}
+			if now, ok := cur[ref]; ok && !own[now.Ref] {
+				c.All = false
+				break
+			}
+		}
+	}
+	return rest, out
 }
 
 // sameState reports whether an element still reads the same. Its context

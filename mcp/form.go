@@ -154,19 +154,46 @@ func (s *Server) fillForm(ctx context.Context, in fillFormIn) (*CallToolResult, 
 
 // mergeResults is one reply for a run of actions on a tab: the last tab
 // and dialog, each element's last changed line, the lines that appeared
-// (and still are), the refs gone.
+// (and still are), the runs of lines that changed only their context, the
+// refs gone.
 func mergeResults(rs []protocol.ActionResult) protocol.ActionResult {
 	var out protocol.ActionResult
 	changed := map[string]int{}
 	appeared := map[string]int{}
 	gone := map[string]bool{} // gone, and not back since
 	var goneOrder []string
+	// A context run puts its new context on the lines the merged reply
+	// lists already; of the others, each ref's first and last context.
+	type move struct{ from, to string }
+	moved := map[string]move{}
+	var movedOrder []string
+	var runs []protocol.ContextChange
+	withRuns := 0
 	for _, r := range rs {
 		out.OK, out.Tab, out.Dialog = r.OK, r.Tab, r.Dialog
 		if r.Changes.URL != "" {
 			out.Changes.URL, out.Changes.Title = r.Changes.URL, r.Changes.Title
 		}
+		if len(r.Changes.Contexts) > 0 {
+			withRuns++
+		}
+		for _, m := range r.Changes.Contexts {
+			runs = append(runs, m)
+			for _, ref := range m.Refs {
+				if i, ok := appeared[ref]; ok {
+					out.Changes.Appeared[i].Context = m.To
+				} else if i, ok := changed[ref]; ok {
+					out.Changes.Changed[i].Context = m.To
+				} else if mv, ok := moved[ref]; ok {
+					moved[ref] = move{mv.from, m.To}
+				} else {
+					moved[ref] = move{m.From, m.To}
+					movedOrder = append(movedOrder, ref)
+				}
+			}
+		}
 		for _, e := range r.Changes.Changed {
+			delete(moved, e.Ref) // its whole line says it now
 			if i, ok := appeared[e.Ref]; ok {
 				out.Changes.Appeared[i] = e
 			} else if i, ok := changed[e.Ref]; ok {
@@ -210,6 +237,27 @@ func mergeResults(rs []protocol.ActionResult) protocol.ActionResult {
 		return k
 	}
 	out.Changes.Changed, out.Changes.Appeared = keep(out.Changes.Changed), keep(out.Changes.Appeared)
+	if withRuns == 1 {
+		// One action's runs stand as it said them: later lines override them.
+		out.Changes.Contexts = runs
+	} else if withRuns > 1 {
+		// Over several actions a run of all the lines in a context no
+		// longer says which: each ref's first context to its last.
+		at := map[move]int{}
+		for _, ref := range movedOrder {
+			mv, ok := moved[ref]
+			if !ok || gone[ref] || mv.from == mv.to {
+				continue
+			}
+			i, ok := at[mv]
+			if !ok {
+				i = len(out.Changes.Contexts)
+				at[mv] = i
+				out.Changes.Contexts = append(out.Changes.Contexts, protocol.ContextChange{From: mv.from, To: mv.to})
+			}
+			out.Changes.Contexts[i].Refs = append(out.Changes.Contexts[i].Refs, ref)
+		}
+	}
 	for _, g := range goneOrder {
 		if gone[g] {
 			out.Changes.Gone = append(out.Changes.Gone, g)

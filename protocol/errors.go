@@ -92,6 +92,9 @@ type Error struct {
 	// network error ("net::ERR_CONNECTION_REFUSED") or the HTTP status
 	// the page answered ("404").
 	Status string `json:"status,omitempty"`
+	// Tab is the tab a failed tabs new opened and left open on the page
+	// that did not load: the agent reads or closes it.
+	Tab int `json:"tab,omitempty"`
 }
 
 // Error formats the error the way the CLI prints it on stderr, without the

@@ -503,6 +503,7 @@ func (e Error) EncodeMsgpack(enc *msgpack.Encoder) error {
 		w.str("hint", e.Hint)
 		w.value("dialog", e.Dialog == nil, e.Dialog)
 		w.str("status", e.Status)
+		w.int("tab", e.Tab)
 	})
 }
 
@@ -527,6 +528,8 @@ func (e *Error) DecodeMsgpack(dec *msgpack.Decoder) error {
 			err = dec.Decode(&e.Dialog)
 		case "status":
 			e.Status, err = dec.DecodeString()
+		case "tab":
+			e.Tab, err = dec.DecodeInt()
 		default:
 			return false, nil
 		}

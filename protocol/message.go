@@ -336,6 +336,22 @@ type Changes struct {
 	// Navigated says the tab is on a new page: Gone is every ref of the
 	// old one, which the text reply says in one line.
 	Navigated bool `json:"navigated,omitempty"`
+	// Contexts are the runs of lines whose only change is their context
+	// (the heading or card title they are under was renamed, a repeat came
+	// or went), each said once instead of in Changed line by line.
+	Contexts []ContextChange `json:"contexts,omitempty"`
+}
+
+// ContextChange says that the lines of Refs, the same elements reading the
+// same otherwise, now carry the context To where they carried From (""
+// for none). All says they are every line the agent was last shown in
+// From that is still on the page and not in Changed: the text reply then
+// counts them instead of naming them (docs/snapshot.md, "Snapshot format").
+type ContextChange struct {
+	From string   `json:"from"`
+	To   string   `json:"to"`
+	Refs []string `json:"refs"`
+	All  bool     `json:"all,omitempty"`
 }
 
 // DefaultChangesBudget is the token allowance of an action reply's element

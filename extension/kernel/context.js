@@ -45,8 +45,8 @@
    * brackets and bars left around them; a heading that is all link (a
    * post's title) is its text. @param {Element} h @returns {string} */
   function headingText(h) {
-    const own = ownText(h).replace(/^[\s[\]()|·•:-]+|[\s[\]()|·•:-]+$/g, '');
-    return own || textOf(h, { checkVis: true });
+    const f = ownText(h);
+    return keepPairs(f, f.replace(/^[\s[\]()|·•:-]+|[\s[\]()|·•:-]+$/g, '')) || textOf(h, { checkVis: true });
   }
 
   /** The text of el outside the controls it holds. @param {Element} el @returns {string} */
@@ -58,6 +58,19 @@
     });
     for (let n = tw.nextNode(); n; n = tw.nextNode()) if (n.nodeType === 3) own += n.nodeValue || '';
     return fold(own);
+  }
+
+  /** t, the trimmed heading text s, with the closing brackets back that
+   * close one it holds ("Team offsite (v2)", not "Team offsite (v2"):
+   * only the brackets left around the controls taken out are trimmed.
+   * @param {string} s @param {string} t */
+  function keepPairs(s, t) {
+    let end = s.indexOf(t) + t.length;
+    const open = (/** @type {string} */ o, /** @type {string} */ c) => t.split(o).length - t.split(c).length;
+    while (t && end < s.length && ((s[end] === ')' && open('(', ')') > 0) || (s[end] === ']' && open('[', ']') > 0))) {
+      t += s[end++];
+    }
+    return t;
   }
 
   /** The heading el holds, if any, as text. @param {Element} el */

@@ -310,8 +310,11 @@
   }
 
   /** The text of the heading just before a field nothing names (DokuWiki's
-   * page editor under "Edit page"), when no other field lies between them
-   * and the heading's parent holds the field; '' for none.
+   * page editor under "Edit page", Trac's under "Editing WikiStart"), when
+   * the heading's parent holds the field and no other field lies between
+   * them but a select with a label of its own (Trac's "Adjust edit area
+   * height:", a setting of the editor, which needs no heading to say what
+   * it is); '' for none.
    * @param {Element} el */
   function headingBefore(el) {
     let h = null;
@@ -324,7 +327,7 @@
     range.setStartAfter(h);
     range.setEndBefore(el);
     for (const f of h.parentElement.querySelectorAll(TEXT_FIELDS)) {
-      if (f !== el && range.intersectsNode(f)) return '';
+      if (f !== el && range.intersectsNode(f) && (f.localName !== 'select' || !labelName(f))) return '';
     }
     return fold(textOf(h, { checkVis: true }));
   }
@@ -422,6 +425,10 @@
       const t = role === 'row' ? rowText(el) : textOf(el, { checkVis: true });
       // An icon font's glyph alone names nothing: the control is named by what it shows.
       if (t && withoutGlyphs(t).trim()) return cut(t, NAME_MAX);
+      // A control that holds no text may be drawn by its style: the
+      // content of its ::before and ::after is part of its name (accname).
+      const g = CONTROL_ROLES.has(role) ? generatedText(el) : '';
+      if (g) return cut(g, NAME_MAX);
     } else if (TEXT_ROLES.has(role)) {
       const t = textOf(el, { checkVis: true, stopBlocks: true, lines: tag === 'pre' });
       if (t) return cut(t, NAME_MAX);
@@ -491,6 +498,102 @@
   function shownName(el) {
     const s = fold(textOf(el, { checkVis: true, shown: true })) || iconWord(el);
     return ligatureWords(s);
+  }
+
+  // How many elements of a control generatedText reads the style of.
+  const GENERATED_SCAN_MAX = 12;
+
+  /** The text CSS generates in el and the elements inside it (::before
+   * and ::after content, in their order), as accname adds it to a name
+   * from content: Trac's expander, an empty span whose ::before draws
+   * "↹". The alternative text after a "/" stands for what it follows
+   * (`"↹" / "Expand"` reads 'Expand'; `/ ""` is decoration, no name);
+   * attr() is read from the element; counters, quotes and images name
+   * nothing, nor do icon fonts' glyphs. Each element costs a style
+   * computation per pseudo-element, so only a control that holds no text
+   * of its own is read so (nameOf).
+   * @param {Element} el */
+  function generatedText(el) {
+    /** @type {string[]} */
+    const parts = [];
+    let budget = GENERATED_SCAN_MAX;
+    /** @param {Element} e */
+    const visit = (e) => {
+      if (budget-- <= 0 || isHiddenAttr(e) || (e !== el && !isVisible(e))) return;
+      parts.push(pseudoText(e, '::before'));
+      for (let c = e.firstElementChild; c; c = c.nextElementSibling) visit(c);
+      parts.push(pseudoText(e, '::after'));
+    };
+    visit(el);
+    return fold(withoutGlyphs(parts.join(' ')));
+  }
+
+  /** The text e's pseudo-element shows ('' for none, or one not drawn).
+   * @param {Element} e @param {string} pseudo */
+  function pseudoText(e, pseudo) {
+    /** @type {CSSStyleDeclaration} */
+    let cs;
+    try { cs = getComputedStyle(e, pseudo); } catch (_) { return ''; }
+    const c = cs.content;
+    if (!c || c === 'none' || c === 'normal' || cs.display === 'none') return '';
+    return contentText(c, e);
+  }
+
+  /** The text of a computed `content` value: its strings and attr()s,
+   * or, when it has an alternative after "/", that alternative.
+   * @param {string} c @param {Element} e */
+  function contentText(c, e) {
+    /** @type {string[]} */
+    const shown = [];
+    /** @type {string[]|null} */
+    let alt = null;
+    let part = shown;
+    for (let i = 0; i < c.length;) {
+      const ch = c[i];
+      if (ch === '"' || ch === "'") {
+        let s = '';
+        for (i++; i < c.length && c[i] !== ch; i++) {
+          if (c[i] !== '\\') { s += c[i]; continue; }
+          const hex = /^[0-9a-fA-F]{1,6} ?/.exec(c.slice(i + 1, i + 8));
+          if (hex) {
+            const cp = parseInt(hex[0], 16);
+            s += cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : '\ufffd';
+            i += hex[0].length;
+          } else if (i + 1 < c.length) {
+            s += c[++i];
+          }
+        }
+        i++;
+        part.push(s);
+      } else if (ch === '/') {
+        alt = [];
+        part = alt;
+        i++;
+      } else if (/[a-z-]/i.test(ch)) {
+        // A keyword (open-quote) names nothing; of the functions, attr()
+        // gives its attribute's value, the others (counter(), url()) none.
+        const word = /** @type {RegExpExecArray} */ (/^[a-z-]+/i.exec(c.slice(i)))[0];
+        i += word.length;
+        if (c[i] !== '(') continue;
+        let end = i + 1;
+        for (let q = ''; end < c.length; end++) {
+          const d = c[end];
+          if (q) {
+            if (d === '\\') end++;
+            else if (d === q) q = '';
+          } else if (d === '"' || d === "'") {
+            q = d;
+          } else if (d === ')') {
+            break;
+          }
+        }
+        if (word.toLowerCase() === 'attr') part.push(attr(e, c.slice(i + 1, end).trim().split(/\s+/)[0]) || '');
+        i = end + 1;
+      } else {
+        i++;
+      }
+    }
+    return (alt || shown).join('');
   }
 
   // Roles a person ticks, whose name is the text beside them.

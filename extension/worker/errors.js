@@ -41,7 +41,8 @@ export function hasCode(err, code) {
 /**
  * The wire shape of anything thrown while answering a request; a refusal
  * because of a JavaScript dialog carries it (dialogs.js), a failed
- * navigation its status (navigation.js). Chrome's own "No tab with id: N."
+ * navigation its status (navigation.js), and a tab opened for a page that
+ * did not load that tab (tabs.js newTab). Chrome's own "No tab with id: N."
  * is the agent's bad tab id, wherever it was met.
  * @param {any} err
  * @returns {protocol.Error}
@@ -52,6 +53,7 @@ export function toWireError(err) {
     const out = { code: err.code, boundary: err.boundary || 'browser', message: err.message, hint: err.hint || '' };
     if (err.dialog && typeof err.dialog === 'object') out.dialog = err.dialog;
     if (typeof err.status === 'string' && err.status) out.status = err.status;
+    if (typeof err.tab === 'number' && err.tab > 0) out.tab = err.tab;
     return out;
   }
   const message = String(err && err.message || err);

@@ -267,8 +267,13 @@ export async function newTab(url, session) {
       await coverOrigin(href);
       await chrome.tabs.update(id, { url: href });
       await loaded;
-      await load.check(id, `tab ${id} opened, but `);
-      if (!load.committed(id)) await notLeft(id, `tab ${id} opened, but `);
+      try {
+        await load.check(id, `tab ${id} opened, but `);
+        if (!load.committed(id)) await notLeft(id, `tab ${id} opened, but `);
+      } catch (err) {
+        // The tab stays, on the page that failed: the agent closes or reads it.
+        throw Object.assign(/** @type {object} */ (err), { tab: id });
+      }
     }
   } finally {
     if (load) load.stop();

@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -273,10 +274,22 @@ func (e *Env) serve(host string, files fs.FS) (string, error) {
 	return fmt.Sprintf("http://%s:%d", host, ln.Addr().(*net.TCPAddr).Port), nil
 }
 
+// onThisMachine reports whether to is a whole http:// URL on a loopback
+// host the fixtures are served on.
+func onThisMachine(to string) bool {
+	u, err := url.Parse(to)
+	if err != nil || u.Scheme != "http" {
+		return false
+	}
+	return u.Hostname() == "127.0.0.1" || u.Hostname() == "localhost"
+}
+
 // FixtureHandler serves files with no caching, so every load is fresh,
-// and two paths that are not files, for pages that post and load slowly:
+// and paths that are not files, for pages that post, fail and load slowly:
 // /redirect?to=PATH answers any method (a form's POST too) with 303 See
-// Other to PATH on the same origin, and /slow?ms=N&to=PATH serves the file
+// Other to PATH on the same origin (or to a whole URL on this machine,
+// http://localhost:PORT/…, the other fixture origin), /missing?to=PATH
+// serves the file PATH as 404 Not Found (a site's own error page), and /slow?ms=N&to=PATH serves the file
 // PATH after N milliseconds (at most 30 s), and /hold?key=K answers once
 // the test calls Release(K) ("released"; "timed out" after 30 s or &s=N),
 // and /socket?key=K opens a WebSocket once the test calls Release(K).
@@ -287,11 +300,21 @@ func FixtureHandler(files fs.FS) http.Handler {
 		to := r.URL.Query().Get("to")
 		switch r.URL.Path {
 		case "/redirect":
-			if !strings.HasPrefix(to, "/") || strings.HasPrefix(to, "//") {
-				http.Error(w, "to must be a path", http.StatusBadRequest)
+			if (!strings.HasPrefix(to, "/") || strings.HasPrefix(to, "//")) && !onThisMachine(to) {
+				http.Error(w, "to must be a path, or a URL on 127.0.0.1 or localhost", http.StatusBadRequest)
 				return
 			}
 			http.Redirect(w, r, to, http.StatusSeeOther)
+			return
+		case "/missing":
+			body, err := fs.ReadFile(files, strings.TrimPrefix(to, "/"))
+			if err != nil || !strings.HasPrefix(to, "/") {
+				http.Error(w, "missing?to=/PATH of a file", http.StatusBadRequest)
+				return
+			}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.WriteHeader(http.StatusNotFound)
+			w.Write(body)
 			return
 		case "/hold":
 			// /hold?key=K answers "released" only once the test calls

@@ -186,3 +186,23 @@ func threadMS(tb testing.TB, ctx context.Context) float64 {
 	tb.Fatal("performance metrics: no ThreadTime")
 	return 0
 }
+
+// BenchmarkUnnamedControls900 is the kernel's full walk of 300 buttons
+// drawn by an icon font, 300 clickables drawn by their ::before and 300
+// buttons with text (unnamed.html; the body's attribute toggled before
+// each read, so no kept walk answers): what naming controls by the
+// content their style generates costs (names.js generatedText), read
+// only for the controls that hold no text. Median ms by the page's
+// main-thread CPU clock.
+func BenchmarkUnnamedControls900(b *testing.B) {
+	ctx := newTab(b, "unnamed.html")
+	eval[any](b, ctx, `window.__k = `+kerneltest.Source())
+	eval[any](b, ctx, `__k({op: 'snapshot', mode: 'interactive', asJSON: true})`) // warm: every id assigned
+	var cpu []float64
+	for b.Loop() {
+		t0 := threadMS(b, ctx)
+		eval[any](b, ctx, `(() => { document.body.toggleAttribute('data-bench'); __k({op: 'snapshot', mode: 'interactive', asJSON: true}); return 0; })()`)
+		cpu = append(cpu, threadMS(b, ctx)-t0)
+	}
+	b.ReportMetric(median(cpu), "kernel-cpu-ms")
+}

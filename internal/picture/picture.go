@@ -236,8 +236,33 @@ func (p picture) find(snap protocol.Snapshot, line string) string {
 	return ""
 }
 
-// apply puts a reply's changes into the picture.
+// apply puts a reply's changes into the picture: the runs of lines that
+// changed only their context first, as the reply's text says them (a
+// run of all the lines in a context by that context, the others by
+// their refs; all at once, so two cards that swapped titles swap their
+// lines' contexts), then the refs gone, then the lines that changed and
+// appeared.
 func (p picture) apply(c protocol.Changes) {
+	byRef, byContext := map[string]string{}, map[string]string{}
+	for _, m := range c.Contexts {
+		if m.All {
+			byContext[m.From] = m.To
+			continue
+		}
+		for _, r := range m.Refs {
+			byRef[r] = m.To
+		}
+	}
+	for r, e := range p {
+		to, ok := byRef[r]
+		if !ok {
+			to, ok = byContext[e.Context]
+		}
+		if ok {
+			e.Context = to
+			p[r] = e
+		}
+	}
 	for _, g := range c.Gone {
 		delete(p, g)
 	}

@@ -49,3 +49,31 @@ func TestReadOn(t *testing.T) {
 		t.Errorf("shownRefs = %v", refs)
 	}
 }
+
+// A run of lines that changed only their context moves them in the
+// picture: all the lines in a context by that context, the others by
+// their refs, at once (two cards that swapped titles); lines the reply
+// lists whole, and refs gone, still win.
+func TestApplyContexts(t *testing.T) {
+	in := func(ref, name, ctx string) protocol.Element {
+		e := el(ref, "button", name)
+		e.Context = ctx
+		return e
+	}
+	p := picture{"@e1": in("@e1", "Edit", "A"), "@e2": in("@e2", "Move", "A"), "@e3": in("@e3", "Edit", "B"),
+		"@e4": in("@e4", "Move", "B"), "@e5": in("@e5", "Edit", "C"), "@e6": in("@e6", "Move", "C"), "@e7": in("@e7", "Pin", "A")}
+	p.apply(protocol.Changes{
+		Contexts: []protocol.ContextChange{
+			{From: "A", To: "B", Refs: []string{"@e1", "@e2", "@e7"}, All: true},
+			{From: "B", To: "A", Refs: []string{"@e3", "@e4"}, All: true},
+			{From: "C", To: "D", Refs: []string{"@e5"}},
+		},
+		Changed: []protocol.Element{in("@e7", "Pin", "E")},
+		Gone:    []string{"@e2"},
+	})
+	page := picture{"@e1": in("@e1", "Edit", "B"), "@e3": in("@e3", "Edit", "A"), "@e4": in("@e4", "Move", "A"),
+		"@e5": in("@e5", "Edit", "D"), "@e6": in("@e6", "Move", "C"), "@e7": in("@e7", "Pin", "E")}
+	if !p.same(page) {
+		t.Fatalf("the picture after the runs: %s", p.diff(page))
+	}
+}

@@ -216,3 +216,27 @@ func refIn(t *testing.T, tab int, role, name, context string) string {
 	t.Fatalf("no [%s '%s' in '%s']", role, name, context)
 	return ""
 }
+
+// TestImagesToClickAreNamedByTheirFile: an image with an empty alt and a
+// click handler (DokuWiki's edit window size and wrap controls) is named
+// by what its file is called, as grip's guess; its click lands.
+func TestImagesToClickAreNamedByTheirFile(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/dokuwiki/edit.html")
+	snap := snapshot(t, tab)
+	for _, name := range []string{"larger", "smaller", "wrap"} {
+		e := elementNamed(snap, "clickable", name)
+		if e.Ref == "" {
+			t.Fatalf("no [clickable '%s']:\n%s", name, snap.Text)
+		}
+		if !slices.Contains(e.States, "inferred") {
+			t.Errorf("a name from a file is grip's guess, marked inferred: %+v", e)
+		}
+	}
+	if res, perr, code := act(t, "click", mustRef(t, snap, "clickable", "wrap")); code != 0 {
+		t.Fatalf("click wrap: exit %d %+v %+v", code, perr, res)
+	}
+	if got := browsertest.Eval[string](t, env, env.TabURL(t, tab), "document.getElementById('wiki__text').getAttribute('wrap') || ''"); got != "off" {
+		t.Errorf("the wrap control's click did not land: wrap=%q", got)
+	}
+}

@@ -3,8 +3,9 @@
 // (docs/snapshot.md, "Snapshot format"): the icon its class names in
 // the icon sets' own naming (fa-trash, bi bi-x, tc-image-close-button),
 // where that element draws a picture, the
-// symbol a sprite's <use> points at, and the text an icon font draws as a
-// picture (Material Icons' ligatures: "more_vert"). names.js reads these
+// symbol a sprite's <use> points at, the text an icon font draws as a
+// picture (Material Icons' ligatures: "more_vert"), and what an image's
+// file is called (larger.gif). names.js reads these
 // only where the accessibility tree's own rules give no name, so each is
 // grip's guess and the line says `inferred`.
 (() => {
@@ -39,7 +40,27 @@
    * @param {Element} el */
   function iconWord(el) {
     const w = classWord(el);
-    return w && drawsPicture(el) ? w : '';
+    if (w && drawsPicture(el)) return w;
+    return el.localName === 'img' ? fileWord(attr(el, 'src') || '') : '';
+  }
+
+  // What an image file's name says is no picture's name.
+  const NOT_FILE_NAMES = /^(?:icon|icons|image|img|button|btn|spacer|blank|pixel|transparent|clear|dot|empty|placeholder)$/;
+
+  /** The picture an image's file names, in words, for an image the page
+   * left unnamed (alt=""): DokuWiki's edit window has larger.gif,
+   * smaller.gif and wrap.gif to click. Words of letters only: a hash or
+   * a number names nothing. @param {string} src */
+  function fileWord(src) {
+    let file = src.split(/[?#]/)[0];
+    file = file.slice(file.lastIndexOf('/') + 1).toLowerCase().replace(/\.(?:gif|png|svg|jpe?g|webp|ico|bmp)$/, '');
+    try { file = decodeURIComponent(file); } catch (_) { return ''; }
+    const m = MARKED.exec(file) || MARKED_AFTER.exec(file);
+    if (m) file = m[1];
+    while (TAIL.test(file)) file = file.replace(TAIL, '');
+    if (file.length > WORD_MAX || !/^[a-z]{2,}(?:[-_][a-z]{2,}){0,3}$/.test(file)) return '';
+    const w = file.replace(/[-_]+/g, ' ');
+    return NOT_FILE_NAMES.test(w) ? '' : w;
   }
 
   /** The icon word el's classes spell, whether or not it is drawn.

@@ -147,17 +147,17 @@ func upgradedProfile(t *testing.T) (*browsertest.Env, fs.FS) {
 // log, --enable-logging=stderr --v=1, and the histograms it prints as it
 // exits): while this wait took any running worker of build want, and the
 // browser's first start was stopped at once, 3 of 20 runs of
-// TestUpgradedProfileRestartsWithTheNewWorker failed, and 3 of 11 of the
-// same sequence restarted once more (each of the three after the upgraded
-// session was stopped with the new worker still parsed). At the failing
-// start Chrome activated a version it had stored as waiting, failed to
-// read its script back (ServiceWorker.StartWorker.Status 16,
+// TestUpgradedProfileRestartsWithTheNewWorker failed, and 5 of 30 of the
+// same sequence restarted once more (each after the upgraded session was
+// stopped with the new worker still parsed: 5 of the 11 so stopped). At
+// the failing start Chrome activated a version it had stored as waiting,
+// failed to read its script back (ServiceWorker.StartWorker.Status 16,
 // kErrorDiskCache), deleted the whole registration
 // (ServiceWorker.Registration.Delete.Result.ByForceDelete), and its
 // extension system, which had just registered the worker again (the
 // version it records was still the old build's), started none for the
 // rest of that session (DidStartWorkerFail 5, not found); the start after
-// it registered the worker anew and ran it (3 of 3). That is Chromium's,
+// it registered the worker anew and ran it (5 of 5). That is Chromium's,
 // and no code of the extension runs then to help. The tests' premise is a
 // registration that finished, which this wait makes hold: with it, 0 of
 // 30 runs failed.

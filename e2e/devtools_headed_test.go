@@ -57,8 +57,15 @@ func TestDevtoolsBarInHeadedBrowser(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	time.Sleep(time.Second)
-	before := browsertest.Eval[float64](t, e, page, "innerHeight")
+	// The height before grip is read once the page has loaded and run
+	// all it logs (its window.ran, which waits for its frame and worker
+	// too), not after a second "long enough": a read while the tab still
+	// showed its first about:blank, or before the page had logged what
+	// the console must replay, was the sleep's premise.
+	before := browsertest.Eval[float64](t, e, page, `new Promise((resolve) => {
+  const loaded = () => window.ran.then(() => resolve(innerHeight));
+  if (document.readyState === 'complete') loaded(); else addEventListener('load', loaded, {once: true});
+})`)
 	shot("1-before-grip")
 	var res protocol.ConsoleResult
 	if code := gripOn(t, e, &res, "console", "--tab", fmt.Sprint(tab), "--level", "debug"); code != 0 {
@@ -67,8 +74,18 @@ func TestDevtoolsBarInHeadedBrowser(t *testing.T) {
 	if !strings.Contains(res.Text, "boom at the top") || !strings.Contains(res.Text, "frame secret log") {
 		t.Errorf("the console of a headed browser misses what was logged before grip came:\n%s", res.Text)
 	}
-	time.Sleep(500 * time.Millisecond)
-	after := browsertest.Eval[float64](t, e, page, "innerHeight")
+	// The bar slides in over several frames after the attach: the height
+	// after grip is read once the page has got shorter by at least half
+	// the bar, not 500 ms later (the bar may not have moved by then on a
+	// busy machine). Within a bound: a page that never gets shorter has
+	// no bar, which is the failure below.
+	after := before
+	for deadline := time.Now().Add(20 * time.Second); before-after < 28 && time.Now().Before(deadline); {
+		after = browsertest.Eval[float64](t, e, page, `new Promise((resolve) => requestAnimationFrame(() => resolve(innerHeight)))`)
+		if before-after < 28 {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
 	shot("2-after-console")
 	var net protocol.NetworkResult
 	if code := gripOn(t, e, &net, "network", "--tab", fmt.Sprint(tab)); code != 0 {

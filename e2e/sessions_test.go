@@ -535,6 +535,16 @@ func TestBackgroundTabWork(t *testing.T) {
 		return browsertest.Eval[string](t, env, personPage, "outerWidth + 'x' + outerHeight + ' at ' + screenX + ',' + screenY")
 	}
 	h0 := height()
+	// What the test measures holds while grip is attached to the session's
+	// tab (focus emulation and the screencast end when it detaches,
+	// IDLE_DETACH_MS after its last request, extension/worker/debugger.js),
+	// and the measure below comes after several other calls: on a busy
+	// machine they took longer than those 3 s, and the tab was measured
+	// detached (throttled, and not told it has the focus). The test's hook
+	// keeps it attached until the tab closes; the focus the page is told
+	// of at the end (grip's emulation, below) says it still was.
+	browsertest.EvalWorker[bool](t, env, `(globalThis.__gripIdleDetachMs = 3600000, true)`)
+	t.Cleanup(func() { browsertest.EvalWorker[bool](t, env, `(delete globalThis.__gripIdleDetachMs, true)`) })
 	page := env.Origin1 + "/guest.html?background"
 	tab := openSessionTab(t, "kappa", page)
 	front := activeTab(t)
@@ -582,12 +592,23 @@ func TestBackgroundTabWork(t *testing.T) {
 		FocusEvents            int
 		Items                  int
 	}
+	// A hidden tab gets about one frame a second; one drawn as in front
+	// gets the display's rate (tens a second). The measure is how long the
+	// tab takes to draw 20 frames, not how many it drew in a fixed 2 s:
+	// 20 frames within 10 s is drawn as in front even on a busy machine,
+	// and a throttled tab needs about 20 s.
+	const frames, within = 20, 10 * time.Second
 	f0 := browsertest.Eval[figures](t, env, page, "figures()")
-	time.Sleep(2 * time.Second)
-	f1 := browsertest.Eval[figures](t, env, page, "figures()")
+	t0 = time.Now()
+	f1 := f0
+	for f1.Rafs-f0.Rafs < frames && time.Since(t0) < within {
+		time.Sleep(100 * time.Millisecond)
+		f1 = browsertest.Eval[figures](t, env, page, "figures()")
+	}
+	took := time.Since(t0)
 	p1 := browsertest.Eval[figures](t, env, personPage, "figures()")
-	t.Logf("session's background tab over 2 s: %d rAF callbacks, %d 0-ms timers, %d 10-ms interval ticks; visibility %s, hasFocus %v, focus events %d; the rAF-drawn item waited for %s",
-		f1.Rafs-f0.Rafs, f1.Timers-f0.Timers, f1.Interval-f0.Interval, f1.Visibility, f1.Focus, f1.FocusEvents, drawn.Round(time.Millisecond))
+	t.Logf("session's background tab over %s: %d rAF callbacks, %d 0-ms timers, %d 10-ms interval ticks; visibility %s, hasFocus %v, focus events %d; the rAF-drawn item waited for %s",
+		took.Round(time.Millisecond), f1.Rafs-f0.Rafs, f1.Timers-f0.Timers, f1.Interval-f0.Interval, f1.Visibility, f1.Focus, f1.FocusEvents, drawn.Round(time.Millisecond))
 	t.Logf("the person's tab: visibility %s, hasFocus %v", p1.Visibility, p1.Focus)
 	if p1.Visibility != "visible" || p1.Focus != focusedBefore {
 		t.Errorf("the person's tab lost the front while a session worked: visibility %s, hasFocus %v", p1.Visibility, p1.Focus)
@@ -595,10 +616,8 @@ func TestBackgroundTabWork(t *testing.T) {
 	if !f1.Focus || f1.FocusEvents == 0 {
 		t.Errorf("the session's background tab is not told it has the focus: %+v", f1)
 	}
-	// A hidden tab gets about one frame a second; one drawn as in front
-	// gets the display's rate (tens a second).
-	if f1.Rafs-f0.Rafs < 8 {
-		t.Errorf("the session's background tab drew %d frames in 2 s: throttled as a hidden tab", f1.Rafs-f0.Rafs)
+	if f1.Rafs-f0.Rafs < frames {
+		t.Errorf("the session's background tab drew %d frames in %s: throttled as a hidden tab", f1.Rafs-f0.Rafs, took.Round(time.Millisecond))
 	}
 	if dir := os.Getenv("GRIP_SHOT_DIR"); dir != "" && os.Getenv("DISPLAY") != "" {
 		screen := filepath.Join(dir, "screen-sessions.png")

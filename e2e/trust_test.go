@@ -227,9 +227,20 @@ func TestQuestionHeadedShowsTheSite(t *testing.T) {
 		t.Fatalf("the page's rule after the policy was written: exit %d %+v", code, pr.Rule)
 	}
 	res := gripAsync(e, "click", pay, "--json")
-	// The picture is an artifact to look at, and no check below rests on
-	// it: the wait only gives Chrome's notification time to slide in.
-	time.Sleep(2 * time.Second)
+	// The picture is taken once the question's notification is up (the
+	// worker's chrome.notifications lists it), where it was taken 2 s
+	// after the click on the premise that the question had been asked and
+	// shown by then: on a busy machine the click may not have reached the
+	// gate yet. The picture is an artifact to look at; the notification's
+	// being up is checked.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if browsertest.EvalWorker[bool](t, e, `chrome.notifications.getAll().then((n) => Object.keys(n).some((id) => id.startsWith('grip-question-')))`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the click's question never showed as a notification")
+		}
+	}
 	shot := filepath.Join(t.ArtifactDir(), "question-headed.png")
 	if out, err := exec.Command("import", "-display", display, "-window", "root", shot).CombinedOutput(); err != nil {
 		t.Logf("no X screenshot (ImageMagick's import): %v %s", err, out)

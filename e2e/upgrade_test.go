@@ -4,7 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
-	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -13,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/grip-dev/grip/extension"
+	"github.com/grip-dev/grip/install"
 	"github.com/grip-dev/grip/internal/browsertest"
 	"github.com/grip-dev/grip/launcher"
 )
@@ -30,22 +32,13 @@ func TestUpgradedProfileRunsTheNewWorker(t *testing.T) {
 }
 
 // The upgraded profile started again with the same build keeps running
-// it. It does not pass every time yet, so it runs only with
-// GRIP_UPGRADE_TEST=1: in about 1 start in 10 (5 of some 75 runs, load
-// average 10 to 27), Chromium 156 started no worker at all for 30 s, and
-// the extension's own page then found no registration
-// (navigator.serviceWorker.getRegistration() null,
-// chrome://serviceworker-internals empty) while Preferences still held
-// service_worker_registration_info 0.1.0.1 beside the folder's 0.1.0.2.
-// Not yet known: why the registration goes (the old build's, replaced by
-// skipWaiting in the session before, whose scripts Chrome purges?), and
-// why Chrome then registers none (it registers again at a version
-// mismatch, but before the loss).
+// it. It failed in 3 of 20 runs (load average 15 to 30) while the
+// sessions before were stopped as soon as their worker ran, before its
+// registration was activated: see waitWorkerBuild for what Chromium then
+// does. Its premise, registrations that finished, now holds by
+// construction (the worker waited for is the active one).
 func TestUpgradedProfileRestartsWithTheNewWorker(t *testing.T) {
 	browsertest.Need(t, env)
-	if os.Getenv("GRIP_UPGRADE_TEST") == "" {
-		t.Skip("a reproduction of a lost worker registration, not fixed yet: set GRIP_UPGRADE_TEST=1")
-	}
 	e, buildB := upgradedProfile(t)
 	e.Stop()
 	if err := launcher.ReplaceExtension(e.ExtDir, buildB); err != nil {
@@ -55,6 +48,54 @@ func TestUpgradedProfileRestartsWithTheNewWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitWorkerBuild(t, e, "B")
+}
+
+// grip install, run again after an upgrade, rewrites the folder the person
+// loaded unpacked (the browser keeps its profile, and its registration of
+// the worker): the browser started again runs the new build's worker, as
+// a kept launch profile does (install.Install writes the build through
+// extension.ForFolder). It is install.Install that runs here, as `grip
+// install` does, with two builds the binary cannot hold.
+func TestInstallUpgradeRunsTheNewWorker(t *testing.T) {
+	browsertest.Need(t, env)
+	bin, err := filepath.Abs(env.BinOrSkip(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := browsertest.Start(browsertest.Options{Bin: env.Bin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := e.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	waitWorkerBuild(t, e, "undefined")
+	root := t.TempDir()
+	opt := install.Options{
+		Browsers: []string{"chromium"}, UserDataDir: e.ProfileDir, HostPath: bin, Force: true,
+		DataDir: filepath.Join(root, "data"), StateRoot: root, Home: root, GOOS: runtime.GOOS,
+		Getenv: func(string) string { return "" }, SystemRoot: filepath.Join(root, "system"),
+	}
+	for _, build := range []struct {
+		dir  fs.FS
+		mark string
+	}{{markedBuild(t, "A", "0000aa"), "A"}, {markedBuild(t, "B", "0000bb"), "B"}} {
+		e.Stop()
+		opt.ExtensionFS = build.dir
+		res, err := install.Install(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The browser loads the folder install wrote, as the person's
+		// "Load unpacked" does.
+		e.ExtDir = res.ExtensionDir
+		if err := e.Launch(false, nil); err != nil {
+			t.Fatal(err)
+		}
+		waitWorkerBuild(t, e, build.mark)
+	}
 }
 
 // upgradedProfile starts a browser whose kept profile ran build A, then
@@ -72,6 +113,9 @@ func upgradedProfile(t *testing.T) (*browsertest.Env, fs.FS) {
 			t.Error(err)
 		}
 	})
+	// The browser's first start registers the embedded build: finished
+	// before it stops (see waitWorkerBuild).
+	waitWorkerBuild(t, e, "undefined")
 	// The profile's first build, as grip launch writes it; then the
 	// upgrade: the same profile, the folder rewritten with build B.
 	for _, build := range []struct {
@@ -91,9 +135,32 @@ func upgradedProfile(t *testing.T) (*browsertest.Env, fs.FS) {
 }
 
 // waitWorkerBuild waits until grip's one service worker is build want (the
-// marker its code set). Chrome may first start the worker it had
-// registered and then the new build's in its place, so a worker that runs
-// the old build at first is waited past; one that stays so fails.
+// marker its code set), and the registration's active worker, activated.
+// Chrome may first start the worker it had registered and then the new
+// build's in its place, so a worker that runs the old build at first is
+// waited past; one that stays so fails.
+//
+// Activated, not only running: a browser stopped while the worker it was
+// registering ran but was not yet the registration's active worker (its
+// code answers from the first moment, parsed, installing, activating) may
+// start next time with no worker at all. Measured on Chromium 156 (its
+// log, --enable-logging=stderr --v=1, and the histograms it prints as it
+// exits): while this wait took any running worker of build want, and the
+// browser's first start was stopped at once, 3 of 20 runs of
+// TestUpgradedProfileRestartsWithTheNewWorker failed, and 5 of 30 of the
+// same sequence restarted once more (each after the upgraded session was
+// stopped with the new worker still parsed: 5 of the 11 so stopped). At
+// the failing start Chrome activated a version it had stored as waiting,
+// failed to read its script back (ServiceWorker.StartWorker.Status 16,
+// kErrorDiskCache), deleted the whole registration
+// (ServiceWorker.Registration.Delete.Result.ByForceDelete), and its
+// extension system, which had just registered the worker again (the
+// version it records was still the old build's), started none for the
+// rest of that session (DidStartWorkerFail 5, not found); the start after
+// it registered the worker anew and ran it (5 of 5). That is Chromium's,
+// and no code of the extension runs then to help. The tests' premise is a
+// registration that finished, which this wait makes hold: with it, 0 of
+// 30 runs failed.
 func waitWorkerBuild(t *testing.T, e *browsertest.Env, want string) {
 	t.Helper()
 	start := time.Now()
@@ -122,7 +189,8 @@ func targetList(e *browsertest.Env) string {
 }
 
 // workerBuilds returns the marker of each grip service worker now running
-// ("?" for one that did not answer).
+// ("?" for one that did not answer), with its state after it where it is
+// not the registration's active worker, activated: "B (installed)".
 func workerBuilds(e *browsertest.Env) []string {
 	infos, err := chromedp.Targets(e.BrowserContext())
 	if err != nil {
@@ -136,7 +204,10 @@ func workerBuilds(e *browsertest.Env) []string {
 		}
 		sw, cancel := chromedp.NewContext(e.BrowserContext(), chromedp.WithTargetID(info.TargetID), chromedp.WithDetachOnCancel())
 		ctx, tcancel := context.WithTimeout(sw, 5*time.Second)
-		b, err := chromedp.Run(ctx, chromedp.Evaluate[string]("String(globalThis.__gripTestBuild)"))
+		// The marker, and the worker's state where it is not yet the
+		// registration's active worker, activated ("B (activating)").
+		b, err := chromedp.Run(ctx, chromedp.Evaluate[string](`String(globalThis.__gripTestBuild) +
+  (registration.active === serviceWorker && serviceWorker.state === 'activated' ? '' : ' (' + serviceWorker.state + ')')`))
 		tcancel()
 		cancel()
 		if err != nil {

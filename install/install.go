@@ -57,6 +57,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/grip-dev/grip/extension"
 	"github.com/grip-dev/grip/manifest"
 	"github.com/grip-dev/grip/statedir"
 )
@@ -78,7 +79,8 @@ type Options struct {
 	// HostPath is the absolute path of the grip binary the manifests name.
 	HostPath string
 	// ExtensionFS holds the extension's files, rooted at the extension folder
-	// (manifest.json at its top).
+	// (manifest.json at its top). What is written is this build as it goes
+	// over the folder's last (extension.ForFolder).
 	ExtensionFS fs.FS
 	// ExtensionID is the extension's ID; empty means derived from the key
 	// in ExtensionFS's manifest.json.
@@ -358,7 +360,16 @@ func Install(opt Options) (Result, error) {
 	if err := os.MkdirAll(opt.DataDir, 0o700); err != nil {
 		return res, fmt.Errorf("install: create %s: %w", opt.DataDir, err)
 	}
-	files, err := writeTree(opt.ExtensionFS, res.ExtensionDir)
+	// The folder a person loaded unpacked is kept across upgrades, and
+	// Chrome starts it with the worker it registered before: a new build
+	// gets a version and a worker file of its own (extension.ForFolder),
+	// as a kept launch profile's does (launcher.ReplaceExtension).
+	prev, _ := os.ReadFile(filepath.Join(res.ExtensionDir, "manifest.json"))
+	ext, err := extension.ForFolder(opt.ExtensionFS, prev)
+	if err != nil {
+		return res, fmt.Errorf("install: %w", err)
+	}
+	files, err := writeTree(ext, res.ExtensionDir)
 	rec.ExtensionID, rec.ExtensionDir = id, res.ExtensionDir
 	rec.ExtraExtensionIDs = ids[1:]
 	if sysID != "" {

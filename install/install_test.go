@@ -539,3 +539,77 @@ func readHost(t *testing.T, file string) manifest.Host {
 	}
 	return h
 }
+
+// A build of the extension as grip embeds it: three version numbers, a
+// build named in version_name, a module worker.
+func buildFS(hash, worker string) fstest.MapFS {
+	fsys := testFS()
+	fsys["manifest.json"] = &fstest.MapFile{Data: []byte(`{"manifest_version":3,"name":"grip","key":"` + testKey + `","version":"0.1.0","version_name":"0.1.0 build ` + hash + `","background":{"service_worker":"worker/background.js","type":"module"}}`)}
+	fsys["worker/background.js"] = &fstest.MapFile{Data: []byte(worker)}
+	return fsys
+}
+
+// Install writes the folder a person loads unpacked as a kept profile's
+// folder is written (extension.ForFolder): over another build, the
+// manifest's version moves on and names a worker file of its own, so the
+// browser installs the new build's worker in place of the one it had
+// registered; the same build again changes nothing; the receipt lists the
+// worker file, and the last one is removed.
+func TestInstallUpgradeGivesTheWorkerANewFile(t *testing.T) {
+	f := newFixture(t)
+	f.opt.Browsers = []string{"chrome"}
+	manifestOf := func(dir string) (version, worker string) {
+		t.Helper()
+		var m struct {
+			Version    string `json:"version"`
+			Background struct {
+				ServiceWorker string `json:"service_worker"`
+			} `json:"background"`
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+		if err != nil || json.Unmarshal(b, &m) != nil {
+			t.Fatalf("manifest.json: %v\n%s", err, b)
+		}
+		return m.Version, m.Background.ServiceWorker
+	}
+	f.opt.ExtensionFS = buildFS("aaaa1111", "// build A\n")
+	res, err := Install(f.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v1, w1 := manifestOf(res.ExtensionDir)
+	if !strings.HasPrefix(v1, "0.1.0.") || w1 != "worker/background-"+v1+".js" {
+		t.Fatalf("first install: version %q, worker %q; want 0.1.0.N and worker/background-0.1.0.N.js", v1, w1)
+	}
+	if b, err := os.ReadFile(filepath.Join(res.ExtensionDir, filepath.FromSlash(w1))); err != nil || !strings.Contains(string(b), "import './background.js'") {
+		t.Fatalf("%s: %v\n%s", w1, err, b)
+	}
+
+	again, err := Install(f.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, w := manifestOf(again.ExtensionDir); v != v1 || w != w1 {
+		t.Errorf("the same build again: version %q worker %q, want %q %q", v, w, v1, w1)
+	}
+
+	f.opt.ExtensionFS = buildFS("bbbb2222", "// build B\n")
+	up, err := Install(f.opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v2, w2 := manifestOf(up.ExtensionDir)
+	if v2 == v1 || w2 == w1 || w2 != "worker/background-"+v2+".js" {
+		t.Errorf("upgraded: version %q worker %q after %q %q: want a new version and a worker file of its own", v2, w2, v1, w1)
+	}
+	if _, err := os.Lstat(filepath.Join(up.ExtensionDir, filepath.FromSlash(w1))); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the last build's worker file %s is still there (%v)", w1, err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(up.ExtensionDir, "worker", "background.js")); string(b) != "// build B\n" {
+		t.Errorf("worker/background.js = %q, want build B's", b)
+	}
+	rec, ok, err := ReadReceipt(f.state)
+	if !ok || err != nil || !slices.Contains(rec.ExtensionFiles, w2) || slices.Contains(rec.ExtensionFiles, w1) {
+		t.Errorf("receipt files %q (%v %v): want %s and not %s", rec.ExtensionFiles, ok, err, w2, w1)
+	}
+}

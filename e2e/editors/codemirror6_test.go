@@ -58,12 +58,13 @@ func TestCodeMirror6OwnPartsDoNotOcclude(t *testing.T) {
 	indent := "let total = 0, count = 0, first = "
 	a.must("fill", script, indent)
 	a.must("type", script, "con")
-	// The editor opens its completion list a moment after the keys.
-	for i := 0; line(a.snapshot(), "[listbox 'Completions'") == ""; i++ {
-		if i == 20 {
-			t.Fatal("no completion list after typing 'con'")
+	// The editor opens its completion list a moment after the keys:
+	// waited for within 20 s (it was 2 s, which a busy machine's moment
+	// can pass).
+	for deadline := time.Now().Add(20 * time.Second); line(a.snapshot(), "[listbox 'Completions'") == ""; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no completion list 20 s after typing 'con'")
 		}
-		time.Sleep(100 * time.Millisecond)
 	}
 	// The list covers the point grip acts at, the centre of the editor's
 	// content (which fills the editor's fixed height).

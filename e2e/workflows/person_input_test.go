@@ -62,6 +62,9 @@ func TestPersonRecordsDragCheckHistoryAndFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.chooseFile(`#receipt`, mine)
+	// The desk reads the file after its change event: the person sees it
+	// attached before leaving the page.
+	p.waitFor("the attached file", `document.getElementById('attached').textContent === 'Attached receipt-one.txt'`)
 	p.click(`a[href="desk-history.html"]`)
 	waitFor(t, he, popup, "the link's step", `document.getElementById('record-steps').textContent.includes('desk-history.html')`)
 	p.history(-1)
@@ -211,12 +214,23 @@ func (p *thePerson) middle(sel string) point {
 // does: pressed, moved until the browser starts its drag (dragstart in the
 // page), which the test takes over (Input.setInterceptDrags: a headed
 // browser would otherwise wait for the window system's drag) and drops
-// over to with the browser's own drag events.
+// over to with the browser's own drag events. It returns once the drop
+// has reached the page: its listeners (the page's, which redraws the
+// columns, and the recorder's, which sends the step) have run. It used to
+// sleep 300 ms instead, on the premise that the drop had been handled by
+// then: Input.dispatchDragEvent returns when the browser has sent the
+// drop on, not when the page has run it.
 func (p *thePerson) dragAndDrop(from, to string) {
 	p.t.Helper()
 	a, b := p.middle(from), p.middle(to)
 	ctx, cancel := p.ctxt()
 	defer cancel()
+	// A listener on the window, bubbling: it runs after the drop
+	// target's own (the event's path is fixed when it is sent, so the
+	// card the page removes while it redraws still passes it on).
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(window.__personDropped = new Promise((resolve) => addEventListener('drop', () => resolve(true), {once: true})), true)`)); err != nil {
+		p.t.Fatal(err)
+	}
 	got := make(chan *input.DragData, 1)
 	if err := chromedp.Listen(ctx, func(ev any) {
 		if e, ok := ev.(*input.EventDragIntercepted); ok {
@@ -251,8 +265,10 @@ func (p *thePerson) dragAndDrop(from, to string) {
 			p.t.Fatal(err)
 		}
 	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.__personDropped`, chromedp.EvalAwaitPromise)); err != nil {
+		p.t.Fatalf("the drop of %s onto %s never reached the page: %v", from, to, err)
+	}
 	p.mouse(input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseReleased, X: b.X, Y: b.Y, Button: input.MouseButtonLeft, ClickCount: 1})
-	time.Sleep(300 * time.Millisecond)
 }
 
 // pointerDrag presses on from, moves the mouse over to in steps, and
@@ -273,10 +289,18 @@ func (p *thePerson) pointerDrag(from, to string) {
 
 // chooseFile clicks the file field sel, as a person does, and picks path
 // in the chooser Chrome opens (intercepted: Xvfb has no dialog to pick in).
+// It returns once the field's change event has run (the recorder's step is
+// sent in it), where it slept 300 ms on the premise that the chooser's
+// answer had reached the page by then: DOM.setFileInputFiles returns
+// before the page is told. What the page does with the file afterwards
+// (the desk reads it) the caller waits for.
 func (p *thePerson) chooseFile(sel, path string) {
 	p.t.Helper()
 	ctx, cancel := p.ctxt()
 	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(window.__personChose = new Promise((resolve) => document.querySelector(%q).addEventListener('change', () => resolve(true), {once: true})), true)`, sel))); err != nil {
+		p.t.Fatal(err)
+	}
 	opened := make(chan cdp.BackendNodeID, 1)
 	if err := chromedp.Listen(ctx, func(ev any) {
 		if e, ok := ev.(*page.EventFileChooserOpened); ok {
@@ -301,7 +325,26 @@ func (p *thePerson) chooseFile(sel, path string) {
 	case <-ctx.Done():
 		p.t.Fatalf("clicking %s opened no file chooser", sel)
 	}
-	time.Sleep(300 * time.Millisecond)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.__personChose`, chromedp.EvalAwaitPromise)); err != nil {
+		p.t.Fatalf("the file chosen for %s never reached the page: %v", sel, err)
+	}
+}
+
+// waitFor waits until expr is true in the person's page, as a person
+// looks before going on.
+func (p *thePerson) waitFor(what, expr string) {
+	p.t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		ctx, cancel := p.ctxt()
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("the person's page never showed %s (%v)", what, err)
+		}
+	}
 }
 
 // history goes back (-1) or forward (+1) in the tab's history, as the
@@ -323,13 +366,15 @@ func (p *thePerson) history(delta int) {
 	if _, err := chromedp.Call(ctx, page.NavigateToHistoryEntry, page.NavigateToHistoryEntryParams{EntryID: entries[i].ID}); err != nil {
 		p.t.Fatal(err)
 	}
+	// Until the page is shown, loaded, as a person waits for it: where it
+	// slept 300 ms more after the address changed, on the premise that the
+	// page had loaded by then.
 	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		if url, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`)); err == nil && url == want {
+		if url, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.readyState === 'complete' ? location.href : ''`)); err == nil && url == want {
 			break
 		}
 		if time.Now().After(deadline) {
 			p.t.Fatalf("history %+d did not reach %s", delta, want)
 		}
 	}
-	time.Sleep(300 * time.Millisecond)
 }

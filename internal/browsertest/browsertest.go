@@ -532,8 +532,9 @@ func (e *Env) Close() error {
 		s.Close()
 	}
 	var errs []error
-	// The hosts exit when the browser closes their stdin; give them a moment.
-	deadline := time.Now().Add(5 * time.Second)
+	// The hosts exit when the browser closes their stdin: waited for,
+	// within 20 s (it was 5, which a busy machine can outlast).
+	deadline := time.Now().Add(20 * time.Second)
 	for {
 		left, _ := filepath.Glob(filepath.Join(e.StateDir, "run", "*.json"))
 		live := 0

@@ -108,6 +108,7 @@
     focusAsPerson(el);
     const secret = isSecret(el);
     const i = /** @type {HTMLInputElement} */ (el);
+    const old = i.value;
     if (replace) {
       if (i.value !== '') {
         try { i.select(); } catch (_) { /* no selection API */ }
@@ -131,7 +132,7 @@
       // email or number field has no selection: the end).
       const caret = typeof i.selectionEnd === 'number' ? i.selectionEnd : got.length;
       reply.detail = want !== null && got !== want ? 'the page changed the value to ' + excerpt(got, firstDifference(got, want), DIFF_LEAD)
-        : 'value is now ' + (replace ? excerpt(got, 0, 0) : excerpt(got, caret, CARET_LEAD));
+        : 'value is now ' + (replace ? excerpt(got, changeAt(got, old), DIFF_LEAD) : excerpt(got, caret, CARET_LEAD));
     } else if (want !== null && got !== want) {
       reply.detail = 'the page did not keep the typed secret as is';
     }
@@ -206,7 +207,7 @@
     const changed = replace && now !== visibleText(text);
     // Typing goes at the end of the editor's text.
     const detail = changed ? 'the editor changed the text to ' + excerpt(now, firstDifference(now, visibleText(text)), DIFF_LEAD)
-      : 'text is now ' + (replace ? excerpt(now, 0, 0) : excerpt(now, now.length, CARET_LEAD));
+      : 'text is now ' + (replace ? excerpt(now, changeAt(now, before), DIFF_LEAD) : excerpt(now, now.length, CARET_LEAD));
     return done(el, id, { ok: true, detail });
   }
 
@@ -234,10 +235,29 @@
     return escaped(quote(part)) + ' (' + text.length + ' characters)';
   }
 
-  /** A quoted value with its line breaks and tabs written as escapes, so
-   * a reply's line stays one line. @param {string} q */
+  /** Where a fill's reply shows the value from: its start, unless the
+   * fill changed it only past what the start shows (a word in the middle
+   * of a long text), then around the first character it changed, so the
+   * reply shows the change took.
+   * @param {string} now @param {string} was */
+  function changeAt(now, was) {
+    const at = firstDifference(now, was);
+    return now.length > SHOW_MAX && now !== was && at > SHOW_MAX - 2 - DIFF_LEAD ? at : 0;
+  }
+
+  // Whitespace, controls and direction marks a value's line writes as
+  // escapes (frames/line.go appendEscaped), a space kept as it is.
+  // eslint-disable-next-line no-control-regex -- control characters are what it finds
+  const ESCAPE_RE = /[\u0000-\u001f\u007f-\u00a0\u061c\u1680\u2000-\u200a\u200e\u200f\u2028-\u202f\u205f\u2066-\u2069\u3000]/g;
+  /** @type {Record<string, string>} */
+  const ESCAPES = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+  /** A quoted value written as a value's line writes it: every space kept,
+   * line breaks, tabs and returns as \n, \r, \t, other whitespace,
+   * controls and direction marks as \uXXXX, so a reply's line stays one
+   * line and says the value exactly. @param {string} q */
   function escaped(q) {
-    return q.replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
+    return q.replace(ESCAPE_RE, (c) => ESCAPES[c] || '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
   }
 
   /** @param {number} c */

@@ -294,7 +294,7 @@ func errorText(err error) string {
 	}
 	b.WriteString(": " + pe.Message)
 	if pe.Hint != "" {
-		b.WriteString(" — " + mcpHint(pe.Hint))
+		b.WriteString(" — " + mcpHint(readOnCall(pe.Hint)))
 	}
 	return toolWords().Replace(b.String())
 }

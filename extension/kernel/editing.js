@@ -11,7 +11,7 @@
   const K = globalThis.__gripKernel__;
   const { fail, quote, containsFlat, deepActive, inputType, isSecret, TEXT_INPUTS, visibleText, surfaceOf,
     editorText, endPoint, done, keyInit, keyEvent, NO_MODS, inputEvent, fireChange, clickAt, tick, frame, docShortcut, readyEditable,
-    typeEditable, editContextOf, editContextInput, focusAsPerson } = K;
+    typeEditable, editContextOf, editContextInput, focusAsPerson, attr, hasAttr, textOf } = K;
 
   /** 'input', 'textarea', 'editable', 'context' (input through an
    * EditContext) or '' (not editable).
@@ -22,6 +22,64 @@
     if (el.localName === 'textarea') return 'textarea';
     if (/** @type {HTMLElement} */ (el).isContentEditable) return 'editable';
     return '';
+  }
+
+  // Words with which a page says why a field takes no typing: a lock
+  // another user holds first, then any other reason.
+  const LOCK_WORDS = /\b(lock|locked|another user|being edited|checked out|in use)\b/i;
+  const REASON_WORDS = /\b(read[- ]?only|cannot|can't|can not|not (be )?(edited|changed|modified)|permission|not allowed|view only|archived|closed)\b/i;
+  // How far readOnlyWhy looks: ancestors, and earlier siblings at each.
+  const WHY_LEVELS = 4;
+  const WHY_SIBLINGS = 6;
+
+  /** Whether a read-only input is a picker's: the page fills it from what
+   * it opens on a click (a date picker, a combobox), so typing is not how
+   * it takes a value. @param {Element} el */
+  function pickerField(el) {
+    if (el.localName !== 'input') return false;
+    if (attr(el, 'role') === 'combobox' || hasAttr(el, 'aria-haspopup') || hasAttr(el, 'aria-expanded') || hasAttr(el, 'list')) return true;
+    return /date|time|picker|calendar|colou?r|select|choose/i.test([el.id, attr(el, 'class'), attr(el, 'name'), attr(el, 'placeholder')].join(' '));
+  }
+
+  /** What the page says, near a read-only text field, of why it is so:
+   * its description, else the nearest text before it (its earlier
+   * siblings, then its ancestors'), a lock first ("Currently locked by:
+   * alice"), then any reason ("This page is read only"); '' when none.
+   * @param {Element} el */
+  function readOnlyWhy(el) {
+    const described = attr(el, 'aria-describedby');
+    if (described) {
+      const root = /** @type {Document|ShadowRoot} */ (el.getRootNode());
+      const parts = described.trim().split(/\s+/).map((id) => root.getElementById && root.getElementById(id)).filter(Boolean);
+      const text = parts.map((p) => textOf(/** @type {Element} */ (p), { checkVis: false })).join(' ').trim();
+      if (text) return text;
+    }
+    /** @type {string[]} */
+    const near = [];
+    let node = el;
+    for (let level = 0; level < WHY_LEVELS && node.parentElement && node !== document.body; level++) {
+      let sib = node.previousElementSibling;
+      for (let n = 0; sib && n < WHY_SIBLINGS; n++, sib = sib.previousElementSibling) {
+        const text = textOf(sib, { checkVis: true });
+        if (text) near.push(text);
+      }
+      node = node.parentElement;
+    }
+    return near.find((t) => LOCK_WORDS.test(t)) || near.find((t) => REASON_WORDS.test(t)) || '';
+  }
+
+  /** The refusal to type into a read-only input or textarea. A picker's
+   * field takes its value from what the page opens; a text field the page
+   * keeps read-only takes none, and the page often says why near it.
+   * @param {Element} el */
+  function readOnlyRefusal(el) {
+    if (pickerField(el)) {
+      return fail('not_actionable', 'actionability', 'element is read-only: it takes its value from a picker the page opens',
+        'click it and pick from what the page opens (grip snapshot shows it)');
+    }
+    const why = readOnlyWhy(el);
+    return fail('not_actionable', 'actionability', 'element is a read-only text field: typing into it will not work' + (why ? '; the page says ' + quote(why) : ''),
+      'do what the page asks first (wait for a lock to end, sign in, get permission), then take a new snapshot; or leave the field');
   }
 
   /** Set a value through the prototype setter, so framework-controlled
@@ -401,6 +459,6 @@
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    editKind, setValue, selectAllIn, caretToEnd, insertInto, typeInto, shownText, readyToType, implicitSubmit, contextKey,
+    editKind, setValue, selectAllIn, caretToEnd, insertInto, typeInto, shownText, readyToType, implicitSubmit, contextKey, readOnlyRefusal,
   }));
 })();

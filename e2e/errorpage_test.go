@@ -86,3 +86,20 @@ func TestHistoryOntoAFormAnswerSaysSo(t *testing.T) {
 		t.Errorf("reload of the home page: %+v", perr)
 	}
 }
+
+// TestStepsThatLandOnNothingSaySo: back or forward with no page there is
+// refused at once (the page's history.back() does nothing, and the reply
+// came after the 15 s load bound as ok); a click whose link does not load
+// says the tab shows the browser's error page, and why.
+func TestStepsThatLandOnNothingSaySo(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/resubmitted.html")
+	ts := fmt.Sprint(tab)
+	if perr := refusal(t, "forward", "--tab", ts); perr.Code != protocol.CodeBadRequest || !strings.Contains(perr.Message, "no page after this one") {
+		t.Errorf("forward with no page after: %+v", perr)
+	}
+	res, perr, code := act(t, "click", mustRef(t, snapshot(t, tab), "link", "Dead link"))
+	if code != 0 || !strings.Contains(res.Detail, "shows the browser's error page: http://127.0.0.1:1/ did not load (net::ERR_UNSAFE_PORT)") {
+		t.Errorf("a click on a link that does not load: exit %d, %+v, reply %+v", code, perr, res)
+	}
+}

@@ -226,6 +226,7 @@ async function travel(tabId, how) {
   if (how === 'reload') {
     await reload(tabId, before).catch((err) => { loaded.cancel(); throw err; });
   } else {
+    await refuseNoEntry(tabId, how);
     // The page's own history.back()/forward(): chrome.tabs.goBack skips
     // entries made without a user gesture (Chrome's history intervention),
     // which is every entry an agent made by navigating.
@@ -245,6 +246,21 @@ async function travel(tabId, how) {
     }
   }
   await Promise.race([loaded, urlChange(tabId, before.url)]);
+}
+
+/**
+ * Refuses back or forward with no entry there to go to: the page's
+ * history.back() or forward() then does nothing, and the reply came after
+ * the 15 s load bound as "ok" (measured). The tab's history, as the
+ * debugger reads it (watched attached it, where it may), says; without
+ * the debugger the step is taken as before.
+ * @param {number} tabId @param {'back'|'forward'} how
+ */
+async function refuseNoEntry(tabId, how) {
+  const h = await send({ tabId }, 'Page.getNavigationHistory').catch(() => null);
+  if (!h || !Array.isArray(h.entries) || typeof h.currentIndex !== 'number') return;
+  const none = how === 'back' ? h.currentIndex <= 0 : h.currentIndex >= h.entries.length - 1;
+  if (none) throw wireError(`cannot go ${how}: the tab's history has no page ${how === 'back' ? 'before' : 'after'} this one`, 'bad_request', 'payload', `there is no page to go ${how} to; open one with grip navigate URL`);
 }
 
 /**

@@ -68,3 +68,60 @@ func TestMultilineValueShownOnce(t *testing.T) {
 		t.Errorf("fill's reply: exit %d, want %s once\n%s%s", r.Code, want, r.Stdout, r.Stderr)
 	}
 }
+
+// A value is shown exactly, its spaces kept (a DokuWiki list item starts
+// with two), and a fill or typing whose change lies past what the value's
+// start shows is shown around the change, on the changed line, once.
+func TestValuePreviewShowsTheValueAndTheChange(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/told.html")
+	report := mustRef(t, snapshot(t, tab), "textbox", "Report")
+	page := "====== Grip Notes ======\n\nThese notes were written by an agent through grip.\n\n" +
+		"  * first item about apples\n  * second item about bananas\n  * third item about cherries\n"
+	line := func(args ...string) string {
+		t.Helper()
+		r := env.Grip(context.Background(), args...)
+		if r.Code != 0 {
+			t.Fatalf("grip %s: exit %d\n%s%s", strings.Join(args, " "), r.Code, r.Stdout, r.Stderr)
+		}
+		for _, l := range strings.Split(r.Stdout, "\n") {
+			if strings.HasPrefix(l, report+": [textbox 'Report' value='") {
+				if strings.Count(r.Stdout, "item about") != strings.Count(l, "item about") {
+					t.Errorf("grip %s says the value twice:\n%s", strings.Join(args, " "), r.Stdout)
+				}
+				return l
+			}
+		}
+		t.Fatalf("grip %s: no changed line of %s:\n%s", strings.Join(args, " "), report, r.Stdout)
+		return ""
+	}
+	if got, want := line("fill", report, page), `written by an agent through grip.\n\n  * first item about …'`; !strings.Contains(got, want) {
+		t.Errorf("the fill's line %s\nwant it to hold %s", got, want)
+	}
+	// A word changed in the middle: the line shows it.
+	if got, want := line("fill", report, strings.Replace(page, "bananas", "blueberries", 1)), `  * second item about blueberries\n  * third item about cherries\n'`; !strings.HasSuffix(got, want+"]") || !strings.Contains(got, "'…") {
+		t.Errorf("the fill's line %s\nwant it to show the change, ending %s", got, want)
+	}
+	// Typed at the end: the line shows what was typed, after the text before it.
+	if got, want := line("type", report, "  * draft line one"), `cherries\n  * draft line one'`; !strings.HasSuffix(got, want+"]") {
+		t.Errorf("the typing's line %s\nwant it to end %s", got, want)
+	}
+
+	// A long text: a change at its 150th character shows there, and the
+	// line marks where the value it was given ends short of the text's.
+	long := strings.Repeat("a line of the report\n", 20)
+	lineAt := func(n int) string {
+		return strings.Repeat("a line of the report\n", n) + "THE LINE of the report\n" + strings.Repeat("a line of the report\n", 19-n)
+	}
+	line("fill", report, long)
+	if got := line("fill", report, lineAt(7)); !strings.Contains(got, `\nTHE LINE of the report\na line`) || !strings.HasSuffix(got, "…']") {
+		t.Errorf("the line of a change at the 150th character: %s", got)
+	}
+	// Past what a line is given of the value (200 characters): the reply's
+	// detail shows the change.
+	line("fill", report, long)
+	r := env.Grip(context.Background(), "fill", report, lineAt(14))
+	if r.Code != 0 || !strings.Contains(r.Stdout, `(value is now '…`) || !strings.Contains(r.Stdout, `\nTHE LINE of the report\na line`) {
+		t.Errorf("the fill's reply on a change at the 300th character:\n%s%s", r.Stdout, r.Stderr)
+	}
+}

@@ -403,6 +403,13 @@ declare namespace protocol {
      * form, region or heading, where its role and name repeat on the page.
      */
     context?: string;
+    /**
+     * ValueFrom is, in an action's changed elements, the character (a
+     * Unicode code point) at which Value first differs from the value the
+     * agent was shown before; the line then shows the value around there
+     * when the change lies past what its start shows (frames.Line).
+     */
+    value_from?: number;
   }
   /** ElementShotParams are the params of ExtElementShot. */
   interface ElementShotParams {

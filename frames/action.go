@@ -165,32 +165,36 @@ const maxSaid = 160
 
 // toldByChanges reports whether the page's detail only repeats what a
 // changed line says anyway: a fill's "value is now 'Ada'" beside
-// "[textbox 'Name' value='Ada']", or a long value's start beside the line
-// that shows the same start.
+// "[textbox 'Name' value='Ada']", or the part of a long value the detail
+// quotes (its start, or around the caret or the change) inside the part
+// the line shows. Both write a value the same way (appendValue; the
+// kernel's editing.js excerpt), so the quoted texts compare as written.
 func toldByChanges(res protocol.ActionResult) bool {
 	for _, prefix := range []string{"value is now ", "text is now "} {
 		v, ok := strings.CutPrefix(res.Detail, prefix)
 		if !ok {
 			continue
 		}
-		start, _, _ := strings.Cut(v, "…")
-		start, _, _ = strings.Cut(start, "' (")
-		// Up to the first tab, carriage return or run of spaces: the line
-		// folds what the detail keeps (both write a line break as \n).
-		for _, fold := range []string{`\t`, `\r`, "  "} {
-			start, _, _ = strings.Cut(start, fold)
+		if i := strings.LastIndex(v, "' ("); i >= 0 && strings.HasSuffix(v, " characters)") {
+			v = v[:i+1]
 		}
-		if len(start) > 24 {
-			start = start[:24]
+		if len(v) < 2 || v[0] != '\'' || v[len(v)-1] != '\'' {
+			continue
 		}
-		if len(start) < 4 {
+		quoted := v[1 : len(v)-1]
+		part, cutLeft := strings.CutPrefix(quoted, CutMark)
+		part, cutRight := strings.CutSuffix(part, CutMark)
+		whole := !cutLeft && !cutRight
+		if !whole && len(part) < 4 {
 			continue
 		}
 		for i := range res.Changes.Changed {
-			if res.Changes.Changed[i].Value == nil {
+			e := &res.Changes.Changed[i]
+			if e.Value == nil {
 				continue
 			}
-			if strings.Contains(string(appendLine(nil, &res.Changes.Changed[i], nil)), " value="+start) {
+			shown := string(appendValue(nil, *e.Value, e.ValueFrom, MaxName))
+			if whole && shown == quoted || !whole && strings.Contains(shown, part) {
 				return true
 			}
 		}

@@ -172,3 +172,25 @@ in 'A' → no context: all 3 lines
 		t.Errorf("ContextsCost = %d", ContextsCost(res.Changes.Contexts))
 	}
 }
+
+// A fill or typing whose change lies past a long value's start: the
+// changed line shows the part around it, and the detail quoting that part
+// (or a part of it) is not said again; a detail the line does not show is.
+func TestActionTextChangeShownOnce(t *testing.T) {
+	v := strings.Repeat("x", 150) + "  * draft"
+	res := protocol.ActionResult{OK: true, Detail: "value is now '…" + strings.Repeat("x", 70) + "  * draft' (159 characters)",
+		Changes: protocol.Changes{Changed: []protocol.Element{{Ref: "@e4", Role: "textbox", Value: &v, ValueFrom: 150}}}}
+	got := ActionText("ok: type @e4", res)
+	if strings.Contains(got, "value is now") || !strings.Contains(got, "value='…"+strings.Repeat("x", 90)+"  * draft']") {
+		t.Errorf("got %q", got)
+	}
+	res.Changes.Changed[0].ValueFrom = 0
+	if got := ActionText("ok: type @e4", res); !strings.Contains(got, "value is now") {
+		t.Errorf("a line that shows the start, beside a detail that shows the end: %q", got)
+	}
+	short := "Ada"
+	res = protocol.ActionResult{OK: true, Detail: "value is now 'Ad'", Changes: protocol.Changes{Changed: []protocol.Element{{Ref: "@e4", Role: "textbox", Value: &short}}}}
+	if got := ActionText("ok: fill @e4", res); !strings.Contains(got, "value is now 'Ad'") {
+		t.Errorf("a whole value is told only by the same whole value: %q", got)
+	}
+}

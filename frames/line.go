@@ -1,6 +1,7 @@
 package frames
 
 import (
+	"fmt"
 	"unicode/utf8"
 
 	"github.com/grip-dev/grip/protocol"
@@ -89,7 +90,7 @@ func appendLine(dst []byte, e *protocol.Element, links *linkCtx) []byte {
 	if e.Value != nil {
 		dst = sep(dst, start)
 		dst = append(dst, "value='"...)
-		dst = appendFolded(dst, *e.Value, MaxName, true)
+		dst = appendValue(dst, *e.Value, e.ValueFrom, MaxName)
 		dst = append(dst, '\'')
 	}
 	for _, s := range e.States {
@@ -134,6 +135,70 @@ func isFold(r rune) bool {
 	// Spaces, and the direction overrides and isolates, with which a
 	// page's text could make grip's own line read backwards.
 	return r >= 0x2000 && r <= 0x200a || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+}
+
+// A changed value's line shows the part around its change (ValueFrom)
+// when the change lies past what its start shows: valueLead runes before
+// the change, and the change itself with at least valueAfter runes of it.
+const (
+	valueLead  = 20
+	valueAfter = 20
+)
+
+// appendValue appends a control's value exactly as it is, escaped and cut
+// at max runes: every space kept, ' and \ escaped with a backslash, a line
+// break, tab and carriage return written \n, \t and \r, any other
+// whitespace, control character or direction mark as \uXXXX (an escape
+// counts as one rune). A value folded as names are lost the two spaces
+// that start a DokuWiki list item, and an agent reading it could "fix"
+// correct markup. When from (the rune where the value first differs from
+// the one shown before) lies past what the value's start shows, the part
+// around it is shown instead, the cut sides marked with CutMark, within
+// the same max. Invalid UTF-8 comes out as U+FFFD.
+func appendValue(dst []byte, v string, from, max int) []byte {
+	n := utf8.RuneCountInString(v)
+	skip := 0
+	if n > max && from > max-1-valueAfter {
+		// As long a part as max allows: a change near the end shows the
+		// end, with more before it.
+		skip = min(from-valueLead, n-(max-1))
+	}
+	left := max
+	if skip > 0 {
+		dst = append(dst, CutMark...)
+		left--
+	}
+	i := 0
+	for _, r := range v {
+		if i < skip {
+			i++
+			continue
+		}
+		if n-i > left && left == 1 {
+			return append(dst, CutMark...)
+		}
+		dst = appendEscaped(dst, r)
+		i++
+		left--
+	}
+	return dst
+}
+
+// appendEscaped appends one rune of a value (appendValue).
+func appendEscaped(dst []byte, r rune) []byte {
+	switch {
+	case r == '\'' || r == '\\':
+		return append(dst, '\\', byte(r))
+	case r == '\n':
+		return append(dst, '\\', 'n')
+	case r == '\t':
+		return append(dst, '\\', 't')
+	case r == '\r':
+		return append(dst, '\\', 'r')
+	case r != ' ' && isFold(r):
+		return fmt.Appendf(dst, "\\u%04x", r)
+	}
+	return utf8.AppendRune(dst, r)
 }
 
 // Quote writes page text that grip prints beside its own — a tab's title,

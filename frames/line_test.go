@@ -70,6 +70,18 @@ func TestLine(t *testing.T) {
 			"@e1: [button '" + long[:99] + "…']"},
 		{"long value cut", protocol.Element{Ref: "@e1", Role: "textbox", Value: ptr(long)},
 			"@e1: [textbox value='" + long[:99] + "…']"},
+		{"a value exactly as it is", protocol.Element{Ref: "@e1", Role: "textbox", Value: ptr("== Notes ==\n\n  * first\n  * second  \n\n\n\nend\t \u00a0\x1b\u202e ")},
+			`@e1: [textbox value='== Notes ==\n\n  * first\n  * second  \n\n\n\nend\t \u00a0\u001b\u202e ']`},
+		{"a value's leading and trailing spaces", protocol.Element{Ref: "@e1", Role: "textbox", Value: ptr("  x  ")},
+			"@e1: [textbox value='  x  ']"},
+		{"a value's escapes count as one", protocol.Element{Ref: "@e1", Role: "textbox", Value: ptr(strings.Repeat("\n", 101))},
+			"@e1: [textbox value='" + strings.Repeat(`\n`, 99) + "…']"},
+		{"a change near the start shows the start", protocol.Element{Ref: "@e1", Role: "textbox", Value: ptr(long), ValueFrom: 79},
+			"@e1: [textbox value='" + long[:99] + "…']"},
+		{"a change past the start shows around it", protocol.Element{Ref: "@e1", Role: "textbox", Value: ptr(strings.Repeat("a", 80) + strings.Repeat("b", 120)), ValueFrom: 80},
+			"@e1: [textbox value='…" + strings.Repeat("a", 20) + strings.Repeat("b", 78) + "…']"},
+		{"a change near the end shows the end", protocol.Element{Ref: "@e1", Role: "textbox", Value: ptr(long + "  * end"), ValueFrom: 150},
+			"@e1: [textbox value='…" + long[:92] + "  * end']"},
 		{"cut counts folded text", protocol.Element{Ref: "@e1", Role: "button", Name: strings.Repeat("ab  \t", 40)},
 			"@e1: [button '" + strings.TrimSpace(strings.Repeat("ab ", 33)) + "…']"},
 		{"a line break counts as the space it stands for", protocol.Element{Ref: "@e1", Role: "button", Name: strings.Repeat("ab  \n", 40)},
@@ -142,7 +154,7 @@ func FuzzLine(f *testing.F) {
 		if !strings.HasPrefix(got, "@e1: [button") || !strings.HasSuffix(got, "]") {
 			t.Fatalf("Line lost its frame: %q", got)
 		}
-		if n := utf8.RuneCountInString(got); n > 20+3*(2*MaxName+2) {
+		if n := utf8.RuneCountInString(got); n > 20+3*(2*MaxName+2)+6*MaxName { // a value's \uXXXX
 			t.Fatalf("Line is %d runes: %q", n, got)
 		}
 	})

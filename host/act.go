@@ -97,7 +97,7 @@ func (h *Host) act(ctx context.Context, args protocol.ActArgs) (*protocol.Action
 	}
 	res, err := h.runAction(ctx, a)
 	if loc, lerr := locator.Parse(a.args.Target); lerr == nil && err != nil {
-		err = h.staleRefusal(loc.Ref, err)
+		err = h.roleWordRefusal(a, h.staleRefusal(loc.Ref, err))
 	}
 	h.recordAction(ctx, a, res, err)
 	if err != nil {
@@ -553,7 +553,7 @@ func notActionableHint(msg string) string {
 	case strings.Contains(msg, "not editable"):
 		return "fill and type take a text field or an editor; a select takes grip select REF OPTION, a checkbox grip check REF"
 	case strings.Contains(msg, "read-only"):
-		return "the page does not let it be typed into: click it and pick from what the page opens (grip snapshot shows it)"
+		return "typing into it will not work; a picker's field takes a click and a pick from what the page opens (grip snapshot shows it)"
 	case strings.Contains(msg, "outside the viewport"):
 		return "bring it into view with grip scroll REF or grip find TEXT, then act again"
 	case strings.Contains(msg, "not visible"), strings.Contains(msg, "no size"), strings.Contains(msg, "hidden"):

@@ -269,8 +269,15 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 				res.Changes.URL, res.Changes.Title = d.tab.URL, d.tab.Title
 				return res, nil
 			}
-			if protocol.AsError(err).Code == protocol.CodeTimeout {
+			pe := protocol.AsError(err)
+			if pe.Code == protocol.CodeTimeout {
 				break // a page blocked (e.g. by a dialog) will not answer a retry either
+			}
+			if pe.Code == protocol.CodeNavigationFailed {
+				// The action took the tab to a page that did not load: it
+				// shows the browser's error page, which no retry reads.
+				res.Detail = joinDetail(res.Detail, pe.Message)
+				break
 			}
 			continue
 		}

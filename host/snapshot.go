@@ -3,11 +3,13 @@ package host
 import (
 	"context"
 	"encoding/base64"
+	"fmt"
 	"strings"
 
 	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/locator"
 	"github.com/grip-dev/grip/protocol"
+	"github.com/grip-dev/grip/refcache"
 )
 
 // The read handlers (snapshot, status, screenshot) and the tab a request
@@ -80,7 +82,7 @@ func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*proto
 	// the agent reads on (docs/snapshot.md, "Snapshot format").
 	snap, err := h.render(tab, raw.Tab, results, frames.Options{Budget: args.Budget, After: args.After, ReadOn: readOnArgs(mode, args.Budget, tab), Since: args.Since})
 	if err != nil {
-		return nil, err
+		return nil, h.afterElsewhere(tab, mode, args, err)
 	}
 	h.snapshotEffects(ctx, tab, snap)
 	if raw.Loading && snap.Dialog == nil {
@@ -98,6 +100,41 @@ func (h *Host) snapshot(ctx context.Context, args protocol.SnapshotArgs) (*proto
 		snap.Frames = nil
 	}
 	return snap, nil
+}
+
+// afterElsewhere is err, a snapshot's refusal of an --after ref it does
+// not list, saying where that ref is: gone (stale), of another tab, or an
+// element of this page listed in the other mode — a content-mode trailer
+// read on in interactive mode (the default) lists no heading or text —
+// with the call that reads on from it.
+func (h *Host) afterElsewhere(tab int, mode string, args protocol.SnapshotArgs, err error) error {
+	loc, lerr := locator.Parse(args.After)
+	if lerr != nil || loc.Ref == 0 || protocol.AsError(err).Hint != frames.AfterHint {
+		return err
+	}
+	name := refcache.FormatRef(loc.Ref)
+	budget := args.Budget
+	if budget == protocol.DefaultBudget {
+		budget = 0
+	}
+	e, rerr := h.refs.Resolve(loc.Ref)
+	switch {
+	case rerr != nil:
+		pe := *protocol.AsError(rerr)
+		pe.Message = "--after " + pe.Message
+		return &pe
+	case e.Tab != tab:
+		return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+			fmt.Sprintf("read on in its tab (grip snapshot --after %s%s)", name, readOnArgs(mode, budget, e.Tab)),
+			"--after %s: it is a ref of tab %d, not of tab %d", name, e.Tab, tab)
+	}
+	other := protocol.ModeContent
+	if mode == protocol.ModeContent {
+		other = protocol.ModeInteractive
+	}
+	return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
+		fmt.Sprintf("read on in the mode the trailer named (grip snapshot --after %s%s)", name, readOnArgs(other, budget, tab)),
+		"--after %s: it is in the %s listing of this page, not the %s one", name, other, mode)
 }
 
 // render merges a read's frames and renders them as the agent sees them,

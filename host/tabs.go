@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/grip-dev/grip/frames"
 	"github.com/grip-dev/grip/protocol"
@@ -194,7 +195,11 @@ func (q *tabQueues) swapView(tab int, mode string, read []shown, urls map[int]st
 			d.added = append(d.added, s.ref)
 			d.appeared = append(d.appeared, s.el)
 		case !sameState(was, s.el):
-			d.changed = append(d.changed, s.el)
+			el := s.el
+			if was.Value != nil && el.Value != nil {
+				el.ValueFrom = firstDifference(*was.Value, *el.Value)
+			}
+			d.changed = append(d.changed, el)
 			changedRefs = append(changedRefs, s.ref)
 		}
 	}
@@ -301,6 +306,23 @@ func sameState(a, b protocol.Element) bool {
 		return false
 	}
 	return a.Value == nil || *a.Value == *b.Value
+}
+
+// firstDifference is the character (code point) of b at which it first
+// differs from a: where a field's value changed, so that its line can
+// show the change rather than a start the agent has seen (frames.Line).
+func firstDifference(a, b string) int {
+	n := 0
+	for len(a) > 0 && len(b) > 0 {
+		ra, sa := utf8.DecodeRuneInString(a)
+		rb, sb := utf8.DecodeRuneInString(b)
+		if ra != rb {
+			break
+		}
+		a, b = a[sa:], b[sb:]
+		n++
+	}
+	return n
 }
 
 // shownLine is the line of ref as the agent last saw it in tab, without

@@ -294,7 +294,7 @@ func errorText(err error) string {
 	}
 	b.WriteString(": " + pe.Message)
 	if pe.Hint != "" {
-		b.WriteString(" — " + mcpHint(pe.Hint))
+		b.WriteString(" — " + mcpHint(readOnCall(pe.Hint)))
 	}
 	return toolWords().Replace(b.String())
 }
@@ -307,6 +307,7 @@ func mcpHint(h string) string {
 		"grip read", "browser_snapshot with ref",
 		"grip wait", "browser_wait_for",
 		"grip snapshot", "browser_snapshot",
+		"grip navigate", "browser_navigate",
 		"grip tabs close", "browser_tabs close",
 		"grip tabs", "browser_tabs",
 		"grip select REF OPTION", "browser_select_option",

@@ -212,6 +212,11 @@ type Element struct {
 	// Context names the element's nearest named row, list item, dialog,
 	// form, region or heading, where its role and name repeat on the page.
 	Context string `json:"context,omitempty"`
+	// ValueFrom is, in an action's changed elements, the character (a
+	// Unicode code point) at which Value first differs from the value the
+	// agent was shown before; the line then shows the value around there
+	// when the change lies past what its start shows (frames.Line).
+	ValueFrom int `json:"value_from,omitempty"`
 }
 
 // Frame is one answered frame of a snapshot.

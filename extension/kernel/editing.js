@@ -11,7 +11,7 @@
   const K = globalThis.__gripKernel__;
   const { fail, quote, containsFlat, deepActive, inputType, isSecret, TEXT_INPUTS, visibleText, surfaceOf,
     editorText, endPoint, done, keyInit, keyEvent, NO_MODS, inputEvent, fireChange, clickAt, tick, frame, docShortcut, readyEditable,
-    typeEditable, editContextOf, editContextInput, focusAsPerson } = K;
+    typeEditable, editContextOf, editContextInput, focusAsPerson, attr, hasAttr, textOf } = K;
 
   /** 'input', 'textarea', 'editable', 'context' (input through an
    * EditContext) or '' (not editable).
@@ -22,6 +22,64 @@
     if (el.localName === 'textarea') return 'textarea';
     if (/** @type {HTMLElement} */ (el).isContentEditable) return 'editable';
     return '';
+  }
+
+  // Words with which a page says why a field takes no typing: a lock
+  // another user holds first, then any other reason.
+  const LOCK_WORDS = /\b(lock|locked|another user|being edited|checked out|in use)\b/i;
+  const REASON_WORDS = /\b(read[- ]?only|cannot|can't|can not|not (be )?(edited|changed|modified)|permission|not allowed|view only|archived|closed)\b/i;
+  // How far readOnlyWhy looks: ancestors, and earlier siblings at each.
+  const WHY_LEVELS = 4;
+  const WHY_SIBLINGS = 6;
+
+  /** Whether a read-only input is a picker's: the page fills it from what
+   * it opens on a click (a date picker, a combobox), so typing is not how
+   * it takes a value. @param {Element} el */
+  function pickerField(el) {
+    if (el.localName !== 'input') return false;
+    if (attr(el, 'role') === 'combobox' || hasAttr(el, 'aria-haspopup') || hasAttr(el, 'aria-expanded') || hasAttr(el, 'list')) return true;
+    return /date|time|picker|calendar|colou?r|select|choose/i.test([el.id, attr(el, 'class'), attr(el, 'name'), attr(el, 'placeholder')].join(' '));
+  }
+
+  /** What the page says, near a read-only text field, of why it is so:
+   * its description, else the nearest text before it (its earlier
+   * siblings, then its ancestors'), a lock first ("Currently locked by:
+   * alice"), then any reason ("This page is read only"); '' when none.
+   * @param {Element} el */
+  function readOnlyWhy(el) {
+    const described = attr(el, 'aria-describedby');
+    if (described) {
+      const root = /** @type {Document|ShadowRoot} */ (el.getRootNode());
+      const parts = described.trim().split(/\s+/).map((id) => root.getElementById && root.getElementById(id)).filter(Boolean);
+      const text = parts.map((p) => textOf(/** @type {Element} */ (p), { checkVis: false })).join(' ').trim();
+      if (text) return text;
+    }
+    /** @type {string[]} */
+    const near = [];
+    let node = el;
+    for (let level = 0; level < WHY_LEVELS && node.parentElement && node !== document.body; level++) {
+      let sib = node.previousElementSibling;
+      for (let n = 0; sib && n < WHY_SIBLINGS; n++, sib = sib.previousElementSibling) {
+        const text = textOf(sib, { checkVis: true });
+        if (text) near.push(text);
+      }
+      node = node.parentElement;
+    }
+    return near.find((t) => LOCK_WORDS.test(t)) || near.find((t) => REASON_WORDS.test(t)) || '';
+  }
+
+  /** The refusal to type into a read-only input or textarea. A picker's
+   * field takes its value from what the page opens; a text field the page
+   * keeps read-only takes none, and the page often says why near it.
+   * @param {Element} el */
+  function readOnlyRefusal(el) {
+    if (pickerField(el)) {
+      return fail('not_actionable', 'actionability', 'element is read-only: it takes its value from a picker the page opens',
+        'click it and pick from what the page opens (grip snapshot shows it)');
+    }
+    const why = readOnlyWhy(el);
+    return fail('not_actionable', 'actionability', 'element is a read-only text field: typing into it will not work' + (why ? '; the page says ' + quote(why) : ''),
+      'do what the page asks first (wait for a lock to end, sign in, get permission), then take a new snapshot; or leave the field');
   }
 
   /** Set a value through the prototype setter, so framework-controlled
@@ -108,6 +166,7 @@
     focusAsPerson(el);
     const secret = isSecret(el);
     const i = /** @type {HTMLInputElement} */ (el);
+    const old = i.value;
     if (replace) {
       if (i.value !== '') {
         try { i.select(); } catch (_) { /* no selection API */ }
@@ -131,7 +190,7 @@
       // email or number field has no selection: the end).
       const caret = typeof i.selectionEnd === 'number' ? i.selectionEnd : got.length;
       reply.detail = want !== null && got !== want ? 'the page changed the value to ' + excerpt(got, firstDifference(got, want), DIFF_LEAD)
-        : 'value is now ' + (replace ? excerpt(got, 0, 0) : excerpt(got, caret, CARET_LEAD));
+        : 'value is now ' + (replace ? excerpt(got, changeAt(got, old), DIFF_LEAD) : excerpt(got, caret, CARET_LEAD));
     } else if (want !== null && got !== want) {
       reply.detail = 'the page did not keep the typed secret as is';
     }
@@ -206,7 +265,7 @@
     const changed = replace && now !== visibleText(text);
     // Typing goes at the end of the editor's text.
     const detail = changed ? 'the editor changed the text to ' + excerpt(now, firstDifference(now, visibleText(text)), DIFF_LEAD)
-      : 'text is now ' + (replace ? excerpt(now, 0, 0) : excerpt(now, now.length, CARET_LEAD));
+      : 'text is now ' + (replace ? excerpt(now, changeAt(now, before), DIFF_LEAD) : excerpt(now, now.length, CARET_LEAD));
     return done(el, id, { ok: true, detail });
   }
 
@@ -234,10 +293,29 @@
     return escaped(quote(part)) + ' (' + text.length + ' characters)';
   }
 
-  /** A quoted value with its line breaks and tabs written as escapes, so
-   * a reply's line stays one line. @param {string} q */
+  /** Where a fill's reply shows the value from: its start, unless the
+   * fill changed it only past what the start shows (a word in the middle
+   * of a long text), then around the first character it changed, so the
+   * reply shows the change took.
+   * @param {string} now @param {string} was */
+  function changeAt(now, was) {
+    const at = firstDifference(now, was);
+    return now.length > SHOW_MAX && now !== was && at > SHOW_MAX - 2 - DIFF_LEAD ? at : 0;
+  }
+
+  // Whitespace, controls and direction marks a value's line writes as
+  // escapes (frames/line.go appendEscaped), a space kept as it is.
+  // eslint-disable-next-line no-control-regex -- control characters are what it finds
+  const ESCAPE_RE = /[\u0000-\u001f\u007f-\u00a0\u061c\u1680\u2000-\u200a\u200e\u200f\u2028-\u202f\u205f\u2066-\u2069\u3000]/g;
+  /** @type {Record<string, string>} */
+  const ESCAPES = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+  /** A quoted value written as a value's line writes it: every space kept,
+   * line breaks, tabs and returns as \n, \r, \t, other whitespace,
+   * controls and direction marks as \uXXXX, so a reply's line stays one
+   * line and says the value exactly. @param {string} q */
   function escaped(q) {
-    return q.replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
+    return q.replace(ESCAPE_RE, (c) => ESCAPES[c] || '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
   }
 
   /** @param {number} c */
@@ -381,6 +459,6 @@
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    editKind, setValue, selectAllIn, caretToEnd, insertInto, typeInto, shownText, readyToType, implicitSubmit, contextKey,
+    editKind, setValue, selectAllIn, caretToEnd, insertInto, typeInto, shownText, readyToType, implicitSubmit, contextKey, readOnlyRefusal,
   }));
 })();

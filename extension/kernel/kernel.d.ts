@@ -254,6 +254,7 @@ interface GripKernel {
 
   // editing.js
   editKind(el: Element): EditKind;
+  readOnlyRefusal(el: Element): Failure;
   setValue(el: Element, v: string): void;
   selectAllIn(el: Element): void;
   caretToEnd(el: Element): void;

@@ -11,7 +11,7 @@
     isDisabled, describe, brief, reread, probe, watch, frameIndexOf, actionable, actionableAt, underPoint, done, hoverAt, clickAt, drawnTarget,
     mouse, editKind, readyToType, typeInto, selectIn, checkable, setChecked, doScroll, find, doPress, doDrag,
     setMark, stageUpload, uploadInto, settleState, nextChange, endingAnimations, readText,
-    focusAsPerson, saidMark, saidSince, changesFromHere, noMatch, listen } = K;
+    focusAsPerson, saidMark, saidSince, changesFromHere, noMatch, listen, readOnlyRefusal } = K;
 
   // The actions the page carries out: protocol/actions.go lists the same
   // ones as in-page actions (a test compares the two lists).
@@ -121,7 +121,7 @@
       const kind = editKind(node);
       if (!kind) return fail('not_actionable', 'actionability', 'element is not editable: ' + brief(node));
       if ((kind === 'input' || kind === 'textarea') && /** @type {HTMLInputElement} */ (node).readOnly) {
-        return fail('not_actionable', 'actionability', 'element is read-only');
+        return readOnlyRefusal(node);
       }
     }
     if ((action === 'check' || action === 'uncheck') && !checkable(node)) {

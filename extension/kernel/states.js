@@ -46,6 +46,14 @@
     return !!mask && mask !== 'none';
   }
 
+  /** A value cut at VALUE_MAX, the cut marked with … (its last
+   * character), so a line that shows a value's later part (frames/line.go
+   * appendValue, around a change) never passes a cut for the value's end.
+   * @param {string} v */
+  function cutValue(v) {
+    return v.length > VALUE_MAX ? cut(v, VALUE_MAX - 1) + '…' : v;
+  }
+
   /** The value a snapshot shows for a control, cut; '' for none, and
    * always for a secret (isSecret).
    * @param {Element} el @param {string} role @returns {string} */
@@ -63,28 +71,28 @@
         /** @type {string[]} */
         const names = [];
         for (let i = 0; i < files.length; i++) names.push(files[i].name);
-        return cut(names.join(', '), VALUE_MAX);
+        return cutValue(names.join(', '));
       }
-      return cut(inp.value, VALUE_MAX);
+      return cutValue(inp.value);
     }
     if (tag === 'textarea') {
       // An editor's hidden textarea holds none of the text the editor shows.
-      if (surfaceOf(el)) return cut(editorText(el), VALUE_MAX);
-      return cut(/** @type {HTMLTextAreaElement} */ (el).value, VALUE_MAX);
+      if (surfaceOf(el)) return cutValue(editorText(el));
+      return cutValue(/** @type {HTMLTextAreaElement} */ (el).value);
     }
-    if (tag === 'select') return cut(selectValue(/** @type {HTMLSelectElement} */ (el)), VALUE_MAX);
+    if (tag === 'select') return cutValue(selectValue(/** @type {HTMLSelectElement} */ (el)));
     if (role === 'slider' || role === 'spinbutton' || role === 'progressbar' || role === 'scrollbar' || role === 'meter') {
       const vt = attr(el, 'aria-valuetext');
-      if (vt) return cut(fold(vt), VALUE_MAX);
-      return cut(attr(el, 'aria-valuenow') || '', VALUE_MAX);
+      if (vt) return cutValue(fold(vt));
+      return cutValue(attr(el, 'aria-valuenow') || '');
     }
     if (role === 'textbox' || role === 'searchbox' || role === 'combobox') {
       // A custom select's control: the option its hidden select holds,
       // not the text of every option it draws.
       const s = role === 'combobox' ? wrappedSelect(el, 'combobox') : null;
-      if (s) return cut(chosenText(s), VALUE_MAX);
-      if (/** @type {HTMLElement} */ (el).isContentEditable || surfaceOf(el)) return cut(editorText(el), VALUE_MAX);
-      return cut(fold(el.textContent || ''), VALUE_MAX);
+      if (s) return cutValue(chosenText(s));
+      if (/** @type {HTMLElement} */ (el).isContentEditable || surfaceOf(el)) return cutValue(editorText(el));
+      return cutValue(fold(el.textContent || ''));
     }
     return '';
   }

@@ -10,6 +10,7 @@ import { forgetOwner, openedFrom } from './sessions.js';
 import { restorePersonState } from './person-state.js';
 import { noteOpener, forgetOpenerOf } from './openers.js';
 import { handleHostRequest } from './router.js';
+import { noteLoadError } from './navigation.js';
 import { downloadCreated, downloadChanged, navigationCommitted, navigationStarted } from './downloads.js';
 import { ensureKeeper, isKeeperPort } from './lifetime.js';
 import { pageStep, navigationCommitted as recordedNavigation, documentReady, tabClosed, restoreRecording } from './person-record.js';
@@ -51,6 +52,9 @@ chrome.alarms.onAlarm.addListener((alarm) => {
 chrome.webNavigation.onCommitted.addListener((d) => {
   notifyHost('navigated', { tabId: d.tabId, frameId: d.frameId, documentId: d.documentId || '' });
 });
+// A top frame that failed to load shows the browser's error page: which
+// error, for a read of that tab to say (navigation.js errorPage).
+chrome.webNavigation.onErrorOccurred.addListener(noteLoadError);
 chrome.tabs.onRemoved.addListener((tabId) => {
   tabClosed(tabId);
   forgetOpenerOf(tabId);

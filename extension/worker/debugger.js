@@ -50,7 +50,7 @@ export const HOST_METHODS = new Set(['Input.dispatchMouseEvent', 'Input.dispatch
 /** The methods the worker itself sends (dialogs, frames, user activation,
  * the checks before trusted input). */
 const OWN_METHODS = new Set([
-  'Page.enable', 'Page.handleJavaScriptDialog', 'Page.getFrameTree', 'Target.setAutoAttach',
+  'Page.enable', 'Page.handleJavaScriptDialog', 'Page.getFrameTree', 'Page.getNavigationHistory', 'Target.setAutoAttach',
   'Runtime.enable', 'Runtime.disable', 'Runtime.evaluate', 'Runtime.callFunctionOn', 'Runtime.releaseObjectGroup',
   'DOM.getContentQuads', 'DOM.getBoxModel', 'DOM.getFrameOwner', 'DOM.getNodeForLocation', 'DOM.describeNode',
   'DOM.resolveNode',

@@ -187,6 +187,10 @@ export function documentError(err) {
     return wireError('grip may not read or act in this document (a browser page, or a blank page the browser opened)', 'not_actionable', 'document',
       'navigate the tab to a web page (grip navigate URL), or go forward (grip forward)');
   }
+  if (/showing error page/i.test(text)) {
+    return wireError("the tab shows the browser's error page: its page did not load", 'navigation_failed', 'document',
+      'grip snapshot says which URL failed and why; open a page with grip navigate URL');
+  }
   if (/no document|no frame|frame with id|document with id|no tab/i.test(text)) {
     return wireError("the element's document is gone", 'document_changed', 'document', 'the page navigated or the frame was removed; take a new snapshot');
   }

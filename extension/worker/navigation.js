@@ -69,6 +69,84 @@ export function parseURL(params) {
  * @typedef {{error?: string, committed?: boolean}} LoadEnd
  */
 
+/** @typedef {'navigate'|'back'|'forward'|'reload'|'read'} LoadHow what led to the page, for the hint */
+
+/**
+ * The next step after Chrome's net error err ended a load (navigate, back,
+ * forward, reload), or after the tab was found showing its error page
+ * (read): what the error means for an agent, in a few words.
+ * @param {string} err e.g. net::ERR_CACHE_MISS
+ * @param {LoadHow} how
+ */
+export function netErrorHint(err, how) {
+  const e = String(err || '').replace(/^net::/, '');
+  if (e === 'ERR_CACHE_MISS') {
+    const again = { back: 'going back would send it again', forward: 'going forward would send it again', reload: 'reloading would send it again' }[/** @type {string} */ (how)]
+      || 'the browser does not send it again by itself';
+    return `the page was the answer to a form (POST); ${again} — open its URL with grip navigate, or submit the form again`;
+  }
+  if (e === 'ERR_CONNECTION_REFUSED') return 'nothing answers at that address: check the URL and its port, or whether the site runs';
+  if (e === 'ERR_NAME_NOT_RESOLVED') return 'the host name does not resolve: check its spelling';
+  if (/^ERR_(CONNECTION_TIMED_OUT|TIMED_OUT)$/.test(e)) return 'the site did not answer in time; try again later';
+  if (/^ERR_(INTERNET_DISCONNECTED|ADDRESS_UNREACHABLE|NETWORK_CHANGED|NETWORK_ACCESS_DENIED)$/.test(e)) return 'this machine cannot reach the site; check the network';
+  if (/^ERR_(EMPTY_RESPONSE|CONNECTION_RESET|CONNECTION_CLOSED|INVALID_RESPONSE)$/.test(e)) return 'the server ended the connection without a page; try again, or check the server';
+  if (e === 'ERR_TOO_MANY_REDIRECTS') return 'the site redirects in a loop (often a sign-in or cookie problem)';
+  if (e === 'ERR_UNSAFE_PORT') return 'the browser loads no web page from that port; use another port';
+  if (/^ERR_CERT_|^ERR_SSL_/.test(e)) return 'the site\'s certificate or TLS is not trusted, and grip does not get past the browser\'s warning: ask the person';
+  if (/^ERR_BLOCKED_BY_(CLIENT|ADMINISTRATOR)$/.test(e)) return 'an extension or the browser\'s own policy blocks the page';
+  if (e === 'ERR_FILE_NOT_FOUND') return 'there is no such file: check the path';
+  return 'check the URL; the site may be down or unreachable from this machine';
+}
+
+/** How many error pages loadErrors remembers. */
+const LOAD_ERRORS_KEPT = 64;
+/** @type {Map<string, string>} the net error each error page shows, by its documentId */
+const loadErrors = new Map();
+
+/**
+ * Records the net error of a top frame's load that ended on the browser's
+ * error page (webNavigation.onErrorOccurred; registered in background.js):
+ * the error page is its own document, and webNavigation.getFrame gives its
+ * documentId and the URL it failed, but not the error. Kept in
+ * chrome.storage.session too, for a worker Chrome restarted.
+ * ERR_ABORTED leaves the page that was there.
+ * @param {chrome.webNavigation.WebNavigationFramedErrorCallbackDetails} d
+ */
+export function noteLoadError(d) {
+  if (d.frameId !== 0 || !d.documentId || d.error === 'net::ERR_ABORTED') return;
+  loadErrors.set(d.documentId, d.error);
+  while (loadErrors.size > LOAD_ERRORS_KEPT) loadErrors.delete(/** @type {string} */ (loadErrors.keys().next().value));
+  chrome.storage.session.set({ loadErrors: Object.fromEntries(loadErrors) }).catch(() => {});
+}
+
+/**
+ * What the tab's top frame shows when it is the browser's error page (a
+ * load that failed: chrome-error://, which no extension may script): the
+ * URL it failed to load and the net error, '' when no longer known.
+ * @param {number} tabId
+ * @returns {Promise<{url: string, error: string} | null>}
+ */
+export async function errorPage(tabId) {
+  const f = await chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
+  if (!f || !f.errorOccurred || f.url === 'about:blank') return null;
+  let error = loadErrors.get(f.documentId);
+  if (error === undefined) {
+    const got = await chrome.storage.session.get('loadErrors').catch(() => ({}));
+    error = (/** @type {any} */ (got).loadErrors || {})[f.documentId];
+  }
+  return { url: f.url, error: String(error || '') };
+}
+
+/**
+ * The refusal for a tab found showing the browser's error page.
+ * @param {number} tabId
+ * @param {{url: string, error: string}} failed
+ */
+export function errorPageRefusal(tabId, failed) {
+  return Object.assign(wireError(`tab ${tabId} shows the browser's error page: ${failed.url} did not load (${failed.error || 'a network error'})`,
+    'navigation_failed', 'browser', netErrorHint(failed.error, 'read')), failed.error ? { status: failed.error } : {});
+}
+
 /**
  * Watches the top-level loads of every tab from now on, for the one
  * request that started them: the network error Chrome reports
@@ -130,13 +208,14 @@ export class LoadWatch {
    * not see.
    * @param {number} tabId
    * @param {string} [prefix] what the message starts with ("tab 7 opened, but ")
+   * @param {LoadHow} [how] what started the load, for the hint
    */
-  async check(tabId, prefix = '') {
+  async check(tabId, prefix = '', how = 'navigate') {
     const end = this.ends.get(tabId);
     if (!end) return;
     if (end.error) {
-      throw Object.assign(wireError(`${prefix}the page did not load: ${end.error}`, 'navigation_failed', 'browser',
-        'check the URL; the site may be down or unreachable from this machine'), { status: end.error });
+      throw Object.assign(wireError(`${prefix}the page did not load: ${end.error}; the tab shows the browser's error page`, 'navigation_failed', 'browser',
+        netErrorHint(end.error, how)), { status: end.error });
     }
     const status = await responseStatus(tabId);
     if (status >= 400) {

@@ -11,6 +11,7 @@ import { quietFor, settleTab } from './settle.js';
 import { timersLeft, stopTimers } from './timers.js';
 import { inFlight, stopWatching } from './inflight.js';
 import { openers } from './openers.js';
+import { errorPage, errorPageRefusal } from './navigation.js';
 
 /**
  * The kernel answers a snapshot with one JSON string (see kernel/run.js); a
@@ -218,6 +219,10 @@ async function readFrames(tabId, tab, mode, keepSignatures, settle, allContexts,
       const top = await chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
       return { tab: { id: tab.id, url: 'about:blank', title: '' }, frames: [{ frameId: 0, documentId: (top && top.documentId) || '', url: 'about:blank', title: '', elements: [] }] };
     }
+    // A load that failed shows Chrome's error page ("Frame with ID 0 is
+    // showing error page"), no browser page: say which URL failed and why.
+    const failed = await errorPage(tabId);
+    if (failed) throw errorPageRefusal(tabId, failed);
     throw wireError(`cannot read tab ${tabId} (${tab.url}): grip may not read this page`, 'not_actionable', 'document',
       'grip cannot read browser-internal pages (chrome://, the Web Store); open a web page');
   } finally {

@@ -8,7 +8,7 @@ import { Watch } from './effects.js';
 import { openedBy, openers } from './openers.js';
 import { downloadFromNavigation } from './downloads.js';
 import { ownTab } from './sessions.js';
-import { loadableURL, LoadWatch } from './navigation.js';
+import { errorPage, loadableURL, LoadWatch, netErrorHint } from './navigation.js';
 import { coverOrigin } from './timers.js';
 
 const LOAD_TIMEOUT_MS = 15000;
@@ -108,10 +108,14 @@ async function getTab(tabId) {
  * Resolves when the tab has finished loading, or LOAD_GRACE_MS after its
  * top document was ready, or after the timeout: a page that never
  * finishes loading is still usable, and the reply says it is loading.
+ * cancel ends the wait at once (a load that will not come).
  * @param {number} tabId
+ * @returns {Promise<void> & {cancel: () => void}}
  */
 function waitForLoad(tabId) {
-  return new Promise((resolve) => {
+  /** @type {() => void} */
+  let cancel = () => {};
+  const wait = new Promise((resolve) => {
     let done = false;
     /** @type {ReturnType<typeof setTimeout>|undefined} */
     let grace;
@@ -135,7 +139,9 @@ function waitForLoad(tabId) {
     const timer = setTimeout(finish, LOAD_TIMEOUT_MS);
     chrome.tabs.onUpdated.addListener(onUpdated);
     chrome.webNavigation.onDOMContentLoaded.addListener(onReady);
+    cancel = finish;
   });
+  return Object.assign(/** @type {Promise<void>} */ (wait), { cancel });
 }
 
 /** @param {number} tabId @param {string} url @returns {Promise<protocol.TabReply>} */
@@ -185,10 +191,32 @@ async function notLeft(tabId, prefix = '') {
     'another DevTools client (Playwright, DevTools) may be holding this tab; navigate again, or take a snapshot to see where it is');
 }
 
-/** @param {number} tabId @param {'back'|'forward'|'reload'} how @returns {Promise<protocol.TabReply>} */
+/**
+ * Goes back, forward or reloads, and says so only when a page loaded: one
+ * that ended on the browser's error page is navigation_failed with the
+ * net error (docs/navigating.md, "Navigating").
+ * @param {number} tabId @param {'back'|'forward'|'reload'} how @returns {Promise<protocol.TabReply>}
+ */
 export async function goHistory(tabId, how) {
-  const got = await watched(tabId, () => travel(tabId, how));
-  return { ...(await tabInfo(tabId)), ...got };
+  const doing = how === 'reload' ? 'the reload' : `going ${how}`;
+  if (how === 'reload') {
+    // The error page of a history step onto the answer to a form (POST):
+    // reloading it would send the form again, and Chrome would ask first
+    // (see travel), bringing the tab to the front.
+    const failed = await errorPage(tabId);
+    if (failed && failed.error === 'net::ERR_CACHE_MISS') {
+      throw Object.assign(wireError(`tab ${tabId} shows the browser's error page for ${failed.url} (${failed.error}); grip did not reload it`,
+        'navigation_failed', 'browser', netErrorHint(failed.error, 'reload')), { status: failed.error });
+    }
+  }
+  const load = new LoadWatch();
+  try {
+    const got = await watched(tabId, () => travel(tabId, how));
+    if (!got.dialog && !got.closed) await load.check(tabId, `${doing}: `, how);
+    return { ...(await tabInfo(tabId)), ...got };
+  } finally {
+    load.stop();
+  }
 }
 
 /** @param {number} tabId @param {'back'|'forward'|'reload'} how */
@@ -196,8 +224,9 @@ async function travel(tabId, how) {
   const before = await tabInfo(tabId);
   const loaded = waitForLoad(tabId);
   if (how === 'reload') {
-    await chrome.tabs.reload(tabId);
+    await reload(tabId, before).catch((err) => { loaded.cancel(); throw err; });
   } else {
+    await refuseNoEntry(tabId, how);
     // The page's own history.back()/forward(): chrome.tabs.goBack skips
     // entries made without a user gesture (Chrome's history intervention),
     // which is every entry an agent made by navigating.
@@ -217,6 +246,48 @@ async function travel(tabId, how) {
     }
   }
   await Promise.race([loaded, urlChange(tabId, before.url)]);
+}
+
+/**
+ * Refuses back or forward with no entry there to go to: the page's
+ * history.back() or forward() then does nothing, and the reply came after
+ * the 15 s load bound as "ok" (measured). The tab's history, as the
+ * debugger reads it (watched attached it, where it may), says; without
+ * the debugger the step is taken as before.
+ * @param {number} tabId @param {'back'|'forward'} how
+ */
+async function refuseNoEntry(tabId, how) {
+  const h = await send({ tabId }, 'Page.getNavigationHistory').catch(() => null);
+  if (!h || !Array.isArray(h.entries) || typeof h.currentIndex !== 'number') return;
+  const none = how === 'back' ? h.currentIndex <= 0 : h.currentIndex >= h.entries.length - 1;
+  if (none) throw wireError(`cannot go ${how}: the tab's history has no page ${how === 'back' ? 'before' : 'after'} this one`, 'bad_request', 'payload', `there is no page to go ${how} to; open one with grip navigate URL`);
+}
+
+/**
+ * Reloads the tab, or refuses at once when the browser did not start to:
+ * a page that was the answer to a form (POST) is reloaded only once the
+ * person confirms sending the form again, in a dialog of the browser's
+ * own that no extension can answer, which also brings the tab to the front
+ * (measured: the 15 s load bound, then "Reloaded" on an unchanged page).
+ * chrome.tabs.reload answers after the browser has started the load or
+ * opened that dialog, so the tab is then loading, or shows another
+ * document (a load that already ended), or neither: then nothing started.
+ * The tab the person had in front is put back.
+ * @param {number} tabId
+ * @param {protocol.Tab} before
+ */
+async function reload(tabId, before) {
+  const [doc, front] = await Promise.all([
+    chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null),
+    chrome.tabs.query({ active: true, windowId: before.windowId }).catch(() => []),
+  ]);
+  await chrome.tabs.reload(tabId);
+  const [t, now] = await Promise.all([chrome.tabs.get(tabId), chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null)]);
+  if (t.status === 'loading' || !doc || !now || now.documentId !== doc.documentId) return;
+  const was = front[0] && front[0].id;
+  if (t.active && typeof was === 'number' && was !== tabId) await chrome.tabs.update(was, { active: true }).catch(() => {});
+  throw wireError('the browser did not reload the page: it was the answer to a form (POST), and reloading sends the form again once the person confirms it in the browser',
+    'navigation_failed', 'browser', 'open its URL with grip navigate (that sends no form), or submit the form again');
 }
 
 /**

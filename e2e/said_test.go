@@ -304,3 +304,25 @@ func TestReplyLeavesOutWhatThePageDrew(t *testing.T) {
 		t.Errorf("a subtree drawn: said %+v, want nothing", res.Said)
 	}
 }
+
+// TestSecretFieldSaysItHoldsText: a password field the page filled is
+// listed as filled (its value never shown), an empty one is not, and
+// typing into the filled one says the text went after what it held.
+func TestSecretFieldSaysItHoldsText(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/password-kept.html")
+	snap := snapshot(t, tab)
+	if !strings.Contains(snap.Text, "[textbox 'Password' filled]") || strings.Contains(snap.Text, "wrong-pass-9") {
+		t.Errorf("the refilled password should read [textbox 'Password' filled], its value never shown:\n%s", snap.Text)
+	}
+	if !strings.Contains(snap.Text, "[textbox 'Empty secret']") {
+		t.Errorf("the empty secret should read bare:\n%s", snap.Text)
+	}
+	res, perr, code := act(t, "type", mustRef(t, snap, "textbox", "Password"), "admin-pass-1")
+	if code != 0 {
+		t.Fatalf("type: exit %d %+v", code, perr)
+	}
+	if !strings.Contains(res.Detail, "typed after the text the field already held") || strings.Contains(res.Detail, "wrong-pass") {
+		t.Errorf("the reply should say the typing went after the hidden text: detail %q", res.Detail)
+	}
+}

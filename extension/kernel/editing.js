@@ -193,6 +193,11 @@
         : 'value is now ' + (replace ? excerpt(got, changeAt(got, old), DIFF_LEAD) : excerpt(got, caret, CARET_LEAD));
     } else if (want !== null && got !== want) {
       reply.detail = 'the page did not keep the typed secret as is';
+    } else if (!replace && old !== '') {
+      // A secret's value is never shown, so an agent cannot see that the
+      // page put text back in it (DokuWiki refills the password after a
+      // failed sign-in): typing went after that text.
+      reply.detail = 'typed after the text the field already held (a secret, not shown): fill it (replace) to type in its place';
     }
     // A workflow being recorded keeps a secret field's text only as a
     // placeholder (host/recorder.go).

@@ -165,6 +165,9 @@
     const editable = role === 'textbox' || role === 'searchbox' || role === 'spinbutton' || role === 'combobox';
     if (editable && (((tag === 'input' || tag === 'textarea') && /** @type {HTMLInputElement} */ (el).readOnly) ||
       attr(el, 'aria-readonly') === 'true')) s.push('readonly');
+    // A secret's value is never shown: that it holds text is (a page that
+    // puts the password back after a failed sign-in; typing adds to it).
+    if ((tag === 'input' || tag === 'textarea') && /** @type {HTMLInputElement} */ (el).value !== '' && isSecret(el)) s.push('filled');
     return s;
   }
 

@@ -100,7 +100,7 @@ func TestSnapshotReportsWhatCanBeActedOn(t *testing.T) {
 			t.Errorf("snapshot shows %q, which cannot be acted on", absent)
 		}
 	}
-	if !regexp.MustCompile(`\[textbox 'Password'( required)?\]`).MatchString(text) {
+	if !regexp.MustCompile(`\[textbox 'Password'( required)? filled\]`).MatchString(text) {
 		t.Errorf("password field missing or showing a value:\n%s", text)
 	}
 	// The cross-origin frame is merged under its own header, after the top frame.

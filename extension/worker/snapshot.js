@@ -49,7 +49,7 @@ export async function snapshotTab(tabId, mode, keepSignatures, settle, allContex
   if (!settle || read.dialog) return read;
   const states = read.frames.map((/** @type {any} */ f) => f.settle || null);
   for (const f of read.frames) delete f.settle;
-  if (quietFor(states) <= 0 && !inFlight(tabId) && await timersLeft(tabId) <= 0) {
+  if (quietFor(states) <= 0 && !inFlight(tabId) && await timersLeft(tabId, read.frames.map((/** @type {any} */ f) => f.documentId).filter(Boolean)) <= 0) {
     stopWatching(tabId);
     stopTimers(tabId);
     return { ...read, settle: { settled: true, ms: Date.now() - started } };

@@ -240,11 +240,10 @@
    * `status` for a status its class or id names, `validation` for a field
    * marked invalid, `flash` for one its class names), its text, and
    * whether it speaks when it appears (an alert, a flash) or only when
-   * its text changes (a status or live region), and whether it declares
-   * role=status (a toast, when it comes on the page after the baseline).
-   * @returns {{el: Element, role: string, text: string, appears: boolean, toast: boolean}[]} */
+   * its text changes (a status or live region).
+   * @returns {{el: Element, role: string, text: string, appears: boolean}[]} */
   function messages() {
-    /** @type {{el: Element, role: string, text: string, appears: boolean, toast: boolean}[]} */
+    /** @type {{el: Element, role: string, text: string, appears: boolean}[]} */
     const out = [];
     /** @type {Element[]} */
     const taken = [];
@@ -254,7 +253,7 @@
         if (taken.some((t) => t.contains(el))) continue;
         if (el.matches(INVALID_SELECTOR)) {
           const text = validationOf(el);
-          if (text && isVisible(el)) out.push({ el, role: 'validation', text, appears: true, toast: false });
+          if (text && isVisible(el)) out.push({ el, role: 'validation', text, appears: true });
           continue;
         }
         const declared = el.matches(ROLE_SELECTOR);
@@ -269,7 +268,7 @@
         const r = el.getAttribute('role');
         const role = !declared ? (named ? 'status' : 'flash')
           : r === 'alert' || r === 'status' || r === 'log' ? r : el.localName === 'output' ? 'status' : 'live';
-        out.push({ el, role, text, appears: role === 'alert' || flash, toast: r === 'status' });
+        out.push({ el, role, text, appears: role === 'alert' || flash });
       }
     }
     return out;
@@ -302,11 +301,11 @@
    * it comes with); a ticker's change is its own. An element that declares
    * role=status and comes on the page after the baseline with its text is
    * a toast (react-hot-toast puts each one on the page so): said.
-   * @param {SaidState} s @param {{el: Element, appears: boolean, toast: boolean}} m @param {number} since */
+   * @param {SaidState} s @param {{el: Element, appears: boolean}} m @param {number} since */
   function spoke(s, m, since) {
     if (ticker(s, m.el, since)) return false;
     if (m.appears || s.base.has(m.el)) return true;
-    if (m.toast && !s.first) return true;
+    if (!s.first && m.el.getAttribute('role') === 'status') return true;
     const came = s.born.get(m.el);
     if (came !== undefined) return fold(m.el.textContent || '') !== came;
     return !s.first;

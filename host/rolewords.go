@@ -1,10 +1,8 @@
 package host
 
 import (
-	"cmp"
 	"fmt"
 	"regexp"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -71,15 +69,7 @@ func (h *Host) roleWordRefusal(a *action, err error) error {
 // shownWithRole is the elements of the tab's view with this role, by
 // ref (the order they were first shown in).
 func (q *tabQueues) shownWithRole(tab int, role string) []protocol.Element {
-	q.mu.Lock()
-	var out []likeEl
-	for ref, el := range q.views[tab].elements {
-		if el.Role == role {
-			out = append(out, likeEl{ref, el})
-		}
-	}
-	q.mu.Unlock()
-	slices.SortFunc(out, func(a, b likeEl) int { return cmp.Compare(a.ref, b.ref) })
+	out := sortedLike(q.shownWhere(tab, func(_ uint64, el *protocol.Element) bool { return el.Role == role }))
 	els := make([]protocol.Element, len(out))
 	for i, l := range out {
 		els[i] = l.el

@@ -38,13 +38,21 @@ func (q *tabQueues) wentLine(tab int, ref uint64) (protocol.Element, bool) {
 }
 
 // likeShown is the refs of the tab's view whose line means what old did:
-// the same role, name and link, sorted.
+// the same role, name and link.
 func (q *tabQueues) likeShown(tab int, old protocol.Element, not uint64) []likeEl {
+	return q.shownWhere(tab, func(ref uint64, el *protocol.Element) bool {
+		return ref != not && el.Role == old.Role && el.Name == old.Name && el.Href == old.Href
+	})
+}
+
+// shownWhere is the refs of the tab's view whose element keep takes, in
+// no order (sortedLike orders them as they were first shown).
+func (q *tabQueues) shownWhere(tab int, keep func(ref uint64, el *protocol.Element) bool) []likeEl {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	var out []likeEl
 	for ref, el := range q.views[tab].elements {
-		if ref != not && el.Role == old.Role && el.Name == old.Name && el.Href == old.Href {
+		if keep(ref, &el) {
 			out = append(out, likeEl{ref, el})
 		}
 	}

@@ -166,3 +166,19 @@ func appeared(res protocol.ActionResult, role, name string) bool {
 	}
 	return false
 }
+
+// TestFocusTheModalKeepsIsRefused: a focus the page takes away at once (a
+// Bootstrap modal holds it; the walker found Syncthing's connectivity
+// dialog did) is refused with where the focus is, not answered ok.
+func TestFocusTheModalKeepsIsRefused(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/focus-trap.html")
+	snap := snapshot(t, tab)
+	_, perr, code := act(t, "focus", mustRef(t, snap, "textbox", "Name"))
+	if code == 0 || perr == nil || perr.Code != "not_actionable" || !strings.Contains(perr.Message, "did not keep the focus") {
+		t.Fatalf("focus behind a modal: exit %d %+v, want not_actionable: did not keep the focus", code, perr)
+	}
+	if _, perr, code := act(t, "focus", mustRef(t, snap, "button", "Close")); code != 0 {
+		t.Errorf("focus inside the modal: exit %d %+v", code, perr)
+	}
+}

@@ -98,7 +98,13 @@
       const hid = hiddenReason(node);
       if (hid) return fail('not_actionable', 'actionability', hid);
       if (isDisabled(node)) return fail('not_actionable', 'actionability', 'element is disabled');
-      focusAsPerson(node);
+      // A focus the page moves on at once (a Bootstrap modal keeps it
+      // inside itself; the walker found Syncthing's) or an element that
+      // takes none is no focus: said, not ok.
+      if (!focusAsPerson(node)) {
+        return fail('not_actionable', 'actionability', 'the element did not keep the focus: ' + K.focusReason(node),
+          'an open dialog may hold the focus: act inside it or close it first; an element that takes no focus is clicked instead');
+      }
       return done(node, id, { ok: true });
     }
     // A point the agent chose inside the element (a canvas app): checked

@@ -34,10 +34,10 @@
   const VIS_OPTS = { visibilityProperty: true };
 
   /** isVisible's answers during one walk, by element, or null outside one
-   * (visibleMemo): nothing changes the page while a walk runs, and a third
-   * of a walk's visibility reads are of an element read already (a select,
-   * then the control standing in for it, then each again as it is
-   * reported). @type {Map<Element, boolean>|null} */
+   * (visibleMemo): nothing changes the page while a walk runs, and a
+   * quarter to a third of a walk's visibility reads are of an element read
+   * already (a select, then the control standing in for it, then each
+   * again as it is reported). @type {Map<Element, boolean>|null} */
   let memo = null;
 
   /** Turns the memo of isVisible on (a walk starts) or off (it ended).

@@ -309,3 +309,27 @@ func TestMCPBudgetAndWording(t *testing.T) {
 	}
 	t.Logf("tabs new: %s\nhandle_dialog: %s", opened, text)
 }
+
+// TestMCPWholePageIsTheSocketsText: a whole page's browser_snapshot, a
+// text large enough that grip mcp splices it into its reply line
+// (mcp/splice.go), lists the same lines as the socket's snapshot.
+func TestMCPWholePageIsTheSocketsText(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/many.html?n=2000")
+	socket := snapshot(t, tab, "--budget", "1000000")
+	m := startMCP(t)
+	text := m.must("browser_snapshot", map[string]any{"tab": tab, "budget": 1000000})
+	lines := func(s string) []string {
+		var out []string
+		for _, l := range strings.Split(s, "\n") {
+			if strings.HasPrefix(l, "@e") {
+				out = append(out, l)
+			}
+		}
+		return out
+	}
+	want, got := lines(socket.Text), lines(text)
+	if len(text) < 32<<10 || len(want) < 2000 || !slices.Equal(got, want) {
+		t.Fatalf("browser_snapshot: %d bytes, %d element lines; the socket's snapshot %d lines\n%.500s", len(text), len(got), len(want), text)
+	}
+}

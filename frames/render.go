@@ -85,7 +85,7 @@ func Render(tab protocol.TabRef, answered []protocol.Frame, skipped []protocol.S
 	buf = appendTabHeader(buf, tab)
 	used := costBytes(buf)
 	if opt.Since != nil && *opt.Since == tab {
-		used = 0 // the reader leaves it out: it has it
+		used = Cost(KnownTabLine(tab)) // the reader reads it short: it has the URL
 	}
 	buf = append(buf, '\n')
 	headerEnd, headerCost := len(buf), used
@@ -309,6 +309,16 @@ func appendTabHeader(dst []byte, tab protocol.TabRef) []byte {
 		dst = appendFolded(dst, tab.URL, MaxURL, false)
 	}
 	return dst
+}
+
+// KnownTabLine is the tab line for a reader who was last told of the tab
+// as it is: "Tab ID · 'TITLE'", without the URL it has. The id stays,
+// since a snapshot is what ties its refs to their tab, and the title,
+// which says what page the reader is on in a few tokens; the URL was a
+// fifth of a small page's snapshot (bench/RESULTS.md, "Tokens per task",
+// mail-body).
+func KnownTabLine(tab protocol.TabRef) string {
+	return string(appendTabHeader(nil, protocol.TabRef{ID: tab.ID, Title: tab.Title}))
 }
 
 // appendFrameHeader appends "=== Frame: 0 (Top: URL) ===" for the top

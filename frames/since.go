@@ -8,12 +8,13 @@ import (
 
 // SnapshotTextSince is a snapshot's text for a reader who was last told
 // that the tab is known (the MCP server remembers it per client, as for
-// action replies: ActionTextSince). Its header lines repeat what the
-// reader has: the tab line is left out when the snapshot is of that tab
-// as the reader last saw it (the same id, URL and title), and the top
-// frame's line when it is the page's only frame and names the tab's URL.
-// On a small page the two were a third of the tokens (bench/RESULTS.md,
-// "Tokens per task", mail-body). Everything else is the text as it is.
+// action replies: ActionTextSince). Its header lines say no more than the
+// reader needs: the tab line is read short (KnownTabLine: no URL) when the
+// snapshot is of that tab as the reader last saw it (the same id, URL and
+// title), and the top frame's line is left out when it is the page's only
+// frame and names the tab's URL. On a small page the two were a third of
+// the tokens (bench/RESULTS.md, "Tokens per task", mail-body). Everything
+// else is the text as it is.
 func SnapshotTextSince(snap protocol.Snapshot, known protocol.TabRef) string {
 	text := snap.Text
 	tabLine := string(appendTabHeader(nil, snap.Tab)) + "\n"
@@ -26,13 +27,11 @@ func SnapshotTextSince(snap protocol.Snapshot, known protocol.TabRef) string {
 	if hadTop && (strings.Contains(body, "\n=== Frame: ") || strings.HasPrefix(body, "=== Frame: ")) {
 		hadTop = false // other frames follow: the top one's line says where they start
 	}
-	switch {
-	case snap.Tab == known && hadTop:
-		return body
-	case snap.Tab == known:
-		return rest
-	case hadTop:
-		return tabLine + body
+	if !hadTop {
+		body = rest
 	}
-	return text
+	if snap.Tab == known {
+		tabLine = KnownTabLine(snap.Tab) + "\n"
+	}
+	return tabLine + body
 }

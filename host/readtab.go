@@ -3,7 +3,6 @@ package host
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -50,7 +49,7 @@ func (h *Host) readTabFor(ctx context.Context, tab int, params protocol.Snapshot
 		return raw, nil, viewDiff{}, err
 	}
 	extension := lap()
-	if err := json.Unmarshal(body, &raw); err != nil {
+	if err := decodeSnapshotReply(body, &raw); err != nil {
 		return raw, nil, viewDiff{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "",
 			"the extension's snapshot reply does not decode: %v", err)
 	}
@@ -67,7 +66,7 @@ func (h *Host) readTabFor(ctx context.Context, tab int, params protocol.Snapshot
 		if body, err = callExtRaw(ctx, h, protocol.ExtSnapshot, params); err != nil {
 			return raw, nil, viewDiff{}, err
 		}
-		if err := json.Unmarshal(body, &raw); err != nil {
+		if err := decodeSnapshotReply(body, &raw); err != nil {
 			return raw, nil, viewDiff{}, protocol.Errorf(protocol.CodeInternal, protocol.BoundaryBrowser, "",
 				"the extension's snapshot reply does not decode: %v", err)
 		}

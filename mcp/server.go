@@ -296,7 +296,7 @@ func errorText(err error) string {
 	if pe.Hint != "" {
 		b.WriteString(" — " + mcpHint(readOnCall(pe.Hint)))
 	}
-	return toolWords().Replace(b.String())
+	return toolWords(b.String())
 }
 
 // mcpHint rewrites the CLI's wording of a hint for a tool user.
@@ -326,7 +326,7 @@ func toolError(err error) *CallToolResult {
 
 // textResult is a successful tool call's text.
 func textResult(s string) *CallToolResult {
-	return &CallToolResult{Content: []Content{&TextContent{Text: readOnCall(toolWords().Replace(s))}}}
+	return &CallToolResult{Content: []Content{&TextContent{Text: readOnCall(toolWords(s))}}}
 }
 
 // The still-changing line's trailer text (readOnCall); the other is the

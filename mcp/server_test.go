@@ -351,7 +351,7 @@ func TestToolsMapToOps(t *testing.T) {
 			[]call{{protocol.OpSnapshot, protocol.SnapshotArgs{Mode: "interactive", Budget: 40000, TextOnly: true, Since: &protocol.TabRef{}}}}, nil},
 		{"browser_snapshot", map[string]any{"mode": "content", "budget": 500, "after": "e40", "tab": 7},
 			[]call{{protocol.OpSnapshot, protocol.SnapshotArgs{Tab: 7, Mode: "content", Budget: 500, After: "@e40", TextOnly: true,
-				Since: &protocol.TabRef{}}}}, nil},
+				Since: &protocol.TabRef{ID: 7}}}}, nil}, // the snapshot before it told of tab 7
 		{"browser_click", map[string]any{"ref": "e3", "element": "Go button"},
 			[]call{{protocol.OpAct, protocol.ActArgs{Action: "click", Target: "@e3"}}},
 			[]string{"Clicked @e3 (Go button)", "Tab 7 · 'Fixture' · http://x.test/", "added: @e9", "gone: @e4"}},
@@ -1204,8 +1204,9 @@ func isWordByte(c byte) bool {
 
 // Every browser_snapshot reply starts with its tab's line, whatever the
 // reply before it named: after an action on the same tab, after another
-// snapshot of it, in either mode. Only the top frame's line, which
-// repeats the tab's URL, is left out of a one-frame page.
+// snapshot of it, in either mode; the first in full, the rest without the
+// URL the client was told (frames.KnownTabLine). Only the top frame's
+// line, which repeats the tab's URL, is left out of a one-frame page.
 func TestEverySnapshotNamesItsTab(t *testing.T) {
 	h := newHarness(t)
 	page := protocol.TabRef{ID: 7, URL: "http://x.test/", Title: "Fixture"}
@@ -1233,14 +1234,22 @@ func TestEverySnapshotNamesItsTab(t *testing.T) {
 		if st.tool != "browser_snapshot" {
 			continue
 		}
-		if !strings.HasPrefix(got, tabLine+"\n") || strings.Contains(got, "=== Frame: 0") || !strings.Contains(got, "@e1: [button 'Go']") {
-			t.Errorf("step %d (%s %v): want the tab line, then the elements without the top frame's line:\n%s", i, st.tool, st.args, got)
+		want := tabLine
+		if i > 0 {
+			want = "Tab 7 · 'Fixture'"
+		}
+		if !strings.HasPrefix(got, want+"\n") || strings.Contains(got, "=== Frame: 0") || !strings.Contains(got, "@e1: [button 'Go']") {
+			t.Errorf("step %d (%s %v): want %q, then the elements without the top frame's line:\n%s", i, st.tool, st.args, want, got)
 		}
 	}
 	for i, since := range sinces {
-		// The tab line is read, so it is charged: Since names no tab.
-		if since == nil || *since != (protocol.TabRef{}) {
-			t.Errorf("snapshot %d: Since = %v, want the zero tab", i, since)
+		// What the client was told before each: nothing, then the tab.
+		want := page
+		if i == 0 {
+			want = protocol.TabRef{}
+		}
+		if since == nil || *since != want {
+			t.Errorf("snapshot %d: Since = %v, want %v", i, since, want)
 		}
 	}
 }

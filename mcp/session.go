@@ -23,10 +23,16 @@ const maxMessage = 4 << 20
 // in (nil) or ctx is done (ctx's error). Tool calls still running when in
 // closes are cancelled.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
+	return s.serve(ctx, in, out, newSplicer())
+}
+
+// serve is Serve with the session's splicer; nil splices nothing (the
+// SDK encodes every result, as the test of the splice compares).
+func (s *Server) serve(ctx context.Context, in io.Reader, out io.Writer, splices *splicer) error {
 	defer s.closeCaller()
 	s.shown(protocol.TabRef{}) // a new client has been told of no tab
-	w := &lineWriter{w: out}
-	err := s.sdkServer().Run(ctx, &sdk.IOTransport{
+	w := &lineWriter{w: out, splices: splices}
+	err := s.sdkServer(w.splices).Run(ctx, &sdk.IOTransport{
 		Reader: io.NopCloser(messages(in, w)), Writer: w, MaxLineLength: -1, // messages bounds them
 	})
 	if ctx.Err() == nil && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe)) {
@@ -36,16 +42,23 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 }
 
 // lineWriter serialises the SDK's reply lines and messages' refusals on
-// out; closing it leaves out to whoever opened it.
+// out, with the large texts the SDK was handed tokens for spliced in
+// (splice.go); closing it leaves out to whoever opened it.
 type lineWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu      sync.Mutex
+	w       io.Writer
+	splices *splicer
 }
 
+// Write writes one line (the SDK writes each message whole).
 func (l *lineWriter) Write(p []byte) (int, error) {
+	line := l.splices.splice(p)
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	if _, err := l.w.Write(line); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 func (*lineWriter) Close() error { return nil }
@@ -141,8 +154,9 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 // sdkServer is the SDK's server with grip's tools and instructions. The
 // SDK answers initialize, ping, tools/list and cancellation; grip's
 // handlers check and decode each call's arguments themselves
-// (addTool), against the schemas the SDK lists.
-func (s *Server) sdkServer() *sdk.Server {
+// (addTool), against the schemas the SDK lists. A result's large texts
+// are held by splices for the session's writer (splice.go).
+func (s *Server) sdkServer(splices *splicer) *sdk.Server {
 	srv := sdk.NewServer(&sdk.Implementation{Name: s.info.Name, Title: s.info.Title, Version: s.info.Version},
 		&sdk.ServerOptions{Instructions: instructions})
 	for _, t := range s.tools {
@@ -158,7 +172,7 @@ func (s *Server) sdkServer() *sdk.Server {
 			if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil {
 				name = p.ClientInfo.Name
 			}
-			return h(context.WithValue(ctx, clientNameKey{}, name), req.Params.Arguments), nil
+			return splices.hold(h(context.WithValue(ctx, clientNameKey{}, name), req.Params.Arguments)), nil
 		})
 	}
 	srv.AddReceivingMiddleware(renamedTools)

@@ -338,9 +338,10 @@ func (s *Server) snapshot(ctx context.Context, in snapshotIn) (*CallToolResult, 
 		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "pass the ref to read with from", "from without ref")
 	}
 	args := protocol.SnapshotArgs{Tab: in.Tab, Mode: in.Mode, Budget: budgetOr(in.Budget), After: normRef(in.After), TextOnly: true}
-	// The line snapshotText leaves out (the top frame's) is not charged:
-	// the budget is what this client reads. The tab line is always read.
-	args.Since = &protocol.TabRef{}
+	// The lines snapshotText leaves out or reads short (the top frame's,
+	// the tab's URL) are not charged: the budget is what this client reads.
+	known := s.knownTab()
+	args.Since = &known
 	if args.Mode == "" {
 		args.Mode = protocol.ModeInteractive
 	}
@@ -348,18 +349,26 @@ func (s *Server) snapshot(ctx context.Context, in snapshotIn) (*CallToolResult, 
 	if err != nil {
 		return nil, err
 	}
-	return textResult(s.snapshotText(*snap)), nil
+	return textResult(s.snapshotText(*snap, known)), nil
 }
 
-// snapshotText is a snapshot's text for this client. It always starts
-// with the tab's line, whatever the last reply named (an action reply
-// leaves it out when the tab is unchanged, so a snapshot is what anchors
-// the refs to their tab); only the top frame's line is left out where it
-// repeats the tab's URL (frames.SnapshotTextSince told of no tab).
-func (s *Server) snapshotText(snap protocol.Snapshot) string {
+// knownTab is the tab this client was last told of.
+func (s *Server) knownTab() protocol.TabRef {
 	s.tabMu.Lock()
 	defer s.tabMu.Unlock()
-	text := frames.SnapshotTextSince(snap, protocol.TabRef{})
+	return s.shownTab
+}
+
+// snapshotText is a snapshot's text for this client, which was last told
+// of the tab known when it asked. It always starts with the tab's line,
+// whatever the last reply named (an action reply leaves it out when the
+// tab is unchanged, so a snapshot is what anchors the refs to their tab):
+// without the URL when known is the tab as it is; the top frame's line is
+// left out where it repeats the tab's URL (frames.SnapshotTextSince).
+func (s *Server) snapshotText(snap protocol.Snapshot, known protocol.TabRef) string {
+	s.tabMu.Lock()
+	defer s.tabMu.Unlock()
+	text := frames.SnapshotTextSince(snap, known)
 	s.shownTab = snap.Tab
 	return text
 }

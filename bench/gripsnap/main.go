@@ -154,6 +154,9 @@ type request struct {
 	Output bool     `json:"output"`
 	// wait: the text to wait for.
 	Text string `json:"text"`
+	// snap: leave the frames out of the reply, as grip mcp and the plain
+	// grip snapshot ask (SnapshotArgs.TextOnly).
+	TextOnly bool `json:"text_only"`
 }
 
 // serve answers one JSON request per stdin line with one JSON line, so the
@@ -208,7 +211,7 @@ func handle(ctx context.Context, c *client.Client, req request) (any, error) {
 	case "snap":
 		var snap protocol.Snapshot
 		t0 := time.Now()
-		err := c.Call(ctx, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: req.Tab, Mode: req.Mode, Budget: req.Budget, Timings: true}, &snap)
+		err := c.Call(ctx, protocol.OpSnapshot, protocol.SnapshotArgs{Tab: req.Tab, Mode: req.Mode, Budget: req.Budget, Timings: true, TextOnly: req.TextOnly}, &snap)
 		ms := msSince(t0)
 		if err != nil {
 			return nil, err

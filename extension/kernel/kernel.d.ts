@@ -69,6 +69,7 @@ interface GripKernel {
   isHiddenAttr(el: Element): boolean;
   hiddenReason(el: Element): string;
   isVisible(el: Element): boolean;
+  visibleMemo(on: boolean): void;
   noBox(el: Element): boolean;
   clippedShut(el: Element): boolean;
   areaBox(el: Element): Element | null;

@@ -10,7 +10,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { attrMemo, idFor, sigOf, setSig, pruneCache, SKIP_WALK, shadowOf, isHiddenAttr, isVisible, noBox, clippedShut, areaBox,
+  const { attrMemo, visibleMemo, idFor, sigOf, setSig, pruneCache, SKIP_WALK, shadowOf, isHiddenAttr, isVisible, noBox, clippedShut, areaBox,
     CONTROL_ROLES, TEXT_ROLES, NAME_FROM_CONTENT, declaredRole, roleOf, roleWith, inputType, nameOf, nameInferred, labelledByAria, ownText, hasOwnText, setWalkRoot,
     valueText, statesOf, signatureOf, comboValue, unseenSelect, selectStandIn, wrappedSelect, wrapperName, clickableName, hrefOf, cursorOf, clickStart, isWidget, widgetStates, isControlRole, addContexts, elementOf,
     isDrawingRoot, hasParts, drawingRole, drawingName, drawnStart, partName, boxState, canvasShown } = K;
@@ -281,11 +281,13 @@
     const rootEl = document.documentElement;
     const closed = collapsedPopups();
     attrMemo(true);
+    visibleMemo(true);
     setWalkRoot(document);
     try {
       if (rootEl) visit(rootEl, '');
     } finally {
       attrMemo(false);
+      visibleMemo(false);
       setWalkRoot(null);
     }
     // Repeats of a role and name get their context (context.js); every

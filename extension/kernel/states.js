@@ -59,11 +59,13 @@
    * @param {Element} el @param {string} role @returns {string} */
   function valueText(el, role) {
     const tag = el.localName;
+    // Inputs that show no value are asked nothing more (isSecret reads a
+    // computed style).
+    const t = tag === 'input' ? inputType(el) : '';
+    if (t === 'hidden' || t === 'checkbox' || t === 'radio' || t === 'submit' ||
+      t === 'reset' || t === 'button' || t === 'image') return '';
     if (isSecret(el)) return '';
     if (tag === 'input') {
-      const t = inputType(el);
-      if (t === 'hidden' || t === 'checkbox' || t === 'radio' || t === 'submit' ||
-        t === 'reset' || t === 'button' || t === 'image') return '';
       const inp = /** @type {HTMLInputElement} */ (el);
       if (t === 'file') {
         const files = inp.files;

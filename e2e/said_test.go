@@ -315,3 +315,56 @@ func TestSecretFieldSaysItHoldsText(t *testing.T) {
 		t.Errorf("the reply should say the typing went after the hidden text: detail %q", res.Detail)
 	}
 }
+
+// Syncthing puts its folder list on the page again after every save
+// (ng-repeat over a new list), and each folder's heading is a button
+// holding a div.panel-status that angular-translate fills a task later
+// (testdata/syncthing/folders.html): a status inside a control is that
+// control's name, whose line says its change, not something the app said
+// (a new user read `said: 'Unshared'` on seven saves that changed no
+// folder).
+func TestSaidLeavesOutAControlsOwnStatus(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/syncthing/folders.html")
+	snap := snapshot(t, tab)
+	if mustRef(t, snap, "button", "Unshared Default Folder") == "" {
+		t.Fatal("no folder heading")
+	}
+	res, perr, code := act(t, "click", mustRef(t, snap, "button", "Save"))
+	if code != 0 {
+		t.Fatalf("click Save: exit %d %+v", code, perr)
+	}
+	if refOfList(res.Changes.Appeared, "button", "Unshared Default Folder") == "" {
+		t.Fatalf("the list was not drawn again: appeared %+v", res.Changes.Appeared)
+	}
+	for _, s := range res.Said {
+		if strings.Contains(s.Text, "Unshared") {
+			t.Errorf("said %+v: a button's own status quoted as said", res.Said)
+		}
+	}
+}
+
+// A field the page marks invalid by its class and its group's (AngularJS's
+// ng-invalid ng-dirty, Bootstrap 3's has-error) is said with the text the
+// page shows under it, not the browser's own message, which the page
+// never shows: Syncthing's "The folder ID must be unique." (a validator the
+// browser knows nothing of) and "The folder path cannot be blank." (a
+// required field, where the browser would say "Please fill out this field.").
+func TestSaidQuotesAFieldsOwnError(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/syncthing/folders.html")
+	snap := snapshot(t, tab)
+	for _, c := range []struct{ role, field, value, want string }{
+		{"textbox", "Folder ID", "default", "The folder ID must be unique."},
+		{"combobox", "Folder Path", "", "The folder path cannot be blank."}, // a datalist's
+	} {
+		ref := mustRef(t, snap, c.role, c.field)
+		res, perr, code := act(t, "fill", ref, c.value)
+		if code != 0 {
+			t.Fatalf("fill %s: exit %d %+v", c.field, code, perr)
+		}
+		if len(res.Said) != 1 || res.Said[0].Role != "validation" || res.Said[0].Text != c.want || res.Said[0].Ref != ref {
+			t.Errorf("fill %s with %q: said %+v, want validation %q of %s", c.field, c.value, res.Said, c.want, ref)
+		}
+	}
+}

@@ -39,6 +39,11 @@
   /** The longest text a message may have: past it, the element is a
    * region of the page, not something said. */
   const MAX_REGION = 1000;
+  /** What holds a message as part of its own name: a status inside a
+   * button (Syncthing's folder heading, `Unshared`, inside the button that
+   * opens the folder) is the button's name, whose change the button's own
+   * line says; redrawn with it, it is not something said. */
+  const IN_CONTROL = 'button, a[href], summary, [role="button"], [role="link"], [role="tab"], [role="menuitem"], [role="option"], [role="treeitem"]';
   /** A status its class or id names is a line: past this, a panel. */
   const MAX_STATUS = 200;
   /** Each message is cut to this many characters, and at most MAX_SAID go
@@ -190,7 +195,10 @@
   }
 
   /** The validation message of a field: what the page ties to it when it
-   * marks it invalid, else the browser's own. @param {Element} el */
+   * marks it invalid; else, when the page marks it invalid by its class or
+   * its group's (has-error, is-invalid, ng-invalid), the text the page
+   * shows under it in its group; else the browser's own, which the page
+   * may never show but which is so. @param {Element} el */
   function validationOf(el) {
     if (el.getAttribute('aria-invalid') === 'true') {
       const ids = (el.getAttribute('aria-errormessage') || el.getAttribute('aria-describedby') || '').trim().split(/\s+/);
@@ -200,9 +208,70 @@
       }).filter(Boolean).join(' ');
       if (text) return text;
     }
+    const group = markedInvalid(el);
+    const shown = group ? helpText(el, group) : '';
+    if (shown) return shown;
     const f = /** @type {HTMLInputElement} */ (el);
     if (typeof f.validationMessage === 'string' && f.willValidate && f.validity && !f.validity.valid) return f.validationMessage;
-    return el.getAttribute('aria-invalid') === 'true' ? 'invalid' : '';
+    return el.getAttribute('aria-invalid') === 'true' || group ? 'invalid' : '';
+  }
+
+  /** The class words by which pages mark a field invalid, on the field
+   * (Bootstrap 4–5's is-invalid, AngularJS's ng-invalid once the field is
+   * ng-dirty) or on the group around it (Bootstrap 3's has-error). */
+  const INVALID_WORDS = /^(is-invalid|invalid|has-error|error|field-error|input-error)$/;
+
+  /** The group of a field the page marks invalid (the field's own
+   * container that holds no other field), or null when it marks it not.
+   * @param {Element} el @returns {Element|null} */
+  function markedInvalid(el) {
+    const own = typeof el.className === 'string' ? el.className.split(/\s+/) : [];
+    const ng = own.includes('ng-invalid') && own.includes('ng-dirty');
+    const group = groupOf(el);
+    let marked = ng || own.some((w) => INVALID_WORDS.test(w.toLowerCase()));
+    for (let e = el.parentElement; !marked && e && group && group.contains(e); e = e.parentElement) {
+      const cls = typeof e.className === 'string' ? e.className : '';
+      marked = cls.split(/\s+/).some((w) => INVALID_WORDS.test(w.toLowerCase()));
+    }
+    return marked ? group || el.parentElement : null;
+  }
+
+  /** The field's group: its outermost container, at most four up, that
+   * holds no other field. @param {Element} el @returns {Element|null} */
+  function groupOf(el) {
+    let group = null;
+    for (let e = el.parentElement, up = 0; e && up < 4 && e !== document.body; e = e.parentElement, up++) {
+      const fields = e.querySelectorAll('input:not([type="hidden"]), select, textarea');
+      if (fields.length !== 1) break;
+      group = e;
+    }
+    return group;
+  }
+
+  /** Whether c, or an element between it and group, matches sel.
+   * @param {Element} c @param {Element} group @param {string} sel */
+  function inside(c, group, sel) {
+    for (let e = /** @type {Element|null} */ (c); e && e !== group; e = e.parentElement) if (e.matches(sel)) return true;
+    return false;
+  }
+
+  /** The text the page shows in group after the field (a help block, a
+   * feedback line), without labels and controls: what it says of the
+   * field now. @param {Element} el @param {Element} group */
+  function helpText(el, group) {
+    /** @type {{el: Element, t: string}[]} */
+    const parts = [];
+    for (const c of group.querySelectorAll('*')) {
+      if (!(el.compareDocumentPosition(c) & Node.DOCUMENT_POSITION_FOLLOWING) || el.contains(c)) continue;
+      if (inside(c, group, 'label, button, select, option, datalist, [role="button"]')) continue;
+      // A leaf of text, or an element holding text of its own: read once,
+      // at the outermost such element after the field.
+      if (parts.some((p) => p.el.contains(c))) continue;
+      if (!isVisible(c)) continue;
+      const t = fold(/** @type {HTMLElement} */ (c).innerText || '');
+      if (t) parts.push({ el: c, t });
+    }
+    return parts.map((p) => p.t).join(' ');
   }
 
   /** Controls a message may carry that are not what it says: a notice's
@@ -261,6 +330,7 @@
         const named = !declared && !flash && statusNamed(el);
         if (!declared && !flash && !named) continue;
         if (CONTROL.test(el.localName) || el.querySelector('input:not([type="hidden"]), select, textarea')) continue;
+        if (el.parentElement && el.parentElement.closest(IN_CONTROL)) continue;
         if (!isVisible(el)) continue;
         const text = messageText(el);
         if (!text || text.length > (named ? MAX_STATUS : MAX_REGION)) continue;

@@ -117,7 +117,11 @@
   const named = (e) => e.localName !== 'td' && e.localName !== 'th' &&
     ((typeof e.className === 'string' ? e.className : e.getAttribute('class') || '') + ' ' + (e.id || '')).split(/\s+/)
       .some((t) => statusName.test(t.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()));
-  const isRegion = (e) => e.nodeType === 1 && (e.matches(declared) || named(e));
+  // A region inside a control is that control's name (Syncthing's folder
+  // status in its heading's button): grip's line of the control says it.
+  const inControl = 'button,a[href],summary,[role=button],[role=link],[role=tab],[role=menuitem],[role=option],[role=treeitem]';
+  const isRegion = (e) => e.nodeType === 1 && (e.matches(declared) || named(e)) &&
+    !(e.parentElement && e.parentElement.closest(inControl));
   const regionOf = (el) => {
     for (let e = el && el.closest(region); e; e = e.parentElement && e.parentElement.closest(region)) if (isRegion(e)) return e;
     return null;

@@ -368,3 +368,28 @@ func TestSaidQuotesAFieldsOwnError(t *testing.T) {
 		}
 	}
 }
+
+// A dialog that comes up holding no field asks something: what it says
+// is said, its controls' words left out (Syncthing's removal question over
+// Yes and No, a Bootstrap 3 .modal with no role; a new user was told only
+// 'Remove Device', the header's). One with fields is a form, not quoted.
+func TestSaidQuotesADialogsQuestion(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/syncthing/folders.html")
+	snap := snapshot(t, tab)
+	res, perr, code := act(t, "click", mustRef(t, snap, "button", "Remove"))
+	if code != 0 {
+		t.Fatalf("click Remove: exit %d %+v", code, perr)
+	}
+	const want = "Remove Device Are you sure you want to remove device Laptop?"
+	if len(res.Said) != 1 || res.Said[0].Text != want || res.Said[0].Role != "dialog" {
+		t.Errorf("a confirmation dialog: said %+v, want dialog %q", res.Said, want)
+	}
+	no := refOfList(res.Changes.Appeared, "button", "No")
+	if no == "" {
+		t.Fatalf("the dialog's No is not listed: appeared %+v", res.Changes.Appeared)
+	}
+	if res, _, code = act(t, "click", no); code != 0 || len(res.Said) != 0 {
+		t.Errorf("closing the dialog: exit %d, said %+v, want nothing", code, res.Said)
+	}
+}

@@ -407,8 +407,8 @@ type ActionResult struct {
 }
 
 // Said is one thing the app said: Role is the element's (alert, status,
-// log, live, flash) or validation, for a field's message; Ref names that
-// field when it has one.
+// log, live, flash, dialog) or validation, for a field's message; Ref
+// names that field when it has one.
 type Said struct {
 	Role string `json:"role"`
 	Text string `json:"text"`

@@ -425,7 +425,7 @@ func CheckSaid(regions []Region, res *protocol.ActionResult) []Violation {
 		return []Violation{violation(InvSaid, "the page's live region says '%s'%s, which the reply's said leaves out", short(missed[0]), more)}
 	}
 	for _, s := range res.Said {
-		if s.Role == "alert" || s.Role == "flash" || s.Role == "validation" {
+		if s.Role == "alert" || s.Role == "flash" || s.Role == "validation" || s.Role == "dialog" {
 			continue // what speaks when it appears, and a field's own
 		}
 		t := normText(s.Text)

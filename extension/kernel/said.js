@@ -34,6 +34,11 @@
   // `status-1`, a tracker's row).
   const STATUS_NAME = /(^|[-_])status([-_]?(bar|line|text|msg|message))?$/;
   const INVALID_SELECTOR = '[aria-invalid="true"]';
+  /** A dialog that comes up holding no field asks something (Syncthing's
+   * "Are you sure you want to remove device Laptop?" over its Yes and No):
+   * what it says is said, as a screen reader reads a dialog that takes the
+   * focus. Bootstrap's `.modal` declares no role. */
+  const DIALOG_SELECTOR = '[role="dialog"], [role="alertdialog"], dialog[open], .modal';
   // A control is not a message, and a box that holds fields is a form.
   const CONTROL = /^(input|select|textarea|button|a|option)$/;
   /** The longest text a message may have: past it, the element is a
@@ -284,12 +289,19 @@
    * stays. @param {Element} el */
   function messageText(el) {
     let text = fold(/** @type {HTMLElement} */ (el).innerText || '');
-    for (const c of el.querySelectorAll(OWN_CONTROLS)) {
-      const own = fold(/** @type {HTMLElement} */ (c).innerText || /** @type {HTMLInputElement} */ (c).value || '');
-      if (!own) continue;
-      if (text === own) return '';
-      if (text.startsWith(own + ' ')) text = text.slice(own.length + 1);
-      else if (text.endsWith(' ' + own)) text = text.slice(0, -own.length - 1);
+    const owns = [...el.querySelectorAll(OWN_CONTROLS)]
+      .map((c) => fold(/** @type {HTMLElement} */ (c).innerText || /** @type {HTMLInputElement} */ (c).value || '')).filter(Boolean);
+    // Each pass takes one control's words off an end: a dialog ends with
+    // its Yes and No, in either order.
+    for (let cut = true; cut && text;) {
+      cut = false;
+      for (const own of owns) {
+        if (text === own) return '';
+        if (text.startsWith(own + ' ')) text = text.slice(own.length + 1);
+        else if (text.endsWith(' ' + own)) text = text.slice(0, -own.length - 1);
+        else continue;
+        cut = true;
+      }
     }
     return text;
   }
@@ -307,7 +319,8 @@
   /** What the page says now, in page order: each message element with
    * its role (the one it declares, `live` for an aria-live region,
    * `status` for a status its class or id names, `validation` for a field
-   * marked invalid, `flash` for one its class names), its text, and
+   * marked invalid, `flash` for one its class names, `dialog` for a dialog
+   * holding no field), its text, and
    * whether it speaks when it appears (an alert, a flash) or only when
    * its text changes (a status or live region).
    * @returns {{el: Element, role: string, text: string, appears: boolean}[]} */
@@ -317,7 +330,7 @@
     /** @type {Element[]} */
     const taken = [];
     for (const root of roots()) {
-      const found = root.querySelectorAll(ROLE_SELECTOR + ', ' + WORD_SELECTOR + ', ' + STATUS_SELECTOR + ', ' + INVALID_SELECTOR);
+      const found = root.querySelectorAll(DIALOG_SELECTOR + ', ' + ROLE_SELECTOR + ', ' + WORD_SELECTOR + ', ' + STATUS_SELECTOR + ', ' + INVALID_SELECTOR);
       for (const el of found) {
         if (taken.some((t) => t.contains(el))) continue;
         if (el.matches(INVALID_SELECTOR)) {
@@ -325,10 +338,11 @@
           if (text && isVisible(el)) out.push({ el, role: 'validation', text, appears: true });
           continue;
         }
-        const declared = el.matches(ROLE_SELECTOR);
-        const flash = words(el).some((w) => WORDS.test(w));
-        const named = !declared && !flash && statusNamed(el);
-        if (!declared && !flash && !named) continue;
+        const dialog = el.matches(DIALOG_SELECTOR);
+        const declared = !dialog && el.matches(ROLE_SELECTOR);
+        const flash = !dialog && words(el).some((w) => WORDS.test(w));
+        const named = !dialog && !declared && !flash && statusNamed(el);
+        if (!dialog && !declared && !flash && !named) continue;
         if (CONTROL.test(el.localName) || el.querySelector('input:not([type="hidden"]), select, textarea')) continue;
         if (el.parentElement && el.parentElement.closest(IN_CONTROL)) continue;
         if (!isVisible(el)) continue;
@@ -336,9 +350,9 @@
         if (!text || text.length > (named ? MAX_STATUS : MAX_REGION)) continue;
         taken.push(el);
         const r = el.getAttribute('role');
-        const role = !declared ? (named ? 'status' : 'flash')
+        const role = dialog ? 'dialog' : !declared ? (named ? 'status' : 'flash')
           : r === 'alert' || r === 'status' || r === 'log' ? r : el.localName === 'output' ? 'status' : 'live';
-        out.push({ el, role, text, appears: role === 'alert' || flash });
+        out.push({ el, role, text, appears: role === 'alert' || role === 'dialog' || flash });
       }
     }
     return out;

@@ -393,3 +393,17 @@ func TestSaidQuotesADialogsQuestion(t *testing.T) {
 		t.Errorf("closing the dialog: exit %d, said %+v, want nothing", code, res.Said)
 	}
 }
+
+// A card whose header holds its one heading (Bootstrap's .panel-heading >
+// h3.panel-title) gives that heading to what repeats inside it: Syncthing's
+// two notices each end with an OK, which a new user could not tell apart.
+func TestCardsAreNamedByTheirHeader(t *testing.T) {
+	browsertest.Need(t, env)
+	tab := env.OpenTab(t, env.Origin1+"/syncthing/folders.html")
+	snap := snapshot(t, tab)
+	for _, want := range []string{"[button 'OK' in 'GUI Authentication: Set User and Pa", "[button 'OK' in 'Automatic upgrades']"} {
+		if !strings.Contains(snap.Text, want) {
+			t.Errorf("no %s… in:\n%s", want, snap.Text)
+		}
+	}
+}

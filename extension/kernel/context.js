@@ -129,6 +129,17 @@
       const heads = [...el.querySelectorAll(CHILD_HEADINGS)];
       return heads.length > 1 ? { heads } : headingText(first);
     }
+    // A card whose header holds its one heading and little else
+    // (Bootstrap's .panel-heading > h3.panel-title, .card-header > h5,
+    // .modal-header with its × before the h4) is that heading's: Syncthing's
+    // notices each end with an OK.
+    if (first && !first.matches(HEADINGS)) {
+      const inner = first.querySelectorAll(HEADINGS);
+      if (inner.length === 1) {
+        const head = headingText(inner[0]);
+        if (head && fold(first.textContent || '').length <= head.length + 20) return head;
+      }
+    }
     // A card whose controls come before its one heading (Trac's reports:
     // Delete and Edit, then the report's title) is that heading's too.
     if (first) {

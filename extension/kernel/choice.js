@@ -56,12 +56,24 @@
     // the options as a person would (libraries open on a timer, and a
     // pick in the same task as the opening click is undone by it), click
     // the option named, then check that the choice took.
-    /** @returns {any} */
-    const pick = () => {
+    /** @type {any} the option's last refusal while its popup opened */
+    let notYet = null;
+    /** @param {boolean} [shown] a listbox's option, looked for before any opening
+     * @returns {any} */
+    const pick = (shown) => {
       const o = findOption(el, want);
       if (!o) return null;
       const check = actionable(o, true);
-      if ('error' in check) return check;
+      if ('error' in check) {
+        // Found but not yet where a person could click it: a popup still
+        // opening (Slim Select's scaleY from 0, which a loaded machine
+        // may not have begun to draw at the first look) is looked at again
+        // until the bound; an option a listbox already shows is not waited on.
+        if (shown) return check;
+        notYet = check;
+        return null;
+      }
+      notYet = null;
       const label = nameOf(o, 'option');
       const before = nearText(el);
       clickAt(o, check.point, 1);
@@ -69,7 +81,7 @@
       if (o.isConnected) setSig(oid, describe(o).sig);
       return confirmChoice(el, id, o, label, before);
     };
-    const now = role === 'listbox' ? pick() : null;
+    const now = role === 'listbox' ? pick(true) : null;
     if (now) return now;
     // A popup already open is not clicked again: its toggle would close it
     // (an OOUI dropdown left open by someone else) and grip would look for
@@ -106,6 +118,10 @@
             inputEvent(el, 'input', 'insertText', want, false);
           }
           if (Date.now() - t0 > 1500 + (typed ? SEARCH_MS : 0)) {
+            if (notYet) {
+              resolve(refuse(notYet));
+              return;
+            }
             let names = listOptions(el).slice(0, 10).map((o) => quote(nameOf(o, 'option')));
             if (typed) {
               // Leave the search as it was found: empty.

@@ -227,6 +227,7 @@
     orphanIndex.clear();
     orphansWithin.clear();
     fieldsWithin.clear();
+    headings = null;
     headerRows.clear();
   }
 
@@ -346,6 +347,9 @@
   }
 
   const HEADINGS_SEL = 'h1,h2,h3,h4,h5,h6,[role=heading]';
+  // Per call: the document's headings, in document order (headingBefore).
+  /** @type {NodeListOf<Element>|null} */
+  let headings = null;
 
   /** Whether el is a field a person sees as one, not an editor's tiny
    * input proxy (Ace's textarea is a few px, under its drawn lines).
@@ -363,11 +367,17 @@
    * it is); '' for none.
    * @param {Element} el */
   function headingBefore(el) {
-    let h = null;
-    for (const c of document.querySelectorAll(HEADINGS_SEL)) {
-      if (c.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) h = c;
-      else break;
+    // The last heading before el, by halves: the document's headings are
+    // read once per call (each unnamed field read them again: 2.6 ms a
+    // field on a page of 6,000 elements, on a busy machine).
+    if (!headings) headings = document.querySelectorAll(HEADINGS_SEL);
+    let lo = 0, hi = headings.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (headings[mid].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) lo = mid + 1;
+      else hi = mid;
     }
+    const h = lo ? headings[lo - 1] : null;
     if (!h || !h.parentElement || !h.parentElement.contains(el)) return '';
     const range = document.createRange();
     range.setStartAfter(h);

@@ -6,8 +6,9 @@
 // Texts are folded, and read through the flat tree, skipping hidden parts;
 // a part with no text gives its title, an SVG its <title>, as accname does.
 // Where none of that names a control, grip names it itself and says so
-// (nameInferred): a field in a table by its headers, a control by what it
-// shows (its icons, hidden or not, icons.js), a checkbox by the text beside it.
+// (nameInferred): a field by the label beside it that the page tied to no
+// control, a field in a table by its headers, a control by what it shows
+// (its icons, hidden or not, icons.js), a checkbox by the text beside it.
 (() => {
   'use strict';
 
@@ -210,8 +211,23 @@
   /** @type {Node|null} */
   let walkRoot = null;
 
+  // Per call: tree root → the <label>s in it tied to no control.
+  /** @type {Map<Node, Element[]>} */
+  const orphanIndex = new Map();
+  // Per call: tree root → (element → the visible untied labels inside it:
+  // how many, and the last). Built on the first field that asks.
+  /** @type {Map<Node, Map<Element, {n: number, label: Element}>>} */
+  const orphansWithin = new Map();
+  // Per call: element → how many visible fields it holds (0, 1, or 2 for more).
+  /** @type {Map<Element, number>} */
+  const fieldsWithin = new Map();
+
   function forgetLabels() {
     labelIndex.clear();
+    orphanIndex.clear();
+    orphansWithin.clear();
+    fieldsWithin.clear();
+    headings = null;
     headerRows.clear();
   }
 
@@ -228,20 +244,46 @@
    * @param {Element} el @returns {Element[]} */
   function labelsOf(el) {
     const root = walkRoot || el.getRootNode();
-    let index = labelIndex.get(root);
-    if (!index) {
-      index = new Map();
-      const all = /** @type {Document|ShadowRoot} */ (root).querySelectorAll ? /** @type {Document|ShadowRoot} */ (root).querySelectorAll('label') : [];
-      for (let i = 0; i < all.length; i++) {
-        const label = /** @type {HTMLLabelElement} */ (all[i]);
-        const control = label.control;
-        if (!control) continue;
-        const list = index.get(control);
-        if (list) list.push(label); else index.set(control, [label]);
+    return (labelIndex.get(root) || indexLabels(root)).get(el) || [];
+  }
+
+  /** Reads root's <label>s once per call: the control each names, and
+   * those tied to none (orphanIndex). @param {Node} root */
+  function indexLabels(root) {
+    /** @type {Map<Element, Element[]>} */
+    const index = new Map();
+    /** @type {Element[]} */
+    const orphans = [];
+    const tree = /** @type {Document|ShadowRoot} */ (root);
+    const all = tree.querySelectorAll ? tree.querySelectorAll('label') : [];
+    for (let i = 0; i < all.length; i++) {
+      const label = /** @type {HTMLLabelElement} */ (all[i]);
+      const control = label.control;
+      if (!control) {
+        if (untied(label, tree)) orphans.push(label);
+        continue;
       }
-      labelIndex.set(root, index);
+      const list = index.get(control);
+      if (list) list.push(label); else index.set(control, [label]);
     }
-    return index.get(el) || [];
+    labelIndex.set(root, index);
+    orphanIndex.set(root, orphans);
+    return index;
+  }
+
+  // What makes a label one of a control though the browser ties it to
+  // none: a custom control inside it.
+  const CONTROL_IN_LABEL = '[contenteditable]:not([contenteditable=false]),[role=textbox],[role=searchbox],' +
+    '[role=combobox],[role=listbox],[role=spinbutton],[role=slider],[role=checkbox],[role=radio],[role=switch]';
+
+  /** Whether a label the browser ties to no control is tied to nothing:
+   * its for names no element of its tree (one naming a custom widget's
+   * element is meant for it), and it holds no control of its own.
+   * @param {Element} label @param {Document|ShadowRoot} tree */
+  function untied(label, tree) {
+    const id = attr(label, 'for');
+    if (id && typeof tree.getElementById === 'function' && tree.getElementById(id)) return false;
+    return !label.querySelector(CONTROL_IN_LABEL);
   }
 
   /** Whether every link in label stands inside its text, with words on
@@ -267,16 +309,21 @@
     /** @type {string[]} */
     const out = [];
     for (let i = 0; i < labels.length; i++) {
-      // A link beside a label's words ("Password Lost password") is a
-      // control of its own, not part of the field's name, unless it is all
-      // the label says; one inside its sentence ("You may use
-      // WikiFormatting here.") is a word of it.
-      const full = textOf(labels[i], { checkVis: true, inLabel: true });
-      const t = (labels[i].querySelector('a[href]') && !linkInSentence(labels[i], full) &&
-        textOf(labels[i], { checkVis: true, inLabel: true, noLinks: true })) || full;
+      const t = labelWords(labels[i]);
       if (t) out.push(t);
     }
     return out.join(' ');
+  }
+
+  /** What a label says of its field, without the text of controls in it.
+   * A link beside its words ("Password Lost password") is a control of
+   * its own, not part of the field's name, unless it is all the label
+   * says; one inside its sentence ("You may use WikiFormatting here.") is
+   * a word of it. @param {Element} label */
+  function labelWords(label) {
+    const full = textOf(label, { checkVis: true, inLabel: true });
+    return (label.querySelector('a[href]') && !linkInSentence(label, full) &&
+      textOf(label, { checkVis: true, inLabel: true, noLinks: true })) || full;
   }
 
   // The fields a fieldset's legend may name, when it holds only one.
@@ -300,6 +347,9 @@
   }
 
   const HEADINGS_SEL = 'h1,h2,h3,h4,h5,h6,[role=heading]';
+  // Per call: the document's headings, in document order (headingBefore).
+  /** @type {NodeListOf<Element>|null} */
+  let headings = null;
 
   /** Whether el is a field a person sees as one, not an editor's tiny
    * input proxy (Ace's textarea is a few px, under its drawn lines).
@@ -317,11 +367,17 @@
    * it is); '' for none.
    * @param {Element} el */
   function headingBefore(el) {
-    let h = null;
-    for (const c of document.querySelectorAll(HEADINGS_SEL)) {
-      if (c.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) h = c;
-      else break;
+    // The last heading before el, by halves: the document's headings are
+    // read once per call (each unnamed field read them again: 2.6 ms a
+    // field on a page of 6,000 elements, on a busy machine).
+    if (!headings) headings = document.querySelectorAll(HEADINGS_SEL);
+    let lo = 0, hi = headings.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (headings[mid].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) lo = mid + 1;
+      else hi = mid;
     }
+    const h = lo ? headings[lo - 1] : null;
     if (!h || !h.parentElement || !h.parentElement.contains(el)) return '';
     const range = document.createRange();
     range.setStartAfter(h);
@@ -351,6 +407,67 @@
     if (!fs || fs.querySelectorAll(TEXT_FIELDS).length !== 1) return '';
     const legend = fs.querySelector('legend');
     return legend && legend.closest('fieldset') === fs ? fold(textOf(legend, { checkVis: true, inLabel: true })) : '';
+  }
+
+  // The fields a label beside them may name, and that count against one
+  // another in its container: buttons aside, which their text names.
+  const LABEL_FIELDS = 'select, textarea, input:not([type=hidden]):not([type=submit]):not([type=reset])' +
+    ':not([type=button]):not([type=image]),' + CONTROL_IN_LABEL;
+  // How far above a field the container it shares with its label may be
+  // (Bootstrap's input group: the field, its .input-group, the .form-group).
+  const LABEL_UP_MAX = 5;
+
+  /** The words of the <label> tied to no control (no for that finds an
+   * element, no control inside it) that is el's one such label and el its
+   * one field: the nearest ancestor of el that holds any untied label
+   * holds exactly one, before el, and no other visible field, buttons
+   * aside (Bootstrap's `.form-group`: `<label>Folder Type</label>` then
+   * its select, or an input in an `.input-group` beside a button); the
+   * container is at most LABEL_UP_MAX levels up. '' for none. Hidden
+   * labels and fields do not count. @param {Element} el */
+  function orphanLabelName(el) {
+    const root = walkRoot || el.getRootNode();
+    if (!labelIndex.has(root)) indexLabels(root);
+    const orphans = /** @type {Element[]} */ (orphanIndex.get(root));
+    if (!orphans.length || !el.matches(LABEL_FIELDS)) return '';
+    const within = orphansWithin.get(root) || countOrphans(root, orphans);
+    let n = el.parentElement;
+    for (let up = 0; n && up < LABEL_UP_MAX; up++, n = n.parentElement) {
+      if (fieldCount(n) > 1) return '';
+      const has = within.get(n);
+      if (!has) continue;
+      if (has.n > 1 || !(has.label.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)) return '';
+      return labelWords(has.label);
+    }
+    return '';
+  }
+
+  /** For each element of root, the visible untied labels inside it.
+   * @param {Node} root @param {Element[]} orphans */
+  function countOrphans(root, orphans) {
+    /** @type {Map<Element, {n: number, label: Element}>} */
+    const within = new Map();
+    for (const label of orphans) {
+      if (!isVisible(label)) continue;
+      for (let n = label.parentElement; n; n = n.parentElement) {
+        const has = within.get(n);
+        if (has) { has.n++; has.label = label; } else within.set(n, { n: 1, label });
+      }
+    }
+    orphansWithin.set(root, within);
+    return within;
+  }
+
+  /** How many visible fields a label may name n holds: 0, 1, or 2 for
+   * two or more. @param {Element} n */
+  function fieldCount(n) {
+    let c = fieldsWithin.get(n);
+    if (c !== undefined) return c;
+    c = 0;
+    const all = n.querySelectorAll(LABEL_FIELDS);
+    for (let i = 0; i < all.length && c < 2; i++) if (isVisible(all[i])) c++;
+    fieldsWithin.set(n, c);
+    return c;
   }
 
   // What an editor's hidden input says of its caret at the end of its
@@ -447,6 +564,11 @@
       if (e) return cut(e, NAME_MAX);
     }
     if (FIELD_ROLES.has(role)) {
+      const l = orphanLabelName(el);
+      if (l) {
+        inferred = true;
+        return cut(l, NAME_MAX);
+      }
       const h = headerName(el, false);
       if (h) {
         inferred = true;
@@ -629,8 +751,9 @@
   let inferred = false;
 
   /** Whether the name the last nameOf call gave was grip's guess, not the
-   * page's: from the headers of the table the field is in, what the
-   * control shows, or the text beside a checkbox.
+   * page's: from a label beside the field tied to no control, the
+   * headers of the table the field is in, what the control shows, or the
+   * text beside a checkbox.
    * @returns {boolean} */
   function nameInferred() {
     return inferred;

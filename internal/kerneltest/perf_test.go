@@ -206,3 +206,22 @@ func BenchmarkUnnamedControls900(b *testing.B) {
 	}
 	b.ReportMetric(median(cpu), "kernel-cpu-ms")
 }
+
+// BenchmarkUnnamedFields900 is the kernel's full walk of 900 fields that
+// no label is tied to (unlabelled.html; the body's attribute toggled
+// before each read, so no kept walk answers): 600 in Bootstrap form groups
+// whose label names them (names.js orphanLabelName), 300 three to a row
+// with no label, which every inference tries and none names. Median ms
+// by the page's main-thread CPU clock.
+func BenchmarkUnnamedFields900(b *testing.B) {
+	ctx := newTab(b, "unlabelled.html")
+	eval[any](b, ctx, `window.__k = `+kerneltest.Source())
+	eval[any](b, ctx, `__k({op: 'snapshot', mode: 'interactive', asJSON: true})`) // warm: every id assigned
+	var cpu []float64
+	for b.Loop() {
+		t0 := threadMS(b, ctx)
+		eval[any](b, ctx, `(() => { document.body.toggleAttribute('data-bench'); __k({op: 'snapshot', mode: 'interactive', asJSON: true}); return 0; })()`)
+		cpu = append(cpu, threadMS(b, ctx)-t0)
+	}
+	b.ReportMetric(median(cpu), "kernel-cpu-ms")
+}

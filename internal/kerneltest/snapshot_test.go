@@ -3,6 +3,7 @@ package kerneltest_test
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -317,4 +318,61 @@ func TestContentModeListItemAroundOneControl(t *testing.T) {
 	}
 	mustFind(t, els, "button", "Cut")
 	mustFind(t, els, "button", "Copy")
+}
+
+// A field nothing names is named, inferred, by the label before it that
+// is tied to no control, where that label and the field are the one pair
+// of their nearest common container (Syncthing's Bootstrap form groups);
+// never by a label that names another control, a label of another group
+// or one after it, and never over a name of its own. docs/snapshot.md,
+// "Snapshot format".
+func TestUntiedLabelNamesItsField(t *testing.T) {
+	ctx := newTab(t, "orphans.html")
+	els := snap(t, ctx, "interactive").Elements
+	for _, want := range []struct{ role, name, value string }{
+		{"combobox", "Folder Type", "Send & Receive"},
+		{"textbox", "API Key", "jm3AqYkP2vR8"},
+		{"spinbutton", "Rescan Interval", "3600"}, // its hidden twin is no second field
+		{"textbox", "Device Name", "laptop"},
+	} {
+		e := find(els, want.role, want.name)
+		if e == nil {
+			t.Errorf("no [%s %q]", want.role, want.name)
+			continue
+		}
+		if e.Value == nil || *e.Value != want.value || !slices.Contains(e.States, "inferred") {
+			t.Errorf("[%s %q]: value %v, states %v; want %q, inferred", want.role, want.name, e.Value, e.States, want.value)
+		}
+	}
+	for _, name := range []string{"Port Range", "Colour", "After", "Host"} {
+		for _, e := range els {
+			if e.Name == name {
+				t.Errorf("%q names a field it is not the one label of: %+v", name, e)
+			}
+		}
+	}
+	for _, e := range els {
+		if e.Name == "Nickname" && (e.Value == nil || *e.Value != "the nickname") {
+			t.Errorf("the label for #elsewhere names the field beside it: %+v", e)
+		}
+	}
+	if e := find(els, "textbox", "Nickname"); e == nil || slices.Contains(e.States, "inferred") {
+		t.Errorf("the field the label is for is not named by it, as the page's own name: %+v", e)
+	}
+	if e := find(els, "textbox", "e.g. Paris"); e == nil || slices.Contains(e.States, "inferred") {
+		t.Errorf("the field named by its placeholder lost that name: %+v", e)
+	}
+	unnamed := 0
+	for _, e := range els {
+		if e.Name == "" && (e.Role == "textbox" || e.Role == "spinbutton") {
+			unnamed++
+		}
+	}
+	// Port Range's two, the ones beside Nickname and Colour, before After, the one beside Host's group.
+	if unnamed != 6 {
+		t.Errorf("%d unnamed fields, want 6", unnamed)
+	}
+	if t.Failed() {
+		t.Log("\n" + dump(els))
+	}
 }

@@ -187,10 +187,15 @@ interface GripKernel {
   contextOf(el: Element): string;
   addContexts(out: { id: number; role: string; name: string; ctx?: string }[], elementOf: (id: number) => Element | undefined, all?: boolean): void;
 
+  // polls.js
+  keepRequests(): unknown;
+  requestsFromHere(action: number): void;
+  polledSince(action: number, began: number): string[];
+
   // settle.js
   trackChanges(): unknown;
-  changesFromHere(): void;
-  settleState(r?: { ago?: number }): { sinceChange: number; busy: string; animating: number; live?: boolean; still?: boolean };
+  changesFromHere(action?: number): void;
+  settleState(r?: { ago?: number; action?: number; began?: number }): { sinceChange: number; busy: string; animating: number; live?: boolean; still?: boolean; polled?: string[] };
   endingAnimations(): { anim: Animation; ms: number }[];
   nextChange(r: { ms?: number }): Promise<{ changed: boolean }>;
 
@@ -321,11 +326,11 @@ interface KernelCalls {
       action?: string; text?: string; value?: string; key?: string; modifiers?: string[]; trusted?: boolean;
       id?: number; selector?: string; toId?: number; toSelector?: string; find?: unknown;
       at?: protocol.Spot; toAt?: protocol.Spot;
-      upload?: { id?: unknown; files?: unknown }; waited?: boolean;
+      upload?: { id?: unknown; files?: unknown }; waited?: boolean; began?: number;
     };
     reply: any;
   };
-  settle: { req: { ago?: number }; reply: ReturnType<GripKernel['settleState']> };
+  settle: { req: { ago?: number; action?: number; began?: number }; reply: ReturnType<GripKernel['settleState']> };
   nextChange: { req: { ms?: number }; reply: Promise<{ changed: boolean }> };
   mark: { req: { mark?: string }; reply: { ok: boolean } };
   probe: { req: { text?: string; id?: number }; reply: { textFound: boolean; present: boolean } };

@@ -326,7 +326,7 @@
       return readNow(req);
     },
     act(req) {
-      changesFromHere();
+      changesFromHere(Number(req.began) || 0);
       saidMark(actedOn(req), String(req.action || ''));
       const out = act(req);
       if (out instanceof Promise) {

@@ -10,7 +10,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { shadowOf, isVisible, fold } = K;
+  const { shadowOf, isVisible, fold, keepRequests, requestsFromHere, polledSince } = K;
 
   // The attributes whose change is a change of what the page shows. Not
   // style: a script animating an element rewrites it every frame, and
@@ -82,6 +82,7 @@
       if (sr) observeRoot(t, sr);
     }
     G.__gripChanges__ = t;
+    keepRequests();
     return t;
   }
 
@@ -121,10 +122,13 @@
     if (t.fresh.length > MAX_FRESH) t.fresh.shift();
   }
 
-  /** An action begins: what appears from now on is its doing. */
-  function changesFromHere() {
+  /** An action begins (the worker's name for it: action): what appears
+   * from now on is its doing, and so are the requests sent from now on.
+   * @param {number} [action] */
+  function changesFromHere(action) {
     const t = trackChanges();
     t.fresh = [];
+    if (action) requestsFromHere(action);
   }
 
   /** Whether el's class or id names a spinner. @param {Element} el */
@@ -264,8 +268,11 @@
    * whether it is live: changing without a pause since LIVE_RUN_MS before
    * the read began, r.ago ms ago (a document first watched by this action
    * is not known to be live; its first action waits for the bound), and
-   * whether its animations stand still (a hidden document draws no frames).
-   * @param {{ago?: number}} [r] @returns {{sinceChange: number, busy: string, animating: number, live?: boolean, still?: boolean}} */
+   * whether its animations stand still (a hidden document draws no frames);
+   * and, asked of an action (r.action, begun r.began ms ago), the URLs of
+   * the requests the page had in flight when it began and got the answer
+   * to since (polls.js: what it sends there after is its own polling).
+   * @param {{ago?: number, action?: number, began?: number}} [r] @returns {{sinceChange: number, busy: string, animating: number, live?: boolean, still?: boolean, polled?: string[]}} */
   function settleState(r) {
     const t = trackChanges();
     const now = performance.now();
@@ -277,8 +284,13 @@
     const since = Math.round(now - (t.last === -Infinity ? loadedAt() : t.last));
     const ago = Math.max(0, Number(r && r.ago) || 0);
     const live = t.last !== -Infinity && since < RUN_GAP_MS && t.runFrom <= now - ago - LIVE_RUN_MS;
-    /** @type {{sinceChange: number, busy: string, animating: number, live?: boolean, still?: boolean}} */
+    /** @type {{sinceChange: number, busy: string, animating: number, live?: boolean, still?: boolean, polled?: string[]}} */
     const st = { sinceChange: since, busy: busyIndicator(t), animating: animatingFor() };
+    const began = Number(r && r.began);
+    if (r && r.action && began >= 0) {
+      const polled = polledSince(Number(r.action), began);
+      if (polled.length) st.polled = polled;
+    }
     // A hidden document draws no frames, and its animations do not advance
     // until it shows again: what they have left is counted from the read's
     // start, not waited for again at every look (extension/worker/settle.js).

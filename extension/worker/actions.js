@@ -11,6 +11,7 @@ import { withEffects, afterOneTask } from './effects.js';
 import { handToPage } from './uploads.js';
 import { watchActionTimers } from './timers.js';
 import { SETTLE_BOUND_MS } from './settle.js';
+import { actionBegan } from './inflight.js';
 
 /**
  * The document a frame holds now, to pin the next step to it.
@@ -170,7 +171,8 @@ export async function act(params) {
     const place = await placeOf(params);
     /** @type {KernelCalls['act']['req'] & {op: 'act'}} */
     const req = {
-      op: 'act', action, text: params.text, value: params.text, key: params.key,
+      // The action's name for the kernel's note of where it began (polls.js).
+      op: 'act', began: actionBegan(tabId), action, text: params.text, value: params.text, key: params.key,
       modifiers: params.modifiers || [], trusted, ...place.req, ...await dropTargetOf(params, place),
       ...(params.find ? { find: params.find } : {}),
       // A point inside the element, or the drop point inside the drop

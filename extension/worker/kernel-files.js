@@ -22,6 +22,7 @@ export const KERNEL_FILES = [
   'kernel/reread.js',
   'kernel/probe.js',
   'kernel/read.js',
+  'kernel/polls.js',
   'kernel/settle.js',
   'kernel/said.js',
   'kernel/frames.js',

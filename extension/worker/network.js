@@ -19,6 +19,8 @@ import { originOf } from './navigation.js';
 
 /** Requests kept per tab; the oldest go first. */
 const MAX_REQUESTS = 1000;
+/** Requests in flight when an attachment ended kept per tab, to be told of again. */
+const MAX_LOST = 64;
 /** URLs longer than this are cut (a data: URL can be megabytes). */
 const MAX_URL = 4096;
 /** What the browser keeps of bodies for grip, per tab and per response. */
@@ -45,6 +47,10 @@ const BUFFER_ONE = 8 << 20;
  * @property {string} failed
  * @property {boolean} answered its response came (its body may still be coming, or never read)
  * @property {boolean} done loaded, failed or redirected: nothing more will come
+ * @property {number} t1 the browser's monotonic timestamp when it was done, s (0 until)
+ * @property {number} ended wall clock when grip was told it was done, ms (0 until)
+ * @property {boolean} lost it began in an attachment that ended before it was done, and grip
+ *   has had no news of it since (known)
  */
 /**
  * @typedef {Object} TabNet
@@ -57,6 +63,8 @@ const BUFFER_ONE = 8 << 20;
  * @property {number} detachedAt
  * @property {Req[]} list in the order they started
  * @property {Map<string, Req>} live by requestId, until done
+ * @property {Map<string, Req>} lost by requestId: in flight when an earlier attachment ended,
+ *   the newest MAX_LOST
  */
 
 /** @type {Map<number, TabNet>} */
@@ -68,12 +76,21 @@ onSession(async (s, kind) => {
   if (kind === 'tab') {
     const now = Date.now();
     if (!st) {
-      st = { since: now, loaded: false, mainFrame: '', session: 1, attached: true, gaps: [], detachedAt: 0, list: [], live: new Map() };
+      st = { since: now, loaded: false, mainFrame: '', session: 1, attached: true, gaps: [], detachedAt: 0, list: [], live: new Map(), lost: new Map() };
       byTab.set(s.tabId, st);
     } else {
       st.session++;
       if (!st.attached) st.gaps.push({ from: st.detachedAt, to: now });
       st.attached = true;
+      // What was in flight when grip detached may be told of again (known).
+      for (const [key, r] of st.live) {
+        r.lost = true;
+        st.lost.set(key, r);
+      }
+      for (const key of st.lost.keys()) {
+        if (st.lost.size <= MAX_LOST) break;
+        st.lost.delete(key);
+      }
       st.live.clear();
     }
     const { frameTree } = await send(s, 'Page.getFrameTree');
@@ -114,12 +131,15 @@ onEveryEvent((tabId, e) => {
         prev.mimeType = String(p.redirectResponse.mimeType || '');
         prev.ms = Math.max(0, (Number(p.timestamp) - prev.t0) * 1000);
         prev.done = prev.answered = true;
+        prev.t1 = Number(p.timestamp) || 0;
+        prev.ended = Date.now();
         prev.requestId = ''; // its body is the redirect's, which the browser does not keep
       }
       if (!e.sessionId && p.type === 'Document' && p.frameId === st.mainFrame && p.requestId === p.loaderId && !p.redirectResponse) {
         // A new top-level document: the page's list starts again.
         st.list = [];
         st.live.clear();
+        st.lost.clear();
         st.since = Date.now();
         st.loaded = true;
         st.gaps = [];
@@ -133,6 +153,7 @@ onEveryEvent((tabId, e) => {
         type: String(p.type || 'Other').toLowerCase(), status: 0, mimeType: '', bytes: 0,
         started: Number(p.wallTime) ? Math.round(Number(p.wallTime) * 1000) : Date.now(),
         t0: Number(p.timestamp) || 0, ms: 0, failed: '', answered: false, done: false,
+        t1: 0, ended: 0, lost: false,
       };
       st.list.push(r);
       st.live.set(key, r);
@@ -147,12 +168,15 @@ onEveryEvent((tabId, e) => {
       break;
     }
     case 'Network.dataReceived': {
-      const r = st.live.get(key);
+      const r = known(st, key);
       if (r) r.bytes += Number(p.encodedDataLength) || 0;
       break;
     }
     case 'Network.responseReceived': {
-      const r = st.live.get(key);
+      // The answer to a request grip saw begin in an earlier attachment
+      // comes typed "Other" whatever it was.
+      const before = !st.live.has(key);
+      const r = known(st, key);
       if (!r) return;
       const res = p.response || {};
       r.answered = true;
@@ -160,17 +184,19 @@ onEveryEvent((tabId, e) => {
       r.status = Number(res.status) || 0;
       r.mimeType = String(res.mimeType || '');
       r.sessionId = e.sessionId;
-      if (p.type) r.type = String(p.type).toLowerCase();
+      if (p.type && !before) r.type = String(p.type).toLowerCase();
       break;
     }
     case 'Network.loadingFinished': {
-      const r = st.live.get(key);
+      const r = known(st, key);
       if (!r) return;
       r.bytes = Math.max(r.bytes, Number(p.encodedDataLength) || 0);
       r.sessionId = e.sessionId;
       r.answered = true;
       r.ms = Math.max(0, (Number(p.timestamp) - r.t0) * 1000);
       r.done = true;
+      r.t1 = Number(p.timestamp) || 0;
+      r.ended = Date.now();
       st.live.delete(key);
       break;
     }
@@ -183,6 +209,7 @@ onEveryEvent((tabId, e) => {
         id: 0, requestId: key, sessionId: e.sessionId, session: st.session, frameId: '', documentURL: '',
         method: 'GET', url: cut(String(p.url || '')), type: 'websocket', status: 0, mimeType: '', bytes: 0,
         started: Date.now(), t0: 0, ms: 0, failed: '', answered: false, done: false,
+        t1: 0, ended: 0, lost: false,
       });
       break;
     }
@@ -192,21 +219,42 @@ onEveryEvent((tabId, e) => {
       const r = st.live.get(key);
       if (r && r.type === 'websocket') {
         r.done = r.answered = true;
+        r.t1 = Number(p.timestamp) || 0;
+        r.ended = Date.now();
         st.live.delete(key);
       }
       break;
     }
     case 'Network.loadingFailed': {
-      const r = st.live.get(key);
+      const r = known(st, key);
       if (!r) return;
       r.failed = p.canceled ? 'canceled' : String(p.blockedReason ? 'blocked: ' + p.blockedReason : p.errorText || 'failed');
       r.ms = Math.max(0, (Number(p.timestamp) - r.t0) * 1000);
       r.done = r.answered = true;
+      r.t1 = Number(p.timestamp) || 0;
+      r.ended = Date.now();
       st.live.delete(key);
       break;
     }
   }
 });
+
+/**
+ * The request key names that is in flight as far as grip knows: one it saw
+ * begin in this attachment, or one it saw begin in an earlier attachment
+ * (lost) whose news the browser tells this one (it tells a new attachment
+ * of the requests in flight when it attached, though not their start).
+ * @param {TabNet} st @param {string} key @returns {Req | undefined}
+ */
+function known(st, key) {
+  const r = st.live.get(key) || st.lost.get(key);
+  if (r && r.lost) {
+    r.lost = false;
+    st.lost.delete(key);
+    st.live.set(key, r);
+  }
+  return r;
+}
 
 /** @param {string} s */
 function cut(s) {
@@ -241,17 +289,21 @@ async function frameOrigins(tabId) {
 const ANSWER_TYPES = new Set(['xhr', 'fetch', 'script', 'websocket']);
 
 /**
- * How many of tabId's fetches, XHRs, scripts and WebSocket openings that started at or after
- * since (wall ms) are still in flight, as far as grip sees them: 0 when
- * its debugger is not attached to the tab (inflight.js).
- * @param {number} tabId @param {number} since
+ * tabId's fetches, XHRs, scripts and WebSocket openings of its current
+ * page as grip saw them begin, for inflight.js to judge which an action
+ * started: in the order they began, the WebSocket openings in flight
+ * last; null while grip's debugger is not attached to the tab, when it is
+ * told of none.
+ * @param {number} tabId @returns {Req[] | null}
  */
-export function requestsInFlight(tabId, since) {
+export function answerRequests(tabId) {
   const st = byTab.get(tabId);
-  if (!st || !st.attached) return 0;
-  let n = 0;
-  for (const r of st.live.values()) if (!r.done && ANSWER_TYPES.has(r.type) && r.started >= since) n++;
-  return n;
+  if (!st || !st.attached) return null;
+  /** @type {Req[]} */
+  const out = [];
+  for (const r of st.list) if (ANSWER_TYPES.has(r.type)) out.push(r);
+  for (const r of st.live.values()) if (r.type === 'websocket') out.push(r);
+  return out;
 }
 
 /**

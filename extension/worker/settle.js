@@ -10,7 +10,7 @@
 // read again.
 import { runKernel } from './inject.js';
 import { whileNoDialog } from './dialogs.js';
-import { inFlight, requestsDone } from './inflight.js';
+import { inFlight, requestsDone, actionBegan, notePolled } from './inflight.js';
 import { timersLeft } from './timers.js';
 
 /** No change for this long is a page that settled. */
@@ -27,7 +27,7 @@ export const LIVE_READ_MS = 250;
 /**
  * @typedef {{tabId: number, quietMs?: number, boundMs?: number}} SettleParams
  * @typedef {{settled: boolean, ms: number, busy?: string, live?: boolean}} SettleReply
- * @typedef {{sinceChange: number, busy: string, animating?: number, live?: boolean, still?: boolean}} FrameState
+ * @typedef {{sinceChange: number, busy: string, animating?: number, live?: boolean, still?: boolean, polled?: string[]}} FrameState
  */
 
 /**
@@ -107,12 +107,16 @@ async function settleFrames(p, started) {
     /** @type {ReturnType<typeof setTimeout>|undefined} */
     let timer;
     const late = new Promise((resolve) => { timer = setTimeout(() => resolve(null), Math.max(0, bound - (Date.now() - started))); });
+    // Each frame also tells which requests its page had in flight when the
+    // action began and got the answer to since (inflight.js).
+    const began = actionBegan(tabId);
     const states = await Promise.all(documentIds.map((id) => Promise.race([
-      runKernel({ tabId, documentIds: [id] }, { op: 'settle', ago: Date.now() - started })
+      runKernel({ tabId, documentIds: [id] }, { op: 'settle', ago: Date.now() - started, ...(began ? { action: began, began: Date.now() - began } : {}) })
         .then((rs) => (rs[0] && rs[0].result && !rs[0].result.error ? rs[0].result : null), () => null),
       late,
     ])));
     clearTimeout(timer);
+    for (const st of states) if (st) notePolled(tabId, st.polled);
     // No frame answering at all (the tab between documents) is no news
     // that it settled: ask again after a quiet period.
     const elapsed = Date.now() - started;

@@ -292,7 +292,11 @@ func onThisMachine(to string) bool {
 // serves the file PATH as 404 Not Found (a site's own error page), and /slow?ms=N&to=PATH serves the file
 // PATH after N milliseconds (at most 30 s), and /hold?key=K answers once
 // the test calls Release(K) ("released"; "timed out" after 30 s or &s=N),
-// and /socket?key=K opens a WebSocket once the test calls Release(K).
+// /socket?key=K opens a WebSocket once the test calls Release(K), and
+// /longpoll?key=K&since=N is a long poll: it answers how many events K had
+// once that is more than N (or after 30 s, &s=S: S seconds; &flush=1 sends
+// the headers at once, as Syncthing's /rest/events does), an event being a
+// request to /notify?key=K, which answers the new count.
 func FixtureHandler(files fs.FS) http.Handler {
 	fsrv := http.FileServer(http.FS(files))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -336,6 +340,26 @@ func FixtureHandler(files fs.FS) http.Handler {
 				return
 			}
 			w.Write([]byte("released"))
+			return
+		case "/longpoll":
+			// A long poll, as Syncthing's GUI keeps one open on
+			// /rest/events: held until an event comes after the one the
+			// page last saw, which a save's /notify makes, or the bound.
+			bound := 30 * time.Second
+			if n, err := strconv.Atoi(r.URL.Query().Get("s")); err == nil && n > 0 && n <= 300 {
+				bound = time.Duration(n) * time.Second
+			}
+			since, _ := strconv.Atoi(r.URL.Query().Get("since"))
+			if f, ok := w.(http.Flusher); ok && r.URL.Query().Get("flush") == "1" {
+				w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+				w.WriteHeader(http.StatusOK)
+				f.Flush()
+			}
+			n := waitEvents(r.Context(), r.URL.Query().Get("key"), since, bound)
+			fmt.Fprint(w, n)
+			return
+		case "/notify":
+			fmt.Fprint(w, Notify(r.URL.Query().Get("key")))
 			return
 		case "/socket":
 			// /socket?key=K opens a WebSocket whose handshake is answered
@@ -413,6 +437,78 @@ func holdChan(key string) chan struct{} {
 	}
 	waiting[key]++
 	return ch
+}
+
+var (
+	eventsMu sync.Mutex
+	events   = map[string]*eventLog{}
+)
+
+// eventLog is one key's events: how many came, a channel closed at the
+// next, and how many long polls wait for it.
+type eventLog struct {
+	n       int
+	next    chan struct{}
+	waiting int
+}
+
+// eventsOf is key's log; eventsMu is held.
+func eventsOf(key string) *eventLog {
+	e, ok := events[key]
+	if !ok {
+		e = &eventLog{next: make(chan struct{})}
+		events[key] = e
+	}
+	return e
+}
+
+// Notify adds an event to key, as a request to /notify?key=key does, and
+// returns how many it has had.
+func Notify(key string) int {
+	eventsMu.Lock()
+	defer eventsMu.Unlock()
+	e := eventsOf(key)
+	e.n++
+	close(e.next)
+	e.next = make(chan struct{})
+	return e.n
+}
+
+// waitEvents returns how many events key has had once that is more than
+// since, or at the bound, or when ctx ends.
+func waitEvents(ctx context.Context, key string, since int, bound time.Duration) int {
+	eventsMu.Lock()
+	eventsOf(key).waiting++
+	eventsMu.Unlock()
+	defer func() {
+		eventsMu.Lock()
+		eventsOf(key).waiting--
+		eventsMu.Unlock()
+	}()
+	timeout := time.After(bound)
+	for {
+		eventsMu.Lock()
+		e := eventsOf(key)
+		n, next := e.n, e.next
+		eventsMu.Unlock()
+		if n > since {
+			return n
+		}
+		select {
+		case <-next:
+		case <-timeout:
+			return n
+		case <-ctx.Done():
+			return n
+		}
+	}
+}
+
+// Polls says how many requests to /longpoll?key=key are held now.
+func Polls(key string) int {
+	eventsMu.Lock()
+	defer eventsMu.Unlock()
+	return eventsOf(key).waiting
 }
 
 // Held says how many requests to /hold?key=key have arrived.

@@ -478,17 +478,17 @@ func TestTwoMCPProcessesAreTwoSessions(t *testing.T) {
 	t1 := open(m1, env.Origin1+"/guest.html?m1")
 	t2 := open(m2, env.Origin1+"/guest.html?m2")
 	// Each one's default snapshot is of its own tab: the one it was last
-	// told of, whose tab line an MCP snapshot leaves out (it names the
-	// tab only when it is another), so no other tab's line shows.
-	ownTab := func(m *mcpClient, mine, other string) {
+	// told of, which its tab line names (by id and title: the URL it was
+	// told is left out, frames.KnownTabLine), and no other tab's.
+	ownTab := func(m *mcpClient, mine, other int) {
 		t.Helper()
 		s := m.must("browser_snapshot", nil)
-		if strings.Contains(s, other) || !strings.Contains(s, "Add item") || strings.HasPrefix(s, "Tab ") && !strings.Contains(s, mine) {
-			t.Errorf("%s's default snapshot is not of its own tab:\n%s", mine, s)
+		if !strings.HasPrefix(s, fmt.Sprintf("Tab %d ", mine)) || strings.Contains(s, fmt.Sprintf("Tab %d ", other)) || !strings.Contains(s, "Add item") {
+			t.Errorf("tab %d's default snapshot is not of its own tab:\n%s", mine, s)
 		}
 	}
-	ownTab(m1, "?m1", "?m2")
-	ownTab(m2, "?m2", "?m1")
+	ownTab(m1, t1, t2)
+	ownTab(m2, t2, t1)
 	if text, isErr := m1.call("browser_snapshot", map[string]any{"tab": t2}); !isErr || !strings.HasPrefix(text, "not_your_tab (session)") {
 		t.Errorf("m1 reading m2's tab: %v %s", isErr, text)
 	}

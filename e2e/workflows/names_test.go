@@ -55,7 +55,10 @@ func TestTiddlyWikiControlsNamedByWhatTheyShow(t *testing.T) {
 		t.Errorf("a checkbox of the Tools tab is left unnamed:\n%s", snap)
 	}
 	out := env.MustGrip(t, "check", "--tab", tab, "checkbox 'home Open the default tiddlers'")
-	if !strings.Contains(out, "[button 'home']") {
+	// Two 'home' buttons now (the Tools tab's and the page control's), so
+	// each carries its context: the page control sits under the site's
+	// title in the sidebar's header.
+	if !strings.Contains(out, "added:\n") || !strings.Contains(out, "[button 'home' in 'My TiddlyWiki']") {
 		t.Errorf("checking 'home' did not show the home button:\n%s", out)
 	}
 	const visibility = "$:/config/PageControlButtons/Visibility/$:/core/ui/Buttons/home"

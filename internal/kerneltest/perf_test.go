@@ -187,15 +187,11 @@ func threadMS(tb testing.TB, ctx context.Context) float64 {
 	return 0
 }
 
-// BenchmarkUnnamedControls900 is the kernel's full walk of 300 buttons
-// drawn by an icon font, 300 clickables drawn by their ::before and 300
-// buttons with text (unnamed.html; the body's attribute toggled before
-// each read, so no kept walk answers): what naming controls by the
-// content their style generates costs (names.js generatedText), read
-// only for the controls that hold no text. Median ms by the page's
-// main-thread CPU clock.
-func BenchmarkUnnamedControls900(b *testing.B) {
-	ctx := newTab(b, "unnamed.html")
+// benchChangedWalk reports the median CPU ms (the page's main-thread
+// clock) of the kernel's full walk of page, the body's attribute toggled
+// before each read so no kept walk answers.
+func benchChangedWalk(b *testing.B, page string) {
+	ctx := newTab(b, page)
 	eval[any](b, ctx, `window.__k = `+kerneltest.Source())
 	eval[any](b, ctx, `__k({op: 'snapshot', mode: 'interactive', asJSON: true})`) // warm: every id assigned
 	var cpu []float64
@@ -207,6 +203,17 @@ func BenchmarkUnnamedControls900(b *testing.B) {
 	b.ReportMetric(median(cpu), "kernel-cpu-ms")
 }
 
+// BenchmarkUnnamedControls900 is the kernel's full walk of 300 buttons
+// drawn by an icon font, 300 clickables drawn by their ::before and 300
+// buttons with text (unnamed.html; the body's attribute toggled before
+// each read, so no kept walk answers): what naming controls by the
+// content their style generates costs (names.js generatedText), read
+// only for the controls that hold no text. Median ms by the page's
+// main-thread CPU clock.
+func BenchmarkUnnamedControls900(b *testing.B) {
+	benchChangedWalk(b, "unnamed.html")
+}
+
 // BenchmarkUnnamedFields900 is the kernel's full walk of 900 fields that
 // no label is tied to (unlabelled.html; the body's attribute toggled
 // before each read, so no kept walk answers): 600 in Bootstrap form groups
@@ -214,14 +221,5 @@ func BenchmarkUnnamedControls900(b *testing.B) {
 // with no label, which every inference tries and none names. Median ms
 // by the page's main-thread CPU clock.
 func BenchmarkUnnamedFields900(b *testing.B) {
-	ctx := newTab(b, "unlabelled.html")
-	eval[any](b, ctx, `window.__k = `+kerneltest.Source())
-	eval[any](b, ctx, `__k({op: 'snapshot', mode: 'interactive', asJSON: true})`) // warm: every id assigned
-	var cpu []float64
-	for b.Loop() {
-		t0 := threadMS(b, ctx)
-		eval[any](b, ctx, `(() => { document.body.toggleAttribute('data-bench'); __k({op: 'snapshot', mode: 'interactive', asJSON: true}); return 0; })()`)
-		cpu = append(cpu, threadMS(b, ctx)-t0)
-	}
-	b.ReportMetric(median(cpu), "kernel-cpu-ms")
+	benchChangedWalk(b, "unlabelled.html")
 }

@@ -115,12 +115,17 @@
     return el.matches(ROLE_SELECTOR) || statusNamed(el);
   }
 
+  /** el's class attribute (an SVG element's className is not a string).
+   * @param {Element} el */
+  function classOf(el) {
+    return typeof el.className === 'string' ? el.className : el.getAttribute('class') || '';
+  }
+
   /** Whether el's class or id names a status line (not a cell of a
    * table: data, not the app speaking). @param {Element} el */
   function statusNamed(el) {
     if (el.localName === 'td' || el.localName === 'th') return false;
-    const cls = typeof el.className === 'string' ? el.className : el.getAttribute('class') || '';
-    return (cls + ' ' + (el.id || '')).split(/\s+/).some((t) => STATUS_NAME.test(t.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()));
+    return (classOf(el) + ' ' + (el.id || '')).split(/\s+/).some((t) => STATUS_NAME.test(t.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase()));
   }
 
   /** The nearest status or live region el is in, or null. @param {Element|null} el */
@@ -195,8 +200,7 @@
   /** The words of el's class and id, lower-cased, camelCase split too.
    * @param {Element} el */
   function words(el) {
-    const cls = typeof el.className === 'string' ? el.className : el.getAttribute('class') || '';
-    return (cls + ' ' + (el.id || '')).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+    return (classOf(el) + ' ' + (el.id || '')).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
   }
 
   /** The validation message of a field: what the page ties to it when it
@@ -230,13 +234,13 @@
    * container that holds no other field), or null when it marks it not.
    * @param {Element} el @returns {Element|null} */
   function markedInvalid(el) {
-    const own = typeof el.className === 'string' ? el.className.split(/\s+/) : [];
+    const own = classOf(el).split(/\s+/);
     const ng = own.includes('ng-invalid') && own.includes('ng-dirty');
     const group = groupOf(el);
-    let marked = ng || own.some((w) => INVALID_WORDS.test(w.toLowerCase()));
+    const invalid = (/** @type {string[]} */ cls) => cls.some((w) => INVALID_WORDS.test(w.toLowerCase()));
+    let marked = ng || invalid(own);
     for (let e = el.parentElement; !marked && e && group && group.contains(e); e = e.parentElement) {
-      const cls = typeof e.className === 'string' ? e.className : '';
-      marked = cls.split(/\s+/).some((w) => INVALID_WORDS.test(w.toLowerCase()));
+      marked = invalid(classOf(e).split(/\s+/));
     }
     return marked ? group || el.parentElement : null;
   }

@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -281,8 +282,8 @@ func TestPopupReconnect(t *testing.T) {
 // rule, what agents did here; then the pause, from its own button.
 func TestPopupShowsThePersonsControls(t *testing.T) {
 	browsertest.Need(t, env)
-	t.Cleanup(func() { unpause(t) })
 	tab, snap := openAct(t)
+	t.Cleanup(func() { unpause(t) }) // before the tab's close, which a pause refuses
 	if _, perr, code := act(t, "fill", mustRef(t, snap, "textbox", "Name"), "Ada"); code != 0 {
 		t.Fatalf("fill: %+v", perr)
 	}
@@ -296,7 +297,7 @@ func TestPopupShowsThePersonsControls(t *testing.T) {
 		t.Fatal(err)
 	}
 	beta := mustRef(t, snap, "button", "Beta")
-	res := gripAsync(env, "click", beta, "--json")
+	res := gripAsync(t, env, "click", beta, "--json")
 	q := waitQuestion(t, url, "click "+beta)
 	v := waitPopupUser(t, url, "the policy's error", func(v userView) bool { return strings.Contains(v.PolicyError, "line 3") })
 	if !strings.Contains(v.PolicyError, "not a path") || !strings.Contains(v.PolicyError, "last good policy stays in force") {
@@ -429,5 +430,63 @@ func TestPopupFitsItsWidth(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "popup-380.png"), shot, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// The popup asks the worker again every second and after every click;
+// an answer that comes back late must not be drawn over a newer one (a
+// question the person is about to answer taken away, one answered shown
+// again). So a refresh waits for the one before it: while the worker's
+// answer to one is held here, the popup asks nothing more, and it asks
+// again once that answer is drawn.
+func TestPopupDrawsAnswersInTheOrderAsked(t *testing.T) {
+	browsertest.Need(t, env)
+	tab, _ := openAct(t)
+	url := openPopup(t, tab)
+	waitPopupUser(t, url, "drawn once", func(v userView) bool { return v.PauseButton != "" })
+	// Hold the worker's answer to the next 'person' request until released.
+	browsertest.Eval[bool](t, env, url, `(() => {
+  const send = chrome.runtime.sendMessage.bind(chrome.runtime);
+  window.__events = [];
+  window.__hold = true;
+  let n = 0;
+  chrome.runtime.sendMessage = (msg) => {
+    if (!msg || msg.type !== 'person') return send(msg);
+    const i = ++n, held = window.__hold;
+    window.__hold = false;
+    window.__events.push('ask ' + i + (held ? ' held' : ''));
+    const reply = send(msg);
+    if (!held) return reply.then((r) => { window.__events.push('reply ' + i); return r; });
+    return new Promise((resolve) => { window.__release = () => reply.then((r) => { window.__events.push('reply ' + i); resolve(r); }); });
+  };
+  return true;
+})()`)
+	events := func() []string { return browsertest.Eval[[]string](t, env, url, `window.__events`) }
+	until := func(what string, bound time.Duration, ok func([]string) bool) bool {
+		for deadline := time.Now().Add(bound); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			if ok(events()) {
+				return true
+			}
+		}
+		return false
+	}
+	held := func(e []string) bool {
+		return slices.ContainsFunc(e, func(s string) bool { return strings.HasSuffix(s, " held") })
+	}
+	if !until("a held request", 10*time.Second, held) {
+		t.Fatalf("the popup asked the worker nothing in 10 s: %v", events())
+	}
+	// Give the popup's timer its chance to ask again while the answer is
+	// held (it must not): up to three of its seconds, less if it does.
+	until("an ask while held", 3*time.Second, func(e []string) bool { return len(e) > 1 })
+	browsertest.Eval[bool](t, env, url, `(window.__release(), true)`)
+	if !until("an ask after the release", 10*time.Second, func(e []string) bool {
+		return slices.ContainsFunc(e, func(s string) bool { return strings.HasPrefix(s, "ask ") && !strings.HasSuffix(s, " held") })
+	}) {
+		t.Fatalf("the popup never asked again after the held answer: %v", events())
+	}
+	e := events()
+	if len(e) < 3 || !strings.HasSuffix(e[0], " held") || !strings.HasPrefix(e[1], "reply 1") {
+		t.Errorf("the popup asked again before the answer it waited for came back: %v", e)
 	}
 }

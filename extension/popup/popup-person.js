@@ -7,7 +7,7 @@
 // force and this tab's rule, and what agents did on this tab. Like the
 // rest of the popup it talks to the worker only, and writes host and page
 // text with textContent.
-import { el, ask, currentTab } from './common.js';
+import { el, ask, currentTab, oneAtATime } from './common.js';
 
 /**
  * @param {HTMLElement} dl
@@ -48,7 +48,8 @@ function logText(e) {
 
 let tabId = 0;
 
-async function refresh() {
+// One refresh at a time: see oneAtATime.
+const refresh = oneAtATime(async () => {
   tabId = await currentTab();
   /** @type {any} */
   let v;
@@ -100,7 +101,7 @@ async function refresh() {
     policyError.textContent = v.hostError ? `host: ${v.hostError}` : '';
   }
   fillList(el('policy-facts'), facts);
-}
+});
 
 /** @param {any[]} questions */
 function renderQuestions(questions) {

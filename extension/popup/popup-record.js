@@ -5,7 +5,7 @@
 // Done and Cancel, and an agent's request to be shown a task. Like the
 // rest of the popup it talks to the worker only, and writes page text
 // with textContent.
-import { el, ask, currentTab } from './common.js';
+import { el, ask, currentTab, oneAtATime } from './common.js';
 
 /** @param {unknown} err */
 function showError(err) {
@@ -193,7 +193,8 @@ function renderSteps(steps) {
 
 let tabId = 0;
 
-async function refresh() {
+// One refresh at a time: see oneAtATime.
+const refresh = oneAtATime(async () => {
   tabId = await currentTab();
   /** @type {any} */
   let v;
@@ -227,7 +228,7 @@ async function refresh() {
     if (!name.value) name.value = `my-task-${new Date(rec.startedAt).toISOString().slice(0, 16).replace(/[T:]/g, '-')}.grip`;
     renderSteps(rec.steps || []);
   }
-}
+});
 
 async function start() {
   el('record-error').hidden = true;

@@ -3,7 +3,7 @@
 // to the service worker only (never to the host), and builds its DOM with
 // textContent: nothing from a page or the host is parsed as HTML.
 
-import { el } from './common.js';
+import { el, oneAtATime } from './common.js';
 
 /** One call of the popup to the worker (PopupCalls in popup-calls.d.ts).
  * The status card reads a worker's failure off the reply itself, so this
@@ -35,7 +35,8 @@ function targetTab() {
   return Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
-async function refresh() {
+// One refresh at a time: see oneAtATime.
+const refresh = oneAtATime(async () => {
   /** @type {any} */
   let st;
   try {
@@ -110,7 +111,7 @@ async function refresh() {
     li.textContent = `${e.at}: ${e.text}`;
     ul.append(li);
   }
-}
+});
 
 el('snapshot').addEventListener('click', async () => {
   const figures = el('snapshot-figures');

@@ -196,10 +196,14 @@ func socketCount(pid int) int {
 }
 
 // gripAsync starts a grip command and returns a channel with its result.
-func gripAsync(e *browsertest.Env, args ...string) <-chan browsertest.Result {
+func gripAsync(t *testing.T, e *browsertest.Env, args ...string) <-chan browsertest.Result {
 	out := make(chan browsertest.Result, 1)
+	// A test that stops before it reads the result ends the command: a
+	// question it left waiting is then cancelled, not left in the popup
+	// for the tests after it.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 		defer cancel()
 		out <- e.Grip(ctx, args...)
 	}()
@@ -410,7 +414,7 @@ func TestFaultHostKilledMidSnapshot(t *testing.T) {
 	// a time "long enough" for a CLI to start and its request to arrive.
 	injected := browsertest.EvalWorker[int](t, env, countInjectionsJS)
 	start := time.Now()
-	done := gripAsync(env, "snapshot", "--tab", strconv.Itoa(tab), "--json")
+	done := gripAsync(t, env, "snapshot", "--tab", strconv.Itoa(tab), "--json")
 	waitAccepted(t, host.PID, sockets)
 	for browsertest.EvalWorker[int](t, env, countInjectionsJS) == injected {
 		if time.Since(start) > 30*time.Second {
@@ -500,7 +504,7 @@ func clickSlowAndKillHost(t *testing.T, flags ...string) (int, protocol.HostInfo
 	slow := mustRef(t, snapshot(t, tab), "button", "Slow action")
 	host := currentHost(t)
 
-	done := gripAsync(env, append([]string{"click", slow}, flags...)...)
+	done := gripAsync(t, env, append([]string{"click", slow}, flags...)...)
 	select {
 	case <-started: // the click handler runs: it busy-waits 3 s from now
 	case r := <-done:

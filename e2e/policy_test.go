@@ -293,10 +293,12 @@ func badge(t *testing.T, popupURL string, tab int) string {
 // person's Allow.
 func TestPauseResume(t *testing.T) {
 	browsertest.Need(t, env)
-	t.Cleanup(func() { unpause(t) })
 	tab, snap := openAct(t)
 	beta := mustRef(t, snap, "button", "Beta")
 	url := openPopup(t, tab)
+	// Cleanups run last first: this one before the tab's close, which a
+	// pause would refuse, leaving a tab of the same URL for later tests.
+	t.Cleanup(func() { unpause(t) })
 
 	var st protocol.PersonState
 	if code := env.GripJSON(t, &st, "pause"); code != 0 || !st.Paused {
@@ -338,7 +340,7 @@ func TestPauseResume(t *testing.T) {
 	}
 
 	// grip resume asks the person; Deny keeps the pause.
-	res := gripAsync(env, "resume", "--json")
+	res := gripAsync(t, env, "resume", "--json")
 	q := waitQuestion(t, url, "resume")
 	clickAnswer(t, url, q, false)
 	r := <-res
@@ -349,7 +351,7 @@ func TestPauseResume(t *testing.T) {
 		t.Error("a denied resume lifted the pause")
 	}
 	// Allow lifts it.
-	res = gripAsync(env, "resume", "--json")
+	res = gripAsync(t, env, "resume", "--json")
 	clickAnswer(t, url, waitQuestion(t, url, "resume"), true)
 	if r := <-res; r.Code != 0 || !strings.Contains(r.Stdout, `"paused":false`) && strings.Contains(r.Stdout, `"paused":true`) {
 		t.Fatalf("resume allowed: exit %d %s %s", r.Code, r.Stdout, r.Stderr)
@@ -397,7 +399,7 @@ func TestConfirmAllowDenyTimeout(t *testing.T) {
 	url := openPopup(t, tab)
 	setPolicy(t, "confirm "+hostOf(env.Origin1)+"\nconfirm-timeout = 30s\n")
 
-	res := gripAsync(env, "click", beta, "--json")
+	res := gripAsync(t, env, "click", beta, "--json")
 	q := waitQuestion(t, url, "click")
 	if q != "On "+env.Origin1+"Allow cli to click "+beta+": [button 'Beta']?" { // two lines, the site first
 		t.Errorf("the question reads %q", q)
@@ -416,7 +418,7 @@ func TestConfirmAllowDenyTimeout(t *testing.T) {
 		t.Errorf("page log %v, want [b]", got)
 	}
 
-	res = gripAsync(env, "click", gamma, "--json")
+	res = gripAsync(t, env, "click", gamma, "--json")
 	clickAnswer(t, url, waitQuestion(t, url, "click "+gamma), false)
 	r := <-res
 	var out struct{ Error *protocol.Error }

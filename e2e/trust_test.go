@@ -154,7 +154,7 @@ func TestQuestionPutsTheSiteFirst(t *testing.T) {
 	}
 	setPolicy(t, "confirm "+hostOf(env.Origin1)+"\n")
 	url := openPopup(t, tab)
-	res := gripAsync(env, "click", pay, "--json")
+	res := gripAsync(t, env, "click", pay, "--json")
 	q := waitQuestion(t, url, "click "+pay)
 	v := browsertest.Eval[questionView](t, env, url, `(() => {
   const p = document.querySelector('#questions .question > p');
@@ -226,7 +226,7 @@ func TestQuestionHeadedShowsTheSite(t *testing.T) {
 	if code := gripOn(t, e, &pr, "policy", e.Origin1+"/longname.html"); code != 0 || pr.Rule == nil || pr.Rule.Rule != "confirm" {
 		t.Fatalf("the page's rule after the policy was written: exit %d %+v", code, pr.Rule)
 	}
-	res := gripAsync(e, "click", pay, "--json")
+	res := gripAsync(t, e, "click", pay, "--json")
 	// The picture is taken once the question's notification is up (the
 	// worker's chrome.notifications lists it), where it was taken 2 s
 	// after the click on the premise that the question had been asked and

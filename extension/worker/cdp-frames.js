@@ -8,7 +8,7 @@
 // element has focus. Everything here reads the page through grip's
 // isolated world or the browser itself, never through the page's own
 // scripts, which could lie.
-import { send, children, onTabEvent } from './debugger.js';
+import { send, children, onTabEvent, sessionsOf } from './debugger.js';
 import { runInDocument } from './inject.js';
 import { wireError } from './errors.js';
 
@@ -21,15 +21,6 @@ const OURS = chrome.runtime.getURL('').replace(/\/$/, '');
  * @typedef {{session: Session, contextId: number, frameId: string}} World */
 /** Every grip world of a tab, by the debugger's frame id.
  * @typedef {Map<string, World>} Worlds */
-
-/**
- * The sessions of a tab: itself, then its out-of-process frames.
- * @param {number} tabId
- * @returns {Session[]}
- */
-function sessionsOf(tabId) {
-  return [{ tabId }, ...children(tabId).map((c) => ({ tabId, sessionId: c.sessionId }))];
-}
 
 /**
  * Lists grip's isolated worlds in every frame of the tab. The Runtime

@@ -388,6 +388,31 @@ export async function settled(tabId) {
   if (left > 0) await new Promise((r) => setTimeout(r, left));
 }
 
+/** How long caughtUp waits for a session's answer. */
+const CAUGHT_UP_MS = 300;
+
+/**
+ * Resolves once the worker has had every event tabId's pages sent before
+ * now (a request the click made: Network.requestWillBeSent), or after
+ * CAUGHT_UP_MS for a page busy in a long task; at once when grip is not
+ * attached. The events of a session and the answer to a command on it
+ * come in order, while a read's result (chrome.scripting) comes by
+ * another way and can pass them: a read back that found the page quiet
+ * and nothing in flight had been answered before the worker was told of
+ * the request the click had made, and the reply said settled with
+ * nothing of the answer (CI40's TestReplyIsNotHeldByThePagesLongPoll,
+ * on a loaded machine). A command on each session, answered by the page,
+ * comes back after them.
+ * @param {number} tabId
+ */
+export async function caughtUp(tabId) {
+  if (!tabs.has(tabId)) return;
+  await Promise.all(sessionsOf(tabId).map((s) => Promise.race([
+    send(s, 'Runtime.evaluate', { expression: '0', silent: true, returnByValue: true }).catch(() => null),
+    new Promise((r) => setTimeout(r, CAUGHT_UP_MS)),
+  ])));
+}
+
 /** Whether grip is attached to tabId now. @param {number} tabId */
 export function watching(tabId) {
   return tabs.has(tabId);
@@ -425,6 +450,15 @@ export async function answerDialog(tabId, accept, text) {
 export function children(tabId) {
   const st = tabs.get(tabId);
   return st ? Array.from(st.children.values()) : [];
+}
+
+/**
+ * The sessions of a tab: itself, then its out-of-process frames.
+ * @param {number} tabId
+ * @returns {Session[]}
+ */
+export function sessionsOf(tabId) {
+  return [{ tabId }, ...children(tabId).map((c) => ({ tabId, sessionId: c.sessionId }))];
 }
 
 /**

@@ -462,7 +462,7 @@ func TestPopupDrawsAnswersInTheOrderAsked(t *testing.T) {
   return true;
 })()`)
 	events := func() []string { return browsertest.Eval[[]string](t, env, url, `window.__events`) }
-	until := func(what string, bound time.Duration, ok func([]string) bool) bool {
+	until := func(bound time.Duration, ok func([]string) bool) bool {
 		for deadline := time.Now().Add(bound); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
 			if ok(events()) {
 				return true
@@ -473,14 +473,14 @@ func TestPopupDrawsAnswersInTheOrderAsked(t *testing.T) {
 	held := func(e []string) bool {
 		return slices.ContainsFunc(e, func(s string) bool { return strings.HasSuffix(s, " held") })
 	}
-	if !until("a held request", 10*time.Second, held) {
+	if !until(10*time.Second, held) {
 		t.Fatalf("the popup asked the worker nothing in 10 s: %v", events())
 	}
 	// Give the popup's timer its chance to ask again while the answer is
 	// held (it must not): up to three of its seconds, less if it does.
-	until("an ask while held", 3*time.Second, func(e []string) bool { return len(e) > 1 })
+	until(3*time.Second, func(e []string) bool { return len(e) > 1 })
 	browsertest.Eval[bool](t, env, url, `(window.__release(), true)`)
-	if !until("an ask after the release", 10*time.Second, func(e []string) bool {
+	if !until(10*time.Second, func(e []string) bool {
 		return slices.ContainsFunc(e, func(s string) bool { return strings.HasPrefix(s, "ask ") && !strings.HasSuffix(s, " held") })
 	}) {
 		t.Fatalf("the popup never asked again after the held answer: %v", events())

@@ -407,10 +407,13 @@ const CAUGHT_UP_MS = 300;
  */
 export async function caughtUp(tabId) {
   if (!tabs.has(tabId)) return;
-  await Promise.all(sessionsOf(tabId).map((s) => Promise.race([
-    send(s, 'Runtime.evaluate', { expression: '0', silent: true, returnByValue: true }).catch(() => null),
-    new Promise((r) => setTimeout(r, CAUGHT_UP_MS)),
-  ])));
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  await Promise.race([
+    Promise.all(sessionsOf(tabId).map((s) => send(s, 'Runtime.evaluate', { expression: '0', silent: true, returnByValue: true }).catch(() => null))),
+    new Promise((r) => { timer = setTimeout(r, CAUGHT_UP_MS); }),
+  ]);
+  clearTimeout(timer);
 }
 
 /** Whether grip is attached to tabId now. @param {number} tabId */

@@ -20,6 +20,7 @@
 // that permission makes Chrome hold the browser's first requests until
 // the worker is up, which left a person's first tab blank (navigation.js).
 import { answerRequests } from './network.js';
+import { caughtUp } from './debugger.js';
 
 /** @typedef {import('./network.js').Req} Req */
 
@@ -71,6 +72,16 @@ export function stopWatching(tabId) {
  * @param {number} tabId */
 export function inFlight(tabId) {
   return startedByAction(tabId).length;
+}
+
+/** Whether none of the requests the action on tabId started is in flight,
+ * once the worker has been told of every request the page made before
+ * now (debugger.js caughtUp): one heard of late counts.
+ * @param {number} tabId */
+export async function noneInFlight(tabId) {
+  if (inFlight(tabId)) return false;
+  await caughtUp(tabId);
+  return !inFlight(tabId);
 }
 
 /** The requests the action on tabId started that are still in flight.

@@ -10,8 +10,7 @@
 // read again.
 import { runKernel } from './inject.js';
 import { whileNoDialog } from './dialogs.js';
-import { caughtUp } from './debugger.js';
-import { inFlight, requestsDone, actionBegan, notePolled } from './inflight.js';
+import { inFlight, noneInFlight, requestsDone, actionBegan, notePolled } from './inflight.js';
 import { timersLeft } from './timers.js';
 
 /** No change for this long is a page that settled. */
@@ -130,10 +129,8 @@ async function settleFrames(p, started) {
     const requests = inFlight(tabId);
     const busy = first ? first.busy : requests ? (requests === 1 ? 'a request the action started was' : requests + ' requests the action started were') + ' in flight' : '';
     if (busyDocs.length === 0 && wait <= 0 && !requests) {
-      // Told of every request the page made, the last look's too
-      // (debugger.js caughtUp): one the worker heard of late holds it.
-      await caughtUp(tabId);
-      if (inFlight(tabId)) continue;
+      // One the worker heard of late holds it too.
+      if (!(await noneInFlight(tabId))) continue;
       // A live frame read as it is: it was not quiet, and the reply says so.
       return stillLive(states, quiet) ? { settled: false, ms: elapsed, live: true } : { settled: true, ms: elapsed };
     }

@@ -5,11 +5,11 @@
 import { wireError } from './errors.js';
 import { runKernel, unscriptable, blankTop } from './inject.js';
 import { tabLoading } from './tabs.js';
-import { dialogOf, hold, caughtUp } from './debugger.js';
+import { dialogOf, hold } from './debugger.js';
 import { Watch } from './effects.js';
 import { quietFor, settleTab } from './settle.js';
 import { timersLeft, stopTimers } from './timers.js';
-import { inFlight, stopWatching } from './inflight.js';
+import { noneInFlight, stopWatching } from './inflight.js';
 import { openers } from './openers.js';
 import { errorPage, errorPageRefusal } from './navigation.js';
 
@@ -49,7 +49,7 @@ export async function snapshotTab(tabId, mode, keepSignatures, settle, allContex
   if (!settle || read.dialog) return read;
   const states = read.frames.map((/** @type {any} */ f) => f.settle || null);
   for (const f of read.frames) delete f.settle;
-  if (quietFor(states) <= 0 && await nothingInFlight(tabId) &&
+  if (quietFor(states) <= 0 && await noneInFlight(tabId) &&
       await timersLeft(tabId, read.frames.map((/** @type {any} */ f) => f.documentId).filter(Boolean)) <= 0) {
     stopWatching(tabId);
     stopTimers(tabId);
@@ -60,15 +60,6 @@ export async function snapshotTab(tabId, mode, keepSignatures, settle, allContex
   stopTimers(tabId);
   const again = await readTab(tabId, mode, keepSignatures, false, allContexts, known, saidSince);
   return { ...again, settle: how };
-}
-
-/** Whether none of the requests the action on tabId started is in flight,
- * once the worker has been told of every request the page made before
- * now (debugger.js caughtUp). @param {number} tabId */
-async function nothingInFlight(tabId) {
-  if (inFlight(tabId)) return false;
-  await caughtUp(tabId);
-  return !inFlight(tabId);
 }
 
 /**

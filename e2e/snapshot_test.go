@@ -25,6 +25,16 @@ func snapshot(t *testing.T, tab int, extra ...string) protocol.Snapshot {
 	return snap
 }
 
+// ids are what grip numbers: refs, tabs, windows, downloads and their sizes.
+var ids = regexp.MustCompile(`@e[0-9]+|"(id|tab|bytes|total)":[0-9]+|\b(tab|window) [0-9]+`)
+
+// shows reports whether out holds secret outside grip's own numbers: a
+// check for a page's digits must not fail on a tab id that holds them
+// (CI47: tab 577929876 against a balance of 9876).
+func shows(out, secret string) bool {
+	return strings.Contains(ids.ReplaceAllString(out, ""), secret)
+}
+
 // refOf finds the ref of the element with role and name, or "".
 func refOf(snap protocol.Snapshot, role, name string) string {
 	for _, f := range snap.Frames {

@@ -351,26 +351,54 @@ async function breakdown(ctx, p, runs) {
   }`, '{}');
   const synthObjects = synth(false);
   const synthString = synth(true);
+  // The floor of a read after a change: every element visited, the style
+  // the change makes each frame owe paid, each listed element's visibility
+  // checked, and a result of the walk's size sent back as one string; no
+  // name, role or state is computed. Any correct first read pays this.
+  const floor = probe(`function floor(req) {
+    document.body.setAttribute('data-bench-floor', String(Math.random()));
+    let n = 0;
+    const visit = (el) => { n++; for (let c = el.firstElementChild; c; c = c.nextElementSibling) visit(c); };
+    visit(document.documentElement);
+    const listed = document.querySelectorAll('button,a,input,select,[role]');
+    for (const el of listed) el.checkVisibility({ visibilityProperty: true });
+    const k = listed.length;
+    const elements = [];
+    for (let i = 0; i < k; i++) elements.push({ id: i + 1, role: 'button', name: 'Save item f12-' + i, states: i % 3 ? [] : ['checked'] });
+    return JSON.stringify({ url: location.href, title: document.title, elements, stats: { nodes: n, ms: 0 } });
+  }`, '{}');
+  /** A read's spans, from the host's timings and the socket's clock. */
+  const spans = (r) => {
+    const t = r.timings;
+    const walks = t.frames.map((f) => f.walk_ms || 0);
+    return { injectMs: t.inject_ms, workerMs: t.worker_ms, extensionMs: t.extension_ms, bytes: t.bytes,
+      walkSumMs: walks.reduce((a, x) => a + x, 0), walkMaxMs: Math.max(...walks),
+      nodes: t.frames.reduce((a, f) => a + f.nodes, 0), elements: t.frames.reduce((a, f) => a + f.elements, 0), frames: t.frames.length,
+      decodeMs: t.decode_ms, refsMs: t.refs_ms, ledgerMs: t.ledger_ms, renderMs: t.render_ms, socketMs: r.ms };
+  };
   const samples = [];
   for (let i = 0; i <= runs; i++) {
     const trivialMs = await sw.evaluate(trivial);
     const synthObjectsMs = await sw.evaluate(synthObjects);
     const synthStringMs = await sw.evaluate(synthString);
+    const floorMs = await sw.evaluate(floor);
     await changeFrames(ctx.page);
     const g = await ctx.gripsnap.call({ op: 'snap', tab: ctx.tabId, budget: BUDGET });
+    // The same page again, unchanged: the kept walks answer (reread.js).
+    const u = await ctx.gripsnap.call({ op: 'snap', tab: ctx.tabId, budget: BUDGET });
     await changeFrames(ctx.page);
     const c = await runProcess(path.join(BIN, 'grip'), ['snapshot', '--tab', String(ctx.tabId), '--budget', String(BUDGET)], { GRIP_STATE_DIR: ctx.browser.stateDir });
     if (i === 0) continue;
-    const t = g.timings;
-    const walks = t.frames.map((f) => f.walk_ms || 0);
-    samples.push({ injectMs: t.inject_ms, workerMs: t.worker_ms, extensionMs: t.extension_ms, bytes: t.bytes,
-      walkSumMs: walks.reduce((a, x) => a + x, 0), walkMaxMs: Math.max(...walks),
-      nodes: t.frames.reduce((a, f) => a + f.nodes, 0), elements: t.frames.reduce((a, f) => a + f.elements, 0), frames: t.frames.length,
-      decodeMs: t.decode_ms, refsMs: t.refs_ms, ledgerMs: t.ledger_ms, renderMs: t.render_ms,
-      socketMs: g.ms, cliMs: c.ms, trivialInjectMs: trivialMs, synthObjectsMs, synthStringMs });
+    samples.push({ ...spans(g),
+      cliMs: c.ms, trivialInjectMs: trivialMs, synthObjectsMs, synthStringMs, floorMs,
+      same: spans(u) });
   }
-  const med = {};
-  for (const k of Object.keys(samples[0])) med[k] = stats(samples.map((s) => s[k])).median;
+  const medians = (xs) => {
+    const m = {};
+    for (const k of Object.keys(xs[0])) if (typeof xs[0][k] === 'number') m[k] = stats(xs.map((s) => s[k])).median;
+    return m;
+  };
+  const med = { ...medians(samples), same: medians(samples.map((s) => s.same)) };
   return { page: p.name, runs, median: med, samples, profile: await profileKernel(ctx) };
 }
 

@@ -195,10 +195,10 @@ func (h *Host) fitChanges(a *action, c *protocol.Changes) {
 func (q *tabQueues) viewElements(tab int) map[uint64]protocol.Element {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	src := q.views[tab].elements
-	out := make(map[uint64]protocol.Element, len(src))
-	for k, v := range src {
-		out[k] = v
+	v := q.views[tab]
+	out := make(map[uint64]protocol.Element, len(v.at))
+	for ref, i := range v.at {
+		out[ref] = v.list[i].el
 	}
 	return out
 }

@@ -30,7 +30,8 @@ const staleHint = "take a new snapshot with grip snapshot and use the ref it giv
 func (q *tabQueues) wentLine(tab int, ref uint64) (protocol.Element, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if el, ok := q.views[tab].elements[ref]; ok {
+	v := q.views[tab]
+	if el, ok := v.get(ref); ok {
 		return el, true
 	}
 	el, ok := q.went[tab][ref]
@@ -51,8 +52,9 @@ func (q *tabQueues) shownWhere(tab int, keep func(ref uint64, el *protocol.Eleme
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	var out []likeEl
-	for ref, el := range q.views[tab].elements {
-		if keep(ref, &el) {
+	v := q.views[tab]
+	for ref, i := range v.at {
+		if el := v.list[i].el; keep(ref, &el) {
 			out = append(out, likeEl{ref, el})
 		}
 	}

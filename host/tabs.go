@@ -29,18 +29,31 @@ type tabQueues struct {
 }
 
 // tabView is what the agent was last shown of a tab: the elements of its
-// last read, by ref, and the read's mode. A reply's added, gone and
-// changed are relative to it.
+// last read, with their refs, and the read's mode. A reply's added, gone
+// and changed are relative to it.
 type tabView struct {
-	mode     string
-	elements map[uint64]protocol.Element
-	// docs are the elements' documents, for the reads after it in which
-	// a document does not answer.
-	docs map[uint64]string
+	mode string
+	// list is the read's elements in page order, each with its ref and
+	// its document (for the reads after it in which a document does not
+	// answer); at is where a ref's element is in list (its last place:
+	// one node can be reported twice, along two open shadow paths). One
+	// index beside a slice, not a map of elements: a read of 5,000
+	// elements fills it on every snapshot (bench/RESULTS.md).
+	list []shown
+	at   map[uint64]int32
 	// urls are the URLs of the frames the read answered from, by frame
 	// id (0: the top frame): what a recorded step says of where its
 	// target was and which page it acted on.
 	urls map[int]string
+}
+
+// get is ref's element in the view.
+func (v *tabView) get(ref uint64) (protocol.Element, bool) {
+	i, ok := v.at[ref]
+	if !ok {
+		return protocol.Element{}, false
+	}
+	return v.list[i].el, true
 }
 
 type tabEpoch struct {
@@ -96,7 +109,7 @@ func (q *tabQueues) forget(tab int) []uint64 {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	delete(q.epochs, tab)
-	gone := slices.Sorted(maps.Keys(q.views[tab].elements))
+	gone := slices.Sorted(maps.Keys(q.views[tab].at))
 	delete(q.views, tab)
 	delete(q.tops, tab)
 	delete(q.went, tab)
@@ -155,17 +168,17 @@ type viewDiff struct {
 // documents in unread (frames that did not answer this time) is carried
 // over: neither gone nor changed.
 func (q *tabQueues) swapView(tab int, mode string, read []shown, urls map[int]string, unread map[string]bool) viewDiff {
-	cur := tabView{mode: mode, elements: make(map[uint64]protocol.Element, len(read)), docs: make(map[uint64]string, len(read)), urls: urls}
-	for _, s := range read {
-		cur.elements[s.ref] = s.el
-		cur.docs[s.ref] = s.doc
+	cur := tabView{mode: mode, list: read, at: make(map[uint64]int32, len(read)), urls: urls}
+	for i, s := range read {
+		cur.at[s.ref] = int32(i)
 	}
 	q.mu.Lock()
 	prev := q.views[tab]
 	if len(unread) > 0 && prev.mode == mode {
-		for ref, doc := range prev.docs {
-			if _, read := cur.elements[ref]; !read && unread[doc] {
-				cur.elements[ref], cur.docs[ref] = prev.elements[ref], doc
+		for ref, i := range prev.at {
+			if _, read := cur.at[ref]; !read && unread[prev.list[i].doc] {
+				cur.at[ref] = int32(len(cur.list))
+				cur.list = append(cur.list, prev.list[i])
 			}
 		}
 	}
@@ -175,21 +188,26 @@ func (q *tabQueues) swapView(tab int, mode string, read []shown, urls map[int]st
 		w = map[uint64]protocol.Element{}
 		q.went[tab] = w
 	}
-	for ref, el := range prev.elements {
-		if _, ok := cur.elements[ref]; !ok {
-			w[ref] = el
+	for ref, i := range prev.at {
+		if _, ok := cur.at[ref]; !ok {
+			w[ref] = prev.list[i].el
 		}
 	}
 	q.mu.Unlock()
 	d := viewDiff{added: []uint64{}, gone: []uint64{}}
 	var changedRefs []uint64
-	seen := make(map[uint64]bool, len(read))
-	for _, s := range read {
-		if seen[s.ref] {
-			continue // one node reported twice (two open shadow paths)
+	var twice map[uint64]bool // refs read again later in read (rare)
+	for i, s := range read {
+		if twice[s.ref] {
+			continue // one node reported twice (two open shadow paths): the first counts
 		}
-		seen[s.ref] = true
-		was, ok := prev.elements[s.ref]
+		if int(cur.at[s.ref]) != i {
+			if twice == nil {
+				twice = map[uint64]bool{}
+			}
+			twice[s.ref] = true
+		}
+		was, ok := prev.get(s.ref)
 		switch {
 		case !ok:
 			d.added = append(d.added, s.ref)
@@ -203,10 +221,10 @@ func (q *tabQueues) swapView(tab int, mode string, read []shown, urls map[int]st
 			changedRefs = append(changedRefs, s.ref)
 		}
 	}
-	d.changed, d.contexts = contextRuns(prev.elements, cur.elements, changedRefs, d.changed)
+	d.changed, d.contexts = contextRuns(&prev, &cur, changedRefs, d.changed)
 	slices.Sort(d.added)
-	for ref := range prev.elements {
-		if _, ok := cur.elements[ref]; !ok {
+	for ref := range prev.at {
+		if _, ok := cur.at[ref]; !ok {
 			d.gone = append(d.gone, ref)
 		}
 	}
@@ -226,12 +244,12 @@ const contextRunMin = 3
 // its refs, and All when they are every element prev showed in that
 // context that cur still has, but those changed lines list as a whole.
 // The rest of changed is returned in its order.
-func contextRuns(prev, cur map[uint64]protocol.Element, refs []uint64, changed []protocol.Element) ([]protocol.Element, []protocol.ContextChange) {
+func contextRuns(prev, cur *tabView, refs []uint64, changed []protocol.Element) ([]protocol.Element, []protocol.ContextChange) {
 	type move struct{ from, to string }
 	runs := map[move][]int{}
 	var order []move
 	for i, el := range changed {
-		was := prev[refs[i]]
+		was, _ := prev.get(refs[i])
 		if was.Context == el.Context {
 			continue
 		}
@@ -280,11 +298,11 @@ func contextRuns(prev, cur map[uint64]protocol.Element, refs []uint64, changed [
 			own[r] = true
 		}
 		c.All = true
-		for ref, el := range prev {
-			if el.Context != c.From || listed[ref] {
+		for ref, j := range prev.at {
+			if prev.list[j].el.Context != c.From || listed[ref] {
 				continue
 			}
-			if now, ok := cur[ref]; ok && !own[now.Ref] {
+			if now, ok := cur.get(ref); ok && !own[now.Ref] {
 				c.All = false
 				break
 			}
@@ -329,7 +347,8 @@ func firstDifference(a, b string) int {
 // its value (a field's value may be what the agent typed).
 func (q *tabQueues) shownLine(tab int, ref uint64) (string, bool) {
 	q.mu.Lock()
-	el, ok := q.views[tab].elements[ref]
+	v := q.views[tab]
+	el, ok := v.get(ref)
 	q.mu.Unlock()
 	if !ok {
 		return "", false
@@ -344,7 +363,7 @@ func (q *tabQueues) seen(tab int, ref uint64, frame int) (el protocol.Element, f
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	v := q.views[tab]
-	el, ok = v.elements[ref]
+	el, ok = v.get(ref)
 	return el, v.urls[frame], v.urls[0], ok
 }
 

@@ -24,11 +24,13 @@
   }
 
   /** The first text of el outside its controls: what a row or list item
-   * is about ("Milk" for <li>Milk <button>Delete</button></li>).
-   * @param {Element} el @returns {string} */
-  function leadText(el) {
+   * is about ("Milk" for <li>Milk <button>Delete</button></li>); with
+   * noLabels, outside its <label>s too.
+   * @param {Element} el @param {boolean} [noLabels] @returns {string} */
+  function leadText(el, noLabels) {
     const tw = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-      acceptNode: (n) => n.nodeType === 1 && (SKIP_TEXT.has(/** @type {Element} */ (n).localName) || /** @type {Element} */ (n).hasAttribute('role'))
+      acceptNode: (n) => n.nodeType === 1 && (SKIP_TEXT.has(/** @type {Element} */ (n).localName) || /** @type {Element} */ (n).hasAttribute('role') ||
+        (noLabels && /** @type {Element} */ (n).localName === 'label'))
         && n !== el ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT,
     });
     for (let n = tw.nextNode(); n; n = tw.nextNode()) {
@@ -147,8 +149,10 @@
       if (heads.length === 1) return headingText(heads[0]);
     }
     // A box that says what its links are before them ("Trace: start »
-    // wiki", "You are here: Home › Docs") is named by that.
-    const lead = leadText(el);
+    // wiki", "You are here: Home › Docs") is named by that; a field's
+    // <label> ending in a colon names the field, not the box around it
+    // (ExtJS's form items, in Deluge's preferences).
+    const lead = leadText(el, true);
     if (lead.length <= 30 && /\S:$/.test(lead)) return lead.slice(0, -1);
     return '';
   }

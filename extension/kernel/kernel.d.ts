@@ -72,6 +72,7 @@ interface GripKernel {
   visibleMemo(on: boolean): void;
   noBox(el: Element): boolean;
   clippedShut(el: Element): boolean;
+  speck(el: Element): boolean;
   areaBox(el: Element): Element | null;
 
   // roles.js

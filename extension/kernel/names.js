@@ -218,8 +218,8 @@
   // how many, and the last). Built on the first field that asks.
   /** @type {Map<Node, Map<Element, {n: number, label: Element}>>} */
   const orphansWithin = new Map();
-  // Per call: element → how many visible fields it holds (0, 1, or 2 for more).
-  /** @type {Map<Element, number>} */
+  // Per call: element → the visible fields it holds, up to three (fieldsIn).
+  /** @type {Map<Element, Element[]>} */
   const fieldsWithin = new Map();
 
   function forgetLabels() {
@@ -417,14 +417,26 @@
   // (Bootstrap's input group: the field, its .input-group, the .form-group).
   const LABEL_UP_MAX = 5;
 
+  // How far above a box to tick and the field it turns on their untied
+  // label may be: ExtJS draws the pair in a layout table inside a panel
+  // inside the form item that holds the label (Deluge's "Move completed
+  // to:"), nine and ten levels up.
+  const TOGGLE_UP_MAX = 12;
+  // The box that turns a field beside it on or off.
+  const TOGGLE = 'input[type=checkbox], [role=checkbox], [role=switch]';
+
   /** The words of the <label> tied to no control (no for that finds an
    * element, no control inside it) that is el's one such label and el its
    * one field: the nearest ancestor of el that holds any untied label
    * holds exactly one, before el, and no other visible field, buttons
    * aside (Bootstrap's `.form-group`: `<label>Folder Type</label>` then
    * its select, or an input in an `.input-group` beside a button); the
-   * container is at most LABEL_UP_MAX levels up. '' for none. Hidden
-   * labels and fields do not count. @param {Element} el */
+   * container is at most LABEL_UP_MAX levels up. A box to tick and the one
+   * field it turns on, after such a label and alone with it in its
+   * container (at most TOGGLE_UP_MAX up), are both named by it: ExtJS's
+   * "[x] Move completed to: [folder]", whose form item's label names an id
+   * no element has. '' for none. Hidden labels and fields do not count.
+   * @param {Element} el */
   function orphanLabelName(el) {
     const root = walkRoot || el.getRootNode();
     if (!labelIndex.has(root)) indexLabels(root);
@@ -432,14 +444,22 @@
     if (!orphans.length || !el.matches(LABEL_FIELDS)) return '';
     const within = orphansWithin.get(root) || countOrphans(root, orphans);
     let n = el.parentElement;
-    for (let up = 0; n && up < LABEL_UP_MAX; up++, n = n.parentElement) {
-      if (fieldCount(n) > 1) return '';
+    for (let up = 0; n && up < TOGGLE_UP_MAX; up++, n = n.parentElement) {
+      const fields = fieldsIn(n);
+      if (fields.length > 2 || (fields.length === 2 && !togglePair(fields))) return '';
+      if (fields.length === 1 && up >= LABEL_UP_MAX) return '';
       const has = within.get(n);
       if (!has) continue;
-      if (has.n > 1 || !(has.label.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)) return '';
+      if (has.n > 1 || !(has.label.compareDocumentPosition(fields[0]) & Node.DOCUMENT_POSITION_FOLLOWING)) return '';
       return labelWords(has.label);
     }
     return '';
+  }
+
+  /** Whether two fields, in page order, are a box to tick and a field
+   * that is not one. @param {Element[]} fields */
+  function togglePair(fields) {
+    return fields[0].matches(TOGGLE) !== fields[1].matches(TOGGLE);
   }
 
   /** For each element of root, the visible untied labels inside it.
@@ -458,14 +478,14 @@
     return within;
   }
 
-  /** How many visible fields a label may name n holds: 0, 1, or 2 for
-   * two or more. @param {Element} n */
-  function fieldCount(n) {
+  /** The visible fields a label may name that n holds, in page order: at
+   * most three (three says "more than two"). @param {Element} n */
+  function fieldsIn(n) {
     let c = fieldsWithin.get(n);
     if (c !== undefined) return c;
-    c = 0;
+    c = [];
     const all = n.querySelectorAll(LABEL_FIELDS);
-    for (let i = 0; i < all.length && c < 2; i++) if (isVisible(all[i])) c++;
+    for (let i = 0; i < all.length && c.length < 3; i++) if (isVisible(all[i])) c.push(all[i]);
     fieldsWithin.set(n, c);
     return c;
   }

@@ -10,7 +10,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { attrMemo, visibleMemo, idFor, sigOf, setSig, pruneCache, SKIP_WALK, shadowOf, isHiddenAttr, isVisible, noBox, clippedShut, areaBox,
+  const { attrMemo, visibleMemo, idFor, sigOf, setSig, pruneCache, SKIP_WALK, shadowOf, isHiddenAttr, isVisible, noBox, clippedShut, speck, areaBox,
     CONTROL_ROLES, TEXT_ROLES, NAME_FROM_CONTENT, declaredRole, roleOf, roleWith, inputType, nameOf, nameInferred, labelledByAria, ownText, hasOwnText, setWalkRoot,
     valueText, statesOf, signatureOf, comboValue, unseenSelect, selectStandIn, wrappedSelect, wrapperName, clickableName, hrefOf, cursorOf, clickStart, isWidget, widgetStates, isControlRole, addContexts, elementOf,
     isDrawingRoot, hasParts, drawingRole, drawingName, drawnStart, partName, boxState, canvasShown } = K;
@@ -199,7 +199,9 @@
         if (visible) {
           const name = wrapped ? wrapperName(el, wrapped) : nameOf(el, role);
           const inferred = !wrapped && nameInferred();
-          if (control || name) {
+          // An unnamed link that is a speck is a focus anchor, not a link
+          // anyone follows (visibility.js speck).
+          if ((control || name) && !(role === 'link' && !name && speck(el))) {
             // A region, article or dialog named by its label does not say
             // what it holds: its text of its own goes on its line, and the
             // plain elements inside it are reported (a mail's body).

@@ -106,6 +106,16 @@
     return cs.overflowX !== 'visible' && cs.overflowY !== 'visible';
   }
 
+  /** Whether el is a speck: no element inside it and a box of at most a
+   * few pixels each way, as the focus anchors ExtJS keeps in every grid
+   * and window (an empty link of 1×1 px that only takes the keyboard's
+   * focus): nothing a person sees or presses. @param {Element} el */
+  function speck(el) {
+    if (el.firstElementChild) return false;
+    const r = el.getBoundingClientRect();
+    return r.width <= SHUT_PX && r.height <= SHUT_PX;
+  }
+
   // How many elements inside a box without area areaBox looks at.
   const AREA_SEARCH = 50;
 
@@ -132,6 +142,6 @@
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    isHiddenAttr, hiddenReason, isVisible, visibleMemo, noBox, clippedShut, areaBox,
+    isHiddenAttr, hiddenReason, isVisible, visibleMemo, noBox, clippedShut, speck, areaBox,
   }));
 })();

@@ -376,3 +376,53 @@ func TestUntiedLabelNamesItsField(t *testing.T) {
 		t.Log("\n" + dump(els))
 	}
 }
+
+// TestExtJSFormsNamesAndContexts: the shapes of an ExtJS 3 form (Deluge's
+// preferences). A box to tick and the folder it turns on, under a form
+// item's label that names no element, are both named by it, inferred;
+// two fields under one such label, or a lone field too far below it, are
+// not. Fields of the same name in two fieldsets take their legends as
+// context, not the first label of the box around them. A focus anchor (an
+// empty link of 1×1 px) is not listed; an unnamed link one can press is.
+func TestExtJSFormsNamesAndContexts(t *testing.T) {
+	ctx := newTab(t, "extforms.html")
+	els := snap(t, ctx, "interactive").Elements
+	defer func() {
+		if t.Failed() {
+			t.Log("\n" + dump(els))
+		}
+	}()
+	for _, role := range []string{"checkbox", "textbox"} {
+		if e := find(els, role, "Move completed to:"); e == nil || !slices.Contains(e.States, "inferred") {
+			t.Errorf("[%s 'Move completed to:'] = %+v, want it named by the item's label, inferred", role, e)
+		}
+	}
+	for _, e := range els {
+		if e.Name == "Port range:" || e.Name == "Cache size:" {
+			t.Errorf("%q names a field it is not the one label of: %+v", e.Name, e)
+		}
+	}
+	byValue := map[string]protocol.ExtElement{}
+	for _, e := range els {
+		if e.Value != nil {
+			byValue[e.Role+" "+e.Name+" "+*e.Value] = e
+		}
+	}
+	for _, want := range []struct{ name, value, ctx string }{
+		{"Maximum Connections:", "200", "Global Bandwidth Usage"},
+		{"Maximum Connections:", "-1", "Per Torrent Bandwidth Usage"},
+	} {
+		if e, ok := byValue["textbox "+want.name+" "+want.value]; !ok || e.Context != want.ctx {
+			t.Errorf("[textbox %q value=%s] context %q, want %q", want.name, want.value, e.Context, want.ctx)
+		}
+	}
+	links := 0
+	for _, e := range els {
+		if e.Role == "link" {
+			links++
+		}
+	}
+	if links != 1 {
+		t.Errorf("%d links listed, want 1: the unnamed one to press, not the two focus anchors", links)
+	}
+}

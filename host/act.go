@@ -330,7 +330,7 @@ func checkSpots(spec protocol.Action, args protocol.ActArgs) error {
 	if args.At != nil {
 		if !spec.At {
 			return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
-				"only click, dblclick, hover and drag take a point (--at)", "%s takes no point inside its target", args.Action)
+				"only click, dblclick, rightclick, hover and drag take a point (--at)", "%s takes no point inside its target", args.Action)
 		}
 		if err := args.At.Check("the point"); err != nil {
 			return err

@@ -26,7 +26,7 @@ import (
 // personVerbs are the verbs a person's step may have: the actions the
 // kernel and the worker record.
 var personVerbs = map[string]bool{
-	protocol.ActClick: true, protocol.ActDblClick: true, protocol.ActType: true, protocol.ActFill: true,
+	protocol.ActClick: true, protocol.ActDblClick: true, protocol.ActRightClick: true, protocol.ActType: true, protocol.ActFill: true,
 	protocol.ActSelect: true, protocol.ActCheck: true, protocol.ActUncheck: true, protocol.ActPress: true,
 	protocol.ActDrag: true, protocol.ActUpload: true, protocol.ActNavigate: true, protocol.ActBack: true,
 	protocol.ActForward: true, protocol.ActReload: true,

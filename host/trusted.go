@@ -12,7 +12,7 @@ import (
 // mouseActions are the trusted actions that press at a point; the others
 // (type, fill, press) send keys to the focused element.
 var mouseActions = map[string]bool{
-	protocol.ActClick: true, protocol.ActDblClick: true, protocol.ActHover: true,
+	protocol.ActClick: true, protocol.ActDblClick: true, protocol.ActRightClick: true, protocol.ActHover: true,
 	protocol.ActCheck: true, protocol.ActUncheck: true,
 }
 
@@ -109,13 +109,18 @@ func typeCommands(text string) []protocol.CDPCommand {
 // trustedCommands builds real mouse and keyboard input at the point the
 // page-side checks computed, with cdproto's types.
 func trustedCommands(action string, x, y float64, text, key string, modifiers []string) ([]protocol.CDPCommand, error) {
+	// The button pressed, and the buttons field's bit for it while held.
+	button, held := input.MouseButtonLeft, int64(1)
+	if action == protocol.ActRightClick {
+		button, held = input.MouseButtonRight, 2
+	}
 	mouse := func(t input.DispatchMouseEventType, clicks int64) protocol.CDPCommand {
 		p := input.DispatchMouseEventParams{Type: t, X: x, Y: y}
 		if t != input.DispatchMouseEventTypeMouseMoved {
-			p.Button = input.MouseButtonLeft
+			p.Button = button
 			p.ClickCount = clicks
 			if t == input.DispatchMouseEventTypeMousePressed {
-				p.Buttons = 1
+				p.Buttons = held
 			}
 		}
 		return protocol.CDPCommand{Method: input.CommandDispatchMouseEvent, Params: p}
@@ -127,7 +132,7 @@ func trustedCommands(action string, x, y float64, text, key string, modifiers []
 	switch action {
 	case protocol.ActHover:
 		return []protocol.CDPCommand{move}, nil
-	case protocol.ActClick, protocol.ActCheck, protocol.ActUncheck:
+	case protocol.ActClick, protocol.ActRightClick, protocol.ActCheck, protocol.ActUncheck:
 		return append([]protocol.CDPCommand{move}, click(1)...), nil
 	case protocol.ActDblClick:
 		return append(append([]protocol.CDPCommand{move}, click(1)...), click(2)...), nil

@@ -56,3 +56,28 @@ func TestTrustedCommands(t *testing.T) {
 		})
 	}
 }
+
+// TestTrustedRightClickPressesTheSecondaryButton: a trusted right-click
+// moves, then presses and releases the right button (buttons 2 while
+// held), as a person's does; a click stays on the left button.
+func TestTrustedRightClickPressesTheSecondaryButton(t *testing.T) {
+	for action, want := range map[string]input.MouseButton{protocol.ActRightClick: input.MouseButtonRight, protocol.ActClick: input.MouseButtonLeft} {
+		cmds, err := trustedCommands(action, 10, 20, "", "", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(cmds) != 3 {
+			t.Fatalf("%s: %d commands, want move, press, release", action, len(cmds))
+		}
+		for i, c := range cmds[1:] {
+			p := c.Params.(input.DispatchMouseEventParams)
+			if p.Button != want || p.X != 10 || p.Y != 20 {
+				t.Errorf("%s command %d: %+v, want button %s at 10,20", action, i+1, p, want)
+			}
+		}
+		press := cmds[1].Params.(input.DispatchMouseEventParams)
+		if held := map[input.MouseButton]int64{input.MouseButtonLeft: 1, input.MouseButtonRight: 2}[want]; press.Type != input.DispatchMouseEventTypeMousePressed || press.Buttons != held {
+			t.Errorf("%s press %+v, want pressed with buttons %d", action, press, held)
+		}
+	}
+}

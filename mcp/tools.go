@@ -62,6 +62,7 @@ type snapshotIn struct {
 type clickIn struct {
 	target
 	DoubleClick bool   `json:"doubleClick,omitempty" jsonschema:"Double-click"`
+	Button      string `json:"button,omitempty" jsonschema:"right: right-click (the page's context menu); default left"`
 	Checked     *bool  `json:"checked,omitempty" jsonschema:"Set a checkbox or radio to this state instead (nothing if it is)"`
 	Trusted     bool   `json:"trusted,omitempty"`
 	At          *point `json:"at,omitempty" jsonschema:"Click this point of the element (a canvas, a drawing): CSS px from its box's top-left; browser_take_screenshot grid shows them"`
@@ -427,14 +428,23 @@ func named(locator, element string) string {
 }
 
 func (s *Server) click(ctx context.Context, in clickIn) (*CallToolResult, error) {
+	right := in.Button == "right"
+	if in.Button != "" && in.Button != "left" && !right {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, `give button "left" or "right"`, "unknown button %q", in.Button)
+	}
 	if in.Checked != nil {
-		if in.DoubleClick || in.At != nil {
-			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "give checked alone", "checked sets a state; it takes no doubleClick or at")
+		if in.DoubleClick || in.At != nil || right {
+			return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "give checked alone", "checked sets a state; it takes no doubleClick, button or at")
 		}
 		return s.check(ctx, in)
 	}
 	action, verb := protocol.ActClick, "Clicked"
-	if in.DoubleClick {
+	switch {
+	case right && in.DoubleClick:
+		return nil, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload, "give doubleClick or button right, not both", "a double click is of the left button")
+	case right:
+		action, verb = protocol.ActRightClick, "Right-clicked"
+	case in.DoubleClick:
 		action, verb = protocol.ActDblClick, "Double-clicked"
 	}
 	args := actArgs(action, in.target, in.actOpts, in.Trusted)

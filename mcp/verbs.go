@@ -13,6 +13,7 @@ func VerbTools() map[string]string {
 		"read":       "browser_snapshot",
 		"click":      "browser_click",
 		"dblclick":   "browser_click",
+		"rightclick": "browser_click",
 		"check":      "browser_click",
 		"uncheck":    "browser_click",
 		"hover":      "browser_hover",

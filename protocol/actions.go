@@ -2,26 +2,28 @@ package protocol
 
 // Actions understood by OpAct.
 const (
-	ActClick     = "click"
-	ActDblClick  = "dblclick"
-	ActHover     = "hover"
-	ActFocus     = "focus"
-	ActType      = "type"
-	ActFill      = "fill"
-	ActSelect    = "select"
-	ActCheck     = "check"
-	ActUncheck   = "uncheck"
-	ActPress     = "press"
-	ActScroll    = "scroll"
-	ActFind      = "find"
-	ActDrag      = "drag"
-	ActNavigate  = "navigate"
-	ActBack      = "back"
-	ActForward   = "forward"
-	ActReload    = "reload"
-	ActTabNew    = "tab_new"
-	ActTabClose  = "tab_close"
-	ActTabSelect = "tab_select"
+	ActClick    = "click"
+	ActDblClick = "dblclick"
+	// ActRightClick presses the secondary button: the page's context menu.
+	ActRightClick = "rightclick"
+	ActHover      = "hover"
+	ActFocus      = "focus"
+	ActType       = "type"
+	ActFill       = "fill"
+	ActSelect     = "select"
+	ActCheck      = "check"
+	ActUncheck    = "uncheck"
+	ActPress      = "press"
+	ActScroll     = "scroll"
+	ActFind       = "find"
+	ActDrag       = "drag"
+	ActNavigate   = "navigate"
+	ActBack       = "back"
+	ActForward    = "forward"
+	ActReload     = "reload"
+	ActTabNew     = "tab_new"
+	ActTabClose   = "tab_close"
+	ActTabSelect  = "tab_select"
 	// The answers to a tab's JavaScript dialog: `grip dialog accept|dismiss`.
 	ActDialogAccept  = "dialog_accept"
 	ActDialogDismiss = "dialog_dismiss"
@@ -71,6 +73,7 @@ type Action struct {
 var Actions = []Action{
 	{Name: ActClick, Target: TargetRequired, Trusted: true, At: true, Help: "click an element"},
 	{Name: ActDblClick, Target: TargetRequired, Trusted: true, At: true, Help: "double-click an element"},
+	{Name: ActRightClick, Target: TargetRequired, Trusted: true, At: true, Help: "right-click an element (the page's own context menu)"},
 	{Name: ActHover, Target: TargetRequired, Trusted: true, At: true, Help: "move the mouse over an element"},
 	{Name: ActFocus, Target: TargetRequired, Help: "focus an element"},
 	{Name: ActType, Target: TargetRequired, Text: "TEXT", Trusted: true, Help: "type after what the field holds"},

@@ -182,11 +182,17 @@ func TestPersonRecordsDragCheckHistoryAndFile(t *testing.T) {
 // browsers (the person's and the replay's) reach the desk at one origin.
 func serveDesk(t *testing.T) string {
 	t.Helper()
+	return serveDir(t, "testdata")
+}
+
+// serveDir serves dir's files on a loopback port of its own.
+func serveDir(t *testing.T, dir string) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: http.FileServer(http.Dir("testdata"))}
+	srv := &http.Server{Handler: http.FileServer(http.Dir(dir))}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
 	return "http://" + ln.Addr().String()

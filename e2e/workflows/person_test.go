@@ -457,6 +457,24 @@ type point struct {
 // one of its same-origin frames, once it is there.
 func (p *thePerson) click(sel string) {
 	p.t.Helper()
+	p.pressOn(sel, input.MouseButtonLeft)
+}
+
+// rightClick presses the secondary button there instead, as a person
+// opens a page's own context menu.
+func (p *thePerson) rightClick(sel string) {
+	p.t.Helper()
+	p.pressOn(sel, input.MouseButtonRight)
+}
+
+// pressOn presses button on the middle of the first element sel finds and
+// releases it there.
+func (p *thePerson) pressOn(sel string, button input.MouseButton) {
+	p.t.Helper()
+	held := int64(1)
+	if button == input.MouseButtonRight {
+		held = 2
+	}
 	// Scrolled into view, then read after the page has drawn twice (two
 	// animation frames: the scroll and any layout it set off are on the
 	// screen) if it is shown, where it slept 200 ms on the premise that
@@ -509,13 +527,13 @@ func (p *thePerson) click(sel string) {
 				continue
 			}
 			p.mouse(input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseMoved, X: pt.X, Y: pt.Y})
-			p.mouse(input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMousePressed, X: pt.X, Y: pt.Y, Button: input.MouseButtonLeft, Buttons: 1, ClickCount: 1})
+			p.mouse(input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMousePressed, X: pt.X, Y: pt.Y, Button: button, Buttons: held, ClickCount: 1})
 			// Each event is answered once the page has run it, so the
 			// click's own handlers (and the recorder's step) have run when
 			// this returns; it slept 300 ms more, for nothing a caller
 			// needs: what the click sets off later (a list that opens, a
 			// page that loads) the caller waits for.
-			p.mouse(input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseReleased, X: pt.X, Y: pt.Y, Button: input.MouseButtonLeft, ClickCount: 1})
+			p.mouse(input.DispatchMouseEventParams{Type: input.DispatchMouseEventTypeMouseReleased, X: pt.X, Y: pt.Y, Button: button, ClickCount: 1})
 			return
 		}
 		if time.Now().After(deadline) {

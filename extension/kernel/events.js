@@ -7,25 +7,26 @@
   const K = globalThis.__gripKernel__;
   const { KEYS } = K;
 
-  /** @param {string} type @param {{x: number, y: number}} pt @param {number} detail @param {number} buttons */
-  function mouse(type, pt, detail, buttons) {
+  /** button: the one pressed or released, 0 the primary (2 the secondary).
+   * @param {string} type @param {{x: number, y: number}} pt @param {number} detail @param {number} buttons @param {number} [button] */
+  function mouse(type, pt, detail, buttons, button) {
     const win = window;
     const noBubble = type === 'mouseenter' || type === 'mouseleave';
     return new MouseEvent(type, {
       bubbles: !noBubble, cancelable: !noBubble, composed: true, view: win,
       clientX: pt.x, clientY: pt.y, screenX: pt.x + (win.screenX || 0), screenY: pt.y + (win.screenY || 0),
-      button: 0, buttons, detail,
+      button: button || 0, buttons, detail,
     });
   }
 
-  /** @param {string} type @param {{x: number, y: number}} pt @param {number} buttons */
-  function pointer(type, pt, buttons) {
+  /** @param {string} type @param {{x: number, y: number}} pt @param {number} buttons @param {number} [button] */
+  function pointer(type, pt, buttons, button) {
     const win = window;
     const noBubble = type === 'pointerenter' || type === 'pointerleave';
     const init = {
       bubbles: !noBubble, cancelable: !noBubble, composed: true, view: win,
       clientX: pt.x, clientY: pt.y, screenX: pt.x + (win.screenX || 0), screenY: pt.y + (win.screenY || 0),
-      button: type === 'pointermove' || type === 'pointerover' || type === 'pointerenter' ? -1 : 0,
+      button: type === 'pointermove' || type === 'pointerover' || type === 'pointerenter' ? -1 : button || 0,
       buttons, pointerId: 1, pointerType: 'mouse', isPrimary: true, width: 1, height: 1,
       pressure: buttons ? 0.5 : 0,
     };

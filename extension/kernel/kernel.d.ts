@@ -230,8 +230,8 @@ interface GripKernel {
   KEYS: Record<string, [string, string, number]>;
 
   // events.js
-  mouse(type: string, pt: Point, detail: number, buttons: number): MouseEvent;
-  pointer(type: string, pt: Point, buttons: number): MouseEvent;
+  mouse(type: string, pt: Point, detail: number, buttons: number, button?: number): MouseEvent;
+  pointer(type: string, pt: Point, buttons: number, button?: number): MouseEvent;
   keyInit(ch: string): KeyInit;
   keyEvent(target: Element, type: string, k: KeyInit, m: Modifiers): boolean;
   NO_MODS: Modifiers;
@@ -245,6 +245,7 @@ interface GripKernel {
   // pointer.js
   hoverAt(el: Element, pt: Point): void;
   clickAt(el: Element, pt: Point, detail: number, at?: boolean): void;
+  contextClickAt(el: Element, pt: Point): void;
   activate(el: Element, pt: Point, detail: number, at: boolean): void;
   drawnTarget(el: Element, pt: Point): Element;
   focusable(e: Element): boolean;

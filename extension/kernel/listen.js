@@ -198,6 +198,16 @@
     if (t && !ownStep(t.el)) send({ verb: 'dblclick', target: t.target });
   }, true);
 
+  // A right-click is a step where the page drew its own menu for it (it
+  // cancelled the browser's): one that opened the browser's menu (to copy,
+  // to inspect) did nothing in the page. Heard as the event leaves the
+  // page's own handlers.
+  addEventListener('contextmenu', (e) => {
+    if (!trusted(e) || !e.defaultPrevented) return;
+    const t = targetOf(origin(e));
+    if (t) watchEffect(send({ verb: 'rightclick', target: t.target }));
+  });
+
   addEventListener('dragstart', (e) => {
     if (!trusted(e)) return;
     dragged = targetOf(origin(e));

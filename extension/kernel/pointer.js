@@ -37,6 +37,25 @@
     activate(t, pt, detail, at === true);
   }
 
+  /** A press and release of the secondary button at pt, as a person's
+   * right-click: the context menu event comes after the press (as on
+   * Linux and macOS), then auxclick after the release; no click. A page
+   * that draws its own menu opens it on contextmenu; the browser's own
+   * menu never opens for an event a script sent.
+   * @param {Element} el @param {{x: number, y: number}} pt */
+  function contextClickAt(el, pt) {
+    const t = drawnTarget(el, pt);
+    hoverAt(t, pt);
+    const down = t.dispatchEvent(pointer('pointerdown', pt, 2, 2));
+    let focusOk = true;
+    if (down) focusOk = t.dispatchEvent(mouse('mousedown', pt, 1, 2, 2));
+    if (focusOk) focusOnPress(t);
+    t.dispatchEvent(mouse('contextmenu', pt, 0, 2, 2));
+    t.dispatchEvent(pointer('pointerup', pt, 0, 2));
+    if (down) t.dispatchEvent(mouse('mouseup', pt, 1, 0, 2));
+    t.dispatchEvent(mouse('auxclick', pt, 1, 0, 2));
+  }
+
   /** Where a press on el lands: el itself when it is an HTML element (the
    * events go to the element acted on, as they always have); for an SVG or
    * MathML element, the deepest part of it under pt (a group's rect or
@@ -90,5 +109,5 @@
     return !!h.isContentEditable && isEditingHost(e);
   }
 
-  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ hoverAt, clickAt, activate, drawnTarget, focusable }));
+  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ hoverAt, clickAt, contextClickAt, activate, drawnTarget, focusable }));
 })();

@@ -8,14 +8,14 @@
 
   const K = globalThis.__gripKernel__;
   const { fail, quote, openCache, idFor, elementOf, sigOf, forgetLabels, hiddenReason, roleOf, checkedOf,
-    isDisabled, describe, brief, reread, probe, watch, frameIndexOf, actionable, actionableAt, underPoint, done, hoverAt, clickAt, drawnTarget,
+    isDisabled, describe, brief, reread, probe, watch, frameIndexOf, actionable, actionableAt, underPoint, done, hoverAt, clickAt, contextClickAt, drawnTarget,
     mouse, editKind, readyToType, typeInto, selectIn, checkable, setChecked, doScroll, find, doPress, doDrag,
     setMark, stageUpload, uploadInto, settleState, nextChange, endingAnimations, readText,
     focusAsPerson, saidMark, saidSince, changesFromHere, noMatch, listen, readOnlyRefusal } = K;
 
   // The actions the page carries out: protocol/actions.go lists the same
   // ones as in-page actions (a test compares the two lists).
-  const NEEDS_NODE = new Set(['click', 'dblclick', 'hover', 'focus', 'type', 'fill', 'select', 'check', 'uncheck', 'drag', 'upload']);
+  const NEEDS_NODE = new Set(['click', 'dblclick', 'rightclick', 'hover', 'focus', 'type', 'fill', 'select', 'check', 'uncheck', 'drag', 'upload']);
   const KNOWN = new Set([...NEEDS_NODE, 'press', 'scroll', 'find']);
 
   /** The element an act request names, if it can be found (no checks:
@@ -109,7 +109,7 @@
     }
     // A point the agent chose inside the element (a canvas app): checked
     // there, and the press lands on what is under it.
-    const spot = r.at && typeof r.at === 'object' && (action === 'click' || action === 'dblclick' || action === 'hover') ? r.at : null;
+    const spot = r.at && typeof r.at === 'object' && (action === 'click' || action === 'dblclick' || action === 'rightclick' || action === 'hover') ? r.at : null;
     // (A drag's point was taken above.)
     if (r.at && !spot) return fail('bad_request', 'node', action + ' takes no point inside its element');
     const check = spot ? actionableAt(node, spot, needEnabled, '') : actionable(node, needEnabled);
@@ -164,6 +164,9 @@
         clickAt(node, pt, 2);
         drawnTarget(node, pt).dispatchEvent(mouse('dblclick', pt, 2, 0));
         return done(node, id, { ok: true });
+      case 'rightclick':
+        contextClickAt(node, pt);
+        return done(node, id, { ok: true });
       case 'hover':
         hoverAt(drawnTarget(node, pt), pt);
         return done(node, id, { ok: true });
@@ -189,6 +192,8 @@
     if (trusted) return { ok: true, id, point: pt, detail };
     if (action === 'hover') {
       hoverAt(hit, pt);
+    } else if (action === 'rightclick') {
+      contextClickAt(hit, pt);
     } else {
       clickAt(hit, pt, 1, true);
       if (action === 'dblclick') {

@@ -80,6 +80,7 @@ function stepLine(s) {
   const say = {
     click: () => `Clicked ${thing(s.target)}`,
     dblclick: () => `Double-clicked ${thing(s.target)}`,
+    rightclick: () => `Right-clicked ${thing(s.target)}`,
     fill: () => s.secret ? `Typed your secret into ${thing(s.target)} (never saved: asked for at each replay)` : `Typed ${value} into ${thing(s.target)}`,
     type: () => `Typed ${value} into ${thing(s.target)}`,
     select: () => `Chose ${value} in ${thing(s.target)}`,

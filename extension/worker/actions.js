@@ -93,7 +93,7 @@ async function resolveChain(tabId, chain) {
 
 /** The actions a person performs with a press (mouse or key): they give
  * the frame the user activation a real press gives (see activateFrame). */
-const PRESSES = new Set(['click', 'dblclick', 'check', 'uncheck', 'press', 'type', 'fill', 'select']);
+const PRESSES = new Set(['click', 'dblclick', 'rightclick', 'check', 'uncheck', 'press', 'type', 'fill', 'select']);
 
 /**
  * Gives the frame an action lands in the transient user activation a real

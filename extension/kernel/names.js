@@ -957,8 +957,11 @@
   function rowText(el) {
     /** @type {string[]} */
     const cells = [];
-    // Grids wrap their cells (AG Grid): the cells by role, else the children.
-    const byRole = el.querySelectorAll('[role=gridcell],[role=cell],[role=columnheader],[role=rowheader]');
+    // Grids wrap their cells (AG Grid): the cells by role, else, for a row
+    // that is a box around a table of its cells (ExtJS 3's grid, roles.js
+    // extGridRole), that table's cells, else the children.
+    let byRole = el.querySelectorAll('[role=gridcell],[role=cell],[role=columnheader],[role=rowheader]');
+    if (!byRole.length && el.localName !== 'tr') byRole = el.querySelectorAll('td, th');
     for (let i = 0; i < byRole.length; i++) {
       const c = byRole[i];
       if (isHiddenAttr(c)) continue;

@@ -84,10 +84,35 @@
     return false;
   }
 
+  /** The role ExtJS 3's grid says only by its classes: it draws the grid
+   * (Deluge's torrent list) with no ARIA at all, a .x-grid3 box holding a
+   * .x-grid3-row box per record, each a table of one row of its cells
+   * (docs/widgets.md, *Widgets*). '' for any other element.
+   * @param {Element} el @returns {string} */
+  function extGridRole(el) {
+    const c = el.className;
+    if (typeof c !== 'string' || c.indexOf('x-grid3') < 0) return '';
+    const l = el.classList;
+    return l.contains('x-grid3-row') ? 'row' : l.contains('x-grid3') ? 'grid' : '';
+  }
+
+  /** Whether el is the one row of the table an ExtJS 3 grid row draws its
+   * cells in: the record's row is the box around it (extGridRole).
+   * @param {Element} el */
+  function inExtGridRow(el) {
+    const table = el.parentElement && el.parentElement.parentElement;
+    return !!table && table.localName === 'table' && table.classList.contains('x-grid3-row-table');
+  }
+
   /** @param {Element} el @returns {string} */
   function implicitRole(el) {
     const tag = el.localName;
     switch (tag) {
+      case 'div':
+        return extGridRole(el);
+      case 'tr':
+        if (inExtGridRow(el)) return '';
+        break;
       case 'a': case 'area':
         return hasAttr(el, 'href') || hasAttr(el, 'xlink:href') ? 'link' : '';
       case 'button': case 'summary':

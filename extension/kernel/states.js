@@ -129,7 +129,8 @@
 
   /** @param {Element} el */
   function selectedOf(el) {
-    return attr(el, 'aria-selected') === 'true' ? 'selected' : '';
+    // ExtJS 3 marks a grid's chosen record by a class alone.
+    return attr(el, 'aria-selected') === 'true' || el.classList.contains('x-grid3-row-selected') ? 'selected' : '';
   }
 
   /** @param {Element} el */

@@ -67,7 +67,8 @@
    * @param {Element} el @param {string} role */
   function isWidget(el, role) {
     if (WIDGET_ROLES.has(role)) return true;
-    return role === 'row' && hasAttr(el, 'role') && !!el.closest('[role=grid],[role=treegrid]');
+    // A row by its role, or by ExtJS 3's class (roles.js extGridRole).
+    return role === 'row' && (hasAttr(el, 'role') || el.classList.contains('x-grid3-row')) && !!el.closest('[role=grid],[role=treegrid],.x-grid3');
   }
 
   /** Whether el itself scrolls vertically, with content beyond its box.

@@ -425,4 +425,30 @@ func TestExtJSFormsNamesAndContexts(t *testing.T) {
 	if links != 1 {
 		t.Errorf("%d links listed, want 1: the unnamed one to press, not the two focus anchors", links)
 	}
+	// ExtJS 3's grid is a grid of its records, the chosen one selected, in
+	// both modes, each record once (not again as its table's row).
+	for _, mode := range []string{"interactive", "content"} {
+		got := snap(t, ctx, mode).Elements
+		if find(got, "grid", "") == nil {
+			t.Errorf("%s: no grid", mode)
+		}
+		for _, want := range []struct {
+			file, name string
+			selected   bool
+		}{{"ubuntu.iso", "1 | ubuntu.iso", true}, {"debian.iso", "2 | debian.iso", false}} {
+			n := 0
+			for _, e := range got {
+				if e.Role != "row" || !strings.Contains(e.Name, want.file) {
+					continue
+				}
+				n++
+				if e.Name != want.name || slices.Contains(e.States, "selected") != want.selected {
+					t.Errorf("%s: %+v, want [row %q] selected=%v", mode, e, want.name, want.selected)
+				}
+			}
+			if n != 1 {
+				t.Errorf("%s: %d rows of %s, want 1\n%s", mode, n, want.file, dump(got))
+			}
+		}
+	}
 }

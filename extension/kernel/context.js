@@ -121,6 +121,13 @@
       return labelled() || (legend ? fold(legend.textContent || '') : '') || headingIn(el);
     }
     if (tag === 'body' || tag === 'html') return '';
+    // ExtJS 3's windows and titled panels mark up no dialog, region or
+    // heading: their title bar's text says where a control is (Deluge's
+    // "Add Torrents" and "Add from Url" each end with an Add).
+    if (tag === 'div' && typeof el.className === 'string' && el.className.indexOf('x-') >= 0) {
+      const title = el.querySelector(':scope > .x-window-tl .x-window-header-text, :scope > .x-panel-header .x-panel-header-text');
+      if (title) return fold(title.textContent || '');
+    }
     // A heading is the context of what it holds (the edit link of
     // MediaWiki's "Details[edit]").
     if (el.matches(HEADINGS)) return headingText(el);

@@ -382,7 +382,8 @@ func TestUntiedLabelNamesItsField(t *testing.T) {
 // item's label that names no element, are both named by it, inferred;
 // two fields under one such label, or a lone field too far below it, are
 // not. Fields of the same name in two fieldsets take their legends as
-// context, not the first label of the box around them. A focus anchor (an
+// context, not the first label of the box around them, and buttons of
+// the same name in two windows their titles. A focus anchor (an
 // empty link of 1×1 px) is not listed; an unnamed link one can press is.
 func TestExtJSFormsNamesAndContexts(t *testing.T) {
 	ctx := newTab(t, "extforms.html")
@@ -415,6 +416,15 @@ func TestExtJSFormsNamesAndContexts(t *testing.T) {
 		if e, ok := byValue["textbox "+want.name+" "+want.value]; !ok || e.Context != want.ctx {
 			t.Errorf("[textbox %q value=%s] context %q, want %q", want.name, want.value, e.Context, want.ctx)
 		}
+	}
+	var adds []string
+	for _, e := range els {
+		if e.Role == "button" && e.Name == "Add" {
+			adds = append(adds, e.Context)
+		}
+	}
+	if !slices.Equal(adds, []string{"Add Torrents", "Add from Url"}) {
+		t.Errorf("the windows' Add buttons have contexts %q, want their windows' titles", adds)
 	}
 	links := 0
 	for _, e := range els {

@@ -9,23 +9,25 @@ import (
 )
 
 // TestRightClickOpensThePagesMenu: grip rightclick presses the secondary
-// button on a row of a file list, synthetic and trusted: the page gets
+// button on a row of a file list, synthetic and trusted, and grip press
+// ContextMenu opens the row's menu from the keyboard: the page gets
 // the press, its contextmenu (which it cancels, drawing its own menu) and
 // the release of button 2, and no click; the reply lists the menu that
 // appeared, and its Delete, clicked, deletes the file right-clicked.
 func TestRightClickOpensThePagesMenu(t *testing.T) {
 	browsertest.Need(t, env)
-	for _, trusted := range []bool{false, true} {
-		name := "synthetic"
-		if trusted {
-			name = "trusted"
-		}
-		t.Run(name, func(t *testing.T) {
+	for _, how := range []string{"synthetic", "trusted", "menu key"} {
+		trusted := how == "trusted"
+		t.Run(how, func(t *testing.T) {
 			tab := env.OpenTab(t, env.Origin1+"/contextmenu.html")
 			snap := snapshot(t, tab)
-			args := []string{"rightclick", mustRef(t, snap, "clickable", "report.pdf")}
-			if trusted {
+			row := mustRef(t, snap, "clickable", "report.pdf")
+			args := []string{"rightclick", row}
+			switch how {
+			case "trusted":
 				args = append(args, "--trusted")
+			case "menu key":
+				args = []string{"press", "ContextMenu", row}
 			}
 			got, perr, code := act(t, args...)
 			if code != 0 {
@@ -43,7 +45,15 @@ func TestRightClickOpensThePagesMenu(t *testing.T) {
 			if trusted {
 				suffix = ":trusted"
 			}
-			for _, want := range []string{"pointerdown:2", "mousedown:2", "contextmenu:2", "mouseup:2"} {
+			wants := []string{"pointerdown:2", "mousedown:2", "contextmenu:2", "mouseup:2"}
+			if how == "menu key" {
+				// The key opens the menu with no press of a button.
+				wants = []string{"contextmenu:2"}
+				if got.Detail != "opened the context menu of [clickable 'report.pdf']" {
+					t.Errorf("the key's reply says %q", got.Detail)
+				}
+			}
+			for _, want := range wants {
 				if !strings.Contains(log, want+suffix) {
 					t.Errorf("page log %q lacks %s%s", log, want, suffix)
 				}

@@ -17,7 +17,7 @@ declare namespace protocol {
   /** The modifiers of ActParams.modifiers (protocol/keys.go). */
   type Modifier = 'Control' | 'Shift' | 'Alt' | 'Meta';
   /** The keys press takes by name; any one character is a key too. */
-  type KeyName = 'Enter' | 'Tab' | 'Escape' | 'Backspace' | 'Delete' | 'Space' | 'ArrowUp' | 'ArrowDown' | 'ArrowLeft' | 'ArrowRight' | 'Home' | 'End' | 'PageUp' | 'PageDown' | 'Insert' | 'F1' | 'F2' | 'F3' | 'F4' | 'F5' | 'F6' | 'F7' | 'F8' | 'F9' | 'F10' | 'F11' | 'F12';
+  type KeyName = 'Enter' | 'Tab' | 'Escape' | 'Backspace' | 'Delete' | 'Space' | 'ArrowUp' | 'ArrowDown' | 'ArrowLeft' | 'ArrowRight' | 'Home' | 'End' | 'PageUp' | 'PageDown' | 'Insert' | 'ContextMenu' | 'F1' | 'F2' | 'F3' | 'F4' | 'F5' | 'F6' | 'F7' | 'F8' | 'F9' | 'F10' | 'F11' | 'F12';
 
   /** Every request the host sends the extension: its params and its reply. */
   interface ExtCalls {

@@ -33,6 +33,8 @@ var NamedKeys = []Key{
 	{"PageUp", "PageUp", "PageUp", 33, ""},
 	{"PageDown", "PageDown", "PageDown", 34, ""},
 	{"Insert", "Insert", "Insert", 45, ""},
+	// The menu key: the page's context menu for the focused element.
+	{"ContextMenu", "ContextMenu", "ContextMenu", 93, ""},
 	{"F1", "F1", "F1", 112, ""}, {"F2", "F2", "F2", 113, ""}, {"F3", "F3", "F3", 114, ""},
 	{"F4", "F4", "F4", 115, ""}, {"F5", "F5", "F5", 116, ""}, {"F6", "F6", "F6", 117, ""},
 	{"F7", "F7", "F7", 118, ""}, {"F8", "F8", "F8", 119, ""}, {"F9", "F9", "F9", 120, ""},
@@ -43,7 +45,7 @@ var NamedKeys = []Key{
 // (a name itself is accepted in any case).
 var KeyAliases = map[string]string{
 	"esc": "Escape", "return": "Enter", "up": "ArrowUp", "down": "ArrowDown", "left": "ArrowLeft",
-	"right": "ArrowRight", "del": "Delete", " ": "Space", "spacebar": "Space",
+	"right": "ArrowRight", "del": "Delete", " ": "Space", "spacebar": "Space", "menu": "ContextMenu", "apps": "ContextMenu",
 }
 
 // The modifiers of ActParams.Modifiers.

@@ -26,6 +26,7 @@
     PageUp: ['PageUp', 'PageUp', 33],
     PageDown: ['PageDown', 'PageDown', 34],
     Insert: ['Insert', 'Insert', 45],
+    ContextMenu: ['ContextMenu', 'ContextMenu', 93],
     F1: ['F1', 'F1', 112],
     F2: ['F2', 'F2', 113],
     F3: ['F3', 'F3', 114],

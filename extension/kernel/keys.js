@@ -10,7 +10,7 @@
   const { fail, quote, activate, hasAttr, idOf, SKIP_WALK, shadowOf, deepActive, isHiddenAttr, isVisible, inputType,
     BUTTON_INPUTS, brief, actionable, done, KEYS, keyInit, keyEvent, inputEvent, focusable, editKind, setValue,
     selectAllIn, insertInto, implicitSubmit, scrollPage, editableText, editableBreak, editableDelete,
-    contextKey, editContextInput, focusAsPerson } = K;
+    contextKey, editContextInput, focusAsPerson, mouse } = K;
 
   /** Next/previous tabbable element from the current one. @param {boolean} back */
   function moveFocus(back) {
@@ -118,6 +118,14 @@
     if (key === 'Tab' && !m.ctrl && !m.alt && !m.meta) {
       const n = moveFocus(m.shift);
       return n ? 'focus moved to ' + brief(n) : '';
+    }
+    // The menu key, and Shift+F10: the context menu of the focused
+    // element, at its middle, as the browser opens it from the keyboard.
+    if ((key === 'ContextMenu' && !m.ctrl && !m.alt && !m.meta) || (key === 'F10' && m.shift && !m.ctrl && !m.alt && !m.meta)) {
+      const b = t.getBoundingClientRect();
+      const pt = { x: (b.left + b.right) / 2, y: (b.top + b.bottom) / 2 };
+      const opened = !t.dispatchEvent(mouse('contextmenu', pt, 0, 0, 2));
+      return opened ? 'opened the context menu of ' + brief(t) : '';
     }
     if ((m.ctrl || m.meta) && !m.alt && key.toLowerCase() === 'a' && kind) {
       selectAllIn(t);

@@ -87,6 +87,12 @@ export async function noneInFlight(tabId) {
 /** The requests the action on tabId started that are still in flight.
  * @param {number} tabId @returns {Req[]} */
 function startedByAction(tabId) {
+  return actionRequests(tabId).filter(inFlightNow);
+}
+
+/** The requests the action on tabId started (startedBy).
+ * @param {number} tabId @returns {Req[]} */
+function actionRequests(tabId) {
   const w = watched.get(tabId);
   if (!w) return [];
   if (Date.now() - w.since > WATCH_MS) {
@@ -94,7 +100,19 @@ function startedByAction(tabId) {
     return [];
   }
   const requests = answerRequests(tabId);
-  return requests ? startedInFlight(requests, w.since, w.polled) : [];
+  return requests ? startedBy(requests, w.since, w.polled) : [];
+}
+
+/** When grip was told of the last answer to a request the action on
+ * tabId started (wall ms), 0 for none. An app draws what it got after it
+ * has it, and not always at once: ExtJS 3 reads its XHRs on a 50 ms
+ * interval, so Deluge's login showed nothing of its answer until up to
+ * 50 ms after it came; the read back's quiet period counts from here
+ * (settle.js). @param {number} tabId */
+export function lastAnswered(tabId) {
+  let last = 0;
+  for (const r of actionRequests(tabId)) if (r.done && r.ended > last) last = r.ended;
+  return last;
 }
 
 /**
@@ -119,6 +137,20 @@ function startedByAction(tabId) {
  * @param {Req[]} requests @param {number} since @param {Set<string>} polled @returns {Req[]}
  */
 export function startedInFlight(requests, since, polled) {
+  return startedBy(requests, since, polled).filter(inFlightNow);
+}
+
+/** Whether a request is still in flight as far as grip knows: not done,
+ * and not lost with an attachment that ended (a WebSocket opening is not
+ * lost: its handshake is told again). @param {Req} r */
+function inFlightNow(r) {
+  return !r.done && (r.type === 'websocket' || !r.lost);
+}
+
+/** The requests of a page an action begun at since started, answered or
+ * not (startedInFlight tells them apart from the page's own).
+ * @param {Req[]} requests @param {number} since @param {Set<string>} polled @returns {Req[]} */
+function startedBy(requests, since, polled) {
   /** The page's own requests per method and path: one was in flight when
    * the action began (held), and when the browser told each was done
    * (ends, its monotonic seconds). @type {Map<string, {held: boolean, ends: number[]}>} */
@@ -128,7 +160,7 @@ export function startedInFlight(requests, since, polled) {
   const out = [];
   for (const r of requests) {
     if (r.type === 'websocket') {
-      if (!r.done && r.started >= since) out.push(r);
+      if (r.started >= since) out.push(r);
       continue;
     }
     const key = r.method + ' ' + r.url.split(/[?#]/, 1)[0];
@@ -142,7 +174,7 @@ export function startedInFlight(requests, since, polled) {
       pages = path.held || path.ends.some((t) => r.t0 >= t && (r.t0 - t) * 1000 <= RESEND_MS);
     }
     if (pages && r.done && r.t1) path.ends.push(r.t1);
-    if (!pages && !r.done && !r.lost) out.push(r);
+    if (!pages) out.push(r);
   }
   return out;
 }

@@ -10,7 +10,7 @@
 // read again.
 import { runKernel } from './inject.js';
 import { whileNoDialog } from './dialogs.js';
-import { inFlight, noneInFlight, requestsDone, actionBegan, notePolled } from './inflight.js';
+import { inFlight, noneInFlight, requestsDone, actionBegan, notePolled, lastAnswered } from './inflight.js';
 import { timersLeft } from './timers.js';
 
 /** No change for this long is a page that settled. */
@@ -54,6 +54,18 @@ export function quietFor(states, quiet = QUIET_MS, elapsed = 0) {
     wait = Math.max(wait, own);
   }
   return wait;
+}
+
+/** How long, in ms, until the quiet period after the last answer to a
+ * request the action on tabId started has passed (0 or less: it has, or
+ * there was none). The answer is a change to the page the app may not
+ * have drawn yet: ExtJS 3 reads its XHRs on a 50 ms interval, and
+ * Deluge's login showed nothing of its answer until then, while the page
+ * had changed nothing since the key (inflight.js lastAnswered).
+ * @param {number} tabId @param {number} [quiet] */
+export function answerQuietLeft(tabId, quiet = QUIET_MS) {
+  const answered = lastAnswered(tabId);
+  return answered ? quiet - (Date.now() - answered) : 0;
 }
 
 /** Whether a frame read now is still changing: a live one that changed
@@ -123,7 +135,7 @@ async function settleFrames(p, started) {
     // A timer the action set off, or the set-up of a document it loaded,
     // that has not run yet holds the read until it has (timers.js).
     const deferred = await timersLeft(tabId, documentIds);
-    const wait = Math.max(states.some(Boolean) ? quietFor(states, quiet, elapsed) : quiet, deferred > 0 ? deferred + 10 : 0);
+    const wait = Math.max(states.some(Boolean) ? quietFor(states, quiet, elapsed) : quiet, deferred > 0 ? deferred + 10 : 0, answerQuietLeft(tabId, quiet));
     const busyDocs = documentIds.filter((_, i) => states[i] && states[i].busy);
     const first = states.find((st) => st && st.busy);
     const requests = inFlight(tabId);

@@ -7,7 +7,7 @@ import { runKernel, unscriptable, blankTop } from './inject.js';
 import { tabLoading } from './tabs.js';
 import { dialogOf, hold } from './debugger.js';
 import { Watch } from './effects.js';
-import { quietFor, settleTab } from './settle.js';
+import { quietFor, settleTab, answerQuietLeft } from './settle.js';
 import { timersLeft, stopTimers } from './timers.js';
 import { noneInFlight, stopWatching } from './inflight.js';
 import { openers } from './openers.js';
@@ -49,7 +49,7 @@ export async function snapshotTab(tabId, mode, keepSignatures, settle, allContex
   if (!settle || read.dialog) return read;
   const states = read.frames.map((/** @type {any} */ f) => f.settle || null);
   for (const f of read.frames) delete f.settle;
-  if (quietFor(states) <= 0 && await noneInFlight(tabId) &&
+  if (quietFor(states) <= 0 && answerQuietLeft(tabId) <= 0 && await noneInFlight(tabId) &&
       await timersLeft(tabId, read.frames.map((/** @type {any} */ f) => f.documentId).filter(Boolean)) <= 0) {
     stopWatching(tabId);
     stopTimers(tabId);

@@ -250,9 +250,22 @@ func writeLines(b *strings.Builder, head string, els []protocol.Element, links *
 // opened below its toolbar's buttons) are kept too, up to maxKeptFields,
 // their room taken from the lines before them, so the reply stays in page
 // order with a gap. readOnAfter is the last line of the unbroken run of
-// appeared lines, where a read on starts ("" when none was kept).
+// appeared lines, where a read on starts ("" when none was kept). Lines
+// over the budget by at most a quarter of it are not cut: the line that
+// says the rest and the call that reads it cost more than they save
+// (Deluge's preferences lost their Apply and OK to a cut of two lines).
 func FitChanges(changed, appeared []protocol.Element, budget int) (keptChanged, keptAppeared []protocol.Element, omitted int, readOnAfter string) {
 	cost := func(e *protocol.Element) int { return costBytes(appendLine(nil, e, nil)) }
+	total := 0
+	for i := range changed {
+		total += cost(&changed[i])
+	}
+	for i := range appeared {
+		total += cost(&appeared[i])
+	}
+	if total <= budget+budget/4 {
+		return changed, appeared, 0, lastRef(appeared)
+	}
 	used, n := 0, 0
 	for ; n < len(changed); n++ {
 		c := cost(&changed[n])

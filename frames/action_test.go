@@ -55,7 +55,7 @@ func TestFitChanges(t *testing.T) {
 	for _, tt := range []struct {
 		budget, changed, appeared, omitted int
 	}{
-		{24, 1, 3, 0}, {23, 1, 2, 1}, {12, 1, 1, 2}, {5, 0, 0, 4}, {6, 1, 0, 3},
+		{24, 1, 3, 0}, {19, 1, 2, 1}, {12, 1, 1, 2}, {5, 0, 0, 4}, {6, 1, 0, 3},
 	} {
 		c, a, o, after := FitChanges(changed, appeared, tt.budget)
 		if len(c) != tt.changed || len(a) != tt.appeared || o != tt.omitted {
@@ -63,6 +63,24 @@ func TestFitChanges(t *testing.T) {
 		}
 		if want := lastRef(a); after != want {
 			t.Errorf("budget %d: reads on after %q, want %q", tt.budget, after, want)
+		}
+	}
+}
+
+// TestFitChangesDoesNotCutAFewLines: lines over the budget by at most a
+// quarter of it are kept whole, none said to be left out (a cut of two
+// lines cost Deluge's preferences their Apply and OK, and the agent a
+// call); more over it, the cut comes where it did.
+func TestFitChangesDoesNotCutAFewLines(t *testing.T) {
+	el := func(ref, name string) protocol.Element { return protocol.Element{Ref: ref, Role: "option", Name: name} }
+	var appeared []protocol.Element
+	for i := 1; i <= 10; i++ {
+		appeared = append(appeared, el(fmt.Sprintf("@e%d", i+10), "x")) // 6 tokens each, 60 in all
+	}
+	for _, tt := range []struct{ budget, kept, omitted int }{{48, 10, 0}, {50, 10, 0}, {47, 7, 3}, {30, 5, 5}} {
+		_, a, o, _ := FitChanges(nil, appeared, tt.budget)
+		if len(a) != tt.kept || o != tt.omitted {
+			t.Errorf("budget %d: kept %d, omitted %d; want %d, %d", tt.budget, len(a), o, tt.kept, tt.omitted)
 		}
 	}
 }

@@ -43,7 +43,7 @@ func startDeluge(t *testing.T) *deluge {
 		t.Skip("Deluge is not installed (apt-get install -y deluged deluge-web)")
 	}
 	dir := t.TempDir()
-	dport, wport := loopbackPort(t), loopbackPort(t)
+	dport, wport := browsertest.FreePort(t), browsertest.FreePort(t)
 	run(t, dir, daemon, "-d", "-c", dir, "-p", fmt.Sprint(dport), "-i", "127.0.0.1", "-u", "127.0.0.1", "-L", "error", "-l", filepath.Join(dir, "deluged.log"))
 	// The daemon writes its local client's password at start: the web UI
 	// connects to it with that, by the host list, as soon as one logs in.
@@ -163,16 +163,6 @@ func run(t *testing.T, dir, bin string, args ...string) {
 			<-done
 		}
 	})
-}
-
-func loopbackPort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // TestDelugeAsANewUserFoundIt: Deluge's web UI, driven as an agent did

@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -52,7 +51,7 @@ func startJupyter(t *testing.T) *jupyter {
 	if err := os.WriteFile(filepath.Join(work, "grip.ipynb"), []byte(notebook), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	port := freePort(t)
+	port := browsertest.FreePort(t)
 	j := &jupyter{url: fmt.Sprintf("http://127.0.0.1:%d", port), token: randomToken(t)}
 	args := []string{"--no-browser", "--ip=127.0.0.1", fmt.Sprint("--port=", port), "--port-retries=0",
 		"--notebook-dir=" + work, "--NotebookApp.token=" + j.token}
@@ -112,16 +111,6 @@ func startJupyter(t *testing.T) *jupyter {
 			t.Fatalf("jupyter did not answer within 60 s:\n%s", log)
 		}
 	}
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }
 
 func randomToken(t *testing.T) string {

@@ -24,6 +24,7 @@ func TestPersonRecordsARightClick(t *testing.T) {
 	tab := he.OpenTab(t, url)
 	he.MustGrip(t, "wait", "--tab", fmt.Sprint(tab), "--text", "report.pdf")
 	popup := openPopupWindow(t, he, tab)
+	shot := shooter(t, he, popup)
 	waitFor(t, he, popup, "the record button", `!document.getElementById('record-idle').hidden`)
 	popupClick(t, he, popup, "#record-start")
 	waitFor(t, he, popup, "the recording", `!document.getElementById('record-live').hidden`)
@@ -34,6 +35,7 @@ func TestPersonRecordsARightClick(t *testing.T) {
 	p.click(`[data-act=delete]`)
 	p.waitFor("the deletion", `document.getElementById('status').textContent === 'Deleted report.pdf'`)
 	waitFor(t, he, popup, "the two steps", `document.querySelectorAll('#record-steps .step').length === 2`)
+	shot("rightclick-steps")
 	steps := browsertest.Eval[string](t, he, popup, `[...document.querySelectorAll('#record-steps .step')].map((e) => e.textContent).join('\n')`)
 	if !strings.HasPrefix(steps, "Right-clicked 'report.pdf'") || !strings.Contains(steps, "Clicked the menu item 'Delete'") {
 		t.Errorf("the popup's steps read\n%s", steps)

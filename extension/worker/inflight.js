@@ -70,7 +70,7 @@ export function stopWatching(tabId) {
 
 /** How many requests the action on tabId started are still in flight.
  * @param {number} tabId */
-export function inFlight(tabId) {
+function inFlight(tabId) {
   return startedByAction(tabId).length;
 }
 
@@ -103,16 +103,21 @@ function actionRequests(tabId) {
   return requests ? startedBy(requests, w.since, w.polled) : [];
 }
 
-/** When grip was told of the last answer to a request the action on
- * tabId started (wall ms), 0 for none. An app draws what it got after it
- * has it, and not always at once: ExtJS 3 reads its XHRs on a 50 ms
- * interval, so Deluge's login showed nothing of its answer until up to
- * 50 ms after it came; the read back's quiet period counts from here
- * (settle.js). @param {number} tabId */
-export function lastAnswered(tabId) {
-  let last = 0;
-  for (const r of actionRequests(tabId)) if (r.done && r.ended > last) last = r.ended;
-  return last;
+/** What the requests the action on tabId started are doing, in one pass
+ * over them: how many are still in flight, and when grip was told of the
+ * last answer among them (wall ms, 0 for none). An app draws what it got
+ * after it has it, and not always at once: ExtJS 3 reads its XHRs on a
+ * 50 ms interval, so Deluge's login showed nothing of its answer until up
+ * to 50 ms after it came; the read back's quiet period counts from the
+ * last answer (settle.js). @param {number} tabId
+ * @returns {{inFlight: number, lastAnswered: number}} */
+export function actionActivity(tabId) {
+  let inFlight = 0, lastAnswered = 0;
+  for (const r of actionRequests(tabId)) {
+    if (inFlightNow(r)) inFlight++;
+    else if (r.done && r.ended > lastAnswered) lastAnswered = r.ended;
+  }
+  return { inFlight, lastAnswered };
 }
 
 /**

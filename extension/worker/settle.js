@@ -10,7 +10,7 @@
 // read again.
 import { runKernel } from './inject.js';
 import { whileNoDialog } from './dialogs.js';
-import { inFlight, noneInFlight, requestsDone, actionBegan, notePolled, lastAnswered } from './inflight.js';
+import { noneInFlight, requestsDone, actionBegan, notePolled, actionActivity } from './inflight.js';
 import { timersLeft } from './timers.js';
 
 /** No change for this long is a page that settled. */
@@ -61,10 +61,14 @@ export function quietFor(states, quiet = QUIET_MS, elapsed = 0) {
  * there was none). The answer is a change to the page the app may not
  * have drawn yet: ExtJS 3 reads its XHRs on a 50 ms interval, and
  * Deluge's login showed nothing of its answer until then, while the page
- * had changed nothing since the key (inflight.js lastAnswered).
+ * had changed nothing since the key (inflight.js actionActivity).
  * @param {number} tabId @param {number} [quiet] */
 export function answerQuietLeft(tabId, quiet = QUIET_MS) {
-  const answered = lastAnswered(tabId);
+  return quietAfter(actionActivity(tabId).lastAnswered, quiet);
+}
+
+/** @param {number} answered wall ms, 0 for none @param {number} quiet */
+function quietAfter(answered, quiet) {
   return answered ? quiet - (Date.now() - answered) : 0;
 }
 
@@ -135,10 +139,11 @@ async function settleFrames(p, started) {
     // A timer the action set off, or the set-up of a document it loaded,
     // that has not run yet holds the read until it has (timers.js).
     const deferred = await timersLeft(tabId, documentIds);
-    const wait = Math.max(states.some(Boolean) ? quietFor(states, quiet, elapsed) : quiet, deferred > 0 ? deferred + 10 : 0, answerQuietLeft(tabId, quiet));
+    const activity = actionActivity(tabId);
+    const wait = Math.max(states.some(Boolean) ? quietFor(states, quiet, elapsed) : quiet, deferred > 0 ? deferred + 10 : 0, quietAfter(activity.lastAnswered, quiet));
     const busyDocs = documentIds.filter((_, i) => states[i] && states[i].busy);
     const first = states.find((st) => st && st.busy);
-    const requests = inFlight(tabId);
+    const requests = activity.inFlight;
     const busy = first ? first.busy : requests ? (requests === 1 ? 'a request the action started was' : requests + ' requests the action started were') + ' in flight' : '';
     if (busyDocs.length === 0 && wait <= 0 && !requests) {
       // One the worker heard of late holds it too.

@@ -100,8 +100,10 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 	}
 	switch {
 	case len(gone) > 0 && c.Navigated:
-		// A new page: its refs all went with it, said once, not one by one.
-		fmt.Fprintf(&b, "gone: every ref of the previous page (%d)\n", len(gone))
+		// A new page: its refs all went with it, said once, not one by one,
+		// and that the tab loaded one, which a reload of the same URL (a
+		// settings page saved) says nowhere else.
+		fmt.Fprintf(&b, "gone: every ref of the previous page (%d): the tab loaded a page\n", len(gone))
 	case len(gone) > 0:
 		b.WriteString("gone: " + strings.Join(gone, " ") + "\n")
 	}

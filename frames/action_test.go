@@ -139,7 +139,7 @@ func TestActionTextSaid(t *testing.T) {
 // On a new page the refs of the old one are said gone in one line.
 func TestActionTextGoneOnNavigation(t *testing.T) {
 	res := protocol.ActionResult{OK: true, Changes: protocol.Changes{Gone: []string{"@e1", "@e2", "@e3"}, Navigated: true}}
-	if got := ActionText("ok: click @e3", res); !strings.Contains(got, "gone: every ref of the previous page (3)\n") || strings.Contains(got, "@e2") {
+	if got := ActionText("ok: click @e3", res); !strings.Contains(got, "gone: every ref of the previous page (3): the tab loaded a page\n") || strings.Contains(got, "@e2") {
 		t.Errorf("got %q", got)
 	}
 	res.Changes.Navigated = false

@@ -111,7 +111,23 @@ func (h *Host) finishAction(ctx context.Context, tab int, detail string, args pr
 		return nil, err
 	}
 	h.addEffects(ctx, tab, res, fx)
+	if args.Action == protocol.ActHover && !args.Trusted && changedNothing(res) {
+		res.Detail = joinDetail(res.Detail, hoverChangedNothing)
+	}
 	return res, nil
+}
+
+// hoverChangedNothing is what a hover by events that changed nothing
+// adds: a menu opened by the style of :hover (a menu bar's dropdowns)
+// follows only the real pointer, which no event moves.
+const hoverChangedNothing = "nothing changed; a menu that opens under the pointer by its style (CSS :hover) opens only for the real pointer: hover again with trusted (grip hover --trusted; MCP: trusted: true)"
+
+// changedNothing says an action's reply has nothing to tell of the page:
+// no line added, gone or changed, no new page, tab or dialog, nothing said.
+func changedNothing(res *protocol.ActionResult) bool {
+	c := res.Changes
+	return len(c.Added) == 0 && len(c.Gone) == 0 && len(c.Changed) == 0 && len(c.Appeared) == 0 && len(c.Contexts) == 0 &&
+		!c.Navigated && res.Dialog == nil && len(res.Opened) == 0 && len(res.Closed) == 0 && len(res.Said) == 0 && res.Download == nil
 }
 
 // addEffects puts into an action's reply what the extension saw it do and

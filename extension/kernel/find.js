@@ -11,7 +11,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { fold, cut, quote, fail, idFor, idOf, brief, hiddenReason, scrollerOf, isVisible, nameOf, roleOf, contextOf } = K;
+  const { fold, cut, quote, fail, idFor, idOf, brief, hiddenReason, scrollerOf, isVisible, noBox, farOff, nameOf, roleOf, contextOf } = K;
 
   // One call's share of the injection deadline (10 s, inject.js): a find
   // that takes longer answers `more` with where it stands, and the host
@@ -64,22 +64,48 @@
 
   /** The deepest shown element under root whose text holds needle, or
    * null: down from root, into the first shown child that holds it, until
-   * no child holds it alone (the text spans them).
+   * no child holds it alone (the text spans them). Shown: rendering, and
+   * in reach of a scroll (visibility.js farOff): a context menu kept far
+   * above the page (qBittorrent's RSS menu's "Delete") is no person's to
+   * find, nor the menu item whose closed dropdown alone says the text.
    * @param {Element} root @param {string} needle @returns {Element|null} */
   function matchIn(root, needle) {
     if (!says(root, needle)) return null;
-    let at = root;
-    for (;;) {
-      /** @type {Element|null} */
-      let next = null;
-      for (let c = at.firstElementChild; c; c = c.nextElementSibling) {
-        if (c.localName === 'script' || c.localName === 'style' || c.localName === 'template') continue;
-        if (says(c, needle) && !hiddenReason(c)) { next = c; break; }
-      }
-      // Text that only spans root's children is no one element's.
-      if (!next) return at === root ? null : at;
-      at = next;
+    return deepest(root, needle, true);
+  }
+
+  /** matchIn below el, which says needle; null when no shown part does.
+   * @param {Element} el @param {string} needle @param {boolean} isRoot @returns {Element|null} */
+  function deepest(el, needle, isRoot) {
+    let unseen = false;
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+      if (SKIP.has(c.localName) || !says(c, needle)) continue;
+      if (outOfSight(c)) { unseen = true; continue; }
+      const d = deepest(c, needle, false);
+      if (d) return d;
+      unseen = true;
     }
+    // Text that only spans root's children is no one element's; el holds
+    // it, unless only what is out of sight said it.
+    if (isRoot) return null;
+    return !unseen || fold(shownText(el)).toLowerCase().includes(needle) ? el : null;
+  }
+
+  const SKIP = new Set(['script', 'style', 'template']);
+
+  /** @param {Element} e */
+  function outOfSight(e) {
+    return !!hiddenReason(e) || noBox(e) || farOff(e);
+  }
+
+  /** el's text without what is out of sight. @param {Element} el @returns {string} */
+  function shownText(el) {
+    let t = '';
+    for (let n = el.firstChild; n; n = n.nextSibling) {
+      if (n.nodeType === 3) t += /** @type {Text} */ (n).data;
+      else if (n.nodeType === 1 && !SKIP.has(/** @type {Element} */ (n).localName) && !outOfSight(/** @type {Element} */ (n))) t += ' ' + shownText(/** @type {Element} */ (n));
+    }
+    return t;
   }
 
   // Where a text no element shows may be: a control's name, value or

@@ -13,7 +13,7 @@ type Signature = {
 };
 type RefCache = { byNode: WeakMap<Element, number>; byId: Map<number, Element>; next: number; sig: Map<number, Signature> };
 /** What a snapshot walk collects for a re-read (snapshot.js, reread.js). */
-type WalkFound = { unseen: Element[]; pruned: Element[]; hosts: Element[]; els: Element[]; sigs: Signature[]; ws: string[][] };
+type WalkFound = { unseen: Element[]; far: Element[]; pruned: Element[]; hosts: Element[]; els: Element[]; sigs: Signature[]; ws: string[][] };
 type Reported = { id: number; role: string; name: string; value?: string; states?: string[]; href?: string; ctx?: string };
 type Point = { x: number; y: number };
 type KeyInit = { key: string; code: string; keyCode: number };
@@ -73,6 +73,7 @@ interface GripKernel {
   noBox(el: Element): boolean;
   clippedShut(el: Element): boolean;
   speck(el: Element): boolean;
+  farOff(el: Element): boolean;
   areaBox(el: Element): Element | null;
 
   // roles.js
@@ -139,6 +140,7 @@ interface GripKernel {
   hrefOf(el: Element): string;
   cursorOf(el: Element): string;
   clickStart(el: Element, cursor: string, parentCursor: string): boolean;
+  hoverMemo(on: boolean): void;
   isClickable(el: Element): boolean;
   isWidget(el: Element, role: string): boolean;
   scrollerOf(el: Element): Element | null;

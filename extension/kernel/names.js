@@ -36,6 +36,9 @@
   let tStop = false, tVis = false, tLabel = false, tShown = false, tNoLinks = false, tLines = false;
   /** @type {Node|null} */
   let tSkip = null;
+  // Where in tParts the running textOf put an image's alt text.
+  /** @type {number[]} */
+  const tAlts = [];
 
   /** Text of n's subtree in the flat tree, with alt text and aria-label of
    * descendants, skipping hidden ones; folded.
@@ -55,13 +58,36 @@
     tShown = !!opt.shown;
     tNoLinks = !!opt.noLinks;
     tLines = !!opt.lines;
+    tAlts.length = 0;
     // A name read from text is the page's: nameOf marks its own guesses
     // after its last read.
     inferred = false;
     textChildren(n);
+    if (tAlts.length) dropSaidAlts();
     const s = tParts.length === 1 ? tParts[0] : tParts.join('');
     tParts.length = 0;
     return tLines ? foldLines(s) : fold(s);
+  }
+
+  /** Leaves out of the running textOf each image's alt text that the
+   * rest of its text says already, word for word: an icon beside its own
+   * caption (qBittorrent's menus, `<img alt="Remove">Remove`, and filters,
+   * `<img alt="All">All (0)`) is one name to a person, not "Remove
+   * Remove". */
+  function dropSaidAlts() {
+    const saved = tAlts.map((i) => tParts[i]);
+    for (const i of tAlts) tParts[i] = '';
+    const rest = ' ' + words(tParts.join('')) + ' ';
+    for (let k = 0; k < tAlts.length; k++) {
+      const a = words(saved[k]);
+      if (!a || rest.indexOf(' ' + a + ' ') < 0) tParts[tAlts[k]] = saved[k];
+    }
+  }
+
+  /** s's words, lower case, one space apart: what dropSaidAlts compares.
+   * @param {string} s */
+  function words(s) {
+    return s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
   }
 
   /** s folded within its lines: runs of other whitespace to one space,
@@ -93,7 +119,7 @@
     if (tNoLinks && ln === 'a' && hasAttr(e, 'href')) return;
     if (ln === 'img' || ln === 'area' || (ln === 'input' && inputType(e) === 'image')) {
       const alt = attr(e, 'aria-label') || attr(e, 'alt') || '';
-      if (alt) { tParts.push(' ', alt, ' '); tLen += alt.length; }
+      if (alt) { tParts.push(' ', alt, ' '); tLen += alt.length; tAlts.push(tParts.length - 2); }
       return;
     }
     const aria = attr(e, 'aria-label');
@@ -388,6 +414,25 @@
     return fold(textOf(h, { checkVis: true }));
   }
 
+  // A caption is at most this many characters.
+  const CAPTION_MAX = 60;
+
+  /** The text just before a field nothing names, when it is the field's
+   * caption: the element right before it, with no control in it, showing
+   * a short text that ends in a colon (qBittorrent's tag dialog: a
+   * paragraph "Comma-separated tags:" over its one field); '' for none.
+   * @param {Element} el */
+  function captionBefore(el) {
+    const p = el.previousElementSibling;
+    if (!p || p.localName === 'label' || HEADING_TAGS.has(p.localName) || p.querySelector('input,select,textarea,button,' + CONTROL_IN_LABEL)) return '';
+    for (let n = el.previousSibling; n && n !== p; n = n.previousSibling) {
+      if (n.nodeType === 3 ? /\S/.test(/** @type {Text} */ (n).data) : n.nodeType === 1) return '';
+    }
+    if (!isVisible(p)) return '';
+    const t = fold(textOf(p, { checkVis: true }));
+    return t.length <= CAPTION_MAX && t.endsWith(':') ? t : '';
+  }
+
   /** The name of a field with nothing better: the legend of the fieldset
    * it is the one text field of (a notes box under "Notes"), or, for the
    * textarea CodeMirror 5 takes input through, the name of the textarea
@@ -593,6 +638,11 @@
       if (h) {
         inferred = true;
         return cut(h, NAME_MAX);
+      }
+      const c = el.matches(TEXT_FIELDS) ? captionBefore(el) : '';
+      if (c) {
+        inferred = true;
+        return cut(c, NAME_MAX);
       }
       // The heading before names only a field one types into: a box to
       // tick is named by what its row shows (below), not the list's title.

@@ -15,8 +15,9 @@
 //   (a scrolling widget's, a clickable's cursor), every reported element
 //   still rendering and every element the walk found not rendering, or did
 //   not enter, still not (visibility through CSS: a stylesheet rule, a class
-//   above it, a media query), custom elements' shadow roots (one attached
-//   later), the style sheets' rule counts (rules inserted or deleted through
+//   above it, a media query), every element found out of every scroll's
+//   reach still so (visibility.js farOff), custom elements' shadow roots
+//   (one attached later), the style sheets' rule counts (rules inserted or deleted through
 //   the CSSOM) and the viewport's size.
 //
 // Anything else is a full walk, whose result is kept in turn. Not seen: a
@@ -28,7 +29,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { snapshot, shadowOf, isVisible, noBox, idOf, sigOf, setSig, widgetStates, aliveUnlisted } = K;
+  const { snapshot, shadowOf, isVisible, farOff, noBox, idOf, sigOf, setSig, widgetStates, aliveUnlisted } = K;
 
   // The events of changes a MutationObserver does not see, listened for in
   // the capture phase at the window (non-bubbling ones included).
@@ -38,7 +39,7 @@
 
   /**
    * @typedef {{el: Element, role: string, sig: Signature, props: string}} KeptElement
-   * @typedef {{key: string, walk: string, refs: any, result: any, kept: KeptElement[], unseen: Element[], pruned: Element[],
+   * @typedef {{key: string, walk: string, refs: any, result: any, kept: KeptElement[], unseen: Element[], far: Element[], pruned: Element[],
    *   hosts: Element[], shadows: (ShadowRoot|null)[], sheets: string, view: string}} Kept
    */
 
@@ -131,6 +132,7 @@
       if (!c.el.isConnected || propsOf(c.el, c.role) !== c.props || !isVisible(c.el)) return false;
     }
     for (let i = 0; i < k.unseen.length; i++) if (isVisible(k.unseen[i])) return false;
+    for (let i = 0; i < k.far.length; i++) if (!farOff(k.far[i])) return false;
     for (let i = 0; i < k.pruned.length; i++) if (!noBox(k.pruned[i])) return false;
     for (let i = 0; i < k.hosts.length; i++) if (shadowOf(k.hosts[i]) !== k.shadows[i]) return false;
     return sheetsOf() === k.sheets;
@@ -174,7 +176,7 @@
       observe(document);
     }
     /** @type {WalkFound} */
-    const found = { unseen: [], pruned: [], hosts: [], els: [], sigs: [], ws: [] };
+    const found = { unseen: [], far: [], pruned: [], hosts: [], els: [], sigs: [], ws: [] };
     const result = snapshot(mode, keepSignatures, allContexts, found);
     for (const h of found.hosts) {
       const sr = shadowOf(h);
@@ -195,7 +197,7 @@
     const alive = aliveUnlisted(result.elements);
     if (obs && obs.takeRecords().length) return { ...result, alive };
     const walk = INSTANCE + '.' + ++walks;
-    const next = { key, walk, refs: /** @type {any} */ (globalThis).__gripRefCache__, result, kept: list, unseen: found.unseen,
+    const next = { key, walk, refs: /** @type {any} */ (globalThis).__gripRefCache__, result, kept: list, unseen: found.unseen, far: found.far,
       pruned: found.pruned, hosts: found.hosts, shadows: found.hosts.map((h) => shadowOf(h)), sheets: '', view: viewOf() };
     kept = next;
     next.sheets = sheetsOf();

@@ -10,9 +10,9 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { attrMemo, visibleMemo, idFor, sigOf, setSig, pruneCache, SKIP_WALK, shadowOf, isHiddenAttr, isVisible, noBox, clippedShut, speck, areaBox,
+  const { attrMemo, visibleMemo, idFor, sigOf, setSig, pruneCache, SKIP_WALK, shadowOf, isHiddenAttr, isVisible, noBox, clippedShut, speck, farOff, areaBox, labelsOf,
     CONTROL_ROLES, TEXT_ROLES, NAME_FROM_CONTENT, declaredRole, roleOf, roleWith, inputType, nameOf, nameInferred, labelledByAria, ownText, hasOwnText, setWalkRoot,
-    valueText, statesOf, signatureOf, comboValue, unseenSelect, selectStandIn, wrappedSelect, wrapperName, clickableName, hrefOf, cursorOf, clickStart, isWidget, widgetStates, isControlRole, addContexts, elementOf,
+    valueText, statesOf, signatureOf, comboValue, unseenSelect, selectStandIn, wrappedSelect, wrapperName, clickableName, hrefOf, cursorOf, clickStart, hoverMemo, isWidget, widgetStates, isControlRole, addContexts, elementOf,
     isDrawingRoot, hasParts, drawingRole, drawingName, drawnStart, partName, boxState, canvasShown } = K;
 
   // A subtree with this many children or more is tested for a box before
@@ -116,6 +116,17 @@
         found.ws.push(ws);
       }
     };
+    /** Whether el, rendering, is where no scrolling brings it
+     * (visibility.js farOff), so not listed; a field whose label shows
+     * is, as before (a styled checkbox kept off-screen behind its
+     * label). Kept for the re-read to check.
+     * @param {Element} el */
+    const far = (el) => {
+      if (!farOff(el)) return false;
+      for (const l of labelsOf(el)) if (isVisible(l) && !farOff(l)) return false;
+      if (found) found.far.push(el);
+      return true;
+    };
     /** Drops the line at i, and what found holds for it. @param {number} i */
     const drop = (i) => {
       out.splice(i, 1);
@@ -165,7 +176,7 @@
       if (!control && !inControl && !inDrawing && (tag === 'canvas' || isDrawingRoot(el))) {
         visible = isVisible(el) ? 1 : 0;
         if (!visible && found) found.unseen.push(el);
-        if (visible && (tag === 'canvas' ? canvasShown(el) : hasParts(el))) {
+        if (visible && (tag === 'canvas' ? canvasShown(el) : hasParts(el)) && !far(el)) {
           isDrawing = tag !== 'canvas';
           if (isDrawing) role = drawingRole(el);
           report(el, role, isDrawing ? drawingName(el, role) : nameOf(el, role));
@@ -179,7 +190,7 @@
         visible = isVisible(el) ? 1 : 0;
         if (!visible && found) found.unseen.push(el);
         // Listed only where a press can land, as an action's check has it.
-        if (visible && areaBox(el)) {
+        if (visible && areaBox(el) && !far(el)) {
           role = 'clickable';
           let name = clickableName(el);
           let inferred = nameInferred();
@@ -196,7 +207,7 @@
       } else if (role && (control || (content && (TEXT_ROLES.has(role) || declared)) )) {
         visible = isVisible(el) ? 1 : 0;
         if (!visible && found) found.unseen.push(el);
-        if (visible) {
+        if (visible && !far(el)) {
           const name = wrapped ? wrapperName(el, wrapped) : nameOf(el, role);
           const inferred = !wrapped && nameInferred();
           // An unnamed link that is a speck is a focus anchor, not a link
@@ -215,7 +226,7 @@
       } else if (content && !inside && tag !== 'label' && tag !== 'legend' && hasOwnText(el)) {
         visible = isVisible(el) ? 1 : 0;
         if (!visible && found) found.unseen.push(el);
-        if (visible) {
+        if (visible && !far(el)) {
           const name = nameOf(el, 'text');
           if (name) {
             const text = labelledByAria(el) ? ownText(el) : '';
@@ -284,12 +295,14 @@
     const closed = collapsedPopups();
     attrMemo(true);
     visibleMemo(true);
+    hoverMemo(true);
     setWalkRoot(document);
     try {
       if (rootEl) visit(rootEl, '');
     } finally {
       attrMemo(false);
       visibleMemo(false);
+      hoverMemo(false);
       setWalkRoot(null);
     }
     // Repeats of a role and name get their context (context.js); every

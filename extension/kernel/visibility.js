@@ -40,10 +40,15 @@
    * again as it is reported). @type {Map<Element, boolean>|null} */
   let memo = null;
 
+  /** Whether the page scrolls from its top left corner (farOff), during
+   * one walk; null outside one or not read yet. @type {boolean|null} */
+  let fromTopLeft = null;
+
   /** Turns the memo of isVisible on (a walk starts) or off (it ended).
    * @param {boolean} on */
   function visibleMemo(on) {
     memo = on ? new Map() : null;
+    fromTopLeft = null;
   }
 
   /** Whether el renders (it, and every ancestor, have a box and visibility:visible).
@@ -116,6 +121,50 @@
     return r.width <= SHUT_PX && r.height <= SHUT_PX;
   }
 
+  /** Whether the page scrolls from its top left corner: written left to
+   * right in lines from the top, its root and body alike. Only then is
+   * all that lies left of it or above it out of every scroll's reach. */
+  function topLeftOrigin() {
+    if (memo && fromTopLeft !== null) return fromTopLeft;
+    /** @param {Element|null} e */
+    const ltr = (e) => {
+      if (!e) return true;
+      const cs = getComputedStyle(e);
+      return cs.writingMode === 'horizontal-tb' && cs.direction === 'ltr';
+    };
+    const v = ltr(document.documentElement) && ltr(document.body);
+    if (memo) fromTopLeft = v;
+    return v;
+  }
+
+  /** Whether el renders wholly where no scrolling can bring it: left of
+   * the page's start or above it, where menus are kept until they are
+   * shown (a menu bar's dropdowns at left:-999em until hovered,
+   * qBittorrent's context menus at top:-900000px until opened), with no
+   * box around it that scrolls and could. No person sees it, nothing
+   * presses it (acts.js: "could not be scrolled into view"), so a snapshot
+   * does not list it (docs/snapshot.md, "Snapshot format").
+   * Only a page that scrolls from its top left is judged (a right-to-left
+   * page scrolls to the left of its start); an element inside a box that
+   * scrolls, or is fixed to the window, is taken as reachable.
+   * @param {Element} el */
+  function farOff(el) {
+    const r = el.getBoundingClientRect();
+    const left = r.right + scrollX < 0, above = r.bottom + scrollY < 0;
+    if ((!left && !above) || (r.width === 0 && r.height === 0) || !topLeftOrigin()) return false;
+    const root = document.scrollingElement || document.documentElement;
+    for (let n = flatParent(el); n && n !== root; n = flatParent(n)) {
+      if (n.nodeType !== 1) continue;
+      const a = /** @type {Element} */ (n);
+      const cs = getComputedStyle(a);
+      if (cs.position === 'fixed') return false;
+      const scrollsX = cs.overflowX !== 'visible' && cs.overflowX !== 'clip' && a.scrollWidth > a.clientWidth;
+      const scrollsY = cs.overflowY !== 'visible' && cs.overflowY !== 'clip' && a.scrollHeight > a.clientHeight;
+      if ((left && scrollsX) || (above && scrollsY)) return false;
+    }
+    return getComputedStyle(el).position !== 'fixed';
+  }
+
   // How many elements inside a box without area areaBox looks at.
   const AREA_SEARCH = 50;
 
@@ -142,6 +191,6 @@
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    isHiddenAttr, hiddenReason, isVisible, visibleMemo, noBox, clippedShut, speck, areaBox,
+    isHiddenAttr, hiddenReason, isVisible, visibleMemo, noBox, clippedShut, speck, farOff, areaBox,
   }));
 })();

@@ -48,7 +48,105 @@
   function clickStart(el, cursor, parentCursor) {
     if (NOT_CLICKABLE.has(el.localName)) return false;
     if (hasAttr(el, 'onclick') || attr(el, 'draggable') === 'true') return true;
-    return ACTIVE_CURSORS.has(cursor) && !ACTIVE_CURSORS.has(parentCursor);
+    if (ACTIVE_CURSORS.has(parentCursor)) return false;
+    return ACTIVE_CURSORS.has(cursor) || pointsOnHover(el);
+  }
+
+  // At most this share of a document's elements may take a pointer on
+  // hover by one rule for it to say "these act on click" (`main *:hover
+  // {cursor: pointer}` says nothing of any one element).
+  const HOVER_SHARE = 0.5;
+
+  /** The elements the page's style rules give an active cursor only under
+   * the pointer (`#transferList tr:hover {cursor: pointer}`: qBittorrent's
+   * torrent rows, whose cursor reads `default` until hovered), read once
+   * per walk (hoverMemo); null outside one. @type {Set<Element>|null} */
+  let hoverSet = null;
+  let hoverWalk = false;
+
+  /** Starts (a walk begins) or ends the walk's set of pointsOnHover.
+   * @param {boolean} on */
+  function hoverMemo(on) {
+    hoverWalk = on;
+    hoverSet = null;
+  }
+
+  /** Whether a style rule of el's document gives el an active cursor on
+   * hover (`sel:hover {cursor: pointer}`), with :hover left out of the
+   * selector: the page's own word that it acts on click, as a cursor it
+   * has now is. Rules of sheets of another origin cannot be read.
+   * @param {Element} el */
+  function pointsOnHover(el) {
+    if (el.getRootNode() !== document) return false;
+    if (hoverWalk) {
+      if (!hoverSet) {
+        hoverSet = new Set();
+        const all = document.getElementsByTagName('*').length;
+        for (const sel of hoverSelectors()) {
+          const found = document.querySelectorAll(sel);
+          if (found.length <= all * HOVER_SHARE) for (let i = 0; i < found.length; i++) hoverSet.add(found[i]);
+        }
+      }
+      return hoverSet.has(el);
+    }
+    for (const sel of hoverSelectors()) if (el.matches(sel)) return true;
+    return false;
+  }
+
+  /** The selectors, :hover left out, of the document's style rules that
+   * set an active cursor under the pointer; kept while the sheets' rule
+   * counts stay. @type {{key: string, sels: string[]}} */
+  let hoverRules = { key: '', sels: [] };
+
+  function hoverSelectors() {
+    /** @type {CSSStyleSheet[]} */
+    const sheets = [...document.styleSheets, ...(document.adoptedStyleSheets || [])];
+    /** @type {CSSRuleList[]} */
+    const lists = [];
+    let key = '';
+    for (const sh of sheets) {
+      try { lists.push(sh.cssRules); key += sh.cssRules.length + ','; } catch (_) { key += 'x,'; }
+    }
+    if (key === hoverRules.key) return hoverRules.sels;
+    /** @type {string[]} */
+    const sels = [];
+    /** @param {CSSRuleList} rules */
+    const scan = (rules) => {
+      for (let i = 0; i < rules.length; i++) {
+        const r = /** @type {CSSStyleRule} */ (rules[i]);
+        if (r.selectorText !== undefined && r.selectorText.indexOf(':hover') >= 0 && ACTIVE_CURSORS.has(r.style.cursor)) {
+          for (const part of topLevelParts(r.selectorText)) {
+            if (part.indexOf(':hover') < 0) continue;
+            const sel = part.replace(/:hover\b/g, '').trim();
+            // A bare tag (`div:hover`, `*:hover`) says nothing of any one element.
+            if (!sel || /[>+~]$/.test(sel) || /^(\*|[a-z][\w-]*)$/i.test(sel)) continue;
+            try { document.createDocumentFragment().querySelector(sel); } catch (_) { continue; }
+            sels.push(sel);
+          }
+        }
+        const inner = /** @type {CSSGroupingRule} */ (/** @type {unknown} */ (r)).cssRules;
+        if (inner && inner.length) scan(inner);
+      }
+    };
+    for (const l of lists) scan(l);
+    hoverRules = { key, sels };
+    return sels;
+  }
+
+  /** A selector list's selectors: split at its commas, not those inside
+   * parentheses (`:is(a, b)`). @param {string} list */
+  function topLevelParts(list) {
+    /** @type {string[]} */
+    const out = [];
+    let depth = 0, from = 0;
+    for (let i = 0; i < list.length; i++) {
+      const c = list[i];
+      if (c === '(') depth++;
+      else if (c === ')') depth--;
+      else if (c === ',' && depth === 0) { out.push(list.slice(from, i)); from = i + 1; }
+    }
+    out.push(list.slice(from));
+    return out;
   }
 
   /** clickStart for an element met outside a walk (an action's meaning
@@ -328,6 +426,6 @@
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
     unseenSelect, selectStandIn, wrappedSelect, chosenText, wrapperName, controlRole, standInOptions,
-    comboValue, clickableName, hrefOf, cursorOf, clickStart, isClickable, isWidget, scrollerOf, scrollMarks, widgetStates, isControlRole,
+    comboValue, clickableName, hrefOf, cursorOf, clickStart, hoverMemo, isClickable, isWidget, scrollerOf, scrollMarks, widgetStates, isControlRole,
   }));
 })();

@@ -11,6 +11,7 @@
 import { runKernel } from './inject.js';
 import { whileNoDialog } from './dialogs.js';
 import { noneInFlight, requestsDone, actionBegan, notePolled, actionActivity } from './inflight.js';
+import { navigationPending } from './pendingnav.js';
 import { timersLeft } from './timers.js';
 
 /** No change for this long is a page that settled. */
@@ -78,6 +79,17 @@ function stillLive(states, quiet) {
   return states.some((st) => st && st.live && st.sinceChange < quiet);
 }
 
+/** Resolves once the navigation of tabId begun at navAt committed or
+ * failed (or another began), or after ms.
+ * @param {number} tabId @param {number} navAt @param {number} ms */
+async function untilNoNavigation(tabId, navAt, ms) {
+  const end = Date.now() + ms;
+  while (navigationPending(tabId) === navAt && Date.now() < end) await sleep(Math.min(POLL_NAV_MS, end - Date.now()));
+}
+
+// How often untilNoNavigation looks again.
+const POLL_NAV_MS = 20;
+
 /** @param {number} ms */
 function sleep(ms) {
   return new Promise((r) => setTimeout(r, ms));
@@ -139,6 +151,16 @@ async function settleFrames(p, started) {
     // A timer the action set off, or the set-up of a document it loaded,
     // that has not run yet holds the read until it has (timers.js).
     const deferred = await timersLeft(tabId, documentIds);
+    // A load the action set off (a page that reloads itself once the
+    // app answered) holds the read until it commits: the page read now is
+    // the one about to go.
+    const navAt = navigationPending(tabId);
+    if (began && navAt >= began) {
+      const left = bound - (Date.now() - started);
+      if (left <= 0) return { settled: false, ms: Date.now() - started, busy: 'the page the action loaded had not arrived' };
+      await untilNoNavigation(tabId, navAt, left);
+      continue;
+    }
     const activity = actionActivity(tabId);
     const wait = Math.max(states.some(Boolean) ? quietFor(states, quiet, elapsed) : quiet, deferred > 0 ? deferred + 10 : 0, quietAfter(activity.lastAnswered, quiet));
     const busyDocs = documentIds.filter((_, i) => states[i] && states[i].busy);

@@ -9,7 +9,8 @@ import { dialogOf, hold } from './debugger.js';
 import { Watch } from './effects.js';
 import { quietFor, settleTab, answerQuietLeft } from './settle.js';
 import { timersLeft, stopTimers } from './timers.js';
-import { noneInFlight, stopWatching } from './inflight.js';
+import { noneInFlight, stopWatching, actionBegan } from './inflight.js';
+import { navigationPending } from './pendingnav.js';
 import { openers } from './openers.js';
 import { errorPage, errorPageRefusal } from './navigation.js';
 
@@ -49,7 +50,8 @@ export async function snapshotTab(tabId, mode, keepSignatures, settle, allContex
   if (!settle || read.dialog) return read;
   const states = read.frames.map((/** @type {any} */ f) => f.settle || null);
   for (const f of read.frames) delete f.settle;
-  if (quietFor(states) <= 0 && answerQuietLeft(tabId) <= 0 && await noneInFlight(tabId) &&
+  const began = actionBegan(tabId);
+  if (quietFor(states) <= 0 && answerQuietLeft(tabId) <= 0 && !(began && navigationPending(tabId) >= began) && await noneInFlight(tabId) &&
       await timersLeft(tabId, read.frames.map((/** @type {any} */ f) => f.documentId).filter(Boolean)) <= 0) {
     stopWatching(tabId);
     stopTimers(tabId);

@@ -56,16 +56,18 @@ func TestWrappedSelects(t *testing.T) {
 }
 
 // The popup of a collapsed combobox is not listed, even when the page
-// keeps it rendered (Slim Select, off-screen); once expanded it is.
+// keeps it rendered (Slim Select); once expanded, and in reach, it is.
+// (Off the page, above it, it would not be listed whatever the combobox
+// says: visibility.js farOff.)
 func TestCollapsedComboboxPopup(t *testing.T) {
 	ctx := kernelTab(t)
 	const page = `<div id="t" role="combobox" tabindex="0" aria-label="Carrier" aria-controls="lb" aria-expanded="false">UPS</div>` +
-		`<div style="position:absolute;top:-9999px"><div id="lb" role="listbox"><div role="option">UPS</div><div role="option">DHL</div></div></div>`
+		`<div id="w" style="position:absolute;top:9999px"><div id="lb" role="listbox"><div role="option">UPS</div><div role="option">DHL</div></div></div>`
 	const lines = `K.run({op: 'snapshot', mode: 'interactive'}).elements.map((e) => e.role + ' ' + e.name).join(' | ')`
 	if got := onFixture[string](t, ctx, page, "", lines); got != "combobox Carrier" {
 		t.Errorf("collapsed: %s", got)
 	}
-	if got := onFixture[string](t, ctx, page, "document.getElementById('t').setAttribute('aria-expanded', 'true')", lines); got != "combobox Carrier | listbox  | option UPS | option DHL" {
+	if got := onFixture[string](t, ctx, page, "document.getElementById('t').setAttribute('aria-expanded', 'true'); document.getElementById('w').style.top = '40px'", lines); got != "combobox Carrier | listbox  | option UPS | option DHL" {
 		t.Errorf("expanded: %s", got)
 	}
 }

@@ -40,10 +40,17 @@ export function gripRefs(text) {
   return out;
 }
 
-/** grip's `gone: @e4 @e5` line. */
+/** grip's `gone: @e4 @e5 @e9–@e12` line, a run said as its first and last. */
 export function gripGone(text) {
   const m = /^gone: (.*)$/m.exec(text);
-  return m ? m[1].split(/\s+/).filter(Boolean) : [];
+  if (!m) return [];
+  const out = [];
+  for (const part of m[1].split(/\s+/).filter(Boolean)) {
+    const run = /^@e(\d+)–@e(\d+)$/.exec(part);
+    if (!run) { out.push(part); continue; }
+    for (let n = Number(run[1]); n <= Number(run[2]); n++) out.push('@e' + n);
+  }
+  return out;
 }
 
 /**

@@ -23,6 +23,7 @@ gone: @e4 @e5
   ]);
   assert.deepEqual(gripGone(reply), ['@e4', '@e5']);
   assert.deepEqual(gripGone('Clicked @e1\n'), []);
+  assert.deepEqual(gripGone('Clicked @e1\ngone: @e2 @e7–@e9 @e12\n'), ['@e2', '@e7', '@e8', '@e9', '@e12']);
   const parts = gripReplyParts(reply);
   assert.ok(parts.first > 0 && parts.tab > 0 && parts.rest > parts.tab, JSON.stringify(parts));
   assert.equal(gripReplyParts('Done: waited 1s\n').tab, 0);

@@ -3,6 +3,7 @@ package frames
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/grip-dev/grip/protocol"
@@ -105,7 +106,7 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 		// settings page saved) says nowhere else.
 		fmt.Fprintf(&b, "gone: every ref of the previous page (%d): the tab loaded a page\n", len(gone))
 	case len(gone) > 0:
-		b.WriteString("gone: " + strings.Join(gone, " ") + "\n")
+		b.WriteString("gone: " + refRuns(gone) + "\n")
 	}
 	if d := res.Download; d != nil {
 		b.WriteString(DownloadText(*d) + "\n")
@@ -425,6 +426,45 @@ func count(n int) string {
 }
 
 // without is refs less those in drop, in order.
+// refRuns writes refs apart by spaces, a run of three or more whose
+// numbers follow each other as its first and last, "@e774–@e868": a panel
+// or dialog that closes takes refs given out together, and a hundred of
+// them one by one cost the agent some 300 tokens (qBittorrent's Options
+// window). --json lists every ref.
+func refRuns(refs []string) string {
+	var b strings.Builder
+	for i := 0; i < len(refs); {
+		j := i
+		for n, ok := refNumber(refs[i]); ok && j+1 < len(refs); j++ {
+			m, ok := refNumber(refs[j+1])
+			if !ok || m != n+uint64(j+1-i) {
+				break
+			}
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		if j-i >= 2 {
+			b.WriteString(refs[i] + "–" + refs[j])
+		} else {
+			j = i
+			b.WriteString(refs[i])
+		}
+		i = j + 1
+	}
+	return b.String()
+}
+
+// refNumber is N of "@eN".
+func refNumber(ref string) (uint64, bool) {
+	digits, ok := strings.CutPrefix(ref, "@e")
+	if !ok {
+		return 0, false
+	}
+	n, err := strconv.ParseUint(digits, 10, 64)
+	return n, err == nil
+}
+
 func without(refs, drop []string) []string {
 	if len(drop) == 0 {
 		return refs

@@ -143,8 +143,29 @@ func TestActionTextGoneOnNavigation(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 	res.Changes.Navigated = false
-	if got := ActionText("ok: click @e3", res); !strings.Contains(got, "gone: @e1 @e2 @e3\n") {
+	if got := ActionText("ok: click @e3", res); !strings.Contains(got, "gone: @e1–@e3\n") {
 		t.Errorf("got %q", got)
+	}
+}
+
+// TestGoneRunsSaidAsRanges: refs given out together and gone together (a
+// dialog closed) are said as their first and last; two in a row, a gap
+// and a ref out of order stay as they are.
+func TestGoneRunsSaidAsRanges(t *testing.T) {
+	for _, c := range []struct {
+		gone []string
+		want string
+	}{
+		{[]string{"@e4"}, "@e4"},
+		{[]string{"@e4", "@e5"}, "@e4 @e5"},
+		{[]string{"@e4", "@e5", "@e6"}, "@e4–@e6"},
+		{[]string{"@e2", "@e774", "@e775", "@e776", "@e777", "@e900", "@e901", "@e7"}, "@e2 @e774–@e777 @e900 @e901 @e7"},
+		{[]string{"@e9", "@e8", "@e7"}, "@e9 @e8 @e7"},
+		{[]string{"@e1", "@e3", "@e4", "@e5", "x", "@e6"}, "@e1 @e3–@e5 x @e6"},
+	} {
+		if got := refRuns(c.gone); got != c.want {
+			t.Errorf("refRuns(%q) = %q, want %q", c.gone, got, c.want)
+		}
 	}
 }
 

@@ -120,7 +120,7 @@ func (h *Host) finishAction(ctx context.Context, tab int, detail string, args pr
 // hoverChangedNothing is what a hover by events that changed nothing
 // adds: a menu opened by the style of :hover (a menu bar's dropdowns)
 // follows only the real pointer, which no event moves.
-const hoverChangedNothing = "nothing changed; a menu that opens under the pointer by its style (CSS :hover) opens only for the real pointer: hover again with trusted (grip hover --trusted; MCP: trusted: true)"
+const hoverChangedNothing = "nothing changed; a menu that opens on CSS :hover needs the real pointer: hover again with trusted (grip hover --trusted; MCP trusted: true)"
 
 // changedNothing says an action's reply has nothing to tell of the page:
 // no line added, gone or changed, no new page, tab or dialog, nothing said.

@@ -12,7 +12,7 @@
   const K = globalThis.__gripKernel__;
   const { attrMemo, visibleMemo, idFor, sigOf, setSig, pruneCache, SKIP_WALK, shadowOf, isHiddenAttr, isVisible, noBox, clippedShut, speck, farOff, areaBox, labelsOf,
     CONTROL_ROLES, TEXT_ROLES, NAME_FROM_CONTENT, declaredRole, roleOf, roleWith, inputType, nameOf, nameInferred, labelledByAria, ownText, hasOwnText, setWalkRoot,
-    valueText, statesOf, signatureOf, comboValue, unseenSelect, selectStandIn, wrappedSelect, wrapperName, clickableName, hrefOf, cursorOf, clickStart, hoverMemo, isWidget, widgetStates, isControlRole, addContexts, elementOf,
+    valueText, statesOf, signatureOf, comboValue, unseenSelect, selectStandIn, wrappedSelect, wrapperName, clickableName, hrefOf, clickStart, hoverMemo, isWidget, widgetStates, isControlRole, addContexts, elementOf,
     isDrawingRoot, hasParts, drawingRole, drawingName, drawnStart, partName, boxState, canvasShown } = K;
 
   // A subtree with this many children or more is tested for a box before
@@ -23,6 +23,9 @@
   const PRESENTATIONAL = new Set(['img', 'math', 'meter', 'progressbar', 'scrollbar', 'separator']);
 
   const SVG_NS = 'http://www.w3.org/2000/svg';
+
+  // Positions that take a box out of the flow, to wherever its offsets say.
+  const OUT_OF_FLOW = new Set(['absolute', 'fixed']);
 
   // Roles of a combobox's popup.
   const POPUP_ROLES = new Set(['listbox', 'menu', 'tree', 'grid', 'dialog']);
@@ -116,16 +119,33 @@
         found.ws.push(ws);
       }
     };
-    /** Whether el, rendering, is where no scrolling brings it
-     * (visibility.js farOff), so not listed; a field whose label shows
-     * is, as before (a styled checkbox kept off-screen behind its
-     * label). Kept for the re-read to check.
-     * @param {Element} el */
-    const far = (el) => {
-      if (!farOff(el)) return false;
+    // How many boxes out of the flow (absolute, fixed) holding boxes above
+    // the current element lie where no scrolling brings them: only there,
+    // or on such a box itself, can an element be out of reach, so only
+    // there is its box read (visibility.js farOff; reading every listed
+    // element's box cost a fifth of a walk of 18,000 elements).
+    let farIn = 0;
+    /** farOff(el), read once for the element being visited. @type {Element|null} */
+    let farEl = null;
+    let farVal = false;
+    /** @param {Element} el */
+    const farOnce = (el) => {
+      if (farEl !== el) { farEl = el; farVal = farOff(el); }
+      return farVal;
+    };
+    /** Whether el, rendering, is where no scrolling brings it, so not
+     * listed; a field whose label shows is, as before (a styled checkbox
+     * kept off-screen behind its label). Kept for the re-read to check.
+     * @param {Element} el @param {boolean} outOfFlow el's box is out of the flow */
+    const far = (el, outOfFlow) => {
+      if ((!farIn && !outOfFlow) || !farOnce(el)) return false;
       for (const l of labelsOf(el)) if (isVisible(l) && !farOff(l)) return false;
       if (found) found.far.push(el);
       return true;
+    };
+    /** @param {Element} el */
+    const styleOf = (el) => {
+      try { return getComputedStyle(el); } catch (_) { return null; }
     };
     /** Drops the line at i, and what found holds for it. @param {number} i */
     const drop = (i) => {
@@ -164,7 +184,12 @@
       const control = CONTROL_ROLES.has(role) || isWidget(el, role);
       // Outside controls every element's cursor is read once, for its
       // children's test of where a pointer cursor starts.
-      const cursor = inControl || CONTROL_ROLES.has(role) ? '' : cursorOf(el);
+      // A box holding boxes is read for whether it is out of the flow
+      // (a menu of items kept off the page).
+      const holds = !inControl && el.childElementCount > 1;
+      const cs = inControl || (CONTROL_ROLES.has(role) && !holds) ? null : styleOf(el);
+      const cursor = !cs || CONTROL_ROLES.has(role) ? '' : cs.cursor;
+      const outOfFlow = holds && !!cs && OUT_OF_FLOW.has(cs.position);
       // A drawing with parts, and a canvas, are listed as what they are,
       // with the size of their box (drawings.js).
       const inDrawing = drawing;
@@ -176,7 +201,7 @@
       if (!control && !inControl && !inDrawing && (tag === 'canvas' || isDrawingRoot(el))) {
         visible = isVisible(el) ? 1 : 0;
         if (!visible && found) found.unseen.push(el);
-        if (visible && (tag === 'canvas' ? canvasShown(el) : hasParts(el)) && !far(el)) {
+        if (visible && (tag === 'canvas' ? canvasShown(el) : hasParts(el)) && !far(el, outOfFlow)) {
           isDrawing = tag !== 'canvas';
           if (isDrawing) role = drawingRole(el);
           report(el, role, isDrawing ? drawingName(el, role) : nameOf(el, role));
@@ -190,7 +215,7 @@
         visible = isVisible(el) ? 1 : 0;
         if (!visible && found) found.unseen.push(el);
         // Listed only where a press can land, as an action's check has it.
-        if (visible && areaBox(el) && !far(el)) {
+        if (visible && areaBox(el) && !far(el, outOfFlow)) {
           role = 'clickable';
           let name = clickableName(el);
           let inferred = nameInferred();
@@ -207,7 +232,7 @@
       } else if (role && (control || (content && (TEXT_ROLES.has(role) || declared)) )) {
         visible = isVisible(el) ? 1 : 0;
         if (!visible && found) found.unseen.push(el);
-        if (visible && !far(el)) {
+        if (visible && !far(el, outOfFlow)) {
           const name = wrapped ? wrapperName(el, wrapped) : nameOf(el, role);
           const inferred = !wrapped && nameInferred();
           // An unnamed link that is a speck is a focus anchor, not a link
@@ -226,7 +251,7 @@
       } else if (content && !inside && tag !== 'label' && tag !== 'legend' && hasOwnText(el)) {
         visible = isVisible(el) ? 1 : 0;
         if (!visible && found) found.unseen.push(el);
-        if (visible && !far(el)) {
+        if (visible && !far(el, outOfFlow)) {
           const name = nameOf(el, 'text');
           if (name) {
             const text = labelledByAria(el) ? ownText(el) : '';
@@ -252,6 +277,8 @@
       const at = out.length - 1, controlsBefore = controls;
       if (says) inside++;
       if (isCtl) inControl++;
+      const farOuter = farIn;
+      if (outOfFlow) farIn = farOnce(el) ? farIn + 1 : 0;
       if (isDrawing) drawing = true;
       else if (inDrawing && tag === 'foreignObject') drawing = false;
       if (sr) {
@@ -272,6 +299,7 @@
         walkChildren(el, cursor);
       }
       drawing = inDrawing;
+      farIn = farOuter;
       if (isCtl) inControl--;
       if (says) inside--;
       // A grid row or a clickable that holds controls: the controls speak

@@ -78,19 +78,25 @@
    * @param {Element} el */
   function pointsOnHover(el) {
     if (el.getRootNode() !== document) return false;
-    if (hoverWalk) {
-      if (!hoverSet) {
-        hoverSet = new Set();
-        const all = document.getElementsByTagName('*').length;
-        for (const sel of hoverSelectors()) {
-          const found = document.querySelectorAll(sel);
-          if (found.length <= all * HOVER_SHARE) for (let i = 0; i < found.length; i++) hoverSet.add(found[i]);
-        }
-      }
-      return hoverSet.has(el);
+    // Outside a walk (an action's meaning check) the set is read afresh,
+    // by the same rules, so the check sees the element as the walk did.
+    if (!hoverWalk) return hoverElements().has(el);
+    if (!hoverSet) hoverSet = hoverElements();
+    return hoverSet.has(el);
+  }
+
+  /** What the document's pointer-on-hover rules match, each rule that
+   * matches more than HOVER_SHARE of the document left out.
+   * @returns {Set<Element>} */
+  function hoverElements() {
+    /** @type {Set<Element>} */
+    const set = new Set();
+    const all = document.getElementsByTagName('*').length;
+    for (const sel of hoverSelectors()) {
+      const found = document.querySelectorAll(sel);
+      if (found.length <= all * HOVER_SHARE) for (let i = 0; i < found.length; i++) set.add(found[i]);
     }
-    for (const sel of hoverSelectors()) if (el.matches(sel)) return true;
-    return false;
+    return set;
   }
 
   /** The selectors, :hover left out, of the document's style rules that

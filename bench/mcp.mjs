@@ -135,57 +135,82 @@ export { stats };
 
 let tick = 0;
 /**
- * changeFrames is the observer's change between reads: an attribute set on
- * the body of every frame of page (over CDP), which a MutationObserver
- * sees, so grip's kept walks are thrown away and the next read walks every
- * frame. Returns how many documents it changed.
+ * changeFrames is the observer's change between reads, in every frame of
+ * page (over CDP), which a MutationObserver sees. kind 'text' (the
+ * default) renames the frame's first button: what a page an app or a
+ * person touched between reads is, which changes what a snapshot shows,
+ * so grip's kept walk is thrown away and the next read walks every frame.
+ * kind 'attribute' sets an attribute of the page's own on the body
+ * (data-bench-tick), which nothing a snapshot reads depends on: grip proves
+ * that (docs/settling.md, "Re-reading an unchanged page") and re-reads.
+ * Returns how many documents it changed.
  */
-export async function changeFrames(page) {
+export async function changeFrames(page, kind = 'text') {
   tick++;
   const frames = page.frames();
-  await Promise.all(frames.map((f) => f.evaluate((t) => { document.body.setAttribute('data-bench-tick', String(t)); }, tick)));
-  return frames.length;
+  const changed = await Promise.all(frames.map((f) => f.evaluate(([t, k]) => {
+    if (k === 'attribute') {
+      document.body.setAttribute('data-bench-tick', String(t));
+      return 1;
+    }
+    const b = document.querySelector('button');
+    if (!b) return 0;
+    b.textContent = 'Tick ' + t;
+    return 1;
+  }, [tick, kind])));
+  return changed.reduce((a, x) => a + x, 0);
 }
 
 /**
  * snapshotRoundTrips times browser_snapshot over MCP on each page, one
  * warm-up then runs alternating the order of the servers, and counts the
- * reply's tokens. Each server reads the page twice a round, side by side:
- * first after an observer changed it (over CDP, an attribute toggled on
- * the body of every frame: what a page an app or a person touched between
- * reads is, so grip's kept walk is thrown away and every frame is walked
- * again), then at once again (the page unchanged since that read: grip's
- * re-read cache answers). grip is asked for the whole page (a budget no
- * page reaches), as Playwright MCP never cuts; its default budget (40,000)
- * is what an agent gets without asking and is reported beside it.
+ * reply's tokens. Each server reads the page three times a round, side by
+ * side: first after an observer renamed a button in every frame (over CDP:
+ * a change to what a snapshot shows, so grip walks every frame again), then
+ * after the observer set an attribute of the page's own that nothing reads
+ * (grip proves the page unchanged for it and re-reads), then at once again
+ * (the page unchanged since that read: grip's re-read cache answers). grip
+ * is asked for the whole page (a budget no page reaches), as Playwright MCP
+ * never cuts; its default budget (40,000) is what an agent gets without
+ * asking and is reported beside it.
  */
 export async function snapshotRoundTrips(ctx, peers, pages, { runs, budget, open, out }) {
   const names = Object.keys(peers);
   const res = [];
-  const change = () => changeFrames(ctx.page);
   for (const p of pages) {
     const url = await open(p);
-    const row = { page: p.name, controls: p.controls, frames: p.frames, peers: {}, changed: {} };
-    for (const n of names) { row.peers[n] = { ms: [] }; row.changed[n] = { ms: [] }; }
+    const row = { page: p.name, controls: p.controls, frames: p.frames, peers: {}, changed: {}, pageOwn: {} };
+    for (const n of names) { row.peers[n] = { ms: [] }; row.changed[n] = { ms: [] }; row.pageOwn[n] = { ms: [] }; }
+    const read = async (n, args) => {
+      const r = await peers[n].call('browser_snapshot', args, 600_000);
+      if (r.isError) throw new Error(`${n} browser_snapshot on ${p.name}: ${r.text.slice(0, 300)}`);
+      return r;
+    };
     for (let round = 0; round <= runs; round++) {
       const order = round % 2 === 0 ? names : [...names].reverse();
       for (const n of order) {
         const args = peers[n].grip ? { budget } : {};
-        const documents = await change();
-        if (documents !== (p.frames || 0) + 1) throw new Error(`${p.name}: the observer changed ${documents} documents, not ${(p.frames || 0) + 1}`);
-        const first = await peers[n].call('browser_snapshot', args, 600_000);
-        if (first.isError) throw new Error(`${n} browser_snapshot on ${p.name}: ${first.text.slice(0, 300)}`);
-        const again = await peers[n].call('browser_snapshot', args, 600_000);
-        if (again.isError) throw new Error(`${n} browser_snapshot on ${p.name}: ${again.text.slice(0, 300)}`);
+        const documents = (p.frames || 0) + 1;
+        const renamed = await changeFrames(ctx.page, 'text');
+        if (renamed !== documents) throw new Error(`${p.name}: the observer renamed a button in ${renamed} documents, not ${documents}`);
+        const first = await read(n, args);
+        const marked = await changeFrames(ctx.page, 'attribute');
+        if (marked !== documents) throw new Error(`${p.name}: the observer changed ${marked} documents, not ${documents}`);
+        const own = await read(n, args);
+        const again = await read(n, args);
         if (round === 0) {
           // Both must have read the page the run opened, not another tab
-          // (the first read on it names it; a re-read may not repeat it).
+          // (the first read on it names it; a re-read may not repeat it),
+          // and its renamed buttons.
           if (!first.text.includes(url)) throw new Error(`${n} browser_snapshot did not read ${url}: ${first.text.slice(0, 200)}`);
+          if (!first.text.includes(`Tick ${tick - 1}`)) throw new Error(`${n} browser_snapshot after the change does not say the renamed button (Tick ${tick - 1})`);
           Object.assign(row.peers[n], tokens(again.text));
           Object.assign(row.changed[n], tokens(first.text));
+          Object.assign(row.pageOwn[n], tokens(own.text));
           fs.writeFileSync(path.join(out, `${p.name}.${n}.mcp.txt`), again.text);
         } else {
           row.changed[n].ms.push(first.ms);
+          row.pageOwn[n].ms.push(own.ms);
           row.peers[n].ms.push(again.ms);
         }
       }
@@ -193,6 +218,7 @@ export async function snapshotRoundTrips(ctx, peers, pages, { runs, budget, open
     for (const n of names) {
       row.peers[n].time = stats(row.peers[n].ms);
       row.changed[n].time = stats(row.changed[n].ms);
+      row.pageOwn[n].time = stats(row.pageOwn[n].ms);
     }
     const g = names.find((n) => peers[n].grip);
     if (g) {

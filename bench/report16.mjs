@@ -92,22 +92,26 @@ export function renderMCP(w, r) {
   w();
   stampLine(w, m.run, r);
   w('One MCP client (the SDK over stdio) calls `browser_snapshot` on `grip mcp` and on Playwright MCP (pw-mcp), on the same tab of the same Chromium;');
-  w('one warm-up, then runs alternating the order. Each server reads the page twice a round, side by side: **changed**, just after an observer');
-  w('changed the page (over CDP, an attribute set on the body of every frame), so grip walks every frame again; and **unchanged**, at once');
-  w('again, where grip\'s re-read cache answers (docs: "Re-reading an unchanged page"). Playwright MCP walks the page each time.');
+  w('one warm-up, then runs alternating the order. Each server reads the page three times a round, side by side: **changed**, just after an observer');
+  w('changed what the page shows (over CDP, the first button of every frame renamed), so grip walks every frame again; **data-\\***, just after the');
+  w('observer set an attribute of the page\'s own that nothing reads on the body of every frame (`data-bench-tick`), which grip proves changes nothing');
+  w('it shows and answers from its kept walks; and **unchanged**, at once again, where grip\'s re-read cache answers (docs: "Re-reading an unchanged');
+  w('page"). Playwright MCP walks the page each time.');
   w('grip is asked for the whole page (a budget no page reaches: Playwright MCP never cuts);');
   w('"grip default" is what the same call returns at grip\'s default budget of 40,000 tokens, which cuts a page that exceeds it and says how to read on.');
   w('Wall time in ms, median (min–max); tokens o200k_base (ceil(chars/3) in brackets).');
   w();
-  w('| page | changed: grip-mcp ms | pw-mcp ms | grip / pw | unchanged: grip-mcp ms | pw-mcp ms | grip / pw | grip-mcp tokens | pw-mcp tokens | tokens grip / pw | grip default budget |');
-  w('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+  w('| page | changed: grip-mcp ms | pw-mcp ms | grip / pw | data-\\*: grip-mcp ms | pw-mcp ms | grip / pw | unchanged: grip-mcp ms | pw-mcp ms | grip / pw | grip-mcp tokens | pw-mcp tokens | tokens grip / pw | grip default budget |');
+  w('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const s of m.snapshots) {
     const g = s.peers['grip-mcp'];
     const p = s.peers['pw-mcp'];
     const gc = s.changed?.['grip-mcp'];
     const pc = s.changed?.['pw-mcp'];
+    const go = s.pageOwn?.['grip-mcp'];
+    const po = s.pageOwn?.['pw-mcp'];
     const d = s.gripDefaultBudget;
-    w(`| ${s.page} | ${range(gc?.time)} | ${range(pc?.time)} | ${ratio(gc?.time?.median, pc?.time?.median)} | ${range(g?.time)} | ${range(p?.time)} | ${ratio(g?.time?.median, p?.time?.median)} | ${thousands(g?.tokens)} (${thousands(g?.tokensChars3)}) | ${thousands(p?.tokens)} (${thousands(p?.tokensChars3)}) | ${ratio(g?.tokens, p?.tokens)} | ${d ? `${thousands(d.tokens)}${d.cut ? ', cut' : ''}` : '–'} |`);
+    w(`| ${s.page} | ${range(gc?.time)} | ${range(pc?.time)} | ${ratio(gc?.time?.median, pc?.time?.median)} | ${range(go?.time)} | ${range(po?.time)} | ${ratio(go?.time?.median, po?.time?.median)} | ${range(g?.time)} | ${range(p?.time)} | ${ratio(g?.time?.median, p?.time?.median)} | ${thousands(g?.tokens)} (${thousands(g?.tokensChars3)}) | ${thousands(p?.tokens)} (${thousands(p?.tokensChars3)}) | ${ratio(g?.tokens, p?.tokens)} | ${d ? `${thousands(d.tokens)}${d.cut ? ', cut' : ''}` : '–'} |`);
   }
   w();
   if (m.toolsList) {

@@ -351,12 +351,13 @@ async function breakdown(ctx, p, runs) {
   }`, '{}');
   const synthObjects = synth(false);
   const synthString = synth(true);
-  // The floor of a read after a change: every element visited, the style
+  // The floor of a read after a change: a button renamed in each frame, every element visited, the style
   // the change makes each frame owe paid, each listed element's visibility
   // checked, and a result of the walk's size sent back as one string; no
   // name, role or state is computed. Any correct first read pays this.
   const floor = probe(`function floor(req) {
-    document.body.setAttribute('data-bench-floor', String(Math.random()));
+    const b = document.querySelector('button');
+    if (b) b.textContent = 'Floor ' + Math.random();
     let n = 0;
     const visit = (el) => { n++; for (let c = el.firstElementChild; c; c = c.nextElementSibling) visit(c); };
     visit(document.documentElement);
@@ -670,7 +671,7 @@ function slim(r) {
   const c = structuredClone(r);
   for (const b of c.breakdown || []) delete b.samples;
   for (const p of c.pages || []) for (const t of Object.values(p.tools)) delete t.ms;
-  for (const s of c.mcp?.snapshots || []) for (const t of [...Object.values(s.peers), ...Object.values(s.changed || {})]) delete t.ms;
+  for (const s of c.mcp?.snapshots || []) for (const t of [...Object.values(s.peers), ...Object.values(s.changed || {}), ...Object.values(s.pageOwn || {})]) delete t.ms;
   for (const t of Object.values(c.mcp?.wait || {})) { delete t.ms; delete t.tokens; }
   for (const t of c.tasks?.tasks || []) for (const p of Object.values(t.peers)) for (const r of p.runs) delete r.results;
   return c;

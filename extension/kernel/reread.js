@@ -9,7 +9,9 @@
 //   document and its open shadow roots) and the events of what it does not
 //   see (scrolling, focus, hover, input, animations and transitions, popovers
 //   toggling, images and fonts loading, the viewport's size) throw the kept
-//   walk away at once, so a changed page never holds old nodes;
+//   walk away at once, so a changed page never holds old nodes; all but a
+//   change of one of the page's own attributes (data-*) that neither the
+//   kernel nor any style rule reads (pageOwn), which changes nothing shown;
 // - at the re-read: each reported control's value and checked state (a
 //   script may set them with no event) and the states that follow layout
 //   (a scrolling widget's, a clickable's cursor), every reported element
@@ -21,9 +23,10 @@
 //   the CSSOM) and the viewport's size.
 //
 // Anything else is a full walk, whose result is kept in turn. Not seen: a
-// rule of a style sheet edited in place (rule.style.cursor = …) that changes
-// a cursor, a name's hidden text or a masked field without changing whether
-// anything renders. Nothing here is visible to the page: the kept walk lives
+// rule of a style sheet edited in place (rule.style.cursor = …, or a
+// selector rewritten to name a data-* attribute) that changes a cursor, a
+// name's hidden text or a masked field without changing whether anything
+// renders. Nothing here is visible to the page: the kept walk lives
 // in this isolated world's closure, elements are keyed weakly.
 (() => {
   'use strict';
@@ -57,10 +60,23 @@
 
   const drop = () => { kept = null; };
 
+  // The page's own attributes (data-*: HTML gives them no meaning, no
+  // user-agent style reads them) that the kernel reads by name. Any other
+  // data-* attribute changes nothing a walk reads unless a style rule names
+  // it, so a change of one alone keeps the kept walk (see pageOwn); a test
+  // holds this list to the kernel's sources (extension TestPageOwnAttributesRead).
+  const KERNEL_READS_DATA = new Set(['data-placeholder', 'data-placeholder-active', 'data-value']);
+
+  /** Throws the kept walk away unless every record is of an attribute
+   * that changes nothing it read. @param {MutationRecord[]} records */
+  const seen = (records) => {
+    if (kept && !pageOwn(records, kept.hosts)) kept = null;
+  };
+
   /** Starts watching this document, once. */
   function watch() {
     if (obs) return;
-    obs = new MutationObserver(drop);
+    obs = new MutationObserver(seen);
     observe(document);
     for (const type of UNSEEN_EVENTS) addEventListener(type, drop, { capture: true, passive: true });
     if (document.fonts) document.fonts.addEventListener('loadingdone', drop);
@@ -94,10 +110,87 @@
     return w;
   }
 
+  /** Whether every record is of a data-* attribute that nothing a walk
+   * reads depends on: not one the kernel reads (KERNEL_READS_DATA), not
+   * named anywhere in the style rules of the document or of the shadow
+   * roots walked (a selector, attr() in a declaration), with every sheet
+   * readable, and no element's style attribute calling attr(). A page
+   * setting such an attribute (a framework's marker, a timestamp, an
+   * analytics tag) changed nothing a snapshot shows; whatever its scripts
+   * do about it is seen in turn. @param {MutationRecord[]} records
+   * @param {Element[]} hosts */
+  function pageOwn(records, hosts) {
+    /** @type {Set<string>|null|undefined} */
+    let named;
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i];
+      const name = r.type === 'attributes' && !r.attributeNamespace ? r.attributeName : null;
+      // Only names a rule writes as they are (no escapes) are looked for.
+      if (!name || !PAGE_OWN_NAME.test(name) || KERNEL_READS_DATA.has(name)) return false;
+      if (named === undefined) named = styleNames(hosts);
+      if (named === null || named.has(name)) return false;
+    }
+    return true;
+  }
+
+  const PAGE_OWN_NAME = /^data-[a-z0-9_-]+$/;
+  const DATA_NAMES = /data-[a-z0-9_-]+/g;
+
+  /** The data-* names that the style rules which can apply write anywhere
+   * (lowercased), kept while the sheets' rule counts say the same and the
+   * kept walk is the same; null when a sheet cannot be read (another
+   * origin's) or an element's style attribute calls attr(): either may
+   * read any attribute. @type {{key: string, names: Set<string>|null}} */
+  let styleMemo = { key: '', names: null };
+  /** @param {Element[]} hosts */
+  function styleNames(hosts) {
+    const key = sheetsOf(hosts);
+    if (key === styleMemo.key) return styleMemo.names;
+    /** @type {Set<string>|null} */
+    let names = new Set();
+    /** @param {CSSStyleSheet} sh @param {number} depth */
+    const add = (sh, depth) => {
+      let rules;
+      try { rules = sh.cssRules; } catch (_) { names = null; return; }
+      for (let i = 0; i < rules.length && names; i++) {
+        const rule = /** @type {any} */ (rules[i]);
+        // An @import's own text is its address: its sheet's rules apply.
+        if (rule.styleSheet) {
+          if (depth < 8) add(rule.styleSheet, depth + 1);
+          else names = null;
+          continue;
+        }
+        const text = rule.cssText.toLowerCase();
+        if (text.indexOf('data-') < 0) continue;
+        const found = text.match(DATA_NAMES);
+        if (found) for (const n of found) names.add(n);
+      }
+    };
+    /** @param {StyleSheetList|CSSStyleSheet[]} list */
+    const addAll = (list) => {
+      for (let i = 0; i < list.length && names; i++) add(/** @type {CSSStyleSheet} */ (list[i]), 0);
+    };
+    /** @type {(Document|ShadowRoot)[]} */
+    const roots = [document];
+    for (const h of hosts) {
+      const sr = shadowOf(h);
+      if (sr) roots.push(sr);
+    }
+    for (const root of roots) {
+      if (!names) break;
+      addAll(root.styleSheets);
+      if (root.adoptedStyleSheets) addAll(root.adoptedStyleSheets);
+      if (root.querySelector('[style*="attr(" i]')) names = null;
+    }
+    styleMemo = { key, names };
+    return names;
+  }
+
   /** The style sheets' rule counts, as one string: a rule inserted or
    * deleted through the CSSOM (no mutation) changes it. A sheet of another
-   * origin cannot be read and counts as one. */
-  function sheetsOf() {
+   * origin cannot be read and counts as one. hosts: the shadow hosts the
+   * walk entered. @param {Element[]} hosts */
+  function sheetsOf(hosts) {
     let s = '';
     /** @param {StyleSheetList|CSSStyleSheet[]} list */
     const add = (list) => {
@@ -110,7 +203,7 @@
     };
     add(document.styleSheets);
     if (document.adoptedStyleSheets) add(document.adoptedStyleSheets);
-    for (const h of kept ? kept.hosts : []) {
+    for (const h of hosts) {
       const sr = shadowOf(h);
       if (sr) { add(sr.styleSheets); if (sr.adoptedStyleSheets) add(sr.adoptedStyleSheets); }
     }
@@ -126,7 +219,10 @@
   /** Whether the kept walk still holds for key. @param {Kept} k @param {string} key */
   function holds(k, key) {
     if (k.key !== key || k.refs !== /** @type {any} */ (globalThis).__gripRefCache__ || k.view !== viewOf()) return false;
-    if (obs && obs.takeRecords().length) return false;
+    if (obs) {
+      const records = obs.takeRecords();
+      if (records.length && !pageOwn(records, k.hosts)) return false;
+    }
     for (let i = 0; i < k.kept.length; i++) {
       const c = k.kept[i];
       if (!c.el.isConnected || propsOf(c.el, c.role) !== c.props || !isVisible(c.el)) return false;
@@ -135,7 +231,7 @@
     for (let i = 0; i < k.far.length; i++) if (!farOff(k.far[i])) return false;
     for (let i = 0; i < k.pruned.length; i++) if (!noBox(k.pruned[i])) return false;
     for (let i = 0; i < k.hosts.length; i++) if (shadowOf(k.hosts[i]) !== k.shadows[i]) return false;
-    return sheetsOf() === k.sheets;
+    return sheetsOf(k.hosts) === k.sheets;
   }
 
   /**
@@ -166,6 +262,9 @@
         : { url: location.href, title: document.title, elements: r.elements, alive, walk: k.walk, stats };
     }
     kept = null;
+    // The style rules are read again for this walk: its elements' style
+    // attributes may differ.
+    styleMemo = { key: '', names: null };
     // Start observing afresh: until its records are delivered (the end of
     // the page's task), an observer keeps every subtree removed under it,
     // and a page that re-renders many times in one task, our reads between,
@@ -195,12 +294,15 @@
     // A walk that ran while the page changed (a mutation between its
     // start and now) is not kept.
     const alive = aliveUnlisted(result.elements);
-    if (obs && obs.takeRecords().length) return { ...result, alive };
+    if (obs) {
+      const records = obs.takeRecords();
+      if (records.length && !pageOwn(records, found.hosts)) return { ...result, alive };
+    }
     const walk = INSTANCE + '.' + ++walks;
     const next = { key, walk, refs: /** @type {any} */ (globalThis).__gripRefCache__, result, kept: list, unseen: found.unseen, far: found.far,
       pruned: found.pruned, hosts: found.hosts, shadows: found.hosts.map((h) => shadowOf(h)), sheets: '', view: viewOf() };
     kept = next;
-    next.sheets = sheetsOf();
+    next.sheets = sheetsOf(found.hosts);
     return { ...result, alive, walk };
   }
 

@@ -101,7 +101,7 @@ func BenchmarkSnapshot5000Content(b *testing.B) {
 }
 
 // BenchmarkFullWalkFloor5000 puts the kernel's full walk of many.html
-// (5,000 controls; the body's attribute toggled before each read, so no
+// (5,000 controls; the body's class toggled before each read, so no
 // kept walk answers) beside its floors, in one run: a bare walk of the
 // same elements with nothing computed, and the bare walk with
 // checkVisibility on each element (the style and layout a changed page
@@ -125,7 +125,7 @@ func BenchmarkFullWalkFloor5000(b *testing.B) {
 		// other processes of a shared machine do not inflate as they do the
 		// wall clock (the rows below).
 		t0 := threadMS(b, ctx)
-		eval[any](b, ctx, `(() => { document.body.toggleAttribute('data-bench'); __k({op: 'snapshot', mode: 'interactive', asJSON: true}); return 0; })()`)
+		eval[any](b, ctx, `(() => { document.body.classList.toggle('bench-tick'); __k({op: 'snapshot', mode: 'interactive', asJSON: true}); return 0; })()`)
 		kernelCPU = append(kernelCPU, threadMS(b, ctx)-t0)
 		r := eval[row](b, ctx, `(() => {
 			const walk = (vis) => {
@@ -138,15 +138,15 @@ func BenchmarkFullWalkFloor5000(b *testing.B) {
 				visit(document.documentElement);
 				return n;
 			};
-			document.body.toggleAttribute('data-bench');
+			document.body.classList.toggle('bench-tick');
 			let t = performance.now();
 			const nodes = walk(false);
 			const bare = performance.now() - t;
-			document.body.toggleAttribute('data-bench');
+			document.body.classList.toggle('bench-tick');
 			t = performance.now();
 			walk(true);
 			const visible = performance.now() - t;
-			document.body.toggleAttribute('data-bench');
+			document.body.classList.toggle('bench-tick');
 			t = performance.now();
 			const s = JSON.parse(__k({op: 'snapshot', mode: 'interactive', asJSON: true}));
 			const kernel = performance.now() - t;
@@ -188,7 +188,7 @@ func threadMS(tb testing.TB, ctx context.Context) float64 {
 }
 
 // benchChangedWalk reports the median CPU ms (the page's main-thread
-// clock) of the kernel's full walk of page, the body's attribute toggled
+// clock) of the kernel's full walk of page, the body's class toggled
 // before each read so no kept walk answers.
 func benchChangedWalk(b *testing.B, page string) {
 	ctx := newTab(b, page)
@@ -197,7 +197,7 @@ func benchChangedWalk(b *testing.B, page string) {
 	var cpu []float64
 	for b.Loop() {
 		t0 := threadMS(b, ctx)
-		eval[any](b, ctx, `(() => { document.body.toggleAttribute('data-bench'); __k({op: 'snapshot', mode: 'interactive', asJSON: true}); return 0; })()`)
+		eval[any](b, ctx, `(() => { document.body.classList.toggle('bench-tick'); __k({op: 'snapshot', mode: 'interactive', asJSON: true}); return 0; })()`)
 		cpu = append(cpu, threadMS(b, ctx)-t0)
 	}
 	b.ReportMetric(median(cpu), "kernel-cpu-ms")
@@ -205,7 +205,7 @@ func benchChangedWalk(b *testing.B, page string) {
 
 // BenchmarkUnnamedControls900 is the kernel's full walk of 300 buttons
 // drawn by an icon font, 300 clickables drawn by their ::before and 300
-// buttons with text (unnamed.html; the body's attribute toggled before
+// buttons with text (unnamed.html; the body's class toggled before
 // each read, so no kept walk answers): what naming controls by the
 // content their style generates costs (names.js generatedText), read
 // only for the controls that hold no text. Median ms by the page's
@@ -215,7 +215,7 @@ func BenchmarkUnnamedControls900(b *testing.B) {
 }
 
 // BenchmarkUnnamedFields900 is the kernel's full walk of 900 fields that
-// no label is tied to (unlabelled.html; the body's attribute toggled
+// no label is tied to (unlabelled.html; the body's class toggled
 // before each read, so no kept walk answers): 600 in Bootstrap form groups
 // whose label names them (names.js orphanLabelName), 300 three to a row
 // with no label, which every inference tries and none names. Median ms

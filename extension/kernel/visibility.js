@@ -146,7 +146,10 @@
    * does not list it (docs/snapshot.md, "Snapshot format").
    * Only a page that scrolls from its top left is judged (a right-to-left
    * page scrolls to the left of its start); an element inside a box that
-   * scrolls, or is fixed to the window, is taken as reachable.
+   * scrolls, or is fixed to the window, is taken as reachable — unless that
+   * box lies out of reach itself the same way: DokuWiki keeps its closed
+   * toolbar pickers as 1×1 px boxes that clip their buttons, at
+   * left:-99999em, and scrolling such a box brings nothing onto the page.
    * @param {Element} el */
   function farOff(el) {
     const r = el.getBoundingClientRect();
@@ -160,7 +163,10 @@
       if (cs.position === 'fixed') return false;
       const scrollsX = cs.overflowX !== 'visible' && cs.overflowX !== 'clip' && a.scrollWidth > a.clientWidth;
       const scrollsY = cs.overflowY !== 'visible' && cs.overflowY !== 'clip' && a.scrollHeight > a.clientHeight;
-      if ((left && scrollsX) || (above && scrollsY)) return false;
+      if ((left && scrollsX) || (above && scrollsY)) {
+        const b = a.getBoundingClientRect();
+        if ((left && scrollsX && b.right + scrollX >= 0) || (above && scrollsY && b.bottom + scrollY >= 0)) return false;
+      }
     }
     return getComputedStyle(el).position !== 'fixed';
   }

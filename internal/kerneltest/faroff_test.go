@@ -25,6 +25,13 @@ func TestFarOffIsNotListed(t *testing.T) {
 			t.Errorf("[link %q] listed, out of every scroll's reach:\n%s", name, dump(els))
 		}
 	}
+	// A box that clips what it holds, itself off the page: scrolling it
+	// brings nothing into reach (DokuWiki's closed pickers).
+	for _, name := range []string{"Level 1 Headline", "Level 2 Headline"} {
+		if e := find(els, "button", name); e != nil {
+			t.Errorf("[button %q] listed, in a clipping box out of every scroll's reach:\n%s", name, dump(els))
+		}
+	}
 	for _, want := range [][2]string{{"link", "Skip to content"}, {"link", "All (3)"}, {"link", "Download speed 0 B/s"}, {"checkbox", "Agree to the terms"},
 		{"button", "First in strip"}, {"button", "Second in strip"}, {"button", "Third in strip"}} {
 		if find(els, want[0], want[1]) == nil {
@@ -49,6 +56,11 @@ func TestFarOffIsNotListed(t *testing.T) {
 	els = snap(t, ctx, "interactive").Elements
 	if find(els, "link", "Pause torrent") == nil || find(els, "link", "Remove torrent") == nil {
 		t.Errorf("the opened context menu's items are not listed:\n%s", dump(els))
+	}
+	eval[bool](t, ctx, `document.getElementById('picker').classList.remove('a11y'), true`)
+	els = snap(t, ctx, "interactive").Elements
+	if find(els, "button", "Level 1 Headline") == nil || find(els, "button", "Level 2 Headline") == nil {
+		t.Errorf("the opened picker's buttons are not listed:\n%s", dump(els))
 	}
 }
 

@@ -217,7 +217,7 @@ func pageView(answered []protocol.Frame, after string) (view, error) {
 		fi, ei, ok := find(answered, after)
 		if !ok {
 			return view{}, protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
-				AfterHint, "--after %s: no element with that ref in this snapshot", clip(after))
+				AfterHint, "reading on after %s: no element with that ref in this snapshot", clip(after))
 		}
 		startFrame, startEl = fi, ei+1
 	}

@@ -121,12 +121,12 @@ func (h *Host) afterElsewhere(tab int, mode string, args protocol.SnapshotArgs, 
 	switch {
 	case rerr != nil:
 		pe := *protocol.AsError(rerr)
-		pe.Message = "--after " + pe.Message
+		pe.Message = "reading on after " + pe.Message
 		return &pe
 	case e.Tab != tab:
 		return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 			fmt.Sprintf("read on in its tab (grip snapshot --after %s%s)", name, readOnArgs(mode, budget, e.Tab)),
-			"--after %s: it is a ref of tab %d, not of tab %d", name, e.Tab, tab)
+			"reading on after %s: it is a ref of tab %d, not of tab %d", name, e.Tab, tab)
 	}
 	other := protocol.ModeContent
 	if mode == protocol.ModeContent {
@@ -134,7 +134,7 @@ func (h *Host) afterElsewhere(tab int, mode string, args protocol.SnapshotArgs, 
 	}
 	return protocol.Errorf(protocol.CodeBadRequest, protocol.BoundaryPayload,
 		fmt.Sprintf("read on in the mode the trailer named (grip snapshot --after %s%s)", name, readOnArgs(other, budget, tab)),
-		"--after %s: it is in the %s listing of this page, not the %s one", name, other, mode)
+		"reading on after %s: it is in the %s listing of this page, not the %s one", name, other, mode)
 }
 
 // render merges a read's frames and renders them as the agent sees them,

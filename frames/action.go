@@ -278,6 +278,32 @@ func FitChanges(changed, appeared []protocol.Element, budget int) (keptChanged, 
 	return keptChanged, keptAppeared, omitted, readOnAfter
 }
 
+// FitChangesFresh is FitChanges where asBefore[i] says appeared[i] looks
+// the same as a line gone with the read (the same role, name, value,
+// states and link; a new page's header and menus, a list drawn again):
+// when the lines do not all fit, those are left out first, and asBefore
+// counts how many of the omitted are such lines. What a new page shows
+// anew (a form, search results, a Save button below its chrome) is then
+// in the reply, where the cut used to fall on the chrome before it
+// (DokuWiki's pages: 20 lines of header links, then the cut). readOnAfter
+// is "" when lines as before were left out: a read on from the start
+// lists them.
+func FitChangesFresh(changed, appeared []protocol.Element, asBefore []bool, budget int) (keptChanged, keptAppeared []protocol.Element, omitted, repeated int, readOnAfter string) {
+	keptChanged, keptAppeared, omitted, readOnAfter = FitChanges(changed, appeared, budget)
+	if omitted == 0 || len(asBefore) != len(appeared) || !slices.Contains(asBefore, true) {
+		return keptChanged, keptAppeared, omitted, 0, readOnAfter
+	}
+	fresh := make([]protocol.Element, 0, len(appeared))
+	for i := range appeared {
+		if !asBefore[i] {
+			fresh = append(fresh, appeared[i])
+		}
+	}
+	repeated = len(appeared) - len(fresh)
+	keptChanged, keptAppeared, omitted, _ = FitChanges(changed, fresh, budget)
+	return keptChanged, keptAppeared, omitted + repeated, repeated, ""
+}
+
 // fewLines is how many lines a cut may leave out and still not be made
 // (FitChanges).
 const fewLines = 2

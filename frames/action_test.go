@@ -2,6 +2,7 @@ package frames
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -231,5 +232,32 @@ func TestActionTextChangeShownOnce(t *testing.T) {
 	res = protocol.ActionResult{OK: true, Detail: "value is now 'Ad'", Changes: protocol.Changes{Changed: []protocol.Element{{Ref: "@e4", Role: "textbox", Value: &short}}}}
 	if got := ActionText("ok: fill @e4", res); !strings.Contains(got, "value is now 'Ad'") {
 		t.Errorf("a whole value is told only by the same whole value: %q", got)
+	}
+}
+
+// A new page whose header and menus read as the old page's did: when its
+// lines do not all fit, the ones as before are left out first, so the
+// form below the chrome is in the reply, and a read on starts from the
+// top; when they all fit, nothing is left out.
+func TestFitChangesFreshLeavesTheChromeOutFirst(t *testing.T) {
+	var appeared []protocol.Element
+	var asBefore []bool
+	for i := 1; i <= 8; i++ {
+		appeared = append(appeared, protocol.Element{Ref: fmt.Sprintf("@e%d", i+100), Role: "link", Name: "x"}) // 6 tokens each
+		asBefore = append(asBefore, true)
+	}
+	appeared = append(appeared, protocol.Element{Ref: "@e200", Role: "textbox", Name: "q"}, protocol.Element{Ref: "@e201", Role: "button", Name: "y"})
+	asBefore = append(asBefore, false, false)
+	if _, a, o, rep, _ := FitChangesFresh(nil, appeared, asBefore, 1000); len(a) != len(appeared) || o != 0 || rep != 0 {
+		t.Errorf("all fitting: kept %v, omitted %d, as before %d", refs(a), o, rep)
+	}
+	_, a, o, rep, after := FitChangesFresh(nil, appeared, asBefore, 20)
+	if got := refs(a); !slices.Equal(got, []string{"@e200", "@e201"}) || o != 8 || rep != 8 || after != "" {
+		t.Errorf("cut: kept %v, omitted %d, as before %d, after %q; want the two new lines, 8 and 8 omitted, a read on from the top", got, o, rep, after)
+	}
+	// Without lines as before, the cut is FitChanges's.
+	_, a, o, rep, after = FitChangesFresh(nil, appeared, make([]bool, len(appeared)), 20)
+	if _, wa, wo, wafter := FitChanges(nil, appeared, 20); !slices.Equal(refs(a), refs(wa)) || o != wo || rep != 0 || after != wafter {
+		t.Errorf("nothing as before: kept %v omitted %d after %q; FitChanges keeps %v omitted %d after %q", refs(a), o, after, refs(wa), wo, wafter)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -161,6 +162,21 @@ type viewDiff struct {
 	// navigated says the read is of a new top document: everything gone
 	// was the old page's.
 	navigated bool
+	// asBefore[i] says appeared[i] looks as a line gone with this read did
+	// (lookKey): a new page's header, a list drawn again. An action's reply
+	// leaves those out first when its lines do not all fit
+	// (frames.FitChangesFresh).
+	asBefore []bool
+}
+
+// lookKey is what a line shows but its ref and context: two elements with
+// the same key read the same to an agent.
+func lookKey(e protocol.Element) string {
+	v := "\x00-"
+	if e.Value != nil {
+		v = "\x00=" + *e.Value
+	}
+	return e.Role + "\x00" + e.Name + "\x00" + e.Href + v + "\x00" + strings.Join(e.States, " ")
 }
 
 // swapView records a read in mode as the tab's latest view and returns how
@@ -229,6 +245,16 @@ func (q *tabQueues) swapView(tab int, mode string, read []shown, urls map[int]st
 		}
 	}
 	slices.Sort(d.gone)
+	if len(d.gone) > 0 && len(d.appeared) > 0 {
+		looks := make(map[string]bool, len(d.gone))
+		for _, ref := range d.gone {
+			looks[lookKey(prev.list[prev.at[ref]].el)] = true
+		}
+		d.asBefore = make([]bool, len(d.appeared))
+		for i := range d.appeared {
+			d.asBefore[i] = looks[lookKey(d.appeared[i])]
+		}
+	}
 	return d
 }
 

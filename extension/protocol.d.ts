@@ -1049,6 +1049,13 @@ declare namespace protocol {
     ms: number;
     busy?: string;
     live?: boolean;
+    /**
+     * Requests is how many requests the action started (its fetches,
+     * XHRs, scripts and WebSocket openings, answered or not; not the
+     * page's own polling), as grip's debugger saw them: none are seen
+     * while it is not attached to the tab.
+     */
+    requests?: number;
   }
   /** SharedParams shares a tab with agents, or stops sharing it. */
   interface SharedParams {

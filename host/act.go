@@ -146,6 +146,9 @@ func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult
 	// While the session records: the target as the agent saw it, before
 	// the action changes the page (host/recorder.go).
 	h.noteTarget(ctx, a)
+	// Where the agent last saw the tab: an action that changed nothing
+	// else may have moved it to #section (hintUntrusted).
+	urlBefore := h.tabs.topURL(a.target.tab)
 	// 8. Act: in the page (the kernel's checks of node, meaning and
 	// actionability, then synthetic input, or the point for trusted
 	// input), on the tab, or on its dialog.
@@ -188,6 +191,9 @@ func (h *Host) runAction(ctx context.Context, a *action) (*protocol.ActionResult
 	h.tellList(a, res)
 	// 12. A download the action started.
 	h.addDownload(ctx, a, res)
+	// 12b. A hover or a press by events that did nothing the reply knows
+	// of says to try the real pointer (host/effects.go).
+	h.hintUntrusted(a, res, urlBefore)
 	// 13. Nothing of a blocked page reaches the agent.
 	h.maskResult(res)
 	// 14. The recorder's hook: a workflow being recorded gets the step.

@@ -111,23 +111,87 @@ func (h *Host) finishAction(ctx context.Context, tab int, detail string, args pr
 		return nil, err
 	}
 	h.addEffects(ctx, tab, res, fx)
-	if args.Action == protocol.ActHover && !args.Trusted && changedNothing(res) {
-		res.Detail = joinDetail(res.Detail, hoverChangedNothing)
-	}
 	return res, nil
 }
+
+// An action by events that did nothing (docs/effects.md, "An action that
+// did nothing"): a page may act only on trusted input — a handler that
+// returns unless event.isTrusted (qBittorrent's context submenus), a menu
+// that opens on CSS :hover, which follows only the real pointer — and a
+// reply that says only "Clicked @e180" leaves the agent thinking it
+// worked. The reply of a hover or a press by events that changed nothing
+// it knows of says what to try next.
 
 // hoverChangedNothing is what a hover by events that changed nothing
 // adds: a menu opened by the style of :hover (a menu bar's dropdowns)
 // follows only the real pointer, which no event moves.
 const hoverChangedNothing = "nothing changed; a menu that opens on CSS :hover needs the real pointer: hover again with trusted (grip hover --trusted; MCP trusted: true)"
 
+// changedNothingHints are the notes of the actions whose reply says, when
+// done by events they changed nothing, to do them again with the real
+// pointer: the CLI's verb and --trusted, the MCP tool's parameters.
+var changedNothingHints = map[string]string{
+	protocol.ActHover:      hoverChangedNothing,
+	protocol.ActClick:      "nothing changed; if the page acts only on the real pointer, click again with trusted (grip click --trusted; MCP trusted: true)",
+	protocol.ActDblClick:   "nothing changed; if the page acts only on the real pointer, double-click again with trusted (grip dblclick --trusted; MCP doubleClick: true, trusted: true)",
+	protocol.ActRightClick: `nothing changed; if the page acts only on the real pointer, right-click again with trusted (grip rightclick --trusted; MCP button: "right", trusted: true)`,
+}
+
+// unseenChangeRoles are the roles of elements a press on which may do
+// what no reply shows, so that one that changed nothing is no sign the
+// page wanted the real pointer: a field takes the focus, a select opens
+// the browser's own list; the radio, option, tab or menu choice already
+// chosen stays so, as does a checkbox a page keeps; a canvas draws. A
+// change of checked, selected or value shows among the changed lines.
+var unseenChangeRoles = map[string]bool{
+	"textbox": true, "searchbox": true, "combobox": true, "spinbutton": true, "listbox": true, "slider": true,
+	"checkbox": true, "radio": true, "switch": true, "option": true, "tab": true, "menuitemradio": true, "menuitemcheckbox": true,
+	"canvas": true,
+}
+
+// untrustedHint is the note an action's reply adds when the action was
+// done by events, its target is not one of unseenChangeRoles (role: as
+// the agent's view holds it; "" when unknown, for a CSS target) and it
+// did nothing the reply knows of (changedNothing), nor moved the tab's
+// URL (moved: a link to #section changes no line); "" otherwise.
+func untrustedHint(args protocol.ActArgs, role string, moved bool, res *protocol.ActionResult) string {
+	hint := changedNothingHints[args.Action]
+	if hint == "" || args.Trusted || unseenChangeRoles[role] || moved || !changedNothing(res) {
+		return ""
+	}
+	return hint
+}
+
 // changedNothing says an action's reply has nothing to tell of the page:
-// no line added, gone or changed, no new page, tab or dialog, nothing said.
+// it was read once the page had settled, and there is no line added, gone
+// or changed, no new page, tab, window asked for or dialog, no navigation
+// still loading, nothing said, no download and no request the action
+// started (answered, it may have changed nothing the page shows: a save).
 func changedNothing(res *protocol.ActionResult) bool {
 	c := res.Changes
 	return len(c.Added) == 0 && len(c.Gone) == 0 && len(c.Changed) == 0 && len(c.Appeared) == 0 && len(c.Contexts) == 0 &&
-		!c.Navigated && res.Dialog == nil && len(res.Opened) == 0 && len(res.Closed) == 0 && len(res.Said) == 0 && res.Download == nil
+		!c.Navigated && res.Dialog == nil && len(res.Opened) == 0 && len(res.Closed) == 0 && len(res.Blocked) == 0 &&
+		res.Loading == "" && len(res.Said) == 0 && res.Download == nil && res.Requests == 0 &&
+		res.Settled != nil && *res.Settled
+}
+
+// hintUntrusted adds untrustedHint's note to the reply of action a,
+// once all it did is in it (its download too); urlBefore is the tab's top
+// URL at the read before it.
+func (h *Host) hintUntrusted(a *action, res *protocol.ActionResult, urlBefore string) {
+	if changedNothingHints[a.args.Action] == "" || a.args.Trusted {
+		return
+	}
+	var role string
+	if e := a.target.entry; e != nil {
+		if el, _, _, ok := h.tabs.seen(a.target.tab, e.Ref, 0); ok {
+			role = el.Role
+		}
+	}
+	moved := urlBefore != h.tabs.topURL(a.target.tab)
+	if note := untrustedHint(a.args, role, moved, res); note != "" {
+		res.Detail = joinDetail(res.Detail, note)
+	}
 }
 
 // addEffects puts into an action's reply what the extension saw it do and

@@ -21,13 +21,14 @@ func (h *Host) settle(a *action, done performed) bool {
 }
 
 // tellSettled puts into an action's reply whether its page had settled
-// when it was read.
+// when it was read, and how many requests the action started.
 func tellSettled(res *protocol.ActionResult, s *protocol.SettleReply) {
 	if s == nil {
 		return
 	}
 	settled := s.Settled
 	res.Settled = &settled
+	res.Requests = s.Requests
 	res.Busy, res.Live = "", false
 	if !settled {
 		res.Busy, res.Live = s.Busy, s.Live

@@ -405,6 +405,11 @@ type SettleReply struct {
 	MS      int    `json:"ms"`
 	Busy    string `json:"busy,omitempty"`
 	Live    bool   `json:"live,omitempty"`
+	// Requests is how many requests the action started (its fetches,
+	// XHRs, scripts and WebSocket openings, answered or not; not the
+	// page's own polling), as grip's debugger saw them: none are seen
+	// while it is not attached to the tab.
+	Requests int `json:"requests,omitempty"`
 }
 
 // WaitReply says whether the condition held before the time was up.

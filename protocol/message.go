@@ -391,6 +391,10 @@ type ActionResult struct {
 	// had been changing without a pause since before the action, and was
 	// read after a beat rather than at the bound.
 	Live bool `json:"live,omitempty"`
+	// Requests is how many requests the action started that grip saw
+	// (SettleReply.Requests): the answer to one may change nothing the
+	// page shows, yet the action did something.
+	Requests int `json:"requests,omitempty"`
 	// Download is a download the action started, or the one a wait for
 	// a download returns.
 	Download *Download `json:"download,omitempty"`

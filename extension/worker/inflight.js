@@ -103,6 +103,15 @@ function actionRequests(tabId) {
   return requests ? startedBy(requests, w.since, w.polled) : [];
 }
 
+/** How many requests the action on tabId started, answered or not, which
+ * the read back tells the host: a click that asked the server and changed
+ * nothing the page shows did something all the same, and its reply does
+ * not say it did nothing (host/effects.go untrustedHint).
+ * @param {number} tabId */
+export function requestsStarted(tabId) {
+  return actionRequests(tabId).length;
+}
+
 /** What the requests the action on tabId started are doing, in one pass
  * over them: how many are still in flight, and when grip was told of the
  * last answer among them (wall ms, 0 for none). An app draws what it got

@@ -9,7 +9,7 @@ import { dialogOf, hold } from './debugger.js';
 import { Watch } from './effects.js';
 import { quietFor, settleTab, answerQuietLeft } from './settle.js';
 import { timersLeft, stopTimers } from './timers.js';
-import { noneInFlight, stopWatching, actionBegan } from './inflight.js';
+import { noneInFlight, stopWatching, actionBegan, requestsStarted } from './inflight.js';
 import { navigationPending } from './pendingnav.js';
 import { openers } from './openers.js';
 import { errorPage, errorPageRefusal } from './navigation.js';
@@ -53,15 +53,17 @@ export async function snapshotTab(tabId, mode, keepSignatures, settle, allContex
   const began = actionBegan(tabId);
   if (quietFor(states) <= 0 && answerQuietLeft(tabId) <= 0 && !(began && navigationPending(tabId) >= began) && await noneInFlight(tabId) &&
       await timersLeft(tabId, read.frames.map((/** @type {any} */ f) => f.documentId).filter(Boolean)) <= 0) {
+    const requests = requestsStarted(tabId);
     stopWatching(tabId);
     stopTimers(tabId);
-    return { ...read, settle: { settled: true, ms: Date.now() - started } };
+    return { ...read, settle: { settled: true, ms: Date.now() - started, ...(requests ? { requests } : {}) } };
   }
   const how = await settleTab({ tabId }, started);
+  const requests = requestsStarted(tabId);
   stopWatching(tabId);
   stopTimers(tabId);
   const again = await readTab(tabId, mode, keepSignatures, false, allContexts, known, saidSince);
-  return { ...again, settle: how };
+  return { ...again, settle: { ...how, ...(requests ? { requests } : {}) } };
 }
 
 /**

@@ -73,6 +73,16 @@ func TestClickThatChangedNothingSaysTryTrusted(t *testing.T) {
 		t.Errorf("the reply came before the answer: %v", log)
 	}
 
+	// A click the page answered by a change no line shows (a class) did
+	// something: no hint, and the reply says the page changed.
+	got, perr, code = act(t, "click", mustRef(t, snap, "button", "Tint"))
+	if code != 0 {
+		t.Fatalf("click Tint: exit %d %+v", code, perr)
+	}
+	if !got.PageChanged || strings.Contains(got.Detail, hint) {
+		t.Fatalf("a click that restyled the page: page_changed %v, detail %q; want it said and no hint", got.PageChanged, got.Detail)
+	}
+
 	keep := mustRef(t, snap, "checkbox", "Keep")
 	got, perr, code = act(t, "click", keep)
 	if code != 0 {

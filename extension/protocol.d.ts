@@ -1056,6 +1056,13 @@ declare namespace protocol {
      * while it is not attached to the tab.
      */
     requests?: number;
+    /**
+     * Mutated says a frame's page changed what it shows after the action
+     * began (its document, text or a shown attribute such as class, as the
+     * kernel's settle observer saw it), even where no line a snapshot lists
+     * changed: a picker opened by a class, a panel restyled.
+     */
+    mutated?: boolean;
   }
   /** SharedParams shares a tab with agents, or stops sharing it. */
   interface SharedParams {

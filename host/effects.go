@@ -159,6 +159,13 @@ func untrustedHint(args protocol.ActArgs, role string, moved bool, res *protocol
 	if hint == "" || args.Trusted || unseenChangeRoles[role] || moved || !changedNothing(res) {
 		return ""
 	}
+	// A press the page answered by changing what it shows, though no line
+	// did (DokuWiki's toolbar opening a picker by a class), was not one it
+	// ignored for being untrusted. A hover's note stays: the page's own
+	// mouseover changes say nothing of a menu that CSS :hover opens.
+	if res.PageChanged && args.Action != protocol.ActHover {
+		return ""
+	}
 	return hint
 }
 

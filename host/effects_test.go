@@ -96,6 +96,19 @@ func TestUntrustedHint(t *testing.T) {
 	if got := untrustedHint(click, "link", true, quiet()); got != "" {
 		t.Errorf("a click that moved the tab's URL (#section): hint %q", got)
 	}
+	// The page changed what it shows, though no line did (a picker opened
+	// by a class): a press it answered gets no hint; a hover keeps its
+	// note, which is about CSS :hover, not the page's own handlers.
+	restyled := quiet()
+	restyled.PageChanged = true
+	for _, action := range []string{protocol.ActClick, protocol.ActDblClick, protocol.ActRightClick} {
+		if got := untrustedHint(protocol.ActArgs{Action: action}, "button", false, restyled); got != "" {
+			t.Errorf("%s the page answered by a change no line shows: hint %q, want none", action, got)
+		}
+	}
+	if got := untrustedHint(protocol.ActArgs{Action: protocol.ActHover}, "button", false, restyled); got == "" {
+		t.Errorf("a hover whose page changed no line: no hint")
+	}
 	no := false
 	for what, change := range map[string]func(*protocol.ActionResult){
 		"a line added":   func(r *protocol.ActionResult) { r.Changes.Added = []string{"@e9"} },

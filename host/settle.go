@@ -29,6 +29,7 @@ func tellSettled(res *protocol.ActionResult, s *protocol.SettleReply) {
 	settled := s.Settled
 	res.Settled = &settled
 	res.Requests = s.Requests
+	res.PageChanged = s.Mutated
 	res.Busy, res.Live = "", false
 	if !settled {
 		res.Busy, res.Live = s.Busy, s.Live

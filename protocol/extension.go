@@ -410,6 +410,11 @@ type SettleReply struct {
 	// page's own polling), as grip's debugger saw them: none are seen
 	// while it is not attached to the tab.
 	Requests int `json:"requests,omitempty"`
+	// Mutated says a frame's page changed what it shows after the action
+	// began (its document, text or a shown attribute such as class, as the
+	// kernel's settle observer saw it), even where no line a snapshot lists
+	// changed: a picker opened by a class, a panel restyled.
+	Mutated bool `json:"mutated,omitempty"`
 }
 
 // WaitReply says whether the condition held before the time was up.

@@ -395,6 +395,9 @@ type ActionResult struct {
 	// (SettleReply.Requests): the answer to one may change nothing the
 	// page shows, yet the action did something.
 	Requests int `json:"requests,omitempty"`
+	// PageChanged says the page changed what it shows after the action
+	// began (SettleReply.Mutated), though maybe no line of the reply did.
+	PageChanged bool `json:"page_changed,omitempty"`
 	// Download is a download the action started, or the one a wait for
 	// a download returns.
 	Download *Download `json:"download,omitempty"`

@@ -48,22 +48,28 @@ export async function snapshotTab(tabId, mode, keepSignatures, settle, allContex
   const started = Date.now();
   const read = await readTab(tabId, mode, keepSignatures, settle, allContexts, known, saidSince);
   if (!settle || read.dialog) return read;
+  const readAt = Date.now();
   const states = read.frames.map((/** @type {any} */ f) => f.settle || null);
   for (const f of read.frames) delete f.settle;
   const began = actionBegan(tabId);
+  // Whether a frame changed what it shows after the action began (its last
+  // change less long ago than the action), which no line may show: a
+  // reply that says the action did nothing must not (host/effects.go).
+  // One that settles by waiting was changing, or had reason to wait.
+  const mutated = !!began && states.some((s) => s && typeof s.sinceChange === 'number' && s.sinceChange <= readAt - began);
   if (quietFor(states) <= 0 && answerQuietLeft(tabId) <= 0 && !(began && navigationPending(tabId) >= began) && await noneInFlight(tabId) &&
       await timersLeft(tabId, read.frames.map((/** @type {any} */ f) => f.documentId).filter(Boolean)) <= 0) {
     const requests = requestsStarted(tabId);
     stopWatching(tabId);
     stopTimers(tabId);
-    return { ...read, settle: { settled: true, ms: Date.now() - started, ...(requests ? { requests } : {}) } };
+    return { ...read, settle: { settled: true, ms: Date.now() - started, ...(requests ? { requests } : {}), ...(mutated ? { mutated } : {}) } };
   }
   const how = await settleTab({ tabId }, started);
   const requests = requestsStarted(tabId);
   stopWatching(tabId);
   stopTimers(tabId);
   const again = await readTab(tabId, mode, keepSignatures, false, allContexts, known, saidSince);
-  return { ...again, settle: { ...how, ...(requests ? { requests } : {}) } };
+  return { ...again, settle: { ...how, ...(requests ? { requests } : {}), mutated: true } };
 }
 
 /**

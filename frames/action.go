@@ -92,7 +92,20 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 		if more == "" {
 			more = "grip snapshot"
 		}
-		fmt.Fprintf(&b, "… %d more lines (%s)\n", c.Omitted, more)
+		// Lines left out for looking as lines gone did (FitChangesFresh)
+		// are said as such: a new page's chrome, a list drawn again.
+		like := "as on the previous page"
+		if !c.Navigated {
+			like = "as before, drawn again"
+		}
+		switch {
+		case c.AsBefore > 0 && c.AsBefore == c.Omitted:
+			fmt.Fprintf(&b, "… %d more lines, all %s (%s)\n", c.Omitted, like, more)
+		case c.AsBefore > 0:
+			fmt.Fprintf(&b, "… %d more lines, %d of them %s (%s)\n", c.Omitted, c.AsBefore, like, more)
+		default:
+			fmt.Fprintf(&b, "… %d more lines (%s)\n", c.Omitted, more)
+		}
 	}
 	gone := res.Changes.Gone
 	if l := res.List; l != nil {

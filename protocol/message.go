@@ -338,6 +338,10 @@ type Changes struct {
 	// More is the command that reads on where the lines were cut, set
 	// with Omitted: "grip snapshot --after @e10 --tab 5".
 	More string `json:"more,omitempty"`
+	// AsBefore is how many of the Omitted lines look as lines gone with
+	// the action did (a new page's header and menus, a list drawn
+	// again), left out first so that what is new fits.
+	AsBefore int `json:"as_before,omitempty"`
 	// Navigated says the tab is on a new page: Gone is every ref of the
 	// old one, which the text reply says in one line.
 	Navigated bool `json:"navigated,omitempty"`

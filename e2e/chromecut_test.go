@@ -13,9 +13,10 @@ import (
 // TestNewPageReplyShowsWhatIsNew: a link to a page with the same chrome
 // (a header of 41 links) and a form below it. The reply's lines do not
 // all fit its budget: the header's lines, which read as the old page's
-// did, are left out first and said in one line, so the form is in the
-// reply (DokuWiki's pages cut at their chrome, the Save button past it);
-// a read on from the top lists them (docs/snapshot.md, "Snapshot format").
+// did, are left out first and said in one line where they stand, so the
+// form is in the reply (DokuWiki's pages cut at their chrome, the Save
+// button past it); a read on from the top lists them (docs/snapshot.md,
+// "Snapshot format").
 func TestNewPageReplyShowsWhatIsNew(t *testing.T) {
 	browsertest.Need(t, env)
 	tab := env.OpenTab(t, env.Origin1+"/chrome-a.html")
@@ -37,8 +38,9 @@ func TestNewPageReplyShowsWhatIsNew(t *testing.T) {
 		t.Fatalf("navigated %v, omitted %d, as before %d: want a new page, the 41 header lines left out as before", c.Navigated, c.Omitted, c.AsBefore)
 	}
 	text := frames.ActionText(frames.Done("click", "@e1"), got)
-	if !strings.Contains(text, "more lines, all as on the previous page (grip snapshot --tab") || strings.Contains(text, "--after") {
-		t.Errorf("the reply's trailer:\n%s", text)
+	if !strings.Contains(text, "added:\n… 41 lines as on the previous page\n") || !strings.Contains(text, "… lines left out above (grip snapshot --tab") ||
+		strings.Contains(text, "--after") || len(c.Skipped) != 1 {
+		t.Errorf("the reply does not say where the header was left out, and how to read it:\n%s", text)
 	}
 	// Read on from the top: the header's links are there, with new refs.
 	more := snapshot(t, tab)

@@ -81,7 +81,26 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 		}
 		b.WriteString(ContextLine(m) + "\n")
 	}
+	// Lines left out for looking as lines gone did (FitChangesFresh)
+	// are said as such: a new page's chrome, a list drawn again.
+	like := "as on the previous page"
+	if !c.Navigated {
+		like = "as before, drawn again"
+	}
 	switch {
+	case len(c.Appeared) > 0 && len(c.Skipped) > 0:
+		b.WriteString("added:\n")
+		at := make(map[string]int, len(c.Skipped))
+		for _, sk := range c.Skipped {
+			at[sk.Before] = sk.Lines
+		}
+		for i := range c.Appeared {
+			if n := at[c.Appeared[i].Ref]; n > 0 {
+				b.WriteString(skipLine(n, like) + "\n")
+			}
+			b.Write(appendLine(nil, &c.Appeared[i], links))
+			b.WriteByte('\n')
+		}
 	case len(c.Appeared) > 0:
 		writeLines(&b, "added:", c.Appeared, links)
 	case len(c.Added) > 0 && res.List == nil: // a reply without lines (closing a tab)
@@ -92,19 +111,21 @@ func ActionTextSince(what string, res protocol.ActionResult, known protocol.TabR
 		if more == "" {
 			more = "grip snapshot"
 		}
-		// Lines left out for looking as lines gone did (FitChangesFresh)
-		// are said as such: a new page's chrome, a list drawn again.
-		like := "as on the previous page"
-		if !c.Navigated {
-			like = "as before, drawn again"
+		// The runs said where they stand are not said again.
+		left, same := c.Omitted, c.AsBefore
+		for _, sk := range c.Skipped {
+			left -= sk.Lines
+			same -= sk.Lines
 		}
 		switch {
-		case c.AsBefore > 0 && c.AsBefore == c.Omitted:
-			fmt.Fprintf(&b, "… %d more lines, all %s (%s)\n", c.Omitted, like, more)
-		case c.AsBefore > 0:
-			fmt.Fprintf(&b, "… %d more lines, %d of them %s (%s)\n", c.Omitted, c.AsBefore, like, more)
+		case left <= 0:
+			fmt.Fprintf(&b, "… lines left out above (%s)\n", more)
+		case same > 0 && same == left:
+			fmt.Fprintf(&b, "… %d more lines, all %s (%s)\n", left, like, more)
+		case same > 0:
+			fmt.Fprintf(&b, "… %d more lines, %d of them %s (%s)\n", left, same, like, more)
 		default:
-			fmt.Fprintf(&b, "… %d more lines (%s)\n", c.Omitted, more)
+			fmt.Fprintf(&b, "… %d more lines (%s)\n", left, more)
 		}
 	}
 	gone := res.Changes.Gone
@@ -293,28 +314,107 @@ func FitChanges(changed, appeared []protocol.Element, budget int) (keptChanged, 
 
 // FitChangesFresh is FitChanges where asBefore[i] says appeared[i] looks
 // the same as a line gone with the read (the same role, name, value,
-// states and link; a new page's header and menus, a list drawn again):
-// when the lines do not all fit, those are left out first, and asBefore
-// counts how many of the omitted are such lines. What a new page shows
-// anew (a form, search results, a Save button below its chrome) is then
-// in the reply, where the cut used to fall on the chrome before it
-// (DokuWiki's pages: 20 lines of header links, then the cut). readOnAfter
-// is "" when lines as before were left out: a read on from the start
-// lists them.
-func FitChangesFresh(changed, appeared []protocol.Element, asBefore []bool, budget int) (keptChanged, keptAppeared []protocol.Element, omitted, repeated int, readOnAfter string) {
+// states and link: a new page's header and menus, a list drawn again).
+// When the lines do not all fit, runs of at least minSkip such lines are
+// left out first, so that what the page shows anew fits (a form, search
+// results, a Save button below the chrome; DokuWiki's pages cut at their
+// header's links): each run before the cut is left out where it stands
+// and said there (skips: the text says "… 12 lines as on the previous
+// page" before the line after it), the runs past the cut are counted
+// with it. omitted counts every line left out and repeated those that
+// looked as before; readOnAfter is "" when a run was left out above the
+// cut: a read on from the top lists it.
+func FitChangesFresh(changed, appeared []protocol.Element, asBefore []bool, budget int) (keptChanged, keptAppeared []protocol.Element, skips []protocol.Skip, omitted, repeated int, readOnAfter string) {
 	keptChanged, keptAppeared, omitted, readOnAfter = FitChanges(changed, appeared, budget)
-	if omitted == 0 || len(asBefore) != len(appeared) || !slices.Contains(asBefore, true) {
-		return keptChanged, keptAppeared, omitted, 0, readOnAfter
+	if omitted == 0 || len(asBefore) != len(appeared) {
+		return keptChanged, keptAppeared, nil, omitted, 0, readOnAfter
+	}
+	// The runs long enough to say in one line; a shorter one reads as well
+	// line by line (a row's cells, one of which is as it was).
+	lastFresh := -1
+	for i := range appeared {
+		if !asBefore[i] {
+			lastFresh = i
+		}
+	}
+	skippable := make([]bool, len(appeared))
+	runs, above := 0, 0
+	for i := 0; i < len(appeared); {
+		j := i
+		for j < len(appeared) && asBefore[j] {
+			j++
+		}
+		if j-i >= minSkip {
+			runs++
+			if i < lastFresh {
+				above++ // said where it stands if the cut falls past it
+			}
+			for k := i; k < j; k++ {
+				skippable[k] = true
+			}
+		}
+		if j == i {
+			j++
+		}
+		i = j
+	}
+	if runs == 0 {
+		return keptChanged, keptAppeared, nil, omitted, 0, readOnAfter
 	}
 	fresh := make([]protocol.Element, 0, len(appeared))
 	for i := range appeared {
-		if !asBefore[i] {
+		if !skippable[i] {
 			fresh = append(fresh, appeared[i])
 		}
 	}
-	repeated = len(appeared) - len(fresh)
-	keptChanged, keptAppeared, omitted, _ = FitChanges(changed, fresh, budget)
-	return keptChanged, keptAppeared, omitted + repeated, repeated, ""
+	// Each run said where it stands costs a line of its own.
+	room := budget - above*costBytes([]byte(skipLine(999, "as on the previous page")))
+	keptChanged, keptFresh, _, freshAfter := FitChanges(changed, fresh, max(room, 0))
+	kept := make(map[string]bool, len(keptFresh))
+	for i := range keptFresh {
+		kept[keptFresh[i].Ref] = true
+	}
+	// Where the unbroken run of kept lines ends: runs before it are said
+	// where they stand, what lies past it is the cut.
+	end := -1
+	for i := range appeared {
+		if appeared[i].Ref == freshAfter {
+			end = i
+		}
+	}
+	keptAppeared = make([]protocol.Element, 0, len(keptFresh))
+	pending := 0
+	for i := range appeared {
+		switch {
+		case kept[appeared[i].Ref] && !skippable[i]:
+			if pending > 0 && i <= end {
+				skips = append(skips, protocol.Skip{Before: appeared[i].Ref, Lines: pending})
+			}
+			pending = 0
+			keptAppeared = append(keptAppeared, appeared[i])
+		case skippable[i]:
+			repeated++
+			if i < end {
+				pending++
+			}
+		}
+	}
+	omitted = len(changed) - len(keptChanged) + len(appeared) - len(keptAppeared)
+	readOnAfter = freshAfter
+	if len(skips) > 0 {
+		readOnAfter = ""
+	}
+	return keptChanged, keptAppeared, skips, omitted, repeated, readOnAfter
+}
+
+// minSkip is how many lines as before in a row an action reply says in
+// one line where they stand (FitChangesFresh).
+const minSkip = 3
+
+// skipLine is the line that says a run of n lines was left out where it
+// stands, for looking as lines gone did (like: how).
+func skipLine(n int, like string) string {
+	return fmt.Sprintf("… %d lines %s", n, like)
 }
 
 // fewLines is how many lines a cut may leave out and still not be made

@@ -236,28 +236,45 @@ func TestActionTextChangeShownOnce(t *testing.T) {
 }
 
 // A new page whose header and menus read as the old page's did: when its
-// lines do not all fit, the ones as before are left out first, so the
-// form below the chrome is in the reply, and a read on starts from the
-// top; when they all fit, nothing is left out.
+// lines do not all fit, runs of lines as before are left out first, each
+// said where it stands when above the cut, so the form below the chrome
+// is in the reply and nothing goes missing unsaid; a run too short to
+// say in one line (a row's cell as it was) stays; a read on starts from
+// the top. When they all fit, nothing is left out.
 func TestFitChangesFreshLeavesTheChromeOutFirst(t *testing.T) {
 	var appeared []protocol.Element
 	var asBefore []bool
+	add := func(ref, role, name string, before bool) {
+		appeared = append(appeared, protocol.Element{Ref: ref, Role: role, Name: name})
+		asBefore = append(asBefore, before)
+	}
 	for i := 1; i <= 8; i++ {
-		appeared = append(appeared, protocol.Element{Ref: fmt.Sprintf("@e%d", i+100), Role: "link", Name: "x"}) // 6 tokens each
-		asBefore = append(asBefore, true)
+		add(fmt.Sprintf("@e%d", i+100), "link", "x", true) // the header: 6 tokens each
 	}
-	appeared = append(appeared, protocol.Element{Ref: "@e200", Role: "textbox", Name: "q"}, protocol.Element{Ref: "@e201", Role: "button", Name: "y"})
-	asBefore = append(asBefore, false, false)
-	if _, a, o, rep, _ := FitChangesFresh(nil, appeared, asBefore, 1000); len(a) != len(appeared) || o != 0 || rep != 0 {
-		t.Errorf("all fitting: kept %v, omitted %d, as before %d", refs(a), o, rep)
+	add("@e200", "textbox", "q", false)
+	add("@e201", "cell", "Tea", true) // one cell as it was, amid new ones
+	add("@e202", "button", "y", false)
+	for i := 1; i <= 4; i++ {
+		add(fmt.Sprintf("@e%d", i+300), "link", "z", true) // the footer
 	}
-	_, a, o, rep, after := FitChangesFresh(nil, appeared, asBefore, 20)
-	if got := refs(a); !slices.Equal(got, []string{"@e200", "@e201"}) || o != 8 || rep != 8 || after != "" {
-		t.Errorf("cut: kept %v, omitted %d, as before %d, after %q; want the two new lines, 8 and 8 omitted, a read on from the top", got, o, rep, after)
+	if _, a, sk, o, rep, _ := FitChangesFresh(nil, appeared, asBefore, 1000); len(a) != len(appeared) || o != 0 || rep != 0 || sk != nil {
+		t.Errorf("all fitting: kept %v, skipped %v, omitted %d, as before %d", refs(a), sk, o, rep)
 	}
-	// Without lines as before, the cut is FitChanges's.
-	_, a, o, rep, after = FitChangesFresh(nil, appeared, make([]bool, len(appeared)), 20)
-	if _, wa, wo, wafter := FitChanges(nil, appeared, 20); !slices.Equal(refs(a), refs(wa)) || o != wo || rep != 0 || after != wafter {
+	_, a, sk, o, rep, after := FitChangesFresh(nil, appeared, asBefore, 40)
+	if got := refs(a); !slices.Equal(got, []string{"@e200", "@e201", "@e202"}) || o != 12 || rep != 12 || after != "" ||
+		!slices.Equal(sk, []protocol.Skip{{Before: "@e200", Lines: 8}}) {
+		t.Errorf("cut: kept %v, skipped %v, omitted %d, as before %d, after %q; want the three new lines, the header said above them, the footer past the cut",
+			got, sk, o, rep, after)
+	}
+	text := ActionText("ok", protocol.ActionResult{OK: true, Changes: protocol.Changes{Navigated: true, Appeared: a, Skipped: sk, Omitted: o, AsBefore: rep, More: "grip snapshot --tab 5"}})
+	for _, want := range []string{"added:\n… 8 lines as on the previous page\n@e200: [textbox 'q']", "@e202: [button 'y']\n… 4 more lines, all as on the previous page (grip snapshot --tab 5)"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the reply does not say %q:\n%s", want, text)
+		}
+	}
+	// Without runs of lines as before, the cut is FitChanges's.
+	_, a, sk, o, rep, after = FitChangesFresh(nil, appeared, make([]bool, len(appeared)), 20)
+	if _, wa, wo, wafter := FitChanges(nil, appeared, 20); !slices.Equal(refs(a), refs(wa)) || o != wo || rep != 0 || sk != nil || after != wafter {
 		t.Errorf("nothing as before: kept %v omitted %d after %q; FitChanges keeps %v omitted %d after %q", refs(a), o, after, refs(wa), wo, wafter)
 	}
 }

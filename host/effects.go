@@ -387,7 +387,7 @@ func (h *Host) afterAction(ctx context.Context, tab int, detail string, args pro
 		res.Changes = protocol.Changes{URL: raw.Tab.URL, Title: raw.Tab.Title, Added: formatRefs(diff.added), Gone: formatRefs(diff.gone), Navigated: diff.navigated,
 			Contexts: diff.contexts}
 		var after string
-		res.Changes.Changed, res.Changes.Appeared, res.Changes.Omitted, res.Changes.AsBefore, after = frames.FitChangesFresh(diff.changed, diff.appeared, diff.asBefore, budget-frames.ContextsCost(diff.contexts))
+		res.Changes.Changed, res.Changes.Appeared, res.Changes.Skipped, res.Changes.Omitted, res.Changes.AsBefore, after = frames.FitChangesFresh(diff.changed, diff.appeared, diff.asBefore, budget-frames.ContextsCost(diff.contexts))
 		if res.Changes.Omitted > 0 {
 			res.Changes.More = readOnCommand(after, mode, tab)
 		}

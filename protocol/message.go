@@ -342,6 +342,10 @@ type Changes struct {
 	// the action did (a new page's header and menus, a list drawn
 	// again), left out first so that what is new fits.
 	AsBefore int `json:"as_before,omitempty"`
+	// Skipped are the runs of such lines left out among the Appeared
+	// ones, each where it stands (the text reply says "… 12 lines as on
+	// the previous page" there); the rest of AsBefore lie past the cut.
+	Skipped []Skip `json:"skipped,omitempty"`
 	// Navigated says the tab is on a new page: Gone is every ref of the
 	// old one, which the text reply says in one line.
 	Navigated bool `json:"navigated,omitempty"`
@@ -349,6 +353,14 @@ type Changes struct {
 	// (the heading or card title they are under was renamed, a repeat came
 	// or went), each said once instead of in Changed line by line.
 	Contexts []ContextChange `json:"contexts,omitempty"`
+}
+
+// Skip is a run of lines an action's reply left out where it stands, for
+// looking as lines gone with the action did: Lines of them, before the
+// appeared line whose ref is Before.
+type Skip struct {
+	Before string `json:"before"`
+	Lines  int    `json:"lines"`
 }
 
 // ContextChange says that the lines of Refs, the same elements reading the

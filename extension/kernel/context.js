@@ -36,11 +36,21 @@
     for (let n = tw.nextNode(); n; n = tw.nextNode()) {
       if (n.nodeType === 3) {
         const t = fold(n.nodeValue || '');
-        if (t) return t;
+        // A separator between links ("Documentation | License", "a → b")
+        // says nothing of what the box is about.
+        if (t && WORDY.test(t)) return t;
       }
     }
     return '';
   }
+
+  // Text that has a letter or a digit in it.
+  const WORDY = /[\p{L}\p{N}]/u;
+
+  // What a row of a table laid out for the page holds, not a row of data
+  // (phpLiteAdmin's page is one row: its navigation in one cell, the rest
+  // in the other).
+  const LAYOUT_IN_ROW = 'table, fieldset, h1, h2, h3, h4, h5, h6';
 
   /** A heading's text as a context: without the controls it holds, as
    * MediaWiki's "Details[edit]" is the section "Details", and without the
@@ -107,6 +117,7 @@
     // header cell a side, each its revision's link and summary.
     if (tag === 'th' || role === 'columnheader' || role === 'rowheader') return ownText(el);
     if (tag === 'tr' || role === 'row') {
+      if (tag === 'tr' && el.querySelector(LAYOUT_IN_ROW)) return '';
       // A row whose only text is its header's link (Django admin's
       // "Groups | Add | Change") is named by that header.
       const lead = leadText(el);

@@ -462,3 +462,33 @@ func TestExtJSFormsNamesAndContexts(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutRowIsNoContext: a page laid out as one table row gives its
+// links no context from the row's first text, a bar between links
+// (phpLiteAdmin's `[link 'shop.sqlite' in '|']`), nor does a list item
+// whose first text is an arrow or a bar; the rows of a data table still
+// name what their links are about.
+func TestLayoutRowIsNoContext(t *testing.T) {
+	ctx := newTab(t, "layoutrow.html")
+	els := snap(t, ctx, "interactive").Elements
+	contexts := func(role, name string) []string {
+		var out []string
+		for _, e := range els {
+			if e.Role == role && e.Name == name {
+				out = append(out, e.Context)
+			}
+		}
+		return out
+	}
+	if got := contexts("link", "shop.sqlite"); !slices.Equal(got, []string{"Change Database", ""}) {
+		t.Errorf("the two shop.sqlite links have contexts %q, want the fieldset's and none\n%s", got, dump(els))
+	}
+	if got := contexts("link", "Edit"); !slices.Equal(got, []string{"Tea", "Cocoa"}) {
+		t.Errorf("the Edit links have contexts %q, want their rows'\n%s", got, dump(els))
+	}
+	for _, c := range contexts("link", "Help") {
+		if c == "|" || c == "↑" {
+			t.Errorf("a Help link has the context %q, a separator\n%s", c, dump(els))
+		}
+	}
+}

@@ -947,6 +947,16 @@
       cell.parentElement.parentElement.localName === 'thead');
   }
 
+  /** Whether a table's first row is its header by its cells' classes: two
+   * or more plain cells (no field in the row), each with a class that says
+   * it heads (phpLiteAdmin's `<td class='tdheader'>Field</td>…`, over a
+   * row of fields per column of the table being edited).
+   * @param {HTMLTableRowElement} row */
+  function classedHeadRow(row) {
+    const cells = Array.from(row.cells);
+    return cells.length >= 2 && !row.querySelector(FIELDS) && cells.every((c) => typeof c.className === 'string' && /head/i.test(c.className));
+  }
+
   /** The header cells of table's columns, by column (colspans repeated);
    * [] when it has no header row, or row is that row.
    * @param {Element} table @param {Element} row @returns {Element[]} */
@@ -963,7 +973,7 @@
         const t = /** @type {HTMLTableElement} */ (table);
         const head = t.tHead ? Array.from(t.tHead.rows).filter((r) => !fieldRow(r)) : [];
         if (head.length) headRow = head[head.length - 1];
-        else if (t.rows.length && Array.from(t.rows[0].cells).every((c) => c.localName === 'th')) headRow = t.rows[0];
+        else if (t.rows.length && (Array.from(t.rows[0].cells).every((c) => c.localName === 'th') || classedHeadRow(t.rows[0]))) headRow = t.rows[0];
       } else {
         const all = table.querySelectorAll('[role=columnheader]');
         for (let i = 0; i < all.length && !headRow; i++) {

@@ -110,3 +110,27 @@ func TestCaptionBeforeNamesAField(t *testing.T) {
 		})
 	}
 }
+
+// TestHeaderRowByClassNamesFields: a table of fields under a first row of
+// cells classed as its header (phpLiteAdmin's form to insert a row: td
+// class=tdheader, "Field | Type | Function | Null | Value") names each
+// field by its row and its column, not by its row alone; a first row of
+// plain cells heads nothing.
+func TestHeaderRowByClassNamesFields(t *testing.T) {
+	ctx := kernelTab(t)
+	const lines = `K.run({op: 'snapshot', mode: 'interactive'}).elements.map((e) => e.role + " '" + e.name + "'" + ((e.states || []).includes('inferred') ? ' inferred' : '')).join(' | ')`
+	for _, c := range []struct{ name, html, want string }{
+		{"header row by class", `<table><tr><td class="tdheader">Field</td><td class="tdheader">Null</td><td class="tdheader">Value</td></tr>` +
+			`<tr><td class="td1">name</td><td class="td1"><input type="checkbox"></td><td class="td1"><input type="text"></td></tr>` +
+			`<tr><td class="td2">price</td><td class="td2"><input type="checkbox"></td><td class="td2"><input type="text"></td></tr></table>`,
+			"checkbox 'name / Null' inferred | textbox 'name / Value' inferred | checkbox 'price / Null' inferred | textbox 'price / Value' inferred"},
+		{"a first row of plain cells", `<table><tr><td>Field</td><td>Value</td></tr><tr><td>name</td><td><input type="text"></td></tr></table>`,
+			"textbox 'name' inferred"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := onFixture[string](t, ctx, c.html, "el = document.body", lines); got != c.want {
+				t.Errorf("%s\n got: %s\nwant: %s", c.html, got, c.want)
+			}
+		})
+	}
+}

@@ -78,6 +78,7 @@ func TestReplySaysWhatTheAppSaid(t *testing.T) {
 				t.Fatalf("click Done: exit %d %+v", code, perr)
 			}
 			has("the next page's flash", res.Said, "flash", "Successful update.", "")
+			has("the next page's confirmation", res.Said, "flash", "1 row(s) inserted.", "")
 			// A new page: every old ref is gone, said in one line.
 			if !res.Changes.Navigated || len(res.Changes.Gone) < 8 {
 				t.Errorf("navigated %v, gone %v", res.Changes.Navigated, res.Changes.Gone)

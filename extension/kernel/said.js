@@ -23,11 +23,12 @@
   const ROLE_SELECTOR = '[role="alert"], [role="status"], [role="log"], [aria-live]:not([aria-live="off"]), output';
   const STATUS_SELECTOR = '[class*="status" i], [id*="status" i]';
   const REGION_SELECTOR = ROLE_SELECTOR + ', ' + STATUS_SELECTOR;
-  const WORD_SELECTOR = ['flash', 'toast', 'snackbar', 'notice', 'notif', 'alert', 'error', 'success', 'warning', 'messages']
+  const WORD_SELECTOR = ['flash', 'toast', 'snackbar', 'notice', 'notif', 'alert', 'error', 'success', 'warning', 'messages', 'confirm']
     .map((w) => `[class*="${w}" i], [id*="${w}" i]`).join(', ');
   // A word that begins with one of these (Django's errornote, errorlist
-  // and messagelist, Rails' errorExplanation, a toaster) names a message.
-  const WORDS = /^(flash|toast|snackbar|notice|notif|alert|error|success|warning|callout)|^messages$|^messagelist$/;
+  // and messagelist, Rails' errorExplanation, a toaster, phpLiteAdmin's
+  // confirm: "1 row(s) inserted.") names a message.
+  const WORDS = /^(flash|toast|snackbar|notice|notif|alert|error|success|warning|callout|confirm)|^messages$|^messagelist$/;
   // A class or id that names a status line: `status`, DokuWiki's
   // `draft__status`, `save-status`, `saveStatus`, `statusbar`,
   // `editor-statusbar`, `status-message`; not a state (`status-open`,

@@ -418,20 +418,11 @@
   const CAPTION_MAX = 60;
 
   /** The text just before a field nothing names, when it is the field's
-   * caption: a short text that ends in a colon, either loose right before
-   * it in its parent (phpLiteAdmin's "Password: <input>", "Name: <input>
-   * Number of Fields: <input>") or the text of the element right before
-   * it, one with no control in it (qBittorrent's tag dialog: a paragraph
-   * "Comma-separated tags:" over its one field); '' for none.
+   * caption: the element right before it, with no control in it, showing
+   * a short text that ends in a colon (qBittorrent's tag dialog: a
+   * paragraph "Comma-separated tags:" over its one field); '' for none.
    * @param {Element} el */
   function captionBefore(el) {
-    for (let n = el.previousSibling; n; n = n.previousSibling) {
-      if (n.nodeType === 8 || (n.nodeType === 1 && /** @type {Element} */ (n).localName === 'input' && inputType(/** @type {Element} */ (n)) === 'hidden')) continue;
-      if (n.nodeType !== 3) break;
-      const t = fold(/** @type {Text} */ (n).data);
-      if (!t) continue;
-      return t.length <= CAPTION_MAX && t.endsWith(':') ? t : '';
-    }
     const p = el.previousElementSibling;
     if (!p || p.localName === 'label' || HEADING_TAGS.has(p.localName) || p.querySelector('input,select,textarea,button,' + CONTROL_IN_LABEL)) return '';
     for (let n = el.previousSibling; n && n !== p; n = n.previousSibling) {

@@ -312,9 +312,10 @@ func FitChanges(changed, appeared []protocol.Element, budget int) (keptChanged, 
 	return keptChanged, keptAppeared, omitted, readOnAfter
 }
 
-// FitChangesFresh is FitChanges where asBefore[i] says appeared[i] looks
-// the same as a line gone with the read (the same role, name, value,
-// states and link: a new page's header and menus, a list drawn again).
+// FitChangesFresh is FitChanges where asBefore()[i] says appeared[i]
+// looks the same as a line gone with the read (the same role, name, value,
+// states and link: a new page's header and menus, a list drawn again);
+// it is asked only when the lines do not all fit.
 // When the lines do not all fit, runs of at least minSkip such lines are
 // left out first, so that what the page shows anew fits (a form, search
 // results, a Save button below the chrome; DokuWiki's pages cut at their
@@ -324,9 +325,13 @@ func FitChanges(changed, appeared []protocol.Element, budget int) (keptChanged, 
 // with it. omitted counts every line left out and repeated those that
 // looked as before; readOnAfter is "" when a run was left out above the
 // cut: a read on from the top lists it.
-func FitChangesFresh(changed, appeared []protocol.Element, asBefore []bool, budget int) (keptChanged, keptAppeared []protocol.Element, skips []protocol.Skip, omitted, repeated int, readOnAfter string) {
+func FitChangesFresh(changed, appeared []protocol.Element, looksBefore func() []bool, budget int) (keptChanged, keptAppeared []protocol.Element, skips []protocol.Skip, omitted, repeated int, readOnAfter string) {
 	keptChanged, keptAppeared, omitted, readOnAfter = FitChanges(changed, appeared, budget)
-	if omitted == 0 || len(asBefore) != len(appeared) {
+	if omitted == 0 {
+		return keptChanged, keptAppeared, nil, omitted, 0, readOnAfter
+	}
+	asBefore := looksBefore()
+	if len(asBefore) != len(appeared) {
 		return keptChanged, keptAppeared, nil, omitted, 0, readOnAfter
 	}
 	// The runs long enough to say in one line; a shorter one reads as well

@@ -257,10 +257,10 @@ func TestFitChangesFreshLeavesTheChromeOutFirst(t *testing.T) {
 	for i := 1; i <= 4; i++ {
 		add(fmt.Sprintf("@e%d", i+300), "link", "z", true) // the footer
 	}
-	if _, a, sk, o, rep, _ := FitChangesFresh(nil, appeared, asBefore, 1000); len(a) != len(appeared) || o != 0 || rep != 0 || sk != nil {
+	if _, a, sk, o, rep, _ := FitChangesFresh(nil, appeared, func() []bool { return asBefore }, 1000); len(a) != len(appeared) || o != 0 || rep != 0 || sk != nil {
 		t.Errorf("all fitting: kept %v, skipped %v, omitted %d, as before %d", refs(a), sk, o, rep)
 	}
-	_, a, sk, o, rep, after := FitChangesFresh(nil, appeared, asBefore, 40)
+	_, a, sk, o, rep, after := FitChangesFresh(nil, appeared, func() []bool { return asBefore }, 40)
 	if got := refs(a); !slices.Equal(got, []string{"@e200", "@e201", "@e202"}) || o != 12 || rep != 12 || after != "" ||
 		!slices.Equal(sk, []protocol.Skip{{Before: "@e200", Lines: 8}}) {
 		t.Errorf("cut: kept %v, skipped %v, omitted %d, as before %d, after %q; want the three new lines, the header said above them, the footer past the cut",
@@ -273,7 +273,7 @@ func TestFitChangesFreshLeavesTheChromeOutFirst(t *testing.T) {
 		}
 	}
 	// Without runs of lines as before, the cut is FitChanges's.
-	_, a, sk, o, rep, after = FitChangesFresh(nil, appeared, make([]bool, len(appeared)), 20)
+	_, a, sk, o, rep, after = FitChangesFresh(nil, appeared, func() []bool { return make([]bool, len(appeared)) }, 20)
 	if _, wa, wo, wafter := FitChanges(nil, appeared, 20); !slices.Equal(refs(a), refs(wa)) || o != wo || rep != 0 || sk != nil || after != wafter {
 		t.Errorf("nothing as before: kept %v omitted %d after %q; FitChanges keeps %v omitted %d after %q", refs(a), o, after, refs(wa), wo, wafter)
 	}

@@ -162,11 +162,31 @@ type viewDiff struct {
 	// navigated says the read is of a new top document: everything gone
 	// was the old page's.
 	navigated bool
-	// asBefore[i] says appeared[i] looks as a line gone with this read did
-	// (lookKey): a new page's header, a list drawn again. An action's reply
-	// leaves those out first when its lines do not all fit
-	// (frames.FitChangesFresh).
-	asBefore []bool
+	// prev is the view this read replaced, which the lines gone were in
+	// (asBefore reads it).
+	prev tabView
+}
+
+// asBefore says, for each appeared line, whether it looks as a line gone
+// with this read did (lookKey): a new page's header, a list drawn again.
+// An action's reply leaves those out first when its lines do not all fit
+// (frames.FitChangesFresh), and asks only then: a snapshot never does,
+// and a read of a new page of 5,000 lines would make 10,000 keys for it.
+func (d *viewDiff) asBefore() []bool {
+	if len(d.gone) == 0 || len(d.appeared) == 0 {
+		return nil
+	}
+	looks := make(map[string]bool, len(d.gone))
+	for _, ref := range d.gone {
+		if el, ok := d.prev.get(ref); ok {
+			looks[lookKey(el)] = true
+		}
+	}
+	out := make([]bool, len(d.appeared))
+	for i := range d.appeared {
+		out[i] = looks[lookKey(d.appeared[i])]
+	}
+	return out
 }
 
 // lookKey is what a line shows but its ref and context: two elements with
@@ -245,16 +265,7 @@ func (q *tabQueues) swapView(tab int, mode string, read []shown, urls map[int]st
 		}
 	}
 	slices.Sort(d.gone)
-	if len(d.gone) > 0 && len(d.appeared) > 0 {
-		looks := make(map[string]bool, len(d.gone))
-		for _, ref := range d.gone {
-			looks[lookKey(prev.list[prev.at[ref]].el)] = true
-		}
-		d.asBefore = make([]bool, len(d.appeared))
-		for i := range d.appeared {
-			d.asBefore[i] = looks[lookKey(d.appeared[i])]
-		}
-	}
+	d.prev = prev
 	return d
 }
 

@@ -77,6 +77,59 @@
     memoNames = NONE;
   }
 
+  // What a walk read that a change of text alone can change (reread.js,
+  // docs/settling.md "A change of text alone"): the nodes whose text (the
+  // text of their subtree, flat tree included, or of their children) it
+  // read, and the facts of layout it judged by, each a function of one
+  // element with the result it gave. A walk gathers them per line, and for
+  // its own choices apart, so that a change to a text re-reads only the
+  // lines that read it. null outside a walk.
+  /** @type {Reads|null} */
+  let reads = null;
+  let factDepth = 0;
+
+  /** Makes r the record that reads go to (null: none); returns the one
+   * they went to. @param {Reads|null} r @returns {Reads|null} */
+  function readsInto(r) {
+    const outer = reads;
+    reads = r;
+    return outer;
+  }
+
+  /** Notes that what is being computed read the text under n (its
+   * subtree's text, or its child nodes: text nodes among them).
+   * @param {Node} n */
+  function noteText(n) {
+    if (reads) reads.text.push(n);
+  }
+
+  /** n's textContent, noted as read. @param {Node} n */
+  function textIn(n) {
+    if (reads) reads.text.push(n);
+    return n.textContent || '';
+  }
+
+  /** f, whose result follows layout (a box's size or place), noted as a
+   * fact while a walk records: a re-read after a change of text calls f
+   * again and compares. Layout read outside such a function is a hole a
+   * kerneltest looks for (TestTextReadsAreNoted).
+   * @template {(el: any) => any} F @param {F} f @returns {F} */
+  function fact(f) {
+    return /** @type {F} */ ((el) => {
+      factDepth++;
+      let v;
+      try { v = f(el); } finally { factDepth--; }
+      if (reads) reads.facts.push(f, el, v);
+      return v;
+    });
+  }
+
+  /** The record reads go to now, and whether a fact is being judged (for
+   * tests). */
+  function readsNow() {
+    return { reads, inFact: factDepth > 0 };
+  }
+
   // The extension APIs of the isolated world. Tests evaluate the kernel in
   // a page's main world, where there are none: whatever needs them says so.
   /** @type {any} */
@@ -86,6 +139,6 @@
   const domApi = chromeApi && chromeApi.dom && typeof chromeApi.dom.openOrClosedShadowRoot === 'function' ? chromeApi.dom : null;
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    fail, fold, cut, quote, attr, hasAttr, attrMemo, domApi,
+    fail, fold, cut, quote, attr, hasAttr, attrMemo, domApi, readsInto, noteText, textIn, fact, readsNow,
   }));
 })();

@@ -5,7 +5,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { fail, fold, quote, attr, idFor, setSig, hiddenReason, isHiddenAttr, isVisible,
+  const { fail, fold, quote, attr, textIn, idFor, setSig, hiddenReason, isHiddenAttr, isVisible,
     inputType, roleOf, controlRole, wrappedSelect, standInOptions, nameOf, checkedOf, valueText, describe, brief, actionable,
     done, fireChange, clickAt, setValue, inputEvent, focusAsPerson, keyEvent, keyInit, NO_MODS } = K;
 
@@ -190,7 +190,7 @@
    * @param {Element} el */
   function nearText(el) {
     const box = el.parentElement && el.parentElement.parentElement || el.parentElement || el;
-    return fold(box.textContent || '');
+    return fold(textIn(box));
   }
 
   /** Waits until the choice of option o (named label) shows, and answers

@@ -10,7 +10,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { attr, fold, cut, flatParent, nameOf, textOf } = K;
+  const { attr, fold, cut, flatParent, nameOf, textOf, noteText, textIn, readsInto } = K;
 
   /** Contexts are short: they only have to tell repeats apart. */
   const CONTEXT_MAX = 40;
@@ -28,6 +28,7 @@
    * noLabels, outside its <label>s too.
    * @param {Element} el @param {boolean} [noLabels] @returns {string} */
   function leadText(el, noLabels) {
+    noteText(el);
     const tw = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
       acceptNode: (n) => n.nodeType === 1 && (SKIP_TEXT.has(/** @type {Element} */ (n).localName) || /** @type {Element} */ (n).hasAttribute('role') ||
         (noLabels && /** @type {Element} */ (n).localName === 'label'))
@@ -63,6 +64,7 @@
 
   /** The text of el outside the controls it holds. @param {Element} el @returns {string} */
   function ownText(el) {
+    noteText(el);
     let own = '';
     const tw = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
       acceptNode: (n) => n.nodeType === 1 && (SKIP_TEXT.has(/** @type {Element} */ (n).localName) || /** @type {Element} */ (n).hasAttribute('role'))
@@ -129,7 +131,7 @@
     if (tag === 'form' || role === 'form' || tag === 'section' || tag === 'article' || tag === 'aside' || tag === 'nav' ||
       tag === 'fieldset' || role === 'region' || role === 'group' || role === 'tabpanel' || role === 'article') {
       const legend = tag === 'fieldset' ? el.querySelector('legend') : null;
-      return labelled() || (legend ? fold(legend.textContent || '') : '') || headingIn(el);
+      return labelled() || (legend ? fold(textIn(legend)) : '') || headingIn(el);
     }
     if (tag === 'body' || tag === 'html') return '';
     // ExtJS 3's windows and titled panels mark up no dialog, region or
@@ -137,7 +139,7 @@
     // "Add Torrents" and "Add from Url" each end with an Add).
     if (tag === 'div' && typeof el.className === 'string' && el.className.indexOf('x-') >= 0) {
       const title = el.querySelector(':scope > .x-window-tl .x-window-header-text, :scope > .x-panel-header .x-panel-header-text');
-      if (title) return fold(title.textContent || '');
+      if (title) return fold(textIn(title));
     }
     // A heading is the context of what it holds (the edit link of
     // MediaWiki's "Details[edit]").
@@ -157,7 +159,7 @@
       const inner = first.querySelectorAll(HEADINGS);
       if (inner.length === 1) {
         const head = headingText(inner[0]);
-        if (head && fold(first.textContent || '').length <= head.length + 20) return head;
+        if (head && fold(textIn(first)).length <= head.length + 20) return head;
       }
     }
     // A card whose controls come before its one heading (Trac's reports:
@@ -175,15 +177,25 @@
     return '';
   }
 
-  /** ownContext as text for the element el inside n. @param {Element} n @param {Element} el
-   * @param {Map<Node, string|{heads: Element[]}>} memo @returns {string} */
+  /** ownContext as text for the element el inside n. Each box's context
+   * is kept in memo with what it read (a box of sections: its whole text),
+   * so that a re-read after a change of text keeps those it did not reach
+   * (reread.js). @param {Element} n @param {Element} el
+   * @param {ContextMemo} memo @returns {string} */
   function contextIn(n, el, memo) {
-    let c = memo.get(n);
-    if (c === undefined) {
-      c = ownContext(n);
+    let m = memo.get(n);
+    if (m === undefined) {
+      /** @type {Reads} */
+      const reads = { text: [], facts: [] };
+      const outer = readsInto(reads);
+      let c;
+      try { c = ownContext(n); } finally { readsInto(outer); }
       if (typeof c === 'string') c = cut(fold(c), CONTEXT_MAX);
-      memo.set(n, c);
+      else reads.text.push(n);
+      m = { c, reads };
+      memo.set(n, m);
     }
+    const c = m.c;
     return typeof c === 'string' ? c : cut(fold(sectionOf(c.heads, el)), CONTEXT_MAX);
   }
 
@@ -194,8 +206,10 @@
    * @param {{id: number, role: string, name: string, ctx?: string}[]} out
    * @param {(id: number) => Element|undefined} elementOf
    * @param {boolean} [all]
+   * @param {ContextMemo} [kept] the boxes' contexts so far (a walk's, for
+   *   its re-read to keep): filled in here
    */
-  function addContexts(out, elementOf, all) {
+  function addContexts(out, elementOf, all, kept) {
     // Names first: most are unique, and a key made of role and name costs
     // a new string per element (up to a tenth of a walk's CPU at 5,000
     // elements, by a V8 profile), so only the elements whose name repeats
@@ -210,8 +224,8 @@
       const k = r.role + '\u0000' + r.name;
       count.set(k, (count.get(k) || 0) + 1);
     }
-    /** @type {Map<Node, string|{heads: Element[]}>} */
-    const memo = new Map();
+    /** @type {ContextMemo} */
+    const memo = kept || new Map();
     for (const r of out) {
       if (!all && (/** @type {number} */ (names.get(r.name)) < 2 || (count.get(r.role + '\u0000' + r.name) || 0) < 2)) continue;
       const el = elementOf(r.id);
@@ -230,7 +244,7 @@
    * its nearest named container or section, or ''.
    * @param {Element} el @returns {string} */
   function contextOf(el) {
-    /** @type {Map<Node, string|{heads: Element[]}>} */
+    /** @type {ContextMemo} */
     const memo = new Map();
     for (let n = flatParent(el); n && n.nodeType === 1; n = flatParent(n)) {
       const c = contextIn(/** @type {Element} */ (n), el, memo);

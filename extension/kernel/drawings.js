@@ -15,7 +15,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { attr, hasAttr, flatParent, declaredRole, CONTROL_ROLES, cursorOf, nameOf, titleChild, fold, cut } = K;
+  const { attr, hasAttr, fact, flatParent, declaredRole, CONTROL_ROLES, cursorOf, nameOf, titleChild, fold, cut } = K;
 
   const SVG_NS = 'http://www.w3.org/2000/svg';
   // Cursors that say a part of a drawing acts on a press or a drag.
@@ -114,7 +114,7 @@
   /** The name of a part that has none of its own: the part it is drawn in,
    * and where on it (a port: 'Start: right port'); '' when it is in none.
    * @param {Element} el */
-  function partName(el) {
+  function partNameNow(el) {
     for (let n = flatParent(el); n && n.nodeType === 1; n = flatParent(n)) {
       const o = /** @type {Element} */ (n);
       if (isDrawingRoot(o) || o.namespaceURI !== SVG_NS) return '';
@@ -134,17 +134,22 @@
   /** The state that says the size of a drawing's or canvas's box, in CSS
    * pixels, the range of the points an action at a point takes.
    * @param {Element} el */
-  function boxState(el) {
+  function boxStateNow(el) {
     const b = el.getBoundingClientRect();
     return 'box=' + Math.round(b.width) + 'x' + Math.round(b.height);
   }
 
   /** Whether a canvas is large enough to be an app's surface.
    * @param {Element} el */
-  function canvasShown(el) {
+  function canvasShownNow(el) {
     const b = el.getBoundingClientRect();
     return b.width >= CANVAS_MIN_PX && b.height >= CANVAS_MIN_PX;
   }
+
+  // Facts of layout, noted while a walk records (base.js fact).
+  const partName = fact(partNameNow);
+  const boxState = fact(boxStateNow);
+  const canvasShown = fact(canvasShownNow);
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
     isDrawingRoot, drawingRole, drawingName, drawnStart, drawingOf, isDrawnPart, hasParts, partName, boxState, canvasShown,

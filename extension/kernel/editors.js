@@ -12,7 +12,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { fold, attr, flatParent, containsFlat, isHiddenAttr, hiddenReason, textOf, editContextOf, drawnText, lastDrawn } = K;
+  const { fold, attr, fact, noteText, flatParent, containsFlat, isHiddenAttr, hiddenReason, textOf, editContextOf, drawnText, lastDrawn } = K;
 
   // Characters editors put in empty lines and around inline widgets so the
   // caret has somewhere to go (CodeMirror 5's U+200B line, CKEditor 5's
@@ -90,7 +90,7 @@
    * EditContext, hidden from everyone). An EditContext element big enough to type
    * into is its own surface. null for anything else.
    * @param {Element} el @returns {Element|null} */
-  function surfaceOf(el) {
+  function surfaceOfNow(el) {
     const ec = editContextOf(el);
     if (el.localName !== 'textarea' && !ec) return null;
     if (!outOfSight(el)) return ec ? el : null;
@@ -116,7 +116,7 @@
     const surface = surfaceOf(el);
     // An EditContext editor's lines are hidden from assistive technology,
     // and its focused element is labelled: what it draws is its text.
-    if (surface && editContextOf(el)) return visibleText(drawnText(surface, el));
+    if (surface && editContextOf(el)) return visibleText(drawnOf(el));
     // Not its hidden input: the label it carries is not the editor's text.
     if (surface) return visibleText(textOf(surface, { checkVis: true, skip: el }));
     if (/** @type {HTMLElement} */ (el).isContentEditable) return visibleText(textOf(el, { checkVis: false }));
@@ -216,6 +216,11 @@
     return c.localName === 'br' || c.localName === 'img' || isHiddenAttr(c) || attr(c, 'contenteditable') === 'false' ||
       c.getClientRects().length === 0;
   }
+
+  // Facts of layout, noted while a walk records (base.js fact).
+  // What an EditContext editor draws is read by where its lines lie.
+  const drawnOf = fact((el) => { const sf = surfaceOf(el); noteText(sf || el); return sf ? drawnText(sf, el) : ''; });
+  const surfaceOf = fact(surfaceOfNow);
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
     visibleText, viewRect, surfaceOf, editorText, ownPart, endPoint, endOf,

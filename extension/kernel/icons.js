@@ -12,7 +12,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { attr } = K;
+  const { attr, textIn } = K;
 
   // The prefixes of icon sets' class names: fa-trash, bi-x, mdi-delete.
   const ICON_SETS = new Set(['fa', 'fas', 'far', 'fal', 'fab', 'fad', 'bi', 'mdi', 'ti', 'ri', 'la', 'las', 'lar', 'lab',
@@ -94,7 +94,7 @@
    * @param {Element} el */
   function drawsPicture(el) {
     if (el.namespaceURI === SVG_NS) return true;
-    if (/\S/.test(el.textContent || '')) return true;
+    if (/\S/.test(textIn(el))) return true;
     try {
       const cs = getComputedStyle(el);
       if (cs.backgroundImage !== 'none' || (cs.maskImage && cs.maskImage !== 'none') ||
@@ -144,7 +144,7 @@
    * @param {Element} el */
   function titleChild(el) {
     for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
-      if (c.localName === 'title') return c.textContent || '';
+      if (c.localName === 'title') return textIn(c);
     }
     return '';
   }

@@ -13,7 +13,15 @@ type Signature = {
 };
 type RefCache = { byNode: WeakMap<Element, number>; byId: Map<number, Element>; next: number; sig: Map<number, Signature> };
 /** What a snapshot walk collects for a re-read (snapshot.js, reread.js). */
-type WalkFound = { unseen: Element[]; far: Element[]; pruned: Element[]; hosts: Element[]; els: Element[]; sigs: Signature[]; ws: string[][] };
+type WalkFound = { unseen: Element[]; far: Element[]; pruned: Element[]; hosts: Element[]; els: Element[]; sigs: Signature[]; ws: string[][];
+  how: ListedAs[]; reads: Reads[]; roots: (Node | null)[]; walkReads?: Reads; contexts?: ContextMemo;
+  dropped: { el: Element; how: ListedAs; reads: Reads; root: Node | null }[] };
+// How a walk listed an element (snapshot.js listed), to list it again.
+type ListedAs = { as: number; role: string; drawing: boolean; svgPart: boolean; control: boolean; wrapped: HTMLSelectElement | null; says?: boolean };
+// Boxes' contexts, with what each read (context.js contextIn).
+type ContextMemo = Map<Node, { c: string | { heads: Element[] }; reads: Reads }>;
+// What a walk read that a change of text can change (base.js readsInto).
+type Reads = { text: Node[]; facts: any[] };
 type Reported = { id: number; role: string; name: string; value?: string; states?: string[]; href?: string; ctx?: string };
 type Point = { x: number; y: number };
 type KeyInit = { key: string; code: string; keyCode: number };
@@ -45,6 +53,11 @@ interface GripKernel {
   attr(el: Element, name: string): string | null;
   hasAttr(el: Element, name: string): boolean;
   attrMemo(on: boolean): void;
+  readsInto(r: Reads | null): Reads | null;
+  noteText(n: Node): void;
+  textIn(n: Node): string;
+  fact<F extends (el: any) => any>(f: F): F;
+  readsNow(): { reads: Reads | null; inFact: boolean };
   domApi: any;
 
   // cache.js
@@ -176,6 +189,9 @@ interface GripKernel {
     url: string; title: string; elements: Reported[]; stats: { nodes: number; ms: number; reread?: boolean };
   };
 
+  relist(els: Element[], hows: ListedAs[], roots: (Node | null)[], content: boolean, keepSignatures: boolean): { r: Reported; sig: Signature; ws: string[]; reads: Reads }[] | null;
+  mergeReads(to: Reads, from: Reads): void;
+
   // reread.js
   reread(mode: string, keepSignatures: boolean, allContexts: boolean, known?: unknown): ReturnType<GripKernel['snapshot']> & { walk?: string; same?: boolean; alive?: number[] };
 
@@ -188,7 +204,7 @@ interface GripKernel {
 
   // context.js
   contextOf(el: Element): string;
-  addContexts(out: { id: number; role: string; name: string; ctx?: string }[], elementOf: (id: number) => Element | undefined, all?: boolean): void;
+  addContexts(out: { id: number; role: string; name: string; ctx?: string }[], elementOf: (id: number) => Element | undefined, all?: boolean, kept?: ContextMemo): void;
 
   // polls.js
   keepRequests(): unknown;

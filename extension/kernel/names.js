@@ -13,7 +13,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { fold, cut, attr, hasAttr, shadowOf, isHiddenAttr, isVisible, noBox, declaredRole, inputType,
+  const { fold, cut, attr, hasAttr, noteText, fact, shadowOf, isHiddenAttr, isVisible, noBox, declaredRole, inputType,
     CONTROL_ROLES, NAME_FROM_CONTENT, TEXT_ROLES, PROSE_TAGS, HEADING_TAGS,
     iconWord, useWord, titleChild, withoutGlyphs, ligatureWords } = K;
 
@@ -51,6 +51,7 @@
    *   the host writes as \n in its quote)
    */
   function textOf(n, opt) {
+    noteText(n);
     // Not re-entrant: nothing textChildren calls comes back here.
     tParts.length = 0;
     tLen = 0;
@@ -380,10 +381,10 @@
   /** Whether el is a field a person sees as one, not an editor's tiny
    * input proxy (Ace's textarea is a few px, under its drawn lines).
    * @param {Element} el */
-  function shownField(el) {
+  const shownField = fact(/** @param {Element} el */ (el) => {
     const r = el.getBoundingClientRect();
     return r.width >= 20 && r.height >= 10;
-  }
+  });
 
   /** The text of the heading just before a field nothing names (DokuWiki's
    * page editor under "Edit page", Trac's under "Editing WikiStart"), when
@@ -425,6 +426,7 @@
   function captionBefore(el) {
     const p = el.previousElementSibling;
     if (!p || p.localName === 'label' || HEADING_TAGS.has(p.localName) || p.querySelector('input,select,textarea,button,' + CONTROL_IN_LABEL)) return '';
+    if (el.parentNode) noteText(el.parentNode);
     for (let n = el.previousSibling; n && n !== p; n = n.previousSibling) {
       if (n.nodeType === 3 ? /\S/.test(/** @type {Text} */ (n).data) : n.nodeType === 1) return '';
     }
@@ -1057,6 +1059,7 @@
   /** Whether el has a non-blank text node child.
    * @param {Element} el */
   function hasOwnText(el) {
+    noteText(el);
     for (let c = el.firstChild; c; c = c.nextSibling) {
       if (c.nodeType === 3 && /\S/.test(/** @type {Text} */ (c).data)) return true;
     }

@@ -22,6 +22,19 @@
 //   (one attached later), the style sheets' rule counts (rules inserted or deleted through
 //   the CSSOM) and the viewport's size.
 //
+// A change of text alone (a text node's data, text nodes added or
+// removed, no element and no attribute) lists again only the lines that
+// read it (docs/settling.md, "A change of text alone"): with no style rule
+// that follows text (:empty, :dir(), a container query) and no direction
+// taken from text, the page's style is what the walk saw, so its choices
+// stand but for what they read of text or judged by layout, which the walk
+// noted (base.js readsInto, fact): a choice that read a text reached, or a
+// fact of layout that no longer holds, is a full walk; a line that read
+// one, or whose facts changed, is listed again by the walk's own function
+// (snapshot.js relist), and every context is worked out again, each box's
+// kept while what it read stands. A text in a style sheet, a field, an
+// option, the title, or in SVG or MathML is a full walk.
+//
 // Anything else is a full walk, whose result is kept in turn. Not seen: a
 // rule of a style sheet edited in place (rule.style.cursor = …, or a
 // selector rewritten to name a data-* attribute) that changes a cursor, a
@@ -43,7 +56,10 @@
   /**
    * @typedef {{el: Element, role: string, sig: Signature, props: string}} KeptElement
    * @typedef {{key: string, walk: string, refs: any, result: any, kept: KeptElement[], unseen: Element[], far: Element[], pruned: Element[],
-   *   hosts: Element[], shadows: (ShadowRoot|null)[], sheets: string, view: string}} Kept
+   *   hosts: Element[], shadows: (ShadowRoot|null)[], sheets: string, view: string,
+   *   hows: ListedAs[], reads: Reads[], roots: (Node|null)[], walkReads: Reads, contexts: ContextMemo,
+   *   byText: Map<Node, number[]>|null, pending: Node[], content: boolean, keepSignatures: boolean,
+   *   dropped: WalkFound['dropped'], droppedDirty: number[]}} Kept
    */
 
   /** The kept walk, or null when the page changed since. @type {Kept|null} */
@@ -67,11 +83,43 @@
   // holds this list to the kernel's sources (extension TestPageOwnAttributesRead).
   const KERNEL_READS_DATA = new Set(['data-placeholder', 'data-placeholder-active', 'data-value']);
 
+  // At most this many text changes wait for the next read: a page that
+  // changes its text all the time (a clock) and is not read meanwhile is
+  // walked afresh.
+  const PENDING_MAX = 2000;
+
   /** Throws the kept walk away unless every record is of an attribute
-   * that changes nothing it read. @param {MutationRecord[]} records */
+   * that changes nothing it read, or of text (kept for the next read).
+   * @param {MutationRecord[]} records */
   const seen = (records) => {
-    if (kept && !pageOwn(records, kept.hosts)) kept = null;
+    if (kept && !harmless(records, kept)) kept = null;
   };
+
+  /** Whether each record is of an attribute that changes nothing a walk
+   * read (pageOwn) or of text alone, whose node k's next read looks at
+   * (k.pending). @param {MutationRecord[]} records @param {Kept} k */
+  function harmless(records, k) {
+    /** @type {MutationRecord[]} */
+    const attrs = [];
+    for (let i = 0; i < records.length; i++) {
+      const r = records[i];
+      if (r.type === 'attributes') attrs.push(r);
+      else if (r.type === 'characterData' || (onlyText(r.addedNodes) && onlyText(r.removedNodes))) {
+        if (k.pending.length >= PENDING_MAX) return false;
+        k.pending.push(r.target);
+      } else return false;
+    }
+    return !attrs.length || pageOwn(attrs, k.hosts);
+  }
+
+  /** @param {NodeList} nodes */
+  function onlyText(nodes) {
+    for (let i = 0; i < nodes.length; i++) {
+      const t = nodes[i].nodeType;
+      if (t !== 3 && t !== 8) return false;
+    }
+    return true;
+  }
 
   /** Starts watching this document, once. */
   function watch() {
@@ -140,18 +188,27 @@
    * (lowercased), kept while the sheets' rule counts say the same and the
    * kept walk is the same; null when a sheet cannot be read (another
    * origin's) or an element's style attribute calls attr(): either may
-   * read any attribute. @type {{key: string, names: Set<string>|null}} */
-  let styleMemo = { key: '', names: null };
+   * read any attribute. textSafe: no rule follows text (:empty, :dir(),
+   * a container query, which follows a box's size) and no element takes
+   * its direction from its text (dir=auto, <bdi>), with every sheet
+   * readable: then a change of text alone changes no computed style.
+   * @type {{key: string, names: Set<string>|null, textSafe: boolean}} */
+  let styleMemo = { key: '', names: null, textSafe: false };
   /** @param {Element[]} hosts */
   function styleNames(hosts) {
+    return styleRead(hosts).names;
+  }
+  /** @param {Element[]} hosts */
+  function styleRead(hosts) {
     const key = sheetsOf(hosts);
-    if (key === styleMemo.key) return styleMemo.names;
+    if (key === styleMemo.key) return styleMemo;
     /** @type {Set<string>|null} */
     let names = new Set();
+    let textSafe = true;
     /** @param {CSSStyleSheet} sh @param {number} depth */
     const add = (sh, depth) => {
       let rules;
-      try { rules = sh.cssRules; } catch (_) { names = null; return; }
+      try { rules = sh.cssRules; } catch (_) { names = null; textSafe = false; return; }
       for (let i = 0; i < rules.length && names; i++) {
         const rule = /** @type {any} */ (rules[i]);
         // An @import's own text is its address: its sheet's rules apply.
@@ -161,6 +218,7 @@
           continue;
         }
         const text = rule.cssText.toLowerCase();
+        if (textSafe && TEXT_STYLE.test(text)) textSafe = false;
         if (text.indexOf('data-') < 0) continue;
         const found = text.match(DATA_NAMES);
         if (found) for (const n of found) names.add(n);
@@ -181,10 +239,15 @@
       addAll(root.styleSheets);
       if (root.adoptedStyleSheets) addAll(root.adoptedStyleSheets);
       if (root.querySelector('[style*="attr(" i]')) names = null;
+      if (textSafe && root.querySelector('[dir=auto i], bdi')) textSafe = false;
     }
-    styleMemo = { key, names };
-    return names;
+    if (!names) textSafe = false;
+    styleMemo = { key, names, textSafe };
+    return styleMemo;
   }
+
+  // What in a rule makes style follow text or a box's size.
+  const TEXT_STYLE = /:empty|:dir\(|@container|:blank/;
 
   /** The style sheets' rule counts, as one string: a rule inserted or
    * deleted through the CSSOM (no mutation) changes it. A sheet of another
@@ -216,22 +279,126 @@
     return innerWidth + 'x' + innerHeight + '@' + devicePixelRatio;
   }
 
-  /** Whether the kept walk still holds for key. @param {Kept} k @param {string} key */
+  /** Whether the kept walk still holds for key: false when it does not;
+   * when text changed, the lines to list again (reread.js, head). A kept
+   * walk that does not hold is thrown away.
+   * @param {Kept} k @param {string} key @returns {boolean|number[]} */
   function holds(k, key) {
     if (k.key !== key || k.refs !== /** @type {any} */ (globalThis).__gripRefCache__ || k.view !== viewOf()) return false;
     if (obs) {
       const records = obs.takeRecords();
-      if (records.length && !pageOwn(records, k.hosts)) return false;
+      if (records.length && !harmless(records, k)) return false;
     }
+    /** @type {Set<number>|null} */
+    const dirty = k.pending.length ? textReached(k) : null;
+    if (k.pending.length && !dirty) return false;
     for (let i = 0; i < k.kept.length; i++) {
       const c = k.kept[i];
-      if (!c.el.isConnected || propsOf(c.el, c.role) !== c.props || !isVisible(c.el)) return false;
+      if (!c.el.isConnected || !isVisible(c.el) || (!(dirty && dirty.has(i)) && propsOf(c.el, c.role) !== c.props)) return false;
     }
     for (let i = 0; i < k.unseen.length; i++) if (isVisible(k.unseen[i])) return false;
     for (let i = 0; i < k.far.length; i++) if (!farOff(k.far[i])) return false;
     for (let i = 0; i < k.pruned.length; i++) if (!noBox(k.pruned[i])) return false;
     for (let i = 0; i < k.hosts.length; i++) if (shadowOf(k.hosts[i]) !== k.shadows[i]) return false;
-    return sheetsOf(k.hosts) === k.sheets;
+    if (sheetsOf(k.hosts) !== k.sheets) return false;
+    return dirty ? [...dirty].sort((a, b) => a - b) : true;
+  }
+
+  // Where a change of text is a full walk: the text is a style sheet's, a
+  // field's value, an option's, the title's (the tab's name), or drawn.
+  const TEXT_WALKS = new Set(['style', 'textarea', 'title', 'option', 'optgroup', 'select', 'datalist', 'script']);
+  const HTML_NS = 'http://www.w3.org/1999/xhtml';
+
+  /** The lines of k that the text changes pending reach, by what each
+   * read and the facts of layout it judged by; null when a change of text
+   * is a full walk here (see the head of this file), or reaches what the
+   * walk's own choices read, or one of their facts no longer holds.
+   * @param {Kept} k @returns {Set<number>|null} */
+  function textReached(k) {
+    if (!styleRead(k.hosts).textSafe) return null;
+    const touched = reachedBy(k.pending);
+    if (!touched) return null;
+    if (readsReached(k.walkReads, touched)) return null;
+    if (!k.byText) {
+      /** @type {Map<Node, number[]>} */
+      const by = new Map();
+      for (let i = 0; i < k.reads.length; i++) indexReads(by, k.reads[i], i);
+      // The lines a walk dropped by count, by -1 - their place.
+      for (let j = 0; j < k.dropped.length; j++) indexReads(by, k.dropped[j].reads, -1 - j);
+      k.byText = by;
+    }
+    /** @type {Set<number>} */
+    const dirty = new Set();
+    for (const n of touched) {
+      const lines = k.byText.get(n);
+      if (lines) for (const i of lines) dirty.add(i);
+    }
+    for (let i = 0; i < k.reads.length; i++) if (!dirty.has(i) && !factsHold(k.reads[i])) dirty.add(i);
+    for (let j = 0; j < k.dropped.length; j++) if (!dirty.has(-1 - j) && !factsHold(k.dropped[j].reads)) dirty.add(-1 - j);
+    k.droppedDirty = [];
+    for (const i of dirty) {
+      if (i >= 0) continue;
+      dirty.delete(i);
+      k.droppedDirty.push(-1 - i);
+    }
+    for (const [n, m] of k.contexts) if (readsReached(m.reads, touched)) k.contexts.delete(n);
+    return dirty;
+  }
+
+  /** @param {Map<Node, number[]>} by @param {Reads} r @param {number} i */
+  function indexReads(by, r, i) {
+    for (let j = 0; j < r.text.length; j++) {
+      const n = r.text[j];
+      const list = by.get(n);
+      if (!list) by.set(n, [i]);
+      else if (list[list.length - 1] !== i) list.push(i);
+    }
+  }
+
+  /** Whether r read a text that touched holds, or judged by a fact of
+   * layout that no longer holds. @param {Reads} r @param {Set<Node>} touched */
+  function readsReached(r, touched) {
+    for (let i = 0; i < r.text.length; i++) if (touched.has(r.text[i])) return true;
+    return !factsHold(r);
+  }
+
+  /** @param {Reads} r */
+  function factsHold(r) {
+    const f = r.facts;
+    for (let i = 0; i < f.length; i += 3) if (f[i](f[i + 1]) !== f[i + 2]) return false;
+    return true;
+  }
+
+  /** The nodes whose text the changes at targets changed: each target and
+   * everything above it, in the tree and in the flat tree (a slotted
+   * text is its slot's too); null when one of them is a full walk (see
+   * TEXT_WALKS), or a closed shadow root hides where it is slotted.
+   * @param {Node[]} targets @returns {Set<Node>|null} */
+  function reachedBy(targets) {
+    /** @type {Set<Node>} */
+    const set = new Set();
+    const stack = targets.slice();
+    while (stack.length) {
+      const n = /** @type {Node} */ (stack.pop());
+      if (set.has(n)) continue;
+      set.add(n);
+      if (n.nodeType === 1) {
+        const e = /** @type {Element} */ (n);
+        if (e.namespaceURI !== HTML_NS || TEXT_WALKS.has(e.localName)) return null;
+      }
+      const p = n.parentNode;
+      if (!p) continue;
+      stack.push(p);
+      if (p.nodeType === 11) {
+        const host = /** @type {ShadowRoot} */ (p).host;
+        if (host) stack.push(host);
+      } else if (p.nodeType === 1) {
+        const slot = /** @type {Element|Text} */ (n).assignedSlot;
+        if (slot) stack.push(slot);
+        else if (!(/** @type {Element} */ (p)).shadowRoot && shadowOf(/** @type {Element} */ (p))) return null;
+      }
+    }
+    return set;
   }
 
   /**
@@ -248,7 +415,11 @@
     // next snapshot see the same page: one kept walk serves both.
     const key = mode + (allContexts ? '+contexts' : '');
     const k = kept;
-    if (k && holds(k, key)) {
+    const held = k ? holds(k, key) : false;
+    if (k && Array.isArray(held)) {
+      const r = relisted(k, held, keepSignatures, t0);
+      if (r) return r;
+    } else if (k && held) {
       // The meanings an action checks are what this walk would set.
       for (const c of k.kept) {
         const id = idOf(c.el);
@@ -264,7 +435,7 @@
     kept = null;
     // The style rules are read again for this walk: its elements' style
     // attributes may differ.
-    styleMemo = { key: '', names: null };
+    styleMemo = { key: '', names: null, textSafe: false };
     // Start observing afresh: until its records are delivered (the end of
     // the page's task), an observer keeps every subtree removed under it,
     // and a page that re-renders many times in one task, our reads between,
@@ -275,7 +446,7 @@
       observe(document);
     }
     /** @type {WalkFound} */
-    const found = { unseen: [], far: [], pruned: [], hosts: [], els: [], sigs: [], ws: [] };
+    const found = { unseen: [], far: [], pruned: [], hosts: [], els: [], sigs: [], ws: [], how: [], reads: [], roots: [], dropped: [] };
     const result = snapshot(mode, keepSignatures, allContexts, found);
     for (const h of found.hosts) {
       const sr = shadowOf(h);
@@ -299,11 +470,76 @@
       if (records.length && !pageOwn(records, found.hosts)) return { ...result, alive };
     }
     const walk = INSTANCE + '.' + ++walks;
+    /** @type {Kept} */
     const next = { key, walk, refs: /** @type {any} */ (globalThis).__gripRefCache__, result, kept: list, unseen: found.unseen, far: found.far,
-      pruned: found.pruned, hosts: found.hosts, shadows: found.hosts.map((h) => shadowOf(h)), sheets: '', view: viewOf() };
+      pruned: found.pruned, hosts: found.hosts, shadows: found.hosts.map((h) => shadowOf(h)), sheets: '', view: viewOf(),
+      hows: found.how, reads: found.reads, roots: found.roots, walkReads: found.walkReads || { text: [], facts: [] },
+      contexts: found.contexts || new Map(), byText: null, pending: [], content: mode === 'content', keepSignatures,
+      dropped: found.dropped, droppedDirty: [] };
     kept = next;
     next.sheets = sheetsOf(found.hosts);
     return { ...result, alive, walk };
+  }
+
+  /**
+   * The kept walk with the lines at `dirty` listed again (a change of
+   * text reached them), its contexts worked out again, kept in turn as a
+   * new walk; null when one of them is not listed the same way now (a
+   * full walk is due). @param {Kept} k @param {number[]} dirty
+   * @param {boolean} keepSignatures @param {number} t0
+   */
+  function relisted(k, dirty, keepSignatures, t0) {
+    const again = K.relist(dirty.map((i) => k.kept[i].el), dirty.map((i) => k.hows[i]), dirty.map((i) => k.roots[i]), k.content, keepSignatures);
+    if (!again) return null;
+    // The lines dropped by count set their meanings as the walk did; what
+    // they list is not shown, so one that would not be listed now is no
+    // matter (its meaning stays).
+    for (const j of k.droppedDirty) {
+      const d = k.dropped[j];
+      const l = K.relist([d.el], [d.how], [d.root], k.content, keepSignatures);
+      if (l) {
+        d.reads = l[0].reads;
+        if (k.byText) indexReads(k.byText, d.reads, -1 - j);
+      }
+    }
+    k.droppedDirty = [];
+    /** @type {Reported[]} */
+    const elements = k.result.elements.slice();
+    for (let j = 0; j < dirty.length; j++) {
+      const i = dirty[j], l = again[j];
+      elements[i] = l.r;
+      k.kept[i] = { el: k.kept[i].el, role: l.r.role, sig: l.sig, props: propsOf(k.kept[i].el, l.r.role, l.ws) };
+      k.reads[i] = l.reads;
+      if (k.byText) indexReads(k.byText, l.reads, i);
+    }
+    // The meanings an action checks, as a walk would set them, for the
+    // lines kept (those listed again set theirs).
+    const redone = new Set(dirty);
+    for (let i = 0; i < k.kept.length; i++) {
+      if (redone.has(i)) continue;
+      const c = k.kept[i];
+      const id = idOf(c.el);
+      if (id !== undefined && (!keepSignatures || sigOf(id) === undefined)) setSig(id, c.sig);
+    }
+    for (let i = 0; i < elements.length; i++) {
+      if (elements[i].ctx === undefined) continue;
+      const line = { ...elements[i] };
+      delete line.ctx;
+      elements[i] = line;
+    }
+    K.addContexts(elements, K.elementOf, k.key.endsWith('+contexts'), k.contexts);
+    k.pending = [];
+    const walk = INSTANCE + '.' + ++walks;
+    const r = k.result;
+    k.result = { ...r, url: location.href, title: document.title, elements };
+    k.walk = walk;
+    const alive = aliveUnlisted(elements);
+    if (obs) {
+      const records = obs.takeRecords();
+      if (records.length && !harmless(records, k)) kept = null;
+    }
+    const stats = { nodes: r.stats.nodes, ms: Math.round((performance.now() - t0) * 100) / 100, relisted: dirty.length };
+    return { url: location.href, title: document.title, elements, alive, walk, stats };
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ reread }));

@@ -10,7 +10,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { attrMemo, visibleMemo, idFor, sigOf, setSig, pruneCache, SKIP_WALK, shadowOf, isHiddenAttr, isVisible, noBox, clippedShut, speck, farOff, areaBox, labelsOf,
+  const { attrMemo, visibleMemo, readsInto, idFor, sigOf, setSig, pruneCache, SKIP_WALK, shadowOf, isHiddenAttr, isVisible, noBox, clippedShut, speck, farOff, areaBox, labelsOf,
     CONTROL_ROLES, TEXT_ROLES, NAME_FROM_CONTENT, declaredRole, roleOf, roleWith, inputType, nameOf, nameInferred, labelledByAria, ownText, hasOwnText, setWalkRoot,
     valueText, statesOf, signatureOf, comboValue, unseenSelect, selectStandIn, wrappedSelect, wrapperName, clickableName, hrefOf, clickStart, hoverMemo, isWidget, widgetStates, isControlRole, addContexts, elementOf,
     isDrawingRoot, hasParts, drawingRole, drawingName, drawnStart, partName, boxState, canvasShown } = K;
@@ -53,6 +53,75 @@
     return (NAME_FROM_CONTENT.has(role) || TEXT_ROLES.has(role)) && !labelledByAria(el);
   }
 
+  // How a walk lists an element (listed): as a drawing or canvas, as a
+  // clickable, by its role, or as text (content mode).
+  const AS_DRAWING = 1, AS_CLICKABLE = 2, AS_ROLE = 3, AS_TEXT = 4;
+
+  /**
+   * The line of el as the walk lists it the way `how` says, with its
+   * signature now and its widget states; null when, read now, el is not
+   * listed that way (a link whose name went, a text that says nothing).
+   * One function for the walk and for a re-read that lists again only the
+   * lines a change of text reached (reread.js), so the two cannot differ.
+   * @param {Element} el @param {ListedAs} how
+   * @param {boolean} content @param {boolean} keepSignatures
+   * @returns {{r: Reported, sig: Signature, ws: string[], says: boolean}|null}
+   */
+  function listed(el, how, content, keepSignatures) {
+    const role = how.role;
+    let name = '', text = '', inferred = false, says = false;
+    if (how.as === AS_DRAWING) {
+      name = how.drawing ? drawingName(el, role) : nameOf(el, role);
+      says = el.localName === 'canvas' || PRESENTATIONAL.has(role);
+    } else if (how.as === AS_CLICKABLE) {
+      name = clickableName(el);
+      inferred = nameInferred();
+      if (!name && how.svgPart) {
+        name = partName(el);
+        inferred = !!name;
+      }
+      says = true;
+    } else if (how.as === AS_ROLE) {
+      const wrapped = how.wrapped;
+      name = wrapped ? wrapperName(el, wrapped) : nameOf(el, role);
+      inferred = !wrapped && nameInferred();
+      // An unnamed link that is a speck is a focus anchor, not a link
+      // anyone follows (visibility.js speck).
+      if (!(how.control || name) || (role === 'link' && !name && speck(el))) return null;
+      // A region, article or dialog named by its label does not say
+      // what it holds: its text of its own goes on its line, and the
+      // plain elements inside it are reported (a mail's body).
+      says = how.control || saysContent(el, role);
+      text = !says && content && hasOwnText(el) ? ownText(el) : '';
+      if (text) says = true;
+      if (text === name) text = '';
+    } else {
+      name = nameOf(el, 'text');
+      if (!name) return null;
+      text = labelledByAria(el) ? ownText(el) : '';
+      if (text === name) text = '';
+      says = true;
+    }
+    const id = idFor(el);
+    const sig = signatureOf(el, role, name);
+    if (!keepSignatures || sigOf(id) === undefined) setSig(id, sig);
+    /** @type {Reported} */
+    const r = { id, role, name };
+    const v = CONTROL_ROLES.has(role) ? valueText(el, role) || (role === 'combobox' ? comboValue(el) : '') : text;
+    if (v) r.value = v;
+    const st = statesOf(el, role, content);
+    if (role === 'link') {
+      const h = hrefOf(el);
+      if (h) r.href = h;
+    }
+    const ws = widgetStates(el, role);
+    if (ws.length) st.push(...ws);
+    if (inferred) st.push('inferred');
+    if (how.as === AS_DRAWING) st.push(boxState(el));
+    if (st.length) r.states = st;
+    return { r, sig, ws, says };
+  }
+
   /**
    * @param {string} mode
    * @param {boolean} keepSignatures the host reading the page for its own
@@ -67,7 +136,9 @@
    *   custom elements walked; and, one each for the elements of the
    *   reply in its order, the element, its signature now and its widget
    *   states, which the walk computed already (so the re-read's list of
-   *   what it kept costs no second reading of them)
+   *   what it kept costs no second reading of them); and, for a re-read
+   *   after a change of text alone, how each line was listed, what text
+   *   and layout its line read, and what the walk's own choices read
    */
   function snapshot(mode, keepSignatures, allContexts, found) {
     const t0 = performance.now();
@@ -90,35 +161,41 @@
     // the rules of drawings.js.
     let drawing = false;
 
-    /** @param {Element} el @param {string} role @param {string} name
-     * @param {string} [text] what a non-control holds, when its name is a label
-     * @param {boolean} [inferred] the name is grip's guess, not the page's (names.js) */
-    const report = (el, role, name, text, inferred) => {
-      const id = idFor(el);
-      const keep = !keepSignatures || sigOf(id) === undefined;
-      const sig = keep || found ? signatureOf(el, role, name) : null;
-      if (keep && sig) setSig(id, sig);
-      /** @type {Reported} */
-      const r = { id, role, name };
-      const v = CONTROL_ROLES.has(role) ? valueText(el, role) || (role === 'combobox' ? comboValue(el) : '') : text || '';
-      if (v) r.value = v;
-      const st = statesOf(el, role, content);
-      if (role === 'link') {
-        const h = hrefOf(el);
-        if (h) r.href = h;
+    // The tree the walk is in (names.js setWalkRoot), for listing a line again.
+    /** @type {Node|null} */
+    let root = document;
+    /** What the walk's choices read (which elements it lists), apart from
+     * what each line read. @type {Reads|null} */
+    const walkReads = found ? { text: [], facts: [] } : null;
+    /** Lists el the way how says, when it is listed so; its reads go to
+     * its line, or, when it is not listed, to the walk's own.
+     * @param {Element} el @param {ListedAs} how @returns {Reported|null} */
+    const list = (el, how) => {
+      /** @type {Reads|null} */
+      const lineReads = found ? { text: [], facts: [] } : null;
+      if (found) readsInto(lineReads);
+      let l;
+      try { l = listed(el, how, content, keepSignatures); } finally { if (found) readsInto(walkReads); }
+      if (!l) {
+        if (walkReads && lineReads) mergeReads(walkReads, lineReads);
+        return null;
       }
-      const ws = widgetStates(el, role);
-      if (ws.length) st.push(...ws);
-      if (inferred) st.push('inferred');
-      if (st.length) r.states = st;
-      if (CONTROL_ROLES.has(role)) controls++;
-      out.push(r);
-      if (found && sig) {
+      how.says = l.says;
+      if (CONTROL_ROLES.has(how.role)) controls++;
+      out.push(l.r);
+      if (found && lineReads) {
         found.els.push(el);
-        found.sigs.push(sig);
-        found.ws.push(ws);
+        found.sigs.push(l.sig);
+        found.ws.push(l.ws);
+        found.how.push(how);
+        found.reads.push(lineReads);
+        found.roots.push(root);
       }
+      says = l.says;
+      return l.r;
     };
+    /** @type {boolean} set by list: whether the line just listed says the text under it */
+    let says = false;
     // How many boxes out of the flow (absolute, fixed) holding boxes above
     // the current element lie where no scrolling brings them: only there,
     // or on such a box itself, can an element be out of reach, so only
@@ -147,13 +224,23 @@
     const styleOf = (el) => {
       try { return getComputedStyle(el); } catch (_) { return null; }
     };
-    /** Drops the line at i, and what found holds for it. @param {number} i */
-    const drop = (i) => {
+    /** Drops the line at i, and what found holds for it; what it read
+     * goes to the walk's own reads when the choice to drop it read it.
+     * @param {number} i @param {boolean} [chosenByText] */
+    const drop = (i, chosenByText) => {
       out.splice(i, 1);
       if (found) {
-        found.els.splice(i, 1);
         found.sigs.splice(i, 1);
         found.ws.splice(i, 1);
+        const [el] = found.els.splice(i, 1);
+        const [how] = found.how.splice(i, 1);
+        const [r] = found.reads.splice(i, 1);
+        const [inRoot] = found.roots.splice(i, 1);
+        // A line dropped by count (a row whose controls speak for it) set
+        // its element's meaning all the same: a re-read sets it again when
+        // a change reaches what it read.
+        if (chosenByText && walkReads) mergeReads(walkReads, r);
+        else found.dropped.push({ el, how, reads: r, root: inRoot });
       }
     };
 
@@ -178,8 +265,8 @@
       if (wrapped) role = 'combobox';
       let reported = false;
       // Whether the line reported for el says the text inside it (content
-      // mode: loose text below is not reported again).
-      let says = false;
+      // mode: loose text below is not reported again); list sets it.
+      says = false;
       let visible = -1; // -1 unknown, 0 no, 1 yes
       const control = CONTROL_ROLES.has(role) || isWidget(el, role);
       // Outside controls every element's cursor is read once, for its
@@ -204,11 +291,7 @@
         if (visible && (tag === 'canvas' ? canvasShown(el) : hasParts(el)) && !far(el, outOfFlow)) {
           isDrawing = tag !== 'canvas';
           if (isDrawing) role = drawingRole(el);
-          report(el, role, isDrawing ? drawingName(el, role) : nameOf(el, role));
-          const line = out[out.length - 1];
-          line.states = [...(line.states || []), boxState(el)];
-          reported = true;
-          says = tag === 'canvas' || PRESENTATIONAL.has(role);
+          reported = !!list(el, { as: AS_DRAWING, role, drawing: isDrawing, svgPart: false, control: false, wrapped: null });
         }
       }
       if (!reported && !control && !inControl && (svgPart ? drawnStart(el, cursor, parentCursor) : clickStart(el, cursor, parentCursor))) {
@@ -217,14 +300,7 @@
         // Listed only where a press can land, as an action's check has it.
         if (visible && areaBox(el) && !far(el, outOfFlow)) {
           role = 'clickable';
-          let name = clickableName(el);
-          let inferred = nameInferred();
-          if (!name && svgPart) {
-            name = partName(el);
-            inferred = !!name;
-          }
-          report(el, role, name, '', inferred);
-          reported = says = true;
+          reported = !!list(el, { as: AS_CLICKABLE, role, drawing: false, svgPart, control: false, wrapped: null });
         }
       }
       if (reported) {
@@ -233,34 +309,17 @@
         visible = isVisible(el) ? 1 : 0;
         if (!visible && found) found.unseen.push(el);
         if (visible && !far(el, outOfFlow)) {
-          const name = wrapped ? wrapperName(el, wrapped) : nameOf(el, role);
-          const inferred = !wrapped && nameInferred();
-          // An unnamed link that is a speck is a focus anchor, not a link
-          // anyone follows (visibility.js speck).
-          if ((control || name) && !(role === 'link' && !name && speck(el))) {
-            // A region, article or dialog named by its label does not say
-            // what it holds: its text of its own goes on its line, and the
-            // plain elements inside it are reported (a mail's body).
-            says = control || saysContent(el, role);
-            const text = !says && content && hasOwnText(el) ? ownText(el) : '';
-            report(el, role, name, text === name ? '' : text, inferred);
-            reported = true;
-            if (text) says = true;
-          }
+          reported = !!list(el, { as: AS_ROLE, role, drawing: false, svgPart: false, control, wrapped });
         }
       } else if (content && !inside && tag !== 'label' && tag !== 'legend' && hasOwnText(el)) {
         visible = isVisible(el) ? 1 : 0;
         if (!visible && found) found.unseen.push(el);
         if (visible && !far(el, outOfFlow)) {
-          const name = nameOf(el, 'text');
-          if (name) {
-            const text = labelledByAria(el) ? ownText(el) : '';
-            report(el, 'text', name, text === name ? '' : text);
-            reported = says = true;
-            role = 'text';
-          }
+          reported = !!list(el, { as: AS_TEXT, role: 'text', drawing: false, svgPart: false, control: false, wrapped: null });
+          if (reported) role = 'text';
         }
       }
+      const saysText = reported && says;
       if (SKIP_WALK.has(tag)) return;
       const sr = shadowOf(el);
       if (found && (sr || tag.indexOf('-') > 0)) found.hosts.push(el);
@@ -275,7 +334,7 @@
       // A part of a drawing does not hide the parts drawn in it (a node's ports).
       const isCtl = reported && isControlRole(role) && !(svgPart && role === 'clickable');
       const at = out.length - 1, controlsBefore = controls;
-      if (says) inside++;
+      if (saysText) inside++;
       if (isCtl) inControl++;
       const farOuter = farIn;
       if (outOfFlow) farIn = farOnce(el) ? farIn + 1 : 0;
@@ -283,15 +342,19 @@
       else if (inDrawing && tag === 'foreignObject') drawing = false;
       if (sr) {
         const outer = setWalkRoot(sr);
+        root = sr;
         walkChildren(sr, cursor);
         setWalkRoot(outer);
+        root = outer;
       } else if (tag === 'slot') {
         const assigned = /** @type {HTMLSlotElement} */ (el).assignedElements();
         if (assigned.length) {
           // Slotted elements live in the host's tree, not this shadow root.
           const outer = setWalkRoot(null);
+          root = null;
           for (const a of assigned) visit(a, cursor);
           setWalkRoot(outer);
+          root = outer;
         } else {
           walkChildren(el, cursor);
         }
@@ -301,17 +364,20 @@
       drawing = inDrawing;
       farIn = farOuter;
       if (isCtl) inControl--;
-      if (says) inside--;
+      if (saysText) inside--;
       // A grid row or a clickable that holds controls: the controls speak
       // for it (a calendar's week of day buttons, the clickable box around
       // a custom select's input).
       if (reported && (role === 'row' || (role === 'clickable' && !svgPart)) && controls > controlsBefore && out[at] && out[at].role === role) {
         drop(at);
       } else if (reported && role === 'listitem' && controls === controlsBefore + 1 && out[at] && out[at].role === role &&
-        out.length === at + 2 && !out[at].value && out[at + 1].name === out[at].name) {
+        out.length === at + 2) {
         // A list item that says only what the one control in it says (a
-        // menu's item around its link): the control speaks for it.
-        drop(at);
+        // menu's item around its link): the control speaks for it. The
+        // choice reads both lines' text: it is the walk's own read.
+        if (found && walkReads) mergeReads(walkReads, found.reads[at + 1]);
+        if (!out[at].value && out[at + 1].name === out[at].name) drop(at, true);
+        else if (found && walkReads) mergeReads(walkReads, found.reads[at]);
       }
     };
     /** @param {Element|ShadowRoot} p @param {string} cursor */
@@ -325,6 +391,7 @@
     visibleMemo(true);
     hoverMemo(true);
     setWalkRoot(document);
+    const outerReads = readsInto(walkReads);
     try {
       if (rootEl) visit(rootEl, '');
     } finally {
@@ -332,10 +399,12 @@
       visibleMemo(false);
       hoverMemo(false);
       setWalkRoot(null);
+      readsInto(outerReads);
     }
+    if (found && walkReads) found.walkReads = walkReads;
     // Repeats of a role and name get their context (context.js); every
     // element does for the host's resolving of a target line.
-    addContexts(out, elementOf, allContexts === true);
+    addContexts(out, elementOf, allContexts === true, found ? found.contexts = new Map() : undefined);
     return {
       url: location.href,
       title: document.title,
@@ -344,5 +413,44 @@
     };
   }
 
-  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ snapshot }));
+  /** Adds what `from` read to what `to` read. @param {Reads} to @param {Reads} from */
+  function mergeReads(to, from) {
+    for (let i = 0; i < from.text.length; i++) to.text.push(from.text[i]);
+    for (let i = 0; i < from.facts.length; i++) to.facts.push(from.facts[i]);
+  }
+
+  /**
+   * Lists again the lines a change of text reached (reread.js): each the
+   * way the walk listed it, in the tree it was in, with what it reads now;
+   * null when one is not listed that way any more (a full walk is due).
+   * @param {Element[]} els @param {ListedAs[]} hows @param {(Node|null)[]} roots
+   * @param {boolean} content @param {boolean} keepSignatures
+   * @returns {{r: Reported, sig: Signature, ws: string[], reads: Reads}[]|null}
+   */
+  function relist(els, hows, roots, content, keepSignatures) {
+    /** @type {{r: Reported, sig: Signature, ws: string[], reads: Reads}[]} */
+    const out = [];
+    attrMemo(true);
+    visibleMemo(true);
+    hoverMemo(true);
+    try {
+      for (let i = 0; i < els.length; i++) {
+        /** @type {Reads} */
+        const reads = { text: [], facts: [] };
+        const outerRoot = setWalkRoot(roots[i]);
+        const outerReads = readsInto(reads);
+        let l;
+        try { l = listed(els[i], hows[i], content, keepSignatures); } finally { readsInto(outerReads); setWalkRoot(outerRoot); }
+        if (!l || l.says !== hows[i].says) return null;
+        out.push({ r: l.r, sig: l.sig, ws: l.ws, reads });
+      }
+    } finally {
+      attrMemo(false);
+      visibleMemo(false);
+      hoverMemo(false);
+    }
+    return out;
+  }
+
+  Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ snapshot, relist, mergeReads }));
 })();

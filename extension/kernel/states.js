@@ -7,7 +7,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { fold, cut, quote, attr, hasAttr, inputType, roleOf, HEADING_TAGS, nameOf, textOf, selectValue,
+  const { fold, cut, quote, attr, textIn, hasAttr, inputType, roleOf, HEADING_TAGS, nameOf, textOf, selectValue,
     hasOwnText, CONTROL_ROLES, isWidget, isClickable, clickableName, surfaceOf, editorText, wrappedSelect, chosenText,
     wrapperName, isDrawingRoot, hasParts, drawingRole, drawingName, drawingOf, partName } = K;
 
@@ -94,7 +94,7 @@
       const s = role === 'combobox' ? wrappedSelect(el, 'combobox') : null;
       if (s) return cutValue(chosenText(s));
       if (/** @type {HTMLElement} */ (el).isContentEditable || surfaceOf(el)) return cutValue(editorText(el));
-      return cutValue(fold(el.textContent || ''));
+      return cutValue(fold(textIn(el)));
     }
     return '';
   }

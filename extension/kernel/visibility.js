@@ -7,7 +7,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { attr, hasAttr, flatParent, closestFlat } = K;
+  const { attr, hasAttr, fact, flatParent, closestFlat } = K;
 
   /** Whether el itself is hidden by what it is.
    * @param {Element} el */
@@ -104,7 +104,7 @@
    * dropdown's menu so while the dropdown has focus, overriding its
    * display:none; docs/widgets.md, *Widgets*).
    * @param {Element} el */
-  function clippedShut(el) {
+  function clippedShutNow(el) {
     const r = el.getBoundingClientRect();
     if (r.width > SHUT_PX && r.height > SHUT_PX) return false;
     const cs = getComputedStyle(el);
@@ -115,7 +115,7 @@
    * few pixels each way, as the focus anchors ExtJS keeps in every grid
    * and window (an empty link of 1×1 px that only takes the keyboard's
    * focus): nothing a person sees or presses. @param {Element} el */
-  function speck(el) {
+  function speckNow(el) {
     if (el.firstElementChild) return false;
     const r = el.getBoundingClientRect();
     return r.width <= SHUT_PX && r.height <= SHUT_PX;
@@ -151,7 +151,7 @@
    * toolbar pickers as 1×1 px boxes that clip their buttons, at
    * left:-99999em, and scrolling such a box brings nothing onto the page.
    * @param {Element} el */
-  function farOff(el) {
+  function farOffNow(el) {
     const r = el.getBoundingClientRect();
     const left = r.right + scrollX < 0, above = r.bottom + scrollY < 0;
     if ((!left && !above) || (r.width === 0 && r.height === 0) || !topLeftOrigin()) return false;
@@ -182,7 +182,7 @@
    * action says it has no size (acts.js actionable). Bounded: the first
    * AREA_SEARCH elements.
    * @param {Element} el @returns {Element|null} */
-  function areaBox(el) {
+  function areaBoxNow(el) {
     if (hasArea(el)) return el;
     const all = el.getElementsByTagName('*');
     for (let i = 0; i < all.length && i < AREA_SEARCH; i++) if (hasArea(all[i])) return all[i];
@@ -195,6 +195,12 @@
     for (let i = 0; i < rects.length; i++) if (rects[i].width > 0 && rects[i].height > 0) return true;
     return false;
   }
+
+  // Facts of layout, noted while a walk records (base.js fact).
+  const clippedShut = fact(clippedShutNow);
+  const speck = fact(speckNow);
+  const farOff = fact(farOffNow);
+  const areaBox = fact(areaBoxNow);
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
     isHiddenAttr, hiddenReason, isVisible, visibleMemo, noBox, clippedShut, speck, farOff, areaBox,

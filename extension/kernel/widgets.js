@@ -10,7 +10,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { attr, hasAttr, cut, fold, flatParent, isHiddenAttr, isVisible, CONTROL_ROLES, declaredRole, roleOf, selectValue,
+  const { attr, hasAttr, cut, fold, noteText, textIn, fact, flatParent, isHiddenAttr, isVisible, CONTROL_ROLES, declaredRole, roleOf, selectValue,
     labelName, nameOf, textOf } = K;
 
   // Tags that never count as clickable on their own: the page itself, and
@@ -187,7 +187,7 @@
    * first of its descendants (breadth first, a bounded search) that does,
    * as a grid's body viewport; null when none does.
    * @param {Element} el @returns {Element|null} */
-  function scrollerOf(el) {
+  function scrollerOfNow(el) {
     if (scrollsY(el)) return el;
     /** @type {Element[]} */
     const queue = [el];
@@ -246,7 +246,8 @@
       if (r) s.push(r);
     }
     const sc = scrollerOf(el);
-    if (sc) s.push(...scrollMarks(sc));
+    const marks = sc ? marksOf(sc) : '';
+    if (marks) s.push(...marks.split(' '));
     return s;
   }
 
@@ -276,8 +277,9 @@
     if (d.indexOf('flex') < 0 && d.indexOf('grid') < 0) return nameOf(el, 'button');
     /** @type {string[]} */
     const parts = [];
+    noteText(el);
     for (let c = /** @type {Node|null} */ (el.firstChild); c; c = c.nextSibling) {
-      const t = c.nodeType === 3 ? (c.textContent || '').trim() : c.nodeType === 1 ? textOf(c, { checkVis: true }) : '';
+      const t = c.nodeType === 3 ? (/** @type {Text} */ (c).data).trim() : c.nodeType === 1 ? textOf(c, { checkVis: true }) : '';
       if (t) parts.push(t);
     }
     return parts.length ? cut(parts.join(' '), 300) : nameOf(el, 'button');
@@ -298,7 +300,7 @@
     for (const id of ids.trim().split(/\s+/)) {
       const box = root.getElementById ? root.getElementById(id) : document.getElementById(id);
       const o = box && box.querySelector('[role=option][aria-selected=true]');
-      if (o) return cut(fold(o.textContent || ''), 200);
+      if (o) return cut(fold(textIn(o)), 200);
     }
     return '';
   }
@@ -311,7 +313,7 @@
   /** Whether a native select is out of people's sight: hidden, not
    * rendered, a few pixels across, or transparent.
    * @param {HTMLSelectElement} s */
-  function unseenSelect(s) {
+  function unseenSelectNow(s) {
     if (isHiddenAttr(s) || !isVisible(s)) return true;
     const r = s.getBoundingClientRect();
     if (r.width <= UNSEEN_PX || r.height <= UNSEEN_PX) return true;
@@ -339,7 +341,7 @@
       const chosen = chosenText(s);
       const standsIn = (/** @type {Element} */ e) => hasAttr(e, 'aria-haspopup') ||
         (hasAttr(e, 'tabindex') && e.localName !== 'button' && e.localName !== 'a') ||
-        (!!chosen && fold(e.textContent || '').indexOf(chosen) >= 0);
+        (!!chosen && fold(textIn(e)).indexOf(chosen) >= 0);
       c = standsIn(next) ? next : null;
       if (!c) {
         const b = next.querySelector('button,[tabindex],[aria-haspopup]');
@@ -412,9 +414,9 @@
     const all = el.querySelectorAll('*');
     for (let i = 0; i < all.length; i++) {
       const e = all[i];
-      if (!labels.has(fold(e.textContent || ''))) continue;
+      if (!labels.has(fold(textIn(e)))) continue;
       const inner = e.firstElementChild;
-      if (inner && fold(inner.textContent || '') === fold(e.textContent || '')) continue;
+      if (inner && fold(textIn(inner)) === fold(textIn(e))) continue;
       if (!isHiddenAttr(e) && isVisible(e)) out.push(e);
     }
     return out;
@@ -429,6 +431,11 @@
     if (!raw) return '';
     try { return new URL(raw, document.baseURI).href; } catch (_) { return raw; }
   }
+
+  // Facts of layout, noted while a walk records (base.js fact).
+  const marksOf = fact((sc) => scrollMarks(sc).join(' '));
+  const unseenSelect = fact(unseenSelectNow);
+  const scrollerOf = fact(scrollerOfNow);
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
     unseenSelect, selectStandIn, wrappedSelect, chosenText, wrapperName, controlRole, standInOptions,

@@ -112,7 +112,7 @@
   /** f, whose result follows layout (a box's size or place), noted as a
    * fact while a walk records: a re-read after a change of text calls f
    * again and compares. Layout read outside such a function is a hole a
-   * kerneltest looks for (TestTextReadsAreNoted).
+   * kerneltest looks for (TestTextReadsAreNotedInAWalk).
    * @template {(el: any) => any} F @param {F} f @returns {F} */
   function fact(f) {
     return /** @type {F} */ ((el) => {

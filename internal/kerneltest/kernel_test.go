@@ -99,7 +99,7 @@ func dtsParts(t *testing.T) map[string][]string {
 	body = body[start:]
 	body = body[:strings.Index(body, "\n}\n")]
 	heading := regexp.MustCompile(`^  // (\w+\.js)$`)
-	member := regexp.MustCompile(`^  (\w+)\??[(:]`)
+	member := regexp.MustCompile(`^  (\w+)\??[(:<]`)
 	parts := map[string][]string{}
 	file := ""
 	for _, line := range strings.Split(body, "\n") {

@@ -190,9 +190,9 @@ func TestRereadEqualsFullWalk(t *testing.T) {
 				Same     bool   `json:"same"`
 				Reread   bool   `json:"reread"`
 				Relisted bool   `json:"relisted"`
-				Again  bool   `json:"again"`
-				Got    string `json:"got"`
-				Want   string `json:"want"`
+				Again    bool   `json:"again"`
+				Got      string `json:"got"`
+				Want     string `json:"want"`
 			}
 			// The host's own reads after an action keep the meanings the
 			// agent saw (keepSignatures); the agent's snapshots set them.

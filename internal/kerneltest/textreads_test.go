@@ -84,7 +84,7 @@ const watchReads = `(() => {
   };
 })()`
 
-// TestTextReadsAreNoted: every text a walk reads is noted where a change
+// TestTextReadsAreNotedInAWalk: every text a walk reads is noted where a change
 // of text can find it, and every layout it judges by is a fact it can
 // check again (docs/settling.md "A change of text alone"), on the random
 // pages of TestRereadEqualsFullWalk after their changes, full walks and

@@ -511,6 +511,14 @@ declare namespace protocol {
     walk?: string;
     same?: boolean;
     /**
+     * Base and Patch: the elements are those of walk Base, which the
+     * request said the host holds, with the lines Patch names put in at
+     * their places (a change of text listed them again; the count is
+     * Base's). Elements is empty then.
+     */
+    base?: string;
+    patch?: ExtPatched[];
+    /**
      * Alive are the local ids of elements still in the document that this
      * read did not list (another mode listed them, or they are hidden):
      * their refs stay valid, for a ref is stale only when its element left
@@ -529,6 +537,14 @@ declare namespace protocol {
     url: string;
     loading?: boolean;
     error?: string;
+  }
+  /**
+   * ExtPatched is one line of ExtFrame.Patch: its place among the elements,
+   * and the element there now.
+   */
+  interface ExtPatched {
+    at: number;
+    el: ExtElement;
   }
   /**
    * ExtSaid is one thing a page said: an alert's, a status or live region's,

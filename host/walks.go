@@ -1,6 +1,7 @@
 package host
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/grip-dev/grip/protocol"
@@ -41,8 +42,9 @@ func (s *walkStore) known(tab int) []string {
 }
 
 // fill puts into each frame that answered Same the elements of the walk it
-// names, and keeps the walks the reply sent for the next read of tab. It
-// reports false when a frame answered Same for a walk not held in that
+// names, and into each that sent a Patch the elements of its Base patched,
+// and keeps the walks the reply sent for the next read of tab. It reports
+// false when a frame answered Same or Patch for a walk not held in that
 // document (it cannot happen while the tab's lock is held; the caller reads
 // again without Known).
 func (s *walkStore) fill(tab int, raw *protocol.SnapshotReply) bool {
@@ -55,12 +57,29 @@ func (s *walkStore) fill(tab int, raw *protocol.SnapshotReply) bool {
 		if f.Error != "" || f.Walk == "" {
 			continue
 		}
-		if f.Same {
+		switch {
+		case f.Same:
 			k, ok := have[f.FrameID]
 			if !ok || k.walk != f.Walk || k.documentID != f.DocumentID {
 				return false
 			}
 			f.Elements = k.elements
+		case f.Base != "":
+			// The walk a change of text replaced, with the lines listed
+			// again put in (extension/kernel/reread.js relisted). The held
+			// slice is not written: an earlier reply may still hold it.
+			k, ok := have[f.FrameID]
+			if !ok || k.walk != f.Base || k.documentID != f.DocumentID {
+				return false
+			}
+			els := slices.Clone(k.elements)
+			for _, p := range f.Patch {
+				if p.At < 0 || p.At >= len(els) {
+					return false
+				}
+				els[p.At] = p.Element
+			}
+			f.Elements, f.Base, f.Patch = els, "", nil
 		}
 		next[f.FrameID] = keptWalk{documentID: f.DocumentID, walk: f.Walk, elements: f.Elements}
 	}

@@ -283,6 +283,12 @@ type ExtFrame struct {
 	// those of Walk, which the request said the host holds.
 	Walk string `json:"walk,omitempty"`
 	Same bool   `json:"same,omitempty"`
+	// Base and Patch: the elements are those of walk Base, which the
+	// request said the host holds, with the lines Patch names put in at
+	// their places (a change of text listed them again; the count is
+	// Base's). Elements is empty then.
+	Base  string       `json:"base,omitempty"`
+	Patch []ExtPatched `json:"patch,omitempty"`
 	// Alive are the local ids of elements still in the document that this
 	// read did not list (another mode listed them, or they are hidden):
 	// their refs stay valid, for a ref is stale only when its element left
@@ -290,6 +296,13 @@ type ExtFrame struct {
 	Alive []int `json:"alive,omitempty"`
 	// Said is what the frame's page said since SnapshotParams.SaidSince.
 	Said []ExtSaid `json:"said,omitempty"`
+}
+
+// ExtPatched is one line of ExtFrame.Patch: its place among the elements,
+// and the element there now.
+type ExtPatched struct {
+	At      int        `json:"at"`
+	Element ExtElement `json:"el"`
 }
 
 // ExtSaid is one thing a page said: an alert's, a status or live region's,

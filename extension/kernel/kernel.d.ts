@@ -193,7 +193,7 @@ interface GripKernel {
   mergeReads(to: Reads, from: Reads): void;
 
   // reread.js
-  reread(mode: string, keepSignatures: boolean, allContexts: boolean, known?: unknown): ReturnType<GripKernel['snapshot']> & { walk?: string; same?: boolean; alive?: number[] };
+  reread(mode: string, keepSignatures: boolean, allContexts: boolean, known?: unknown): ReturnType<GripKernel['snapshot']> & { walk?: string; same?: boolean; alive?: number[]; base?: string; patch?: { at: number; el: Reported }[] };
 
   // probe.js
   probe(r: { text?: string; id?: number }): { textFound: boolean; present: boolean };

@@ -404,9 +404,11 @@
   /**
    * The snapshot (snapshot.js), from the kept walk when nothing it depends
    * on changed, else walked and kept; walk names it. When the caller holds
-   * that walk's elements (known lists it), they are left out: same.
+   * that walk's elements (known lists it), they are left out: same; when
+   * it holds the walk a change of text replaced, only the lines that
+   * differ are sent (relisted: base and patch).
    * @param {string} mode @param {boolean} keepSignatures @param {boolean} allContexts @param {unknown} [known]
-   * @returns {ReturnType<GripKernel['snapshot']> & {walk?: string, same?: boolean, alive?: number[]}}
+   * @returns {ReturnType<GripKernel['snapshot']> & {walk?: string, same?: boolean, alive?: number[], base?: string, patch?: {at: number, el: Reported}[]}}
    */
   function reread(mode, keepSignatures, allContexts, known) {
     const t0 = performance.now();
@@ -417,7 +419,7 @@
     const k = kept;
     const held = k ? holds(k, key) : false;
     if (k && Array.isArray(held)) {
-      const r = relisted(k, held, keepSignatures, t0);
+      const r = relisted(k, held, keepSignatures, t0, known);
       if (r) return r;
     } else if (k && held) {
       // The meanings an action checks are what this walk would set.
@@ -485,10 +487,13 @@
    * The kept walk with the lines at `dirty` listed again (a change of
    * text reached them), its contexts worked out again, kept in turn as a
    * new walk; null when one of them is not listed the same way now (a
-   * full walk is due). @param {Kept} k @param {number[]} dirty
-   * @param {boolean} keepSignatures @param {number} t0
+   * full walk is due). When the caller holds the walk it replaces (known
+   * lists it), only the lines that differ are sent, with their places:
+   * patch, against base (the host puts them into the elements it holds).
+   * @param {Kept} k @param {number[]} dirty
+   * @param {boolean} keepSignatures @param {number} t0 @param {unknown} known
    */
-  function relisted(k, dirty, keepSignatures, t0) {
+  function relisted(k, dirty, keepSignatures, t0, known) {
     const again = K.relist(dirty.map((i) => k.kept[i].el), dirty.map((i) => k.hows[i]), dirty.map((i) => k.roots[i]), k.content, keepSignatures);
     if (!again) return null;
     // The lines dropped by count set their meanings as the walk did; what
@@ -529,6 +534,7 @@
     }
     K.addContexts(elements, K.elementOf, k.key.endsWith('+contexts'), k.contexts);
     k.pending = [];
+    const base = k.walk;
     const walk = INSTANCE + '.' + ++walks;
     const r = k.result;
     k.result = { ...r, url: location.href, title: document.title, elements };
@@ -539,7 +545,29 @@
       if (records.length && !harmless(records, k)) kept = null;
     }
     const stats = { nodes: r.stats.nodes, ms: Math.round((performance.now() - t0) * 100) / 100, relisted: dirty.length };
+    if (Array.isArray(known) && known.indexOf(base) >= 0) {
+      /** @type {{at: number, el: Reported}[]} */
+      const patch = [];
+      for (let i = 0; i < elements.length; i++) if (!sameLine(r.elements[i], elements[i])) patch.push({ at: i, el: elements[i] });
+      return { url: location.href, title: document.title, elements: [], alive, walk, base, patch, stats };
+    }
     return { url: location.href, title: document.title, elements, alive, walk, stats };
+  }
+
+  /** Whether two lines of a reply say the same: every field, a list's
+   * items in order. @param {Reported} a @param {Reported} b */
+  function sameLine(a, b) {
+    if (a === b) return true;
+    const x = /** @type {Record<string, unknown>} */ (a), y = /** @type {Record<string, unknown>} */ (b);
+    const keys = Object.keys(x);
+    if (keys.length !== Object.keys(y).length) return false;
+    for (const key of keys) {
+      const u = x[key], v = y[key];
+      if (u === v) continue;
+      if (!Array.isArray(u) || !Array.isArray(v) || u.length !== v.length) return false;
+      for (let j = 0; j < u.length; j++) if (u[j] !== v[j]) return false;
+    }
+    return true;
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({ reread }));

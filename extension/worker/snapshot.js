@@ -260,7 +260,7 @@ async function readFrames(tabId, tab, mode, keepSignatures, settle, allContexts,
       frames.push({ frameId, documentId, url: res && res.url || '', error: res && res.error ? res.error.message : 'the frame returned nothing' });
     } else {
       frames.push({ frameId, documentId, url: res.url, title: res.title, elements: res.elements, stats: res.stats, settle: res.settle,
-        walk: res.walk, same: res.same, alive: res.alive, said: res.said });
+        walk: res.walk, same: res.same, base: res.base, patch: res.patch, alive: res.alive, said: res.said });
     }
   }
   for (const f of after) {

@@ -158,7 +158,7 @@ func TestRereadEqualsFullWalk(t *testing.T) {
 		}
 	}
 	defer viewport(0)
-	hits, relisted, steps := 0, 0, 0
+	hits, relisted, patched, steps := 0, 0, 0, 0
 	for seed := 1; seed <= 12; seed++ {
 		if err := chromedp.Do(ctx, chromedp.Navigate(serverURL+"/blank.html")); err != nil {
 			t.Fatal(err)
@@ -190,6 +190,7 @@ func TestRereadEqualsFullWalk(t *testing.T) {
 				Same     bool   `json:"same"`
 				Reread   bool   `json:"reread"`
 				Relisted bool   `json:"relisted"`
+				Patched  bool   `json:"patched"`
 				Again    bool   `json:"again"`
 				Got      string `json:"got"`
 				Want     string `json:"want"`
@@ -197,16 +198,31 @@ func TestRereadEqualsFullWalk(t *testing.T) {
 			// The host's own reads after an action keep the meanings the
 			// agent saw (keepSignatures); the agent's snapshots set them.
 			keep := step%5 == 3
+			// Reads name the walk held, as the host does (host/walks.go):
+			// the reply is then the same, a patch against it, or whole.
 			c := eval[cmp](t, ctx, `(() => {
 				const sigs = () => JSON.stringify([...__gripRefCache__.sig.entries()].sort((a, b) => a[0] - b[0]));
-				const r = __k({op: 'snapshot', mode: '`+mode+`', keepSignatures: `+fmt.Sprint(keep)+`});
+				const read = () => {
+					const held = window.__held;
+					const r = __k({op: 'snapshot', mode: '`+mode+`', keepSignatures: `+fmt.Sprint(keep)+`, known: held ? [held.walk] : []});
+					let elements = r.elements;
+					if (r.same) elements = held.elements;
+					else if (r.base) {
+						if (r.base !== held.walk) throw new Error('a patch against ' + r.base + ', not the walk held ' + held.walk);
+						elements = held.elements.slice();
+						for (const p of r.patch) elements[p.at] = p.el;
+					}
+					window.__held = r.walk ? {walk: r.walk, elements} : null;
+					return {...r, elements};
+				};
+				const r = read();
 				const before = sigs();
 				const full = globalThis.__gripKernel__.snapshot('`+mode+`', `+fmt.Sprint(keep)+`);
 				if (sigs() !== before) return {same: false, got: 'meanings ' + before, want: 'meanings ' + sigs()};
-				const again = __k({op: 'snapshot', mode: '`+mode+`', keepSignatures: `+fmt.Sprint(keep)+`});
+				const again = read();
 				const got = JSON.stringify([r.url, r.title, r.elements]), want = JSON.stringify([full.url, full.title, full.elements]);
 				const same = got === want && JSON.stringify([again.url, again.title, again.elements]) === want;
-				return {same, reread: !!r.stats.reread, relisted: r.stats.relisted !== undefined, again: !!again.stats.reread, got: same ? '' : got, want: same ? '' : want};
+				return {same, reread: !!r.stats.reread, relisted: r.stats.relisted !== undefined, patched: !!r.base, again: !!again.stats.reread, got: same ? '' : got, want: same ? '' : want};
 			})()`)
 			steps++
 			if c.Reread {
@@ -214,6 +230,9 @@ func TestRereadEqualsFullWalk(t *testing.T) {
 			}
 			if c.Relisted {
 				relisted++
+			}
+			if c.Patched {
+				patched++
 			}
 			if !c.Same {
 				g, w := aroundFirstDifference(c.Got, c.Want)
@@ -225,7 +244,10 @@ func TestRereadEqualsFullWalk(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d re-reads, %d answered from the kept walk, %d by listing again the lines a change of text reached", steps, hits, relisted)
+	t.Logf("%d re-reads, %d answered from the kept walk, %d by listing again the lines a change of text reached (%d of them sent as a patch)", steps, hits, relisted, patched)
+	if patched < relisted/2 {
+		t.Errorf("only %d of %d lists again were sent as a patch against the walk held", patched, relisted)
+	}
 	if relisted < steps/30 {
 		t.Errorf("only %d of %d re-reads listed lines again after a change of text: the test no longer tries that path", relisted, steps)
 	}

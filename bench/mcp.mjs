@@ -179,13 +179,30 @@ export async function snapshotRoundTrips(ctx, peers, pages, { runs, budget, open
   const res = [];
   for (const p of pages) {
     const url = await open(p);
-    const row = { page: p.name, controls: p.controls, frames: p.frames, peers: {}, changed: {}, pageOwn: {} };
+    const row = { page: p.name, controls: p.controls, frames: p.frames, peers: {}, changed: {}, pageOwn: {}, browserAfterChange: { ms: [] }, browserUnchanged: { ms: [] } };
     for (const n of names) { row.peers[n] = { ms: [] }; row.changed[n] = { ms: [] }; row.pageOwn[n] = { ms: [] }; }
     const read = async (n, args) => {
       const r = await peers[n].call('browser_snapshot', args, 600_000);
       if (r.isError) throw new Error(`${n} browser_snapshot on ${p.name}: ${r.text.slice(0, 300)}`);
       return r;
     };
+    // The browser's own work after the observer's change, which any reader
+    // waits for: a trivial read of every frame over CDP right after the
+    // same rename, beside the same read of the page unchanged. Part of the
+    // floor of a changed read (grip's unchanged read plus this).
+    const trivial = async () => {
+      const t0 = performance.now();
+      await Promise.all(ctx.page.frames().map((f) => f.evaluate(() => 1)));
+      return performance.now() - t0;
+    };
+    for (let round = 0; round <= runs; round++) {
+      await changeFrames(ctx.page, 'text');
+      const after = await trivial();
+      const unchanged = await trivial();
+      if (round > 0) { row.browserAfterChange.ms.push(after); row.browserUnchanged.ms.push(unchanged); }
+    }
+    row.browserAfterChange.time = stats(row.browserAfterChange.ms);
+    row.browserUnchanged.time = stats(row.browserUnchanged.ms);
     for (let round = 0; round <= runs; round++) {
       const order = round % 2 === 0 ? names : [...names].reverse();
       for (const n of order) {

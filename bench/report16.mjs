@@ -114,6 +114,21 @@ export function renderMCP(w, r) {
     w(`| ${s.page} | ${range(gc?.time)} | ${range(pc?.time)} | ${ratio(gc?.time?.median, pc?.time?.median)} | ${range(go?.time)} | ${range(po?.time)} | ${ratio(go?.time?.median, po?.time?.median)} | ${range(g?.time)} | ${range(p?.time)} | ${ratio(g?.time?.median, p?.time?.median)} | ${thousands(g?.tokens)} (${thousands(g?.tokensChars3)}) | ${thousands(p?.tokens)} (${thousands(p?.tokensChars3)}) | ${ratio(g?.tokens, p?.tokens)} | ${d ? `${thousands(d.tokens)}${d.cut ? ', cut' : ''}` : '–'} |`);
   }
   w();
+  const floors = m.snapshots.filter((s) => s.browserAfterChange?.time && s.changed?.['pw-mcp']?.time && s.peers['grip-mcp']?.time);
+  if (floors.length) {
+    w('The floor of a changed read: the browser\'s own work after the observer\'s change, which any reader waits for (a trivial read of every');
+    w('frame over CDP right after the same rename, less the same read of the page unchanged; bench/mcp.mjs), on top of grip\'s unchanged read.');
+    w();
+    w('| page | trivial read after the change, ms | unchanged, ms | the browser\'s work | floor: grip unchanged + it | floor / pw changed | grip changed / pw changed |');
+    w('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const s of floors) {
+      const a = s.browserAfterChange.time.median, u = s.browserUnchanged.time.median;
+      const floor = s.peers['grip-mcp'].time.median + Math.max(0, a - u);
+      const pc = s.changed['pw-mcp'].time.median;
+      w(`| ${s.page} | ${range(s.browserAfterChange.time)} | ${range(s.browserUnchanged.time)} | ${(a - u).toFixed(1)} | ${floor.toFixed(1)} | ${ratio(floor, pc)} | ${ratio(s.changed['grip-mcp'].time.median, pc)} |`);
+    }
+    w();
+  }
   if (m.toolsList) {
     w('### What the tool list costs: `tools/list` and the instructions, once per agent session');
     w();

@@ -671,7 +671,7 @@ function slim(r) {
   const c = structuredClone(r);
   for (const b of c.breakdown || []) delete b.samples;
   for (const p of c.pages || []) for (const t of Object.values(p.tools)) delete t.ms;
-  for (const s of c.mcp?.snapshots || []) for (const t of [...Object.values(s.peers), ...Object.values(s.changed || {}), ...Object.values(s.pageOwn || {})]) delete t.ms;
+  for (const s of c.mcp?.snapshots || []) for (const t of [...Object.values(s.peers), ...Object.values(s.changed || {}), ...Object.values(s.pageOwn || {}), ...[s.browserAfterChange, s.browserUnchanged].filter(Boolean)]) delete t.ms;
   for (const t of Object.values(c.mcp?.wait || {})) { delete t.ms; delete t.tokens; }
   for (const t of c.tasks?.tasks || []) for (const p of Object.values(t.peers)) for (const r of p.runs) delete r.results;
   return c;

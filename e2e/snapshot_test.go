@@ -286,6 +286,25 @@ func TestRereadOfAnUnchangedPage(t *testing.T) {
 	if !strings.Contains(changed.Text, "value='set again'") || changed.Timings.Frames[0].Same {
 		t.Errorf("a value set by script is not read (top frame same: %v):\n%s", changed.Timings.Frames[0].Same, changed.Text)
 	}
+	// A change of text alone ("A change of text alone"): the top frame
+	// sends only the line that differs, and the snapshot is the one a full
+	// read gives (an attribute of the body set: a full walk).
+	browsertest.Eval[any](t, env, url, `document.querySelector('button').textContent = 'Renamed by script'`)
+	renamed := snapshot(t, tab, "--timings")
+	if !strings.Contains(renamed.Text, "'Renamed by script'") {
+		t.Errorf("a button renamed by script is not read:\n%s", renamed.Text)
+	}
+	if f := renamed.Timings.Frames[0]; !f.Patched || f.Same {
+		t.Errorf("top frame %+v: want the renamed line sent as a patch", f)
+	}
+	browsertest.Eval[any](t, env, url, `document.body.classList.toggle('grip-test-full')`)
+	full := snapshot(t, tab, "--timings")
+	if full.Timings.Frames[0].Same || full.Timings.Frames[0].Patched {
+		t.Fatalf("top frame %+v: want a full walk after a class set on the body", full.Timings.Frames[0])
+	}
+	if full.Text != renamed.Text {
+		t.Errorf("the patched read differs from a full one:\n%s\nwant\n%s", renamed.Text, full.Text)
+	}
 }
 
 // BenchmarkReread5000: on a page of 5,000 buttons, through the socket as

@@ -666,6 +666,11 @@ declare namespace protocol {
      * the host held, so they were not sent again.
      */
     same?: boolean;
+    /**
+     * Patched: the frame had changed only in text since its last walk,
+     * whose elements the host held; only the lines that differ were sent.
+     */
+    patched?: boolean;
   }
   /** FramesReply answers ExtFrames. */
   interface FramesReply {

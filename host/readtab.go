@@ -174,7 +174,7 @@ func (h *Host) readTabFor(ctx context.Context, tab int, params protocol.Snapshot
 			timings.Inject, timings.Worker = raw.Timing.InjectMS, raw.Timing.TotalMS
 		}
 		for _, f := range raw.Frames {
-			ft := protocol.FrameTiming{FrameID: f.FrameID, Elements: len(f.Elements), Same: f.Same}
+			ft := protocol.FrameTiming{FrameID: f.FrameID, Elements: len(f.Elements), Same: f.Same, Patched: f.Base != ""}
 			if f.Stats != nil {
 				ft.Nodes, ft.WalkMS = f.Stats.Nodes, f.Stats.MS
 			}

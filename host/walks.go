@@ -79,7 +79,7 @@ func (s *walkStore) fill(tab int, raw *protocol.SnapshotReply) bool {
 				}
 				els[p.At] = p.Element
 			}
-			f.Elements, f.Base, f.Patch = els, "", nil
+			f.Elements = els
 		}
 		next[f.FrameID] = keptWalk{documentID: f.DocumentID, walk: f.Walk, elements: f.Elements}
 	}

@@ -281,6 +281,9 @@ type FrameTiming struct {
 	// Same: the frame had not changed since its last walk, whose elements
 	// the host held, so they were not sent again.
 	Same bool `json:"same,omitempty"`
+	// Patched: the frame had changed only in text since its last walk,
+	// whose elements the host held; only the lines that differ were sent.
+	Patched bool `json:"patched,omitempty"`
 }
 
 // ActArgs are the arguments of OpAct. Target is a locator (package locator);

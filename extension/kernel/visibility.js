@@ -102,21 +102,33 @@
   /** Whether el renders but is clipped shut: a box of a few pixels that
    * hides its overflow, kept for screen readers (OOUI keeps a closed
    * dropdown's menu so while the dropdown has focus, overriding its
-   * display:none; docs/widgets.md, *Widgets*).
+   * display:none; docs/widgets.md, *Widgets*). Style is asked first and
+   * layout only where style leaves the answer open, so that a re-read
+   * after a change of text, which changes no style, checks a box only
+   * where it could matter (docs/settling.md, "A change of text alone").
    * @param {Element} el */
-  function clippedShutNow(el) {
-    const r = el.getBoundingClientRect();
-    if (r.width > SHUT_PX && r.height > SHUT_PX) return false;
+  function clippedShut(el) {
     const cs = getComputedStyle(el);
-    return cs.overflowX !== 'visible' && cs.overflowY !== 'visible';
+    return cs.overflowX !== 'visible' && cs.overflowY !== 'visible' && thinBox(el);
+  }
+
+  /** Whether el's box is at most a few pixels across one way or the
+   * other. @param {Element} el */
+  function thinBoxNow(el) {
+    const r = el.getBoundingClientRect();
+    return !(r.width > SHUT_PX && r.height > SHUT_PX);
   }
 
   /** Whether el is a speck: no element inside it and a box of at most a
    * few pixels each way, as the focus anchors ExtJS keeps in every grid
    * and window (an empty link of 1×1 px that only takes the keyboard's
    * focus): nothing a person sees or presses. @param {Element} el */
-  function speckNow(el) {
-    if (el.firstElementChild) return false;
+  function speck(el) {
+    return !el.firstElementChild && tinyBox(el);
+  }
+
+  /** Whether el's box is at most a few pixels each way. @param {Element} el */
+  function tinyBoxNow(el) {
     const r = el.getBoundingClientRect();
     return r.width <= SHUT_PX && r.height <= SHUT_PX;
   }
@@ -197,8 +209,8 @@
   }
 
   // Facts of layout, noted while a walk records (base.js fact).
-  const clippedShut = fact(clippedShutNow);
-  const speck = fact(speckNow);
+  const thinBox = fact(thinBoxNow);
+  const tinyBox = fact(tinyBoxNow);
   const farOff = fact(farOffNow);
   const areaBox = fact(areaBoxNow);
 

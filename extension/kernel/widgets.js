@@ -175,27 +175,37 @@
     return role === 'row' && (hasAttr(el, 'role') || el.classList.contains('x-grid3-row')) && !!el.closest('[role=grid],[role=treegrid],.x-grid3');
   }
 
-  /** Whether el itself scrolls vertically, with content beyond its box.
+  /** Whether el's style lets it scroll vertically (asked before its
+   * layout: a change of text alone changes no style, see clippedShut).
    * @param {Element} el */
-  function scrollsY(el) {
-    if (el.scrollHeight <= el.clientHeight + 1) return false;
+  function scrollsByStyle(el) {
     const o = getComputedStyle(el).overflowY;
     return o === 'auto' || o === 'scroll' || o === 'overlay';
+  }
+
+  /** Whether el's content reaches beyond its box vertically. @param {Element} el */
+  function overflowsYNow(el) {
+    return el.scrollHeight > el.clientHeight + 1;
+  }
+
+  /** overflowsY, for a box that has a height. @param {Element} el */
+  function tallOverflowsYNow(el) {
+    return el.clientHeight > 0 && el.scrollHeight > el.clientHeight + 1;
   }
 
   /** The element that scrolls el's content vertically: el itself, or the
    * first of its descendants (breadth first, a bounded search) that does,
    * as a grid's body viewport; null when none does.
    * @param {Element} el @returns {Element|null} */
-  function scrollerOfNow(el) {
-    if (scrollsY(el)) return el;
+  function scrollerOf(el) {
+    if (scrollsByStyle(el) && overflowsY(el)) return el;
     /** @type {Element[]} */
     const queue = [el];
     let seen = 0;
     for (let i = 0; i < queue.length && seen < SCROLLER_SEARCH; i++) {
       for (let c = queue[i].firstElementChild; c && seen < SCROLLER_SEARCH; c = c.nextElementSibling) {
         seen++;
-        if (c.clientHeight > 0 && scrollsY(c)) return c;
+        if (scrollsByStyle(c) && tallOverflowsY(c)) return c;
         if (c.firstElementChild) queue.push(c);
       }
     }
@@ -311,13 +321,18 @@
   // its label names the control, its chosen option is the control's value.
 
   /** Whether a native select is out of people's sight: hidden, not
-   * rendered, a few pixels across, or transparent.
-   * @param {HTMLSelectElement} s */
-  function unseenSelectNow(s) {
-    if (isHiddenAttr(s) || !isVisible(s)) return true;
-    const r = s.getBoundingClientRect();
-    if (r.width <= UNSEEN_PX || r.height <= UNSEEN_PX) return true;
-    return parseFloat(getComputedStyle(s).opacity) === 0;
+   * rendered, transparent, or a few pixels across (style first, see
+   * visibility.js clippedShut). @param {HTMLSelectElement} s */
+  function unseenSelect(s) {
+    if (isHiddenAttr(s) || !isVisible(s) || parseFloat(getComputedStyle(s).opacity) === 0) return true;
+    return narrowBox(s);
+  }
+
+  /** Whether el's box is at most a few pixels across one way or the
+   * other. @param {Element} el */
+  function narrowBoxNow(el) {
+    const r = el.getBoundingClientRect();
+    return r.width <= UNSEEN_PX || r.height <= UNSEEN_PX;
   }
 
   /** The control that stands in for a hidden select: the nearest ancestor
@@ -434,8 +449,9 @@
 
   // Facts of layout, noted while a walk records (base.js fact).
   const marksOf = fact((sc) => scrollMarks(sc).join(' '));
-  const unseenSelect = fact(unseenSelectNow);
-  const scrollerOf = fact(scrollerOfNow);
+  const narrowBox = fact(narrowBoxNow);
+  const overflowsY = fact(overflowsYNow);
+  const tallOverflowsY = fact(tallOverflowsYNow);
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
     unseenSelect, selectStandIn, wrappedSelect, chosenText, wrapperName, controlRole, standInOptions,

@@ -17,7 +17,7 @@ import (
 
 // randomPage builds, from a seed, a page of the things a snapshot reads:
 // controls of every kind, labels, headings and text, clickables by cursor,
-// scrolling widgets, hidden and aria-hidden parts, details, custom elements
+// scrolling widgets (a list, a grid's body), hidden and aria-hidden parts, details, custom elements
 // with shadow roots (one kind defined only later), and style rules that hide
 // by class, by an ancestor's class and by a media query. window.__change(i)
 // makes the i-th kind of change (below) somewhere at random, most of them
@@ -49,7 +49,9 @@ const randomPage = `(() => {
       case 7: return '<h2>Heading ' + i + '</h2>';
       case 8: return '<p>Text of paragraph ' + i + '.</p>';
       case 9: return '<div class="ptr">Row ' + i + '</div>';
-      case 10: return '<div role="listbox" class="scroll" aria-label="List ' + i + '">' + [0,1,2,3,4,5,6,7].map((j) => '<div role="option">Opt ' + i + '.' + j + '</div>').join('') + '</div>';
+      // A list that scrolls itself, or a grid whose body does.
+      case 10: return i % 2 ? '<div role="listbox" class="scroll" aria-label="List ' + i + '">' + [0,1,2,3,4,5,6,7].map((j) => '<div role="option">Opt ' + i + '.' + j + '</div>').join('') + '</div>'
+        : '<div role="grid" aria-label="Grid ' + i + '"><div><div class="scroll">' + [0,1,2,3,4,5].map((j) => '<div role="row"><span role="gridcell">Cell ' + i + '.' + j + '</span></div>').join('') + '</div></div></div>';
       case 11: return '<details><summary>More ' + i + '</summary><button>Inside ' + i + '</button></details>';
       case 12: return '<x-card n="' + i + '"><span>Slotted ' + i + '</span></x-card>';
       // Names and contexts read from elsewhere: repeats told apart by a

@@ -128,7 +128,7 @@ export function render(r) {
       const m = b.median;
       const hostCPU = m.decodeMs + m.refsMs + m.ledgerMs + m.renderMs;
       const transfer = Math.max(0, m.socketMs - m.extensionMs - hostCPU);
-      w(`### ${b.page}: ${thousands(m.elements)} elements in ${m.frames} frames, ${thousands(m.nodes)} DOM nodes walked, ${(m.bytes / 2 ** 20).toFixed(2)} MiB extension result`);
+      w(`### ${b.page}: ${thousands(m.elements)} elements in ${m.frames} frames, ${thousands(m.nodes)} DOM nodes walked, ${m.bytes >= 2 ** 20 / 10 ? (m.bytes / 2 ** 20).toFixed(2) + ' MiB' : thousands(m.bytes) + ' bytes'} extension result after a change`);
       w();
       // Each read after a change beside the same page read again at once,
       // unchanged (the kept walks answer: kernel/reread.js).

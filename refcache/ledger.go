@@ -106,8 +106,9 @@ type ledger struct {
 	// hwmErr is the last failed reservation, reported by Save until one
 	// succeeds. Guarded by Allocator.mu.
 	hwmErr error
-	// saved is the Allocator.version last written. Guarded by Allocator.mu.
-	saved uint64
+	// saved and savedSigs are the Allocator.version and sigs last written.
+	// Guarded by Allocator.mu.
+	saved, savedSigs uint64
 	// closed is set by Close. Guarded by Allocator.mu.
 	closed bool
 
@@ -232,8 +233,14 @@ func (a *Allocator) LoadError() error {
 // leaves the allocator working: it is for the host to log and report, and
 // the next Save tries again. It also reports, once, elements that got no
 // ref because their tab alone holds MaxActive entries. Save does nothing
-// for New.
+// for New. A change of signatures alone waits for the next Save that has
+// another change to write, or for Close (Allocator.sigs).
 func (a *Allocator) Save() error {
+	return a.save(false)
+}
+
+// save is Save; all writes a change of signatures alone too.
+func (a *Allocator) save(all bool) error {
 	l := a.ledger
 	if l == nil {
 		return nil
@@ -256,11 +263,11 @@ func (a *Allocator) Save() error {
 	}
 	hwmErr := errors.Join(l.hwmErr, a.overflow)
 	a.overflow = nil
-	if a.version == l.saved {
+	if a.version == l.saved && (!all || a.sigs == l.savedSigs) {
 		a.mu.Unlock()
 		return hwmErr
 	}
-	v := a.version
+	v, sigs := a.version, a.sigs
 	data := a.encodeLocked(make([]byte, 0, l.sizeHint))
 	a.mu.Unlock()
 
@@ -269,7 +276,7 @@ func (a *Allocator) Save() error {
 		return errors.Join(hwmErr, fmt.Errorf("refcache: save %s: %w", l.path, err))
 	}
 	a.mu.Lock()
-	l.saved = max(l.saved, v)
+	l.saved, l.savedSigs = max(l.saved, v), max(l.savedSigs, sigs)
 	a.mu.Unlock()
 	return hwmErr
 }
@@ -281,7 +288,7 @@ func (a *Allocator) Close() error {
 	if l == nil {
 		return nil
 	}
-	err := a.Save()
+	err := a.save(true)
 	if errors.Is(err, ErrClosed) {
 		return nil
 	}

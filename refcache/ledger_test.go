@@ -119,12 +119,34 @@ func TestSaveSkipsUnchanged(t *testing.T) {
 	if n := writes.Load(); n != 1 {
 		t.Fatalf("%d ledger writes, want 1", n)
 	}
-	a.Replace(1, []Observed{ob("d", 0, 1, "button", "B")}) // a new name is recorded
+	// A new name alone waits: it is written with the next change of
+	// identity, or at Close.
+	a.Replace(1, []Observed{ob("d", 0, 1, "button", "B")})
+	if err := a.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if n := writes.Load(); n != 1 {
+		t.Fatalf("%d ledger writes after a name changed, want 1", n)
+	}
+	a.Replace(1, []Observed{ob("d", 0, 1, "button", "B"), ob("d", 0, 2, "button", "C")}) // a new element
 	if err := a.Save(); err != nil {
 		t.Fatal(err)
 	}
 	if n := writes.Load(); n != 2 {
-		t.Fatalf("%d ledger writes, want 2", n)
+		t.Fatalf("%d ledger writes after an element was added, want 2", n)
+	}
+	a.Replace(1, []Observed{ob("d", 0, 1, "button", "D"), ob("d", 0, 2, "button", "C")})
+	mustClose(t, a)
+	if n := writes.Load(); n != 3 {
+		t.Fatalf("%d ledger writes after Close, want 3", n)
+	}
+	b := mustOpen(t, dir, Options{})
+	defer mustClose(t, b)
+	if e := mustResolve(t, b, 1); e.Sig != Signature("button", "D") {
+		t.Fatalf("after Close the ledger holds %+v, want the last name's signature", e)
+	}
+	if e := mustResolve(t, b, 2); e.Sig != Signature("button", "C") {
+		t.Fatalf("after Close the ledger holds %+v", e)
 	}
 }
 

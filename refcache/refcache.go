@@ -182,7 +182,12 @@ type Allocator struct {
 	live, inactive int
 	next           uint64 // the next ref to hand out
 	seq            uint64 // the current operation, see slot.seq
-	version        uint64 // bumped on every change the ledger records
+	version        uint64 // bumped on every change the ledger records but a signature's
+	// sigs is bumped when only a signature changed (a button renamed): the
+	// ledger's identities stand, so the change is written with the next
+	// save that has another, or at Close, not on the path of a read's
+	// reply (docs/identity.md).
+	sigs uint64
 
 	// reserved is the in-memory reservation: numbers below it are handed
 	// out without writing the hwm file again. Without a ledger it is
@@ -397,12 +402,12 @@ func (a *Allocator) refreshLocked(idx uint32, tab int, o *Observed) {
 		s.tab = tab
 		changed = true
 	}
-	if sig := Signature(o.Role, o.Name); s.sig != sig {
-		s.sig = sig
-		changed = true
-	}
 	if changed {
 		a.version++
+	}
+	if sig := Signature(o.Role, o.Name); s.sig != sig {
+		s.sig = sig
+		a.sigs++
 	}
 }
 

@@ -85,6 +85,7 @@ interface GripKernel {
   visibleMemo(on: boolean): void;
   noBox(el: Element): boolean;
   clippedShut(el: Element): boolean;
+  thinBox(el: Element): boolean;
   speck(el: Element): boolean;
   farOff(el: Element): boolean;
   areaBox(el: Element): Element | null;

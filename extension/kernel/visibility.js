@@ -96,7 +96,8 @@
   }
 
   // A box at most this many pixels across that clips its content shows
-  // nothing of it (the "visually hidden" pattern).
+  // nothing of it (the "visually hidden" pattern); a select that narrow
+  // is out of sight (widgets.js unseenSelect).
   const SHUT_PX = 4;
 
   /** Whether el renders but is clipped shut: a box of a few pixels that
@@ -215,6 +216,6 @@
   const areaBox = fact(areaBoxNow);
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    isHiddenAttr, hiddenReason, isVisible, visibleMemo, noBox, clippedShut, speck, farOff, areaBox,
+    isHiddenAttr, hiddenReason, isVisible, visibleMemo, noBox, clippedShut, thinBox, speck, farOff, areaBox,
   }));
 })();

@@ -10,7 +10,7 @@
   'use strict';
 
   const K = globalThis.__gripKernel__;
-  const { attr, hasAttr, cut, fold, noteText, textIn, fact, flatParent, isHiddenAttr, isVisible, CONTROL_ROLES, declaredRole, roleOf, selectValue,
+  const { attr, hasAttr, cut, fold, noteText, textIn, fact, flatParent, isHiddenAttr, isVisible, thinBox, CONTROL_ROLES, declaredRole, roleOf, selectValue,
     labelName, nameOf, textOf } = K;
 
   // Tags that never count as clickable on their own: the page itself, and
@@ -24,9 +24,6 @@
   const ACTIVE_CURSORS = new Set(['pointer', 'grab', 'move']);
   // How many descendants scrollerOf looks at for the one that scrolls.
   const SCROLLER_SEARCH = 400;
-  // A native select at most this many pixels across is out of sight (a
-  // library's "hidden accessible" select, clipped to a pixel).
-  const UNSEEN_PX = 4;
   // How many levels above a hidden select the control standing in for it
   // may wrap it (Choices.js), and which roles such a control has.
   const WRAP_DEPTH = 3;
@@ -190,7 +187,7 @@
 
   /** overflowsY, for a box that has a height. @param {Element} el */
   function tallOverflowsYNow(el) {
-    return el.clientHeight > 0 && el.scrollHeight > el.clientHeight + 1;
+    return el.clientHeight > 0 && overflowsYNow(el);
   }
 
   /** The element that scrolls el's content vertically: el itself, or the
@@ -321,18 +318,12 @@
   // its label names the control, its chosen option is the control's value.
 
   /** Whether a native select is out of people's sight: hidden, not
-   * rendered, transparent, or a few pixels across (style first, see
-   * visibility.js clippedShut). @param {HTMLSelectElement} s */
+   * rendered, transparent, or a few pixels across one way or the other (a
+   * library's "hidden accessible" select, clipped to a pixel); style
+   * first, see visibility.js clippedShut. @param {HTMLSelectElement} s */
   function unseenSelect(s) {
     if (isHiddenAttr(s) || !isVisible(s) || parseFloat(getComputedStyle(s).opacity) === 0) return true;
-    return narrowBox(s);
-  }
-
-  /** Whether el's box is at most a few pixels across one way or the
-   * other. @param {Element} el */
-  function narrowBoxNow(el) {
-    const r = el.getBoundingClientRect();
-    return r.width <= UNSEEN_PX || r.height <= UNSEEN_PX;
+    return thinBox(s);
   }
 
   /** The control that stands in for a hidden select: the nearest ancestor
@@ -449,7 +440,6 @@
 
   // Facts of layout, noted while a walk records (base.js fact).
   const marksOf = fact((sc) => scrollMarks(sc).join(' '));
-  const narrowBox = fact(narrowBoxNow);
   const overflowsY = fact(overflowsYNow);
   const tallOverflowsY = fact(tallOverflowsYNow);
 

@@ -114,11 +114,15 @@ async function launchBrowser(tmp) {
     stdio: ['ignore', logFile, logFile],
     detached: true, // its own process group: stopped as one at the end
   });
+  // The file appears before Chromium has written its port into it: read
+  // until its first line is one (an empty read gave port 0 under load).
   const portFile = path.join(profile, 'DevToolsActivePort');
-  for (let i = 0; i < 300 && !fs.existsSync(portFile); i++) await sleep(100);
-  if (!fs.existsSync(portFile)) throw new Error(`Chromium did not open its DevTools port (see ${OUT}/chromium.log)`);
-  await sleep(100);
-  const port = Number(fs.readFileSync(portFile, 'utf8').split('\n')[0]);
+  let port = 0;
+  for (let i = 0; i < 300 && !(port > 0); i++) {
+    await sleep(100);
+    try { port = Number(fs.readFileSync(portFile, 'utf8').split('\n')[0]); } catch (_) { port = 0; }
+  }
+  if (!(port > 0)) throw new Error(`Chromium did not open its DevTools port (see ${OUT}/chromium.log)`);
   return { proc, port, profile, stateDir, extDir: prep.ext_dir, flags: args };
 }
 

@@ -236,6 +236,40 @@ func hasText(s string) bool {
 // not count towards max (a \n counts as the space it stands for), so a
 // cut never splits one. Invalid UTF-8 comes out as U+FFFD.
 func appendFolded(dst []byte, s string, max int, quote bool) []byte {
+	if plainASCII(s, max, quote) {
+		return append(dst, s...) // what folding would write: s itself
+	}
+	return appendFoldedRunes(dst, s, max, quote)
+}
+
+// plainASCII says whether appendFolded would write s as it is: printable
+// ASCII with no space leading, trailing or doubled, nothing to escape,
+// short enough not to be cut. Most names and roles are; a snapshot of
+// thousands of lines then copies them instead of walking each rune.
+func plainASCII(s string, max int, quote bool) bool {
+	if len(s) > max {
+		return false
+	}
+	space := true // a leading space is folded away
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ':
+			if space {
+				return false
+			}
+			space = true
+			continue
+		case c < ' ' || c >= 0x7f, quote && (c == '\'' || c == '\\'):
+			return false
+		}
+		space = false
+	}
+	return !space || s == ""
+}
+
+// appendFoldedRunes is appendFolded rune by rune.
+func appendFoldedRunes(dst []byte, s string, max int, quote bool) []byte {
 	start := len(dst)
 	n := 0      // runes written
 	cutAt := -1 // len(dst) after max-1 runes, less a trailing space

@@ -160,6 +160,25 @@ func FuzzLine(f *testing.F) {
 	})
 }
 
+// FuzzAppendFoldedPlain: where appendFolded copies a string as it is
+// (plainASCII), folding it rune by rune writes the same.
+func FuzzAppendFoldedPlain(f *testing.F) {
+	for _, s := range []string{"", "Save", "Save item 12", " Save", "Save ", "a  b", "Don't", `a\b`, "a\tb", "é", strings.Repeat("x", MaxName+1), "\x7f"} {
+		f.Add(s, MaxName, true)
+		f.Add(s, 3, false)
+	}
+	f.Fuzz(func(t *testing.T, s string, max int, quote bool) {
+		if max < -1 || max > 4*MaxName {
+			return
+		}
+		got := string(appendFolded([]byte("x"), s, max, quote))
+		want := string(appendFoldedRunes([]byte("x"), s, max, quote))
+		if got != want {
+			t.Fatalf("appendFolded(%q, %d, %v) = %q, rune by rune %q", s, max, quote, got, want)
+		}
+	})
+}
+
 func TestCostBytesMatchesCost(t *testing.T) {
 	for _, s := range []string{"", "abc", "…", "a\xffb", "\xe2\x80", "購入 ok", strings.Repeat("é", 31)} {
 		if got, want := costBytes([]byte(s)), Cost(s); got != want {

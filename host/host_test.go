@@ -38,7 +38,11 @@ type fakeExtension struct {
 	mu     sync.Mutex
 	raw    bytes.Buffer // every byte the host wrote to its stdout
 	snap   []byte       // the reply to snapshot requests; guarded by mu
-	docs   atomic.Int64 // documents requests received
+	// snapSame, when set, is the reply to a snapshot request that names
+	// walks the host holds (SnapshotParams.Known): a re-read of an
+	// unchanged page; guarded by mu.
+	snapSame []byte
+	docs     atomic.Int64 // documents requests received
 	// holdDocs, when set, holds each documents answer until the test
 	// closes it (guarded by mu); docsInFlight counts the requests not yet
 	// answered, docsMostInFlight the most there ever were at once.
@@ -117,6 +121,12 @@ func (fx *fakeExtension) serve() {
 		case string(protocol.ExtSnapshot):
 			fx.mu.Lock()
 			snap := fx.snap
+			if fx.snapSame != nil {
+				var p protocol.SnapshotParams
+				if json.Unmarshal(msg.Params, &p) == nil && len(p.Known) > 0 {
+					snap = fx.snapSame
+				}
+			}
 			fx.mu.Unlock()
 			if snap == nil {
 				fx.send(protocol.NativeMessage{ID: msg.ID, Error: &protocol.Error{Code: protocol.CodeBadRequest, Message: "fake: no snapshot set"}})

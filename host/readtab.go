@@ -90,6 +90,13 @@ func (h *Host) readTabFor(ctx context.Context, tab int, params protocol.Snapshot
 		}
 	}
 	var alive map[refcache.Key]bool
+	n := 0
+	for _, f := range raw.Frames {
+		if f.Error == "" {
+			n += len(f.Elements)
+		}
+	}
+	obs = make([]refcache.Observed, 0, n)
 	for _, f := range raw.Frames {
 		if f.Error != "" {
 			continue
@@ -123,6 +130,7 @@ func (h *Host) readTabFor(ctx context.Context, tab int, params protocol.Snapshot
 			"free space in or make writable "+h.cfg.Dirs.Ledger+", then take the snapshot again; grip status shows the last errors",
 			"the ledger cannot record new refs, so %d new elements got none: %v", withheld, err)
 	}
+	names := refcache.FormatRefs(refs)
 	repeats := frames.Repeats(raw.Frames)
 	results := make([]frames.FrameResult, 0, len(raw.Frames))
 	read := make([]shown, 0, len(refs))
@@ -133,7 +141,7 @@ func (h *Host) readTabFor(ctx context.Context, tab int, params protocol.Snapshot
 		if f.Error == "" {
 			fr.Elements = make([]protocol.Element, len(f.Elements))
 			for j, e := range f.Elements {
-				fr.Elements[j] = protocol.Element{Ref: refcache.FormatRef(refs[i]), Role: e.Role, Name: e.Name, Value: e.Value, States: e.States, Href: e.Href}
+				fr.Elements[j] = protocol.Element{Ref: names[i], Role: e.Role, Name: e.Name, Value: e.Value, States: e.States, Href: e.Href}
 				if e.Context != "" && repeats.Has(e.Role, e.Name) {
 					fr.Elements[j].Context = e.Context
 				}
@@ -153,7 +161,10 @@ func (h *Host) readTabFor(ctx context.Context, tab int, params protocol.Snapshot
 		}
 	}
 	// In page order, as the snapshot lists them: frames by frameId.
-	slices.SortStableFunc(read, func(a, b shown) int { return cmp.Compare(a.frame, b.frame) })
+	byFrame := func(a, b shown) int { return cmp.Compare(a.frame, b.frame) }
+	if !slices.IsSortedFunc(read, byFrame) {
+		slices.SortStableFunc(read, byFrame)
+	}
 	top := ""
 	for _, f := range raw.Frames {
 		if f.FrameID == 0 && f.Error == "" {

@@ -16,11 +16,21 @@ import (
 // fakeSnapshot is an extension snapshot reply as the worker builds it:
 // frames of buttons with the kernel's stats, and the worker's clock.
 func fakeSnapshot(frameCount, perFrame int) protocol.SnapshotReply {
+	r := fakeWalks(frameCount, perFrame)
+	for i := range r.Frames {
+		r.Frames[i].Walk = ""
+	}
+	return r
+}
+
+// fakeWalks is fakeSnapshot with each frame's walk named, as the kernel
+// names the walks it keeps (extension/kernel/reread.js).
+func fakeWalks(frameCount, perFrame int) protocol.SnapshotReply {
 	r := protocol.SnapshotReply{Tab: protocol.TabRef{ID: 5, URL: "http://x/", Title: "X"},
 		Timing: &protocol.ExtTiming{InjectMS: 40, TotalMS: 42}}
 	for f := range frameCount {
 		fr := protocol.ExtFrame{FrameID: f, DocumentID: fmt.Sprintf("DOC%d", f), URL: fmt.Sprintf("http://x/%d", f),
-			Stats: &protocol.FrameStats{Nodes: perFrame * 3, MS: float64(f + 1)}}
+			Stats: &protocol.FrameStats{Nodes: perFrame * 3, MS: float64(f + 1)}, Walk: fmt.Sprintf("W%d", f)}
 		for i := range perFrame {
 			fr.Elements = append(fr.Elements, protocol.ExtElement{ID: i + 1, Role: "button", Name: fmt.Sprintf("Save item f%d-%d", f, i)})
 		}
@@ -237,5 +247,39 @@ func TestCoalescerRunsOnceAtATime(t *testing.T) {
 	}
 	if running || runs.Load() != 2 || most.Load() != 1 {
 		t.Fatalf("300 triggers, the first held: %d runs, %d at most at once, still running %v; want 2 runs, one at a time", runs.Load(), most.Load(), running)
+	}
+}
+
+// BenchmarkSnapshotHostPathSame is BenchmarkSnapshotHostPath for a re-read
+// of an unchanged page as the MCP server asks for it (TextOnly): every
+// frame answers "the same as walk W" (host/walks.go), so what is timed is
+// the host's own work on elements it already holds.
+func BenchmarkSnapshotHostPathSame(b *testing.B) {
+	fx, _, dirs := startHost(b, "hostpath2")
+	full := fakeWalks(10, 500)
+	same := full
+	same.Frames = slices.Clone(full.Frames)
+	for i := range same.Frames {
+		same.Frames[i].Elements, same.Frames[i].Same = nil, true
+	}
+	fx.mu.Lock()
+	fx.snap, fx.snapSame = mustJSON(full), mustJSON(same)
+	fx.mu.Unlock()
+	c := connectTo(b, dirs)
+	ctx := context.Background()
+	args := protocol.SnapshotArgs{Tab: 5, TextOnly: true, Budget: 10_000_000}
+	var first protocol.Snapshot
+	if err := c.Call(ctx, protocol.OpSnapshot, args, &first); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		var snap protocol.Snapshot
+		if err := c.Call(ctx, protocol.OpSnapshot, args, &snap); err != nil {
+			b.Fatal(err)
+		}
+		if snap.Text != first.Text {
+			b.Fatalf("a re-read's text differs from the first read's")
+		}
 	}
 }

@@ -204,12 +204,22 @@ func lookKey(e protocol.Element) string {
 // documents in unread (frames that did not answer this time) is carried
 // over: neither gone nor changed.
 func (q *tabQueues) swapView(tab int, mode string, read []shown, urls map[int]string, unread map[string]bool) viewDiff {
-	cur := tabView{mode: mode, list: read, at: make(map[uint64]int32, len(read)), urls: urls}
-	for i, s := range read {
-		cur.at[s.ref] = int32(i)
-	}
 	q.mu.Lock()
 	prev := q.views[tab]
+	cur := tabView{mode: mode, list: read, urls: urls}
+	same := len(unread) == 0 && sameRefs(&prev, read)
+	if same {
+		// A read of the same elements in the same order as the last (a
+		// page re-read unchanged, or after a change of text): the last
+		// view's index holds for this one, and is never written once
+		// made, so it is shared rather than built again.
+		cur.at = prev.at
+	} else {
+		cur.at = make(map[uint64]int32, len(read))
+		for i, s := range read {
+			cur.at[s.ref] = int32(i)
+		}
+	}
 	if len(unread) > 0 && prev.mode == mode {
 		for ref, i := range prev.at {
 			if _, read := cur.at[ref]; !read && unread[prev.list[i].doc] {
@@ -219,6 +229,10 @@ func (q *tabQueues) swapView(tab int, mode string, read []shown, urls map[int]st
 		}
 	}
 	q.views[tab] = cur
+	if same {
+		q.mu.Unlock()
+		return sameRefsDiff(&prev, &cur)
+	}
 	w := q.went[tab]
 	if w == nil || len(w) > wentMax {
 		w = map[uint64]protocol.Element{}
@@ -266,6 +280,40 @@ func (q *tabQueues) swapView(tab int, mode string, read []shown, urls map[int]st
 	}
 	slices.Sort(d.gone)
 	d.prev = prev
+	return d
+}
+
+// sameRefs says whether read lists the refs prev listed, in its order,
+// each once: prev's index then maps each ref of read to its place.
+func sameRefs(prev *tabView, read []shown) bool {
+	if len(prev.list) != len(read) || len(prev.at) != len(read) {
+		return false
+	}
+	for i := range read {
+		if prev.list[i].ref != read[i].ref {
+			return false
+		}
+	}
+	return true
+}
+
+// sameRefsDiff is swapView's diff when cur lists prev's refs in prev's
+// order: nothing added or gone, the changes line by line.
+func sameRefsDiff(prev, cur *tabView) viewDiff {
+	d := viewDiff{added: []uint64{}, gone: []uint64{}, prev: *prev}
+	var changedRefs []uint64
+	for i := range cur.list {
+		was, s := prev.list[i].el, cur.list[i]
+		if !sameState(was, s.el) {
+			el := s.el
+			if was.Value != nil && el.Value != nil {
+				el.ValueFrom = firstDifference(*was.Value, *el.Value)
+			}
+			d.changed = append(d.changed, el)
+			changedRefs = append(changedRefs, s.ref)
+		}
+	}
+	d.changed, d.contexts = contextRuns(prev, cur, changedRefs, d.changed)
 	return d
 }
 

@@ -45,3 +45,24 @@ func ParseRef(s string) (uint64, error) {
 func FormatRef(n uint64) string {
 	return "@e" + strconv.FormatUint(n, 10)
 }
+
+// FormatRefs is FormatRef of each of refs, written into one string that
+// they share: a read of thousands of elements makes one allocation for
+// their refs, not two for each.
+func FormatRefs(refs []uint64) []string {
+	buf := make([]byte, 0, len(refs)*8)
+	ends := make([]int, len(refs))
+	for i, n := range refs {
+		buf = append(buf, "@e"...)
+		buf = strconv.AppendUint(buf, n, 10)
+		ends[i] = len(buf)
+	}
+	all := string(buf)
+	out := make([]string, len(refs))
+	start := 0
+	for i, end := range ends {
+		out[i] = all[start:end]
+		start = end
+	}
+	return out
+}

@@ -98,6 +98,27 @@ func wantRefused(tb testing.TB, a *Allocator, ref uint64, code protocol.Code) {
 	}
 }
 
+// TestFormatRefs: the refs written into one shared string are each
+// FormatRef's, and parse back to their numbers.
+func TestFormatRefs(t *testing.T) {
+	refs := []uint64{1, 9, 10, 12, 99, 100, 4096, MaxRef, 7}
+	got := FormatRefs(refs)
+	if len(got) != len(refs) {
+		t.Fatalf("FormatRefs gave %d refs for %d", len(got), len(refs))
+	}
+	for i, n := range refs {
+		if got[i] != FormatRef(n) {
+			t.Errorf("FormatRefs[%d] = %q, want %q", i, got[i], FormatRef(n))
+		}
+		if back, err := ParseRef(got[i]); err != nil || back != n {
+			t.Errorf("ParseRef(%q) = %d, %v; want %d", got[i], back, err, n)
+		}
+	}
+	if len(FormatRefs(nil)) != 0 {
+		t.Error("FormatRefs(nil) is not empty")
+	}
+}
+
 func TestParseRef(t *testing.T) {
 	for _, tc := range []struct {
 		in   string

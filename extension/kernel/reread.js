@@ -54,7 +54,7 @@
     'toggle', 'load', 'resize', 'pageshow', 'fullscreenchange'];
 
   /**
-   * @typedef {{el: Element, role: string, sig: Signature, props: string}} KeptElement
+   * @typedef {{el: Element, role: string, kind: number, sig: Signature, props: string}} KeptElement
    * @typedef {{key: string, walk: string, refs: any, result: any, kept: KeptElement[], unseen: Element[], far: Element[], pruned: Element[],
    *   hosts: Element[], shadows: (ShadowRoot|null)[], sheets: string, view: string,
    *   hows: ListedAs[], reads: Reads[], roots: (Node|null)[], walkReads: Reads, contexts: ContextMemo,
@@ -137,23 +137,45 @@
     obs.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
   }
 
+  // What kind of control a kept element is, for propsOf: read once when
+  // it is kept, since its tag and an input's type change only by a
+  // mutation, which throws the kept walk away. Each property read from
+  // this isolated world costs about a third of a visibility check, and a
+  // re-read makes one for every element it kept.
+  const PLAIN = 0, FIELD = 1, CHECK = 2, FILE = 3, SELECT = 4;
+
+  /** @param {Element} el */
+  function kindOf(el) {
+    switch (el.localName) {
+      case 'input': {
+        const t = /** @type {HTMLInputElement} */ (el).type;
+        return t === 'checkbox' || t === 'radio' ? CHECK : t === 'file' ? FILE : FIELD;
+      }
+      case 'textarea': return FIELD;
+      case 'select': return SELECT;
+    }
+    return PLAIN;
+  }
+
   /** What of a reported element changes with no mutation and no event
    * seen yet: a control's value and checked state (set by a script), and
    * the states of layout — where a scrolling widget stands (its scroll
-   * event comes with the next frame), a clickable's cursor. states: el's
-   * widget states, when the walk has just read them.
-   * @param {Element} el @param {string} role @param {string[]} [states] */
-  function propsOf(el, role, states) {
+   * event comes with the next frame), a clickable's cursor. kind: el's
+   * kindOf; states: el's widget states, when the walk has just read them.
+   * @param {Element} el @param {string} role @param {number} kind @param {string[]} [states] */
+  function propsOf(el, role, kind, states) {
     const e = /** @type {any} */ (el);
     const ws = states || widgetStates(el, role);
     const w = ws.length ? ws.join(' ') : '';
-    switch (el.localName) {
-      case 'input':
-        return w + '\u0000' + e.value + '\u0000' + e.checked + e.indeterminate + (e.files ? e.files.length : 0);
-      case 'textarea':
-        return w + '\u0000' + e.value;
-      case 'select':
-        return w + '\u0000' + e.selectedIndex + '\u0000' + e.value;
+    switch (kind) {
+      case FIELD: return w + '\u0000' + e.value;
+      // A check box's checked and indeterminate each: not their sum, the
+      // same for a box ticked and one half-ticked.
+      case CHECK: return w + '\u0000' + e.value + '\u0000' + (e.checked ? 'c' : '') + (e.indeterminate ? 'i' : '');
+      case FILE: return w + '\u0000' + e.value + '\u0000' + (e.files ? e.files.length : 0);
+      // The value is the selected option's, which changes with the index
+      // or by a mutation.
+      case SELECT: return w + '\u0000' + e.selectedIndex;
     }
     return w;
   }
@@ -294,7 +316,8 @@
     if (k.pending.length && !dirty) return false;
     for (let i = 0; i < k.kept.length; i++) {
       const c = k.kept[i];
-      if (!c.el.isConnected || !isVisible(c.el) || (!(dirty && dirty.has(i)) && propsOf(c.el, c.role) !== c.props)) return false;
+      // A removed element renders no more: isVisible is false for it.
+      if (!isVisible(c.el) || (!(dirty && dirty.has(i)) && propsOf(c.el, c.role, c.kind) !== c.props)) return false;
     }
     for (let i = 0; i < k.unseen.length; i++) if (isVisible(k.unseen[i])) return false;
     for (let i = 0; i < k.far.length; i++) if (!farOff(k.far[i])) return false;
@@ -462,7 +485,8 @@
     for (let i = 0; i < result.elements.length; i++) {
       const el = found.els[i];
       const r = result.elements[i];
-      list.push({ el, role: r.role, sig: found.sigs[i], props: propsOf(el, r.role, found.ws[i]) });
+      const kind = kindOf(el);
+      list.push({ el, role: r.role, kind, sig: found.sigs[i], props: propsOf(el, r.role, kind, found.ws[i]) });
     }
     // A walk that ran while the page changed (a mutation between its
     // start and now) is not kept.
@@ -513,7 +537,8 @@
     for (let j = 0; j < dirty.length; j++) {
       const i = dirty[j], l = again[j];
       elements[i] = l.r;
-      k.kept[i] = { el: k.kept[i].el, role: l.r.role, sig: l.sig, props: propsOf(k.kept[i].el, l.r.role, l.ws) };
+      const c = k.kept[i];
+      k.kept[i] = { el: c.el, role: l.r.role, kind: c.kind, sig: l.sig, props: propsOf(c.el, l.r.role, c.kind, l.ws) };
       k.reads[i] = l.reads;
       if (k.byText) indexReads(k.byText, l.reads, i);
     }

@@ -214,8 +214,12 @@
    * a container query, which follows a box's size) and no element takes
    * its direction from its text (dir=auto, <bdi>), with every sheet
    * readable: then a change of text alone changes no computed style.
-   * @type {{key: string, names: Set<string>|null, textSafe: boolean}} */
-  let styleMemo = { key: '', names: null, textSafe: false };
+   * key is null until the rules are read: the key of a page with no
+   * sheet at all is '', which must not find the memo read already (it
+   * made every such page's change of text a full walk).
+   * @type {{key: string|null, names: Set<string>|null, textSafe: boolean}} */
+  const UNREAD = { key: null, names: null, textSafe: false };
+  let styleMemo = UNREAD;
   /** @param {Element[]} hosts */
   function styleNames(hosts) {
     return styleRead(hosts).names;
@@ -460,7 +464,7 @@
     kept = null;
     // The style rules are read again for this walk: its elements' style
     // attributes may differ.
-    styleMemo = { key: '', names: null, textSafe: false };
+    styleMemo = UNREAD;
     // Start observing afresh: until its records are delivered (the end of
     // the page's task), an observer keeps every subtree removed under it,
     // and a page that re-renders many times in one task, our reads between,

@@ -294,6 +294,35 @@ func TestRereadSeesAShownBox(t *testing.T) {
 	}
 }
 
+// TestRereadOfAPageWithoutStyle: a page with no style sheet at all (whose
+// sheets' key is empty) keeps its walk through a change of one of its own
+// attributes and lists again only the line a change of text reached, as a
+// page with sheets does; both used to be full walks there.
+func TestRereadOfAPageWithoutStyle(t *testing.T) {
+	ctx := newTab(t, "blank.html")
+	eval[any](t, ctx, `window.__k = `+kerneltest.Source())
+	eval[any](t, ctx, `(() => {
+		for (const s of document.querySelectorAll('style, link')) s.remove();
+		document.body.innerHTML = '<button id="b">Count 1</button><button>Other</button>';
+		window.__read = () => { const r = __k({op: 'snapshot', mode: 'interactive'}); return {names: r.elements.map((e) => e.name).join('|'), reread: !!r.stats.reread, relisted: r.stats.relisted || 0, sheets: document.styleSheets.length}; };
+	})()`)
+	type read struct {
+		Names    string `json:"names"`
+		Reread   bool   `json:"reread"`
+		Relisted int    `json:"relisted"`
+		Sheets   int    `json:"sheets"`
+	}
+	if first := eval[read](t, ctx, `__read()`); first.Names != "Count 1|Other" || first.Sheets != 0 {
+		t.Fatalf("first read %+v, want two buttons on a page with no sheet", first)
+	}
+	if got := eval[read](t, ctx, `(() => { document.body.setAttribute('data-tick', '1'); return __read(); })()`); !got.Reread || got.Names != "Count 1|Other" {
+		t.Errorf("after an attribute nothing reads: %+v, want the kept walk", got)
+	}
+	if got := eval[read](t, ctx, `(() => { document.getElementById('b').firstChild.data = 'Count 2'; return __read(); })()`); got.Relisted != 1 || got.Names != "Count 2|Other" {
+		t.Errorf("after a change of text: %+v, want the one line it reached listed again", got)
+	}
+}
+
 // A change of one of the page's own attributes (data-*) that nothing a walk
 // reads keeps the kept walk, whether its records were delivered before the
 // read or are still pending in its task; one a style rule names anywhere

@@ -143,6 +143,8 @@ export function render(r) {
       row('  probe: the same executeScript with a trivial function (injection + IPC per frame)', m.trivialInjectMs);
       row('  probe: executeScript returning a synthetic result of the same size, as objects', m.synthObjectsMs);
       row('  probe: … the same result as one JSON string', m.synthStringMs);
+      if (m.trivialAfterMs !== undefined) row('  probe: the trivial executeScript just after the same change (Chrome runs it at the document\'s idle time, after the frame the change owes is drawn)', m.trivialAfterMs);
+      if (m.trivialAfterNowMs !== undefined) row('  probe: … injected at once (`injectImmediately`: before that frame; grip\'s own read gained nothing by it, as it pays the style and layout the frame would have)', m.trivialAfterNowMs);
       if (m.floorMs !== undefined) row('  probe, the floor: each frame\'s body changed, every element visited, each listed one\'s visibility checked, the same result as one string', m.floorMs);
       row('worker: until its reply was built', m.workerMs, 'workerMs');
       row('host: request to the extension until its reply arrived', m.extensionMs, 'extensionMs');

@@ -330,7 +330,9 @@ async function measurePage(ctx, tools, p) {
  * service worker (CDP Runtime.evaluate in the worker) that time what the
  * extension cannot see itself: executeScript with a trivial function
  * (injection and IPC per frame) and with a synthetic result of the same
- * size (the result's transfer, as objects and as one JSON string). Before
+ * size (the result's transfer, as objects and as one JSON string), and the
+ * trivial one just after a change, injected at the document's idle time
+ * (Chrome's default, grip's) and at once (injectImmediately). Before
  * each of grip's reads an observer changes every frame (mcp.mjs
  * changeFrames), so each is a full walk, not a re-read of a kept one.
  */
@@ -338,14 +340,15 @@ async function breakdown(ctx, p, runs) {
   await openPage(ctx, p);
   const sw = ctx.context.serviceWorkers().find((w) => w.url().startsWith('chrome-extension://'));
   if (!sw) throw new Error('grip service worker not found over CDP');
-  const probe = (func, arg) => `(async () => {
+  const probe = (func, arg, immediately = false) => `(async () => {
     const f = ${func};
     const [tab] = await chrome.tabs.query({ url: ${JSON.stringify(ctx.url.split('#')[0])} });
     const t0 = performance.now();
-    await chrome.scripting.executeScript({ target: { tabId: tab.id, allFrames: true }, world: 'ISOLATED', func: f, args: [${arg}] });
+    await chrome.scripting.executeScript({ target: { tabId: tab.id, allFrames: true }, world: 'ISOLATED', func: f, args: [${arg}], injectImmediately: ${immediately} });
     return performance.now() - t0;
   })()`;
   const trivial = probe('function noop(req) { return 1; }', '{}');
+  const trivialNow = probe('function noop(req) { return 1; }', '{}', true);
   const synth = (asString) => probe(`function synth(req) {
     const n = document.querySelectorAll('button,a,input,select,[role]').length;
     const elements = [];
@@ -388,6 +391,10 @@ async function breakdown(ctx, p, runs) {
     const synthStringMs = await sw.evaluate(synthString);
     const floorMs = await sw.evaluate(floor);
     await changeFrames(ctx.page);
+    const trivialAfterMs = await sw.evaluate(trivial);
+    await changeFrames(ctx.page);
+    const trivialAfterNowMs = await sw.evaluate(trivialNow);
+    await changeFrames(ctx.page);
     const g = await ctx.gripsnap.call({ op: 'snap', tab: ctx.tabId, budget: BUDGET });
     // The same page again, unchanged: the kept walks answer (reread.js).
     const u = await ctx.gripsnap.call({ op: 'snap', tab: ctx.tabId, budget: BUDGET });
@@ -395,7 +402,7 @@ async function breakdown(ctx, p, runs) {
     const c = await runProcess(path.join(BIN, 'grip'), ['snapshot', '--tab', String(ctx.tabId), '--budget', String(BUDGET)], { GRIP_STATE_DIR: ctx.browser.stateDir });
     if (i === 0) continue;
     samples.push({ ...spans(g),
-      cliMs: c.ms, trivialInjectMs: trivialMs, synthObjectsMs, synthStringMs, floorMs,
+      cliMs: c.ms, trivialInjectMs: trivialMs, trivialAfterMs, trivialAfterNowMs, synthObjectsMs, synthStringMs, floorMs,
       same: spans(u) });
   }
   const medians = (xs) => {

@@ -22,6 +22,7 @@ type ListedAs = { as: number; role: string; drawing: boolean; svgPart: boolean; 
 type ContextMemo = Map<Node, { c: string | { heads: Element[] }; reads: Reads }>;
 // What a walk read that a change of text can change (base.js readsInto).
 type Reads = { text: Node[]; facts: any[] };
+type KeptLabels = { index: Map<Node, Map<Element, Element[]>>; orphans: Map<Node, Element[]> };
 type Reported = { id: number; role: string; name: string; value?: string; states?: string[]; href?: string; ctx?: string };
 type Point = { x: number; y: number };
 type KeyInit = { key: string; code: string; keyCode: number };
@@ -116,6 +117,8 @@ interface GripKernel {
   textOf(n: Node, opt: TextOptions): string;
   selectValue(s: HTMLSelectElement): string;
   forgetLabels(): void;
+  labelsKept(): KeptLabels;
+  useLabels(kept: KeptLabels): void;
   setWalkRoot(root: Node | null): Node | null;
   labelsOf(el: Element): Element[];
   labelName(el: Element): string;

@@ -258,6 +258,22 @@
     headerRows.clear();
   }
 
+  /** The label indexes this call built, for a later call to use again
+   * while the page's elements and attributes are as they were: a re-read
+   * after a change of text alone (reread.js), which lists a line again
+   * and would otherwise index every label of the document for it.
+   * @returns {KeptLabels} */
+  function labelsKept() {
+    return { index: new Map(labelIndex), orphans: new Map(orphanIndex) };
+  }
+
+  /** Puts kept label indexes back for this call (see labelsKept).
+   * @param {KeptLabels} kept */
+  function useLabels(kept) {
+    for (const [root, index] of kept.index) labelIndex.set(root, index);
+    for (const [root, orphans] of kept.orphans) orphanIndex.set(root, orphans);
+  }
+
   /** Tells labelsOf which tree the walk is in (null: none, ask the node);
    * returns the one it was in.
    * @param {Node|null} root @returns {Node|null} */
@@ -1067,7 +1083,7 @@
   }
 
   Object.assign(K, /** @satisfies {Partial<GripKernel>} */ ({
-    textOf, selectValue, forgetLabels, setWalkRoot, labelsOf, labelName, nameOf, nameInferred, labelledByAria, ownText, hasOwnText,
+    textOf, selectValue, forgetLabels, labelsKept, useLabels, setWalkRoot, labelsOf, labelName, nameOf, nameInferred, labelledByAria, ownText, hasOwnText,
     cellName,
   }));
 })();

@@ -59,7 +59,7 @@
    *   hosts: Element[], shadows: (ShadowRoot|null)[], sheets: string, view: string,
    *   hows: ListedAs[], reads: Reads[], roots: (Node|null)[], walkReads: Reads, contexts: ContextMemo,
    *   byText: Map<Node, number[]>|null, pending: Node[], content: boolean, keepSignatures: boolean,
-   *   dropped: WalkFound['dropped'], droppedDirty: number[]}} Kept
+   *   dropped: WalkFound['dropped'], droppedDirty: number[], labels: KeptLabels}} Kept
    */
 
   /** The kept walk, or null when the page changed since. @type {Kept|null} */
@@ -505,7 +505,7 @@
       pruned: found.pruned, hosts: found.hosts, shadows: found.hosts.map((h) => shadowOf(h)), sheets: '', view: viewOf(),
       hows: found.how, reads: found.reads, roots: found.roots, walkReads: found.walkReads || { text: [], facts: [] },
       contexts: found.contexts || new Map(), byText: null, pending: [], content: mode === 'content', keepSignatures,
-      dropped: found.dropped, droppedDirty: [] };
+      dropped: found.dropped, droppedDirty: [], labels: K.labelsKept() };
     kept = next;
     next.sheets = sheetsOf(found.hosts);
     return { ...result, alive, walk };
@@ -522,6 +522,8 @@
    * @param {boolean} keepSignatures @param {number} t0 @param {unknown} known
    */
   function relisted(k, dirty, keepSignatures, t0, known) {
+    // What the walk found of the labels holds: only text changed since.
+    K.useLabels(k.labels);
     const again = K.relist(dirty.map((i) => k.kept[i].el), dirty.map((i) => k.hows[i]), dirty.map((i) => k.roots[i]), k.content, keepSignatures);
     if (!again) return null;
     // The lines dropped by count set their meanings as the walk did; what
@@ -563,6 +565,7 @@
     }
     K.addContexts(elements, K.elementOf, k.key.endsWith('+contexts'), k.contexts);
     k.pending = [];
+    k.labels = K.labelsKept();
     const base = k.walk;
     const walk = INSTANCE + '.' + ++walks;
     const r = k.result;

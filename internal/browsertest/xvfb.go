@@ -1,52 +1,94 @@
 package browsertest
 
 import (
-	"fmt"
+	"bufio"
+	"bytes"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
 
 // StartXvfb starts the X server xvfb (its path) on a free display for
 // this test, stops it when the test ends, and returns the display's name
-// (":91"): the headed browser tests run under it.
+// (":91"): the headed browser tests run under it. The server picks the
+// display itself and says it is ready by writing its number (-displayfd):
+// polling for its socket with a deadline failed on a loaded machine, where
+// Xvfb took longer than the deadline to compile its keymap. A server that
+// exits before it is ready fails the test with what it printed.
 func StartXvfb(t testing.TB, xvfb string) string {
 	t.Helper()
-	for n := 90; n < 140; n++ {
-		if lock, err := os.ReadFile(fmt.Sprintf("/tmp/.X%d-lock", n)); err == nil {
-			// A server that was killed leaves its lock behind: a display
-			// is taken only while the lock's process lives.
-			pid := strings.TrimSpace(string(lock))
-			if _, err := os.Stat("/proc/" + pid); pid != "" && err == nil {
-				continue
-			}
-			os.Remove(fmt.Sprintf("/tmp/.X%d-lock", n))
-			os.Remove(fmt.Sprintf("/tmp/.X11-unix/X%d", n))
-		}
-		if _, err := os.Stat(fmt.Sprintf("/tmp/.X11-unix/X%d", n)); err == nil {
-			continue
-		}
-		cmd := exec.Command(xvfb, fmt.Sprintf(":%d", n), "-screen", "0", "1280x900x24", "-nolisten", "tcp")
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			cmd.Process.Kill()
-			cmd.Wait()
-		})
-		sock := filepath.Join("/tmp/.X11-unix", fmt.Sprintf("X%d", n))
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-			if _, err := os.Stat(sock); err == nil {
-				return fmt.Sprintf(":%d", n)
-			}
-		}
-		t.Fatalf("Xvfb :%d did not start", n)
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("no free X display")
+	defer r.Close()
+	stderr := &limitedBuffer{b: &bytes.Buffer{}, max: 8 << 10}
+	cmd := exec.Command(xvfb, "-displayfd", "3", "-screen", "0", "1280x900x24", "-nolisten", "tcp")
+	cmd.ExtraFiles = []*os.File{w}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		w.Close()
+		t.Fatal(err)
+	}
+	w.Close()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() {
+		// SIGTERM lets the server remove its lock and socket.
+		cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			<-exited
+		}
+	})
+	ready := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(r).ReadString('\n')
+		ready <- strings.TrimSpace(line)
+	}()
+	select {
+	case n := <-ready:
+		if n == "" {
+			err := <-exited
+			t.Fatalf("Xvfb exited before it was ready (%v): %s", err, stderr.String())
+		}
+		return ":" + n
+	case err := <-exited:
+		t.Fatalf("Xvfb exited before it was ready (%v): %s", err, stderr.String())
+	case <-time.After(2 * time.Minute):
+		t.Fatalf("Xvfb was not ready within 2 minutes: %s", stderr.String())
+	}
 	return ""
+}
+
+// limitedBuffer keeps the first max bytes written to it: what a failed
+// server printed, for the test's message.
+type limitedBuffer struct {
+	mu  sync.Mutex
+	b   *bytes.Buffer
+	max int
+}
+
+// String is what was kept so far.
+func (l *limitedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if room := l.max - l.b.Len(); room > 0 {
+		l.b.Write(p[:min(len(p), room)])
+	}
+	return len(p), nil
 }
 
 // StartHeaded starts a headed browser (opts with Headed set) under an X

@@ -263,11 +263,7 @@ func (q *tabQueues) swapView(tab int, mode string, read []shown, urls map[int]st
 			d.added = append(d.added, s.ref)
 			d.appeared = append(d.appeared, s.el)
 		case !sameState(was, s.el):
-			el := s.el
-			if was.Value != nil && el.Value != nil {
-				el.ValueFrom = firstDifference(*was.Value, *el.Value)
-			}
-			d.changed = append(d.changed, el)
+			d.changed = append(d.changed, changedLine(was, s.el))
 			changedRefs = append(changedRefs, s.ref)
 		}
 	}
@@ -305,16 +301,21 @@ func sameRefsDiff(prev, cur *tabView) viewDiff {
 	for i := range cur.list {
 		was, s := prev.list[i].el, cur.list[i]
 		if !sameState(was, s.el) {
-			el := s.el
-			if was.Value != nil && el.Value != nil {
-				el.ValueFrom = firstDifference(*was.Value, *el.Value)
-			}
-			d.changed = append(d.changed, el)
+			d.changed = append(d.changed, changedLine(was, s.el))
 			changedRefs = append(changedRefs, s.ref)
 		}
 	}
 	d.changed, d.contexts = contextRuns(prev, cur, changedRefs, d.changed)
 	return d
+}
+
+// changedLine is el, whose state differs from was, as a diff lists it:
+// with where its value first differs when both have one.
+func changedLine(was, el protocol.Element) protocol.Element {
+	if was.Value != nil && el.Value != nil {
+		el.ValueFrom = firstDifference(*was.Value, *el.Value)
+	}
+	return el
 }
 
 // contextRunMin is how many lines moved from one context to the same

@@ -35,8 +35,11 @@ func StartXvfb(t testing.TB, xvfb string) string {
 		t.Fatal(err)
 	}
 	w.Close()
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	// exited is closed when the server has exited, waitErr its error:
+	// both the start and the cleanup wait for it.
+	exited := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); close(exited) }()
 	t.Cleanup(func() {
 		// SIGTERM lets the server remove its lock and socket.
 		cmd.Process.Signal(syscall.SIGTERM)
@@ -55,12 +58,12 @@ func StartXvfb(t testing.TB, xvfb string) string {
 	select {
 	case n := <-ready:
 		if n == "" {
-			err := <-exited
-			t.Fatalf("Xvfb exited before it was ready (%v): %s", err, stderr.String())
+			<-exited
+			t.Fatalf("Xvfb exited before it was ready (%v): %s", waitErr, stderr.String())
 		}
 		return ":" + n
-	case err := <-exited:
-		t.Fatalf("Xvfb exited before it was ready (%v): %s", err, stderr.String())
+	case <-exited:
+		t.Fatalf("Xvfb exited before it was ready (%v): %s", waitErr, stderr.String())
 	case <-time.After(2 * time.Minute):
 		t.Fatalf("Xvfb was not ready within 2 minutes: %s", stderr.String())
 	}

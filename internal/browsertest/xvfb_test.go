@@ -23,7 +23,7 @@ func (f *fatalTB) Fatalf(format string, args ...any) {
 	f.msg = fmt.Sprintf(format, args...)
 	runtime.Goexit()
 }
-func (f *fatalTB) Fatal(args ...any)  { f.Fatalf("%s", fmt.Sprint(args...)) }
+func (f *fatalTB) Fatal(args ...any) { f.Fatalf("%s", fmt.Sprint(args...)) }
 func (f *fatalTB) Cleanup(fn func()) { f.cleanups = append(f.cleanups, fn) }
 
 // TestStartXvfbServerExitsFirst: an X server that exits before it is
